@@ -1,0 +1,217 @@
+//! Parses expression and template sources into ASTs (pest grammar + Pratt parser).
+
+use pest::iterators::{Pair, Pairs};
+use pest::pratt_parser::{Assoc, Op, PrattParser};
+use pest::Parser as _;
+use std::sync::OnceLock;
+
+use super::ast::{BinaryOp, Expr, ExprKind, Name, TemplatePart, UnaryOp};
+use crate::Span;
+
+#[derive(pest_derive::Parser)]
+#[grammar = "expr/expr.pest"]
+struct ExprGrammar;
+
+/// A syntax error: where in the source (byte offset) and what was expected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SyntaxError {
+    pub offset: usize,
+    pub message: String,
+}
+
+impl std::fmt::Display for SyntaxError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// Parses one expression, e.g. `count(track[r], it) > 2 and not pawn[active]`.
+pub fn parse_expr(source: &str) -> Result<Expr, SyntaxError> {
+    let mut pairs = ExprGrammar::parse(Rule::expression, source).map_err(to_syntax_error)?;
+    let root = pairs.next().and_then(|p| p.into_inner().next());
+    match root {
+        Some(expr) => build_expr(expr),
+        None => Err(SyntaxError { offset: 0, message: "empty expression".into() }),
+    }
+}
+
+/// Parses a label template, e.g. `move wagon from:{r}`.
+pub fn parse_template(source: &str) -> Result<Vec<TemplatePart>, SyntaxError> {
+    let mut pairs = ExprGrammar::parse(Rule::template, source).map_err(to_syntax_error)?;
+    let mut parts = Vec::new();
+    let Some(root) = pairs.next() else { return Ok(parts) };
+    for part in root.into_inner() {
+        match part.as_rule() {
+            Rule::text => parts.push(TemplatePart::Text(part.as_str().replace("{{", "{").replace("}}", "}"))),
+            Rule::hole => {
+                if let Some(expr) = part.into_inner().next() {
+                    parts.push(TemplatePart::Hole(build_expr(expr)?));
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(parts)
+}
+
+fn to_syntax_error(error: pest::error::Error<Rule>) -> SyntaxError {
+    let offset = match error.location {
+        pest::error::InputLocation::Pos(p) => p,
+        pest::error::InputLocation::Span((s, _)) => s,
+    };
+    let message = match &error.variant {
+        pest::error::ErrorVariant::ParsingError { positives, .. } => {
+            let mut wanted: Vec<&str> = positives.iter().filter_map(|r| describe_rule(*r)).collect();
+            wanted.sort_unstable();
+            wanted.dedup();
+            if wanted.is_empty() {
+                "unexpected text".to_string()
+            } else {
+                format!("expected {}", wanted.join(" or "))
+            }
+        }
+        pest::error::ErrorVariant::CustomError { message } => message.clone(),
+    };
+    SyntaxError { offset, message }
+}
+
+fn describe_rule(rule: Rule) -> Option<&'static str> {
+    Some(match rule {
+        Rule::expr | Rule::primary | Rule::int | Rule::name | Rule::call | Rule::list | Rule::string => {
+            "a value"
+        }
+        Rule::or | Rule::and | Rule::eq | Rule::ne | Rule::le | Rule::ge | Rule::lt | Rule::gt => "an operator",
+        Rule::add | Rule::sub | Rule::mul | Rule::div | Rule::rem | Rule::in_ => "an operator",
+        Rule::field | Rule::index => "'.' or '['",
+        Rule::EOI => "the end of the expression",
+        Rule::hole => "'{'",
+        _ => return None,
+    })
+}
+
+fn pratt() -> &'static PrattParser<Rule> {
+    static PRATT: OnceLock<PrattParser<Rule>> = OnceLock::new();
+    PRATT.get_or_init(|| {
+        PrattParser::new()
+            .op(Op::infix(Rule::or, Assoc::Left))
+            .op(Op::infix(Rule::and, Assoc::Left))
+            .op(Op::prefix(Rule::not))
+            .op(Op::infix(Rule::eq, Assoc::Left)
+                | Op::infix(Rule::ne, Assoc::Left)
+                | Op::infix(Rule::lt, Assoc::Left)
+                | Op::infix(Rule::le, Assoc::Left)
+                | Op::infix(Rule::gt, Assoc::Left)
+                | Op::infix(Rule::ge, Assoc::Left)
+                | Op::infix(Rule::in_, Assoc::Left))
+            .op(Op::infix(Rule::add, Assoc::Left) | Op::infix(Rule::sub, Assoc::Left))
+            .op(Op::infix(Rule::mul, Assoc::Left) | Op::infix(Rule::div, Assoc::Left) | Op::infix(Rule::rem, Assoc::Left))
+            .op(Op::prefix(Rule::neg))
+            .op(Op::postfix(Rule::field) | Op::postfix(Rule::index))
+    })
+}
+
+fn span_of(pair: &Pair<Rule>) -> Span {
+    let s = pair.as_span();
+    Span::new(s.start(), s.end())
+}
+
+fn build_expr(pair: Pair<Rule>) -> Result<Expr, SyntaxError> {
+    build_pratt(pair.into_inner())
+}
+
+fn build_pratt(pairs: Pairs<Rule>) -> Result<Expr, SyntaxError> {
+    pratt()
+        .map_primary(build_primary)
+        .map_prefix(|op, rhs| {
+            let rhs = rhs?;
+            let span = Span::new(op.as_span().start(), rhs.span.end);
+            let op = if op.as_rule() == Rule::neg { UnaryOp::Neg } else { UnaryOp::Not };
+            // Fold `-5` into a literal so that i64::MIN is expressible and constants stay constants.
+            if let (UnaryOp::Neg, ExprKind::Int(n)) = (op, &rhs.kind) {
+                return Ok(Expr { kind: ExprKind::Int(n.wrapping_neg()), span });
+            }
+            Ok(Expr { kind: ExprKind::Unary(op, Box::new(rhs)), span })
+        })
+        .map_postfix(|lhs, op| {
+            let lhs = lhs?;
+            let span = Span::new(lhs.span.start, op.as_span().end());
+            let kind = match op.as_rule() {
+                Rule::field => {
+                    let name = op.into_inner().next().map(build_name).ok_or_else(|| missing(span))?;
+                    ExprKind::Field(Box::new(lhs), name)
+                }
+                _ => {
+                    let index = op.into_inner().next().ok_or_else(|| missing(span))?;
+                    ExprKind::Index(Box::new(lhs), Box::new(build_expr(index)?))
+                }
+            };
+            Ok(Expr { kind, span })
+        })
+        .map_infix(|lhs, op, rhs| {
+            let (lhs, rhs) = (lhs?, rhs?);
+            let op = match op.as_rule() {
+                Rule::or => BinaryOp::Or,
+                Rule::and => BinaryOp::And,
+                Rule::eq => BinaryOp::Eq,
+                Rule::ne => BinaryOp::Ne,
+                Rule::lt => BinaryOp::Lt,
+                Rule::le => BinaryOp::Le,
+                Rule::gt => BinaryOp::Gt,
+                Rule::ge => BinaryOp::Ge,
+                Rule::in_ => BinaryOp::In,
+                Rule::add => BinaryOp::Add,
+                Rule::sub => BinaryOp::Sub,
+                Rule::mul => BinaryOp::Mul,
+                Rule::div => BinaryOp::Div,
+                _ => BinaryOp::Rem,
+            };
+            let span = Span::new(lhs.span.start, rhs.span.end);
+            Ok(Expr { kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), span })
+        })
+        .parse(pairs)
+}
+
+fn missing(span: Span) -> SyntaxError {
+    SyntaxError { offset: span.start, message: "incomplete expression".into() }
+}
+
+fn build_name(pair: Pair<Rule>) -> Name {
+    Name { text: pair.as_str().to_string(), span: span_of(&pair) }
+}
+
+fn build_primary(pair: Pair<Rule>) -> Result<Expr, SyntaxError> {
+    let span = span_of(&pair);
+    let kind = match pair.as_rule() {
+        Rule::int => {
+            let digits = pair.as_str();
+            let value = digits.parse::<i64>().map_err(|_| SyntaxError {
+                offset: span.start,
+                message: format!("number {digits} is too large"),
+            })?;
+            ExprKind::Int(value)
+        }
+        Rule::boolean => ExprKind::Bool(pair.as_str() == "true"),
+        Rule::none => ExprKind::None,
+        Rule::string => {
+            let inner = pair.into_inner().next().map(|p| p.as_str().to_string()).unwrap_or_default();
+            ExprKind::Str(inner)
+        }
+        Rule::name => ExprKind::Name(build_name(pair)),
+        Rule::call => {
+            let mut inner = pair.into_inner();
+            let name = inner.next().map(build_name).ok_or_else(|| missing(span))?;
+            let args = inner.map(build_expr).collect::<Result<Vec<_>, _>>()?;
+            ExprKind::Call(name, args)
+        }
+        Rule::list => ExprKind::List(pair.into_inner().map(build_expr).collect::<Result<Vec<_>, _>>()?),
+        Rule::conditional => {
+            let mut parts = pair.into_inner().filter(|p| p.as_rule() == Rule::expr).map(build_expr);
+            let mut next = || parts.next().unwrap_or_else(|| Err(missing(span)));
+            let (c, a, b) = (next()?, next()?, next()?);
+            ExprKind::If(Box::new(c), Box::new(a), Box::new(b))
+        }
+        Rule::expr => return build_expr(pair),
+        _ => return Err(missing(span)),
+    };
+    Ok(Expr { kind, span })
+}

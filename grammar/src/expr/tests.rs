@@ -1,0 +1,114 @@
+//! Data-driven parser tests: each case is a source and its expected S-expression
+//! (or the expected error), so precedence and structure are visible at a glance.
+
+use super::*;
+use proptest::prelude::*;
+
+fn sexpr(e: &Expr) -> String {
+    match &e.kind {
+        ExprKind::Int(n) => n.to_string(),
+        ExprKind::Bool(b) => b.to_string(),
+        ExprKind::None => "none".into(),
+        ExprKind::Str(s) => format!("{s:?}"),
+        ExprKind::Name(n) => n.text.clone(),
+        ExprKind::Field(b, n) => format!("(. {} {})", sexpr(b), n.text),
+        ExprKind::Index(b, i) => format!("([] {} {})", sexpr(b), sexpr(i)),
+        ExprKind::Call(n, args) => {
+            let args: Vec<String> = args.iter().map(sexpr).collect();
+            format!("({} {})", n.text, args.join(" ")).replace(" )", ")")
+        }
+        ExprKind::List(items) => format!("[{}]", items.iter().map(sexpr).collect::<Vec<_>>().join(" ")),
+        ExprKind::Unary(UnaryOp::Neg, x) => format!("(neg {})", sexpr(x)),
+        ExprKind::Unary(UnaryOp::Not, x) => format!("(not {})", sexpr(x)),
+        ExprKind::Binary(op, a, b) => format!("({} {} {})", op.symbol(), sexpr(a), sexpr(b)),
+        ExprKind::If(c, a, b) => format!("(if {} {} {})", sexpr(c), sexpr(a), sexpr(b)),
+    }
+}
+
+fn check(source: &str, expected: &str) {
+    let actual = match parse_expr(source) {
+        Ok(e) => sexpr(&e),
+        Err(err) => format!("error at {}: {}", err.offset, err.message),
+    };
+    assert_eq!(actual, expected, "source: {source}");
+}
+
+#[test]
+fn literals_and_names() {
+    check("42", "42");
+    check("-7", "-7");
+    check("true", "true");
+    check("none", "none");
+    check("\"new-england\"", "\"new-england\"");
+    check("players", "players");
+    check("android", "android"); // a keyword prefix is still a name
+    check("notes", "notes");
+    check("ifs", "ifs");
+}
+
+#[test]
+fn precedence() {
+    check("1 + 2 * 3", "(+ 1 (* 2 3))");
+    check("(1 + 2) * 3", "(* (+ 1 2) 3)");
+    check("a - b - c", "(- (- a b) c)");
+    check("a < b and c or d", "(or (and (< a b) c) d)");
+    check("not a and b", "(and (not a) b)");
+    check("not a == b", "(not (== a b))");
+    check("-x.y", "(neg (. x y))");
+    check("x in list and y", "(and (in x list) y)");
+    check("10 % 3 / 2", "(/ (% 10 3) 2)");
+}
+
+#[test]
+fn paths_calls_lists() {
+    check("player.tokens", "(. player tokens)");
+    check("wagons[r.west]", "([] wagons (. r west))");
+    check("track[r][0]", "([] ([] track r) 0)");
+    check("count(track[r], it)", "(count ([] track r) it)");
+    check("len()", "(len)");
+    check("[1, 2, 3,]", "[1 2 3]");
+    check("sort_by(xs, -count(xs, it))", "(sort_by xs (neg (count xs it)))");
+    check("if a > 1 then b else c + 1", "(if (> a 1) b (+ c 1))");
+    check("regions[\"east\"].track", "(. ([] regions \"east\") track)");
+}
+
+#[test]
+fn errors_point_at_the_problem() {
+    check("1 +", "error at 3: expected a value");
+    check("a b", "error at 2: expected '.' or '[' or an operator or the end of the expression");
+    check("99999999999999999999", "error at 0: number 99999999999999999999 is too large");
+    check("f(1,,2)", "error at 4: expected a value");
+    check("", "error at 0: expected a value");
+}
+
+#[test]
+fn spans_cover_the_source() {
+    let e = parse_expr("  a + bc ").unwrap();
+    assert_eq!((e.span.start, e.span.end), (2, 8));
+}
+
+#[test]
+fn templates() {
+    let parts = parse_template("move wagon from:{r} {{x}}").unwrap();
+    assert_eq!(parts.len(), 3);
+    assert_eq!(parts[0], TemplatePart::Text("move wagon from:".into()));
+    assert!(matches!(&parts[1], TemplatePart::Hole(e) if sexpr(e) == "r"));
+    assert_eq!(parts[2], TemplatePart::Text(" {x}".into()));
+    assert!(parse_template("broken {").is_err());
+    assert_eq!(parse_template("").unwrap(), vec![]);
+}
+
+proptest! {
+    #[test]
+    fn never_panics_on_arbitrary_text(source in "\\PC{0,40}") {
+        let _ = parse_expr(&source);
+        let _ = parse_template(&source);
+    }
+
+    #[test]
+    fn never_panics_on_expression_like_text(source in "[a-z0-9 ()\\[\\].,+*/%<>=!\"-]{0,40}") {
+        if let Err(e) = parse_expr(&source) {
+            prop_assert!(e.offset <= source.len());
+        }
+    }
+}
