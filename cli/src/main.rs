@@ -1,1 +1,89 @@
-fn main(){}
+//! `frontier`: play, simulate, check and inspect board-game rulesets. Glue only: the
+//! work is done by the frontier-interpreter crate.
+
+mod bench;
+mod human;
+mod play;
+mod simulate;
+mod source;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "frontier", version, about = "A data-driven board-game rules interpreter", long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List the embedded rulesets, one per line, name first.
+    List,
+    /// Load and check a ruleset; print every problem found.
+    Validate {
+        /// An embedded ruleset name or a path to a ruleset file or folder.
+        ruleset: String,
+    },
+    /// Describe a ruleset in words: players, parameters, components, flow, decisions.
+    Describe { ruleset: String },
+    /// Play one game in the terminal (people and bots).
+    Play(play::PlayArgs),
+    /// Play many seeded games between random agents and summarize them.
+    Simulate(simulate::SimulateArgs),
+    /// Measure random playouts on one thread: games/s, decisions/s, bytes per state.
+    Bench(bench::BenchArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::List => {
+            for e in source::RULESETS {
+                match source::load_ruleset(e.name) {
+                    Ok(g) => println!("{}\t{}\t{}", e.name, players_text(&g), g.meta.title),
+                    Err(_) => println!("{}\t(does not load: run frontier validate {})", e.name, e.name),
+                }
+            }
+            Ok(())
+        }
+        Command::Validate { ruleset } => source::load_ruleset(&ruleset).map(|g| {
+            println!("{}: valid ({}, {} players)", ruleset, g.meta.title, players_text(&g));
+        }),
+        Command::Describe { ruleset } => source::load_ruleset(&ruleset).map(|g| print!("{}", g.describe())),
+        Command::Play(args) => play::run(args),
+        Command::Simulate(args) => simulate::run(args),
+        Command::Bench(args) => bench::run(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+pub fn players_text(g: &frontier_interpreter::Game) -> String {
+    if g.meta.min_players == g.meta.max_players {
+        g.meta.min_players.to_string()
+    } else {
+        format!("{}-{}", g.meta.min_players, g.meta.max_players)
+    }
+}
+
+/// Player names for a game: p1, p2, …
+pub fn seat_names(n: usize) -> Vec<String> {
+    (1..=n).map(|i| format!("p{i}")).collect()
+}
+
+/// The player count asked for, checked against the ruleset.
+pub fn player_count(game: &frontier_interpreter::Game, asked: Option<usize>) -> Result<usize, String> {
+    let n = asked.unwrap_or(game.meta.min_players as usize);
+    if n < game.meta.min_players as usize || n > game.meta.max_players as usize {
+        return Err(game.player_count_message(n));
+    }
+    Ok(n)
+}

@@ -1,1 +1,22 @@
-pub fn _x(){}
+//! Frontier's interpreter: loads a ruleset (YAML + expressions + Rhai scripts) into a
+//! [`Game`], and runs games of it as a step machine over plain-data [`State`]s.
+//! Pure: no file, terminal or network IO happens here (the `frontier` binary does that).
+
+pub mod agent;
+pub mod diagnostic;
+pub mod eval;
+mod load;
+pub mod machine;
+pub mod model;
+pub mod render;
+pub mod rng;
+pub mod runner;
+pub mod script;
+pub mod value;
+
+pub use diagnostic::{Diagnostic, LoadError};
+pub use load::{load, Resolver, RulesetSource};
+pub use machine::{ApplyError, Chance, Choice, Journal, Outcome, Pending, State, Status};
+pub use model::Game;
+pub use rng::GameRng;
+pub use value::Value;

@@ -1,0 +1,44 @@
+//! `frontier bench`: random playouts on one thread for a fixed time.
+
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use frontier_interpreter::runner::Recording;
+
+use crate::simulate::{game_seed, play_random};
+
+#[derive(Args)]
+pub struct BenchArgs {
+    pub ruleset: String,
+    #[arg(long)]
+    pub players: Option<usize>,
+    /// How long to run.
+    #[arg(long, default_value_t = 5.0)]
+    pub seconds: f64,
+}
+
+pub fn run(args: BenchArgs) -> Result<(), String> {
+    let game = crate::source::load_ruleset(&args.ruleset)?;
+    let n = crate::player_count(&game, args.players)?;
+    if !(args.seconds > 0.0 && args.seconds <= 3600.0) {
+        return Err("--seconds must be between 0 and 3600".into());
+    }
+    let budget = Duration::from_secs_f64(args.seconds);
+    let started = Instant::now();
+    let (mut games, mut decisions, mut steps) = (0u64, 0u64, 0u64);
+    while started.elapsed() < budget {
+        let r = play_random(&game, n, game_seed(7, games), Recording::Counts)?;
+        games += 1;
+        decisions += r.decisions;
+        steps += r.decisions + r.chances;
+    }
+    let secs = started.elapsed().as_secs_f64();
+    let state = game.start(crate::seat_names(n)).map_err(|e| e.to_string())?;
+    println!("{} with {n} players, random playouts on one thread for {secs:.1} s", game.meta.name);
+    println!("games/s:      {:.0}", games as f64 / secs);
+    println!("decisions/s:  {:.0}", decisions as f64 / secs);
+    println!("steps/s:      {:.0} (decisions and chance outcomes)", steps as f64 / secs);
+    println!("decisions per game: {:.1}", decisions as f64 / games.max(1) as f64);
+    println!("bytes per state clone: {}", state.heap_bytes());
+    Ok(())
+}

@@ -1,0 +1,76 @@
+//! Finds a ruleset by embedded name or path, and reads its files.
+
+use std::path::{Path, PathBuf};
+
+use frontier_interpreter::{load, Game, RulesetSource};
+
+include!(concat!(env!("OUT_DIR"), "/embedded.rs"));
+
+pub struct Embedded {
+    pub name: &'static str,
+    pub ruleset: &'static str,
+    pub scripts: &'static [(&'static str, &'static str)],
+}
+
+pub fn embedded(name: &str) -> Option<RulesetSource> {
+    RULESETS.iter().find(|e| e.name == name).map(|e| RulesetSource {
+        origin: e.name.to_string(),
+        file: format!("{}/ruleset.yaml", e.name),
+        text: e.ruleset.to_string(),
+        scripts: e.scripts.iter().map(|(f, t)| (format!("{}/scripts/{f}", e.name), t.to_string())).collect(),
+    })
+}
+
+/// A ruleset file or folder on disk (a folder holds ruleset.yaml and maybe scripts/).
+pub fn from_path(path: &Path) -> Result<RulesetSource, String> {
+    let (file, dir) = if path.is_dir() {
+        (path.join("ruleset.yaml"), path.to_path_buf())
+    } else {
+        (path.to_path_buf(), path.parent().map(Path::to_path_buf).unwrap_or_default())
+    };
+    let text = std::fs::read_to_string(&file).map_err(|e| format!("cannot read {}: {}", file.display(), plain_io(&e)))?;
+    let mut scripts = Vec::new();
+    let script_dir = dir.join("scripts");
+    if let Ok(entries) = std::fs::read_dir(&script_dir) {
+        let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+        paths.retain(|p| p.extension().is_some_and(|x| x == "rhai"));
+        paths.sort();
+        for p in paths {
+            let t = std::fs::read_to_string(&p).map_err(|e| format!("cannot read {}: {}", p.display(), plain_io(&e)))?;
+            scripts.push((p.display().to_string(), t));
+        }
+    }
+    Ok(RulesetSource { origin: path.display().to_string(), file: file.display().to_string(), text, scripts })
+}
+
+pub fn plain_io(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        _ => e.to_string(),
+    }
+}
+
+/// Resolves `<RULESET>`: an embedded name first, then a path.
+pub fn resolve(spec: &str, relative_to: Option<&Path>) -> Result<RulesetSource, String> {
+    if let Some(s) = embedded(spec) {
+        return Ok(s);
+    }
+    let path = match relative_to {
+        Some(dir) if Path::new(spec).is_relative() => dir.join(spec),
+        _ => PathBuf::from(spec),
+    };
+    if path.exists() {
+        return from_path(&path);
+    }
+    let names: Vec<&str> = RULESETS.iter().map(|e| e.name).collect();
+    Err(format!("unknown ruleset '{spec}': not an embedded ruleset ({}) nor an existing file or folder", names.join(", ")))
+}
+
+/// Loads a ruleset (following `extends:` relative to the file that names it).
+pub fn load_ruleset(spec: &str) -> Result<Game, String> {
+    let source = resolve(spec, None)?;
+    let base_dir = Path::new(&source.file).parent().map(Path::to_path_buf);
+    let resolver = move |name: &str| resolve(name, base_dir.as_deref());
+    load(&source, &resolver).map_err(|e| e.to_string())
+}

@@ -1,0 +1,87 @@
+//! What a parsed trace holds: a header describing the game, then its steps in order.
+
+use crate::LineCol;
+
+/// One recorded game (or scenario): the header, then the body's steps in order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Trace {
+    pub header: Header,
+    pub body: Vec<Line>,
+}
+
+/// The header: which game to set up and how.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Header {
+    /// The `frontier-trace` format version, when the trace states it (only 1 exists).
+    pub version: Option<u32>,
+    pub ruleset: RulesetRef,
+    /// Path of a variant file, as written.
+    pub variant: Option<String>,
+    /// Player names in seat order; at least one, all distinct.
+    pub players: Vec<String>,
+    /// `param` lines in the order written; names are distinct.
+    pub params: Vec<(String, i64)>,
+    /// `None` when the trace has no seed (every chance outcome must then be recorded).
+    pub seed: Option<u64>,
+    pub start: Start,
+    /// Where each header line was written, for reporting problems with its value.
+    pub header_lines: HeaderLines,
+}
+
+/// The 1-based line and column of each header line; `None` for lines the trace did not
+/// contain (or for a trace built in code rather than parsed).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct HeaderLines {
+    pub version: Option<LineCol>,
+    pub ruleset: Option<LineCol>,
+    pub variant: Option<LineCol>,
+    pub players: Option<LineCol>,
+    /// One entry per `param` line, in the order of `Header::params`.
+    pub params: Vec<LineCol>,
+    pub seed: Option<LineCol>,
+    pub start: Option<LineCol>,
+}
+
+/// The ruleset a trace plays: one embedded in Frontier by name, or a folder or file path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RulesetRef {
+    Name(String),
+    Path(String),
+}
+
+/// Where the game starts: the ruleset's own setup, or a saved position file.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Start {
+    #[default]
+    Setup,
+    Position(String),
+}
+
+/// One step of the body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Line {
+    /// 1-based line of the step in the trace text (0 for a step built in code).
+    pub line: usize,
+    /// 1-based column (in characters) where the step starts.
+    pub column: usize,
+    /// The rulebook reference set by the closest `rule` line above, if any.
+    pub rule: Option<String>,
+    pub kind: LineKind,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LineKind {
+    /// A player chose the option with this label.
+    Decision { player: String, label: String },
+    /// A chance point resolved to the outcome with this label.
+    Chance { label: String },
+    /// An expression that must hold at this point, kept as written.
+    Assert {
+        source: String,
+        /// Byte offset of `source` in the whole trace text, to place expression errors.
+        offset: usize,
+    },
+    /// The game is over here; the listed players have these final scores.
+    ExpectOver { scores: Vec<(String, i64)> },
+}
+

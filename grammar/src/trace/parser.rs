@@ -1,0 +1,220 @@
+//! Reads trace text line by line with the pest grammar (`trace.pest`) and hands each
+//! statement to the assembler, which checks how the lines fit together.
+
+use std::fmt;
+use std::str::FromStr;
+
+use pest::iterators::Pair;
+use pest::Parser as _;
+use pest_derive::Parser;
+
+use super::assemble::Assembler;
+use super::ast::{RulesetRef, Start, Trace};
+use super::diagnose::{explain_invalid, keyword_of};
+
+#[derive(Parser)]
+#[grammar = "trace/trace.pest"]
+pub(super) struct TraceParser;
+
+/// Words that start lines, so they cannot be player names.
+pub(super) const KEYWORDS: [&str; 11] = [
+    "frontier-trace",
+    "ruleset",
+    "variant",
+    "players",
+    "param",
+    "seed",
+    "start",
+    "rule",
+    "chance",
+    "assert",
+    "expect",
+];
+
+/// A problem in a trace, at a 1-based line and column (columns count characters).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TraceError {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl fmt::Display for TraceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}:{}: {}", self.line, self.column, self.message)
+    }
+}
+
+impl std::error::Error for TraceError {}
+
+/// A problem found while reading one line, at a byte offset into the trace text.
+pub(super) struct Problem {
+    pub at: usize,
+    pub message: String,
+}
+
+/// A name as written, with the byte offset where it starts.
+pub(super) struct Word<'t> {
+    pub text: &'t str,
+    pub at: usize,
+}
+
+/// One recognised line, starting at byte offset `at`.
+pub(super) struct Statement<'t> {
+    pub at: usize,
+    pub kind: StatementKind<'t>,
+}
+
+pub(super) enum StatementKind<'t> {
+    Version(u32),
+    Ruleset(RulesetRef),
+    Variant(String),
+    Players(Vec<Word<'t>>),
+    Param(Word<'t>, i64),
+    Seed(Option<u64>),
+    Start(Start),
+    /// `None` for `rule ""`, which clears the reference.
+    Rule(Option<String>),
+    Decision { player: Word<'t>, label: String },
+    Chance { label: String },
+    Assert { source: String, offset: usize },
+    ExpectOver(Vec<(Word<'t>, i64)>),
+}
+
+/// Parses a whole trace, reporting every bad line (sorted by position) if any.
+pub fn parse(text: &str) -> Result<Trace, Vec<TraceError>> {
+    let mut assembler = Assembler::new(text);
+    match TraceParser::parse(Rule::trace, text) {
+        Ok(pairs) => {
+            for pair in pairs.flat_map(Pair::into_inner) {
+                match pair.as_rule() {
+                    Rule::EOI | Rule::gap => {}
+                    Rule::invalid => {
+                        let line = pair.as_str();
+                        if let Some(keyword) = keyword_of(line) {
+                            assembler.note_attempt(keyword);
+                        }
+                        assembler.reject(explain_invalid(line, pair.as_span().start()));
+                    }
+                    _ => match read_statement(pair) {
+                        Ok(statement) => assembler.add(statement),
+                        Err(problem) => assembler.reject(problem),
+                    },
+                }
+            }
+        }
+        // The grammar accepts any text (a bad line is `invalid`), so this is only a
+        // safety net: report it rather than panic.
+        Err(error) => assembler.reject(Problem {
+            at: error_offset(&error),
+            message: "this trace cannot be read".to_string(),
+        }),
+    }
+    assembler.finish()
+}
+
+/// The byte offset a pest error points at.
+pub(super) fn error_offset(error: &pest::error::Error<Rule>) -> usize {
+    match error.location {
+        pest::error::InputLocation::Pos(at) => at,
+        pest::error::InputLocation::Span((start, _)) => start,
+    }
+}
+
+fn read_statement(pair: Pair<'_, Rule>) -> Result<Statement<'_>, Problem> {
+    use StatementKind as K;
+
+    let at = pair.as_span().start();
+    let rule = pair.as_rule();
+    let parts = meaningful_parts(pair);
+    let kind = match (rule, parts.as_slice()) {
+        (Rule::version_line, [version]) => K::Version(number(version)?),
+        (Rule::ruleset_line, [name]) if name.as_rule() == Rule::name => {
+            K::Ruleset(RulesetRef::Name(name.as_str().to_string()))
+        }
+        (Rule::ruleset_line, [path]) => K::Ruleset(RulesetRef::Path(unquote(path))),
+        (Rule::variant_line, [path]) => K::Variant(unquote(path)),
+        (Rule::players_line, names) => K::Players(names.iter().map(word).collect()),
+        (Rule::param_line, [name, value]) => K::Param(word(name), number(value)?),
+        (Rule::seed_line, [seed]) if seed.as_rule() == Rule::none => K::Seed(None),
+        (Rule::seed_line, [seed]) => K::Seed(Some(number(seed)?)),
+        (Rule::start_line, [start]) if start.as_rule() == Rule::setup => K::Start(Start::Setup),
+        (Rule::start_line, [path]) => K::Start(Start::Position(unquote(path))),
+        (Rule::rule_line, [reference]) if reference.as_rule() == Rule::reference => {
+            K::Rule(Some(reference.as_str().to_string()))
+        }
+        (Rule::rule_line, [quoted]) => K::Rule(Some(unquote(quoted)).filter(|r| !r.is_empty())),
+        (Rule::decision_line, [player, label]) => K::Decision {
+            player: word(player),
+            label: trim_blanks(label.as_str()).to_string(),
+        },
+        (Rule::chance_line, [label]) => K::Chance {
+            label: trim_blanks(label.as_str()).to_string(),
+        },
+        (Rule::assert_line, [expression]) => {
+            let written = expression.as_str();
+            let source = trim_blanks(written);
+            // The expression may start after blanks; point at its first character.
+            let leading = written.len() - written.trim_start_matches(BLANKS).len();
+            K::Assert {
+                source: source.to_string(),
+                offset: expression.as_span().start() + leading,
+            }
+        }
+        (Rule::expect_line, scores) => K::ExpectOver(scores.iter().map(score).collect::<Result<_, _>>()?),
+        _ => {
+            return Err(Problem {
+                at,
+                message: "this line cannot be read".to_string(),
+            })
+        }
+    };
+    Ok(Statement { at, kind })
+}
+
+/// The parts of a line that carry values, without the separators between them.
+fn meaningful_parts(pair: Pair<'_, Rule>) -> Vec<Pair<'_, Rule>> {
+    pair.into_inner()
+        .filter(|part| !matches!(part.as_rule(), Rule::gap | Rule::colon | Rule::equals | Rule::over))
+        .collect()
+}
+
+/// The text between the quotes of a `quoted` token.
+fn unquote(pair: &Pair<'_, Rule>) -> String {
+    let quoted = pair.as_str();
+    let inner = quoted.strip_prefix('"').and_then(|rest| rest.strip_suffix('"'));
+    inner.unwrap_or(quoted).to_string()
+}
+
+/// The characters the grammar treats as blanks.
+const BLANKS: [char; 3] = [' ', '\t', '\r'];
+
+fn trim_blanks(text: &str) -> &str {
+    text.trim_matches(BLANKS)
+}
+
+fn word<'t>(pair: &Pair<'t, Rule>) -> Word<'t> {
+    Word {
+        text: pair.as_str(),
+        at: pair.as_span().start(),
+    }
+}
+
+fn score<'t>(pair: &Pair<'t, Rule>) -> Result<(Word<'t>, i64), Problem> {
+    let parts = meaningful_parts(pair.clone());
+    match parts.as_slice() {
+        [name, value] => Ok((word(name), number(value)?)),
+        _ => Err(Problem {
+            at: pair.as_span().start(),
+            message: "expected a score such as red=12".to_string(),
+        }),
+    }
+}
+
+/// Reads digits the grammar already checked; the only way this fails is overflow.
+fn number<T: FromStr>(pair: &Pair<'_, Rule>) -> Result<T, Problem> {
+    pair.as_str().parse().map_err(|_| Problem {
+        at: pair.as_span().start(),
+        message: "number too large".to_string(),
+    })
+}

@@ -1,0 +1,98 @@
+//! Writes a trace in its canonical form, which parses back to the same trace.
+
+use std::fmt::{self, Write};
+
+use super::ast::{Header, LineKind, RulesetRef, Start, Trace};
+
+impl Trace {
+    /// The canonical text: `frontier-trace 1`, the header lines in a fixed order (`seed
+    /// none` is written out, `start setup` is not), a blank line, then the steps, with a
+    /// `rule` line wherever the reference changes (`rule ""` where it is cleared).
+    ///
+    /// Parsing the result gives this trace back, apart from locations, provided its
+    /// text is writable: no line breaks anywhere, no '"' in paths or quoted references,
+    /// and labels without blanks before a '#' (that would start a comment).
+    pub fn to_text(&self) -> String {
+        self.to_string()
+    }
+}
+
+/// The canonical text, as written by [`Trace::to_text`].
+impl fmt::Display for Trace {
+    fn fmt(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_header(out, &self.header)?;
+        if !self.body.is_empty() {
+            out.write_char('\n')?;
+        }
+        let mut rule = None;
+        for line in &self.body {
+            if line.rule != rule {
+                let reference = line.rule.as_deref().unwrap_or("");
+                writeln!(out, "rule {}", rule_reference(reference))?;
+                rule.clone_from(&line.rule);
+            }
+            write_step(out, &line.kind)?;
+        }
+        Ok(())
+    }
+}
+
+fn write_header(out: &mut impl Write, header: &Header) -> fmt::Result {
+    writeln!(out, "frontier-trace 1")?;
+    match &header.ruleset {
+        RulesetRef::Name(name) => writeln!(out, "ruleset {name}")?,
+        RulesetRef::Path(path) => writeln!(out, "ruleset \"{path}\"")?,
+    }
+    if let Some(variant) = &header.variant {
+        writeln!(out, "variant \"{variant}\"")?;
+    }
+    writeln!(out, "players {}", header.players.join(" "))?;
+    for (name, value) in &header.params {
+        writeln!(out, "param {name} = {value}")?;
+    }
+    match header.seed {
+        Some(seed) => writeln!(out, "seed {seed}")?,
+        None => writeln!(out, "seed none")?,
+    }
+    if let Start::Position(path) = &header.start {
+        writeln!(out, "start position \"{path}\"")?;
+    }
+    Ok(())
+}
+
+fn write_step(out: &mut impl Write, kind: &LineKind) -> fmt::Result {
+    match kind {
+        LineKind::Decision { player, label } => writeln!(out, "{player}:{}", spaced(label)),
+        LineKind::Chance { label } => writeln!(out, "chance:{}", spaced(label)),
+        LineKind::Assert { source, .. } => writeln!(out, "assert {source}"),
+        LineKind::ExpectOver { scores } => {
+            out.write_str("expect over")?;
+            for (player, score) in scores {
+                write!(out, " {player}={score}")?;
+            }
+            out.write_char('\n')
+        }
+    }
+}
+
+/// A label with a space before it, unless it starts with '#': after a blank that would
+/// start a comment.
+fn spaced(label: &str) -> String {
+    if label.starts_with('#') {
+        label.to_string()
+    } else {
+        format!(" {label}")
+    }
+}
+
+/// A reference as a bare token when it reads back as one, else quoted.
+fn rule_reference(reference: &str) -> String {
+    let is_token = !reference.is_empty()
+        && !reference.starts_with(['"', '#'])
+        && !reference.contains([' ', '\t', '\r', '\n']);
+    if is_token {
+        reference.to_string()
+    } else {
+        format!("\"{reference}\"")
+    }
+}

@@ -1,0 +1,776 @@
+//! Loading: YAML text → validated, compiled [`Game`]. Collects every problem it can find
+//! and reports each with its file, line and column (or at least its YAML path).
+
+mod expr;
+mod locate;
+mod stmt;
+mod variant;
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use frontier_grammar::expr::{parse_expr, parse_template, Expr, TemplatePart as AstPart};
+use frontier_grammar::{LineCol, Span};
+use serde_yaml::{Mapping, Value as Yaml};
+
+use crate::diagnostic::{Diagnostic, LoadError};
+use crate::eval::{Eval, Template, TemplatePart};
+use crate::model::*;
+use crate::script::Scripts;
+use crate::value::{TableId, Type, Value};
+pub(crate) use expr::{closest, Compiler, Decls, Scope};
+use expr::{TableDecl, VarDecl, ZoneDecl};
+
+/// A ruleset's files as read by the caller (the core does no IO).
+#[derive(Debug, Clone)]
+pub struct RulesetSource {
+    /// How the user named it: an embedded name or a path.
+    pub origin: String,
+    /// The main file's name for messages.
+    pub file: String,
+    pub text: String,
+    /// Rhai scripts: (file name for messages, text).
+    pub scripts: Vec<(String, String)>,
+}
+
+/// Finds the ruleset a variant `extends:` (by name or path, as the variant wrote it).
+pub type Resolver<'a> = &'a dyn Fn(&str) -> Result<RulesetSource, String>;
+
+/// Loads, validates and compiles a ruleset (or a variant of one).
+pub fn load(source: &RulesetSource, resolve: Resolver) -> Result<Game, LoadError> {
+    let layers = variant::read_layers(source, resolve)?;
+    let merged = variant::merge(&layers);
+    let files: Vec<(String, String)> = layers.iter().map(|l| (l.source.file.clone(), l.source.text.clone())).collect();
+    let scripts: Vec<(String, String)> = layers.iter().flat_map(|l| l.source.scripts.clone()).collect();
+    let mut builder = Builder { files, diagnostics: Vec::new() };
+    let game = builder.build(&merged, &scripts, &source.origin);
+    match game {
+        Some(game) if builder.diagnostics.is_empty() => Ok(game),
+        _ => Err(LoadError { diagnostics: builder.diagnostics }),
+    }
+}
+
+/// Parses YAML text, reporting a syntax error with its line and column.
+pub(crate) fn parse_yaml(file: &str, text: &str) -> Result<Yaml, Diagnostic> {
+    serde_yaml::from_str::<Yaml>(text).map_err(|e| Diagnostic {
+        file: file.to_string(),
+        position: e.location().map(|l| (l.line(), l.column())),
+        path: String::new(),
+        message: strip_location(&e.to_string()),
+    })
+}
+
+/// serde's messages end with " at line L column C": the position is reported separately.
+fn strip_location(message: &str) -> String {
+    match message.find(" at line ") {
+        Some(i) => message[..i].to_string(),
+        None => message.to_string(),
+    }
+}
+
+pub(crate) struct Builder {
+    /// The files that make up the ruleset: a variant first, then what it extends.
+    pub files: Vec<(String, String)>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// A local variable's declaration inside a procedure.
+pub(crate) struct ProcCtx {
+    pub slots: Vec<(String, Type)>,
+    pub visible: Vec<(String, Type, u16)>,
+}
+
+impl ProcCtx {
+    pub fn new() -> ProcCtx {
+        ProcCtx { slots: Vec::new(), visible: Vec::new() }
+    }
+    pub fn declare(&mut self, name: &str, ty: Type) -> Slot {
+        let slot = self.slots.len() as Slot;
+        self.slots.push((name.to_string(), ty.clone()));
+        self.visible.push((name.to_string(), ty, slot));
+        slot
+    }
+}
+
+const TOP_KEYS: &[&str] = &[
+    "frontier", "name", "title", "players", "rulebook", "summary", "extends", "params", "tables", "state", "zones",
+    "setup", "play", "procedures", "ranking",
+];
+
+impl Builder {
+    pub fn error(&mut self, path: &str, message: impl Into<String>) {
+        let (file, position) = self.locate(path, None);
+        self.diagnostics.push(Diagnostic { file, position, path: path.to_string(), message: message.into() });
+    }
+
+    /// Where `path` (and optionally an expression source inside it) stands.
+    fn locate(&self, path: &str, inner: Option<(&str, usize)>) -> (String, Option<(usize, usize)>) {
+        for (file, text) in &self.files {
+            let Some((line, column)) = locate::locate(text, path) else { continue };
+            if let Some((source, offset)) = inner {
+                let line_start: usize = text.split_inclusive('\n').take(line - 1).map(str::len).sum();
+                if let Some(found) = text[line_start..].find(source) {
+                    let lc = LineCol::of(text, line_start + found + offset);
+                    return (file.clone(), Some((lc.line, lc.column)));
+                }
+            }
+            return (file.clone(), Some((line, column)));
+        }
+        (self.files.first().map(|f| f.0.clone()).unwrap_or_default(), None)
+    }
+
+    pub fn expr_error(&mut self, path: &str, source: &str, span: Span, message: String) {
+        let (file, position) = self.locate(path, Some((source, span.start)));
+        let snippet = source.get(span.start..span.end).unwrap_or(source);
+        let message = if snippet.is_empty() || snippet == source {
+            format!("{message} in \"{source}\"")
+        } else {
+            format!("{message}: '{snippet}' in \"{source}\"")
+        };
+        self.diagnostics.push(Diagnostic { file, position, path: path.to_string(), message });
+    }
+
+    /// The text of an expression written in YAML (a string, a number or a boolean).
+    pub fn expr_source(&mut self, value: &Yaml, path: &str) -> Option<String> {
+        match value {
+            Yaml::String(s) => Some(s.clone()),
+            Yaml::Number(n) => Some(n.to_string()),
+            Yaml::Bool(b) => Some(b.to_string()),
+            Yaml::Null => Some("none".into()),
+            _ => {
+                self.error(path, "expected an expression (a text such as \"vp[p] + 1\", or a number)");
+                None
+            }
+        }
+    }
+
+    pub fn parse_expression(&mut self, value: &Yaml, path: &str) -> Option<(Expr, String)> {
+        let source = self.expr_source(value, path)?;
+        match parse_expr(&source) {
+            Ok(e) => Some((e, source)),
+            Err(err) => {
+                let span = Span::new(err.offset, err.offset);
+                self.expr_error(path, &source, span, format!("syntax error: {}", err.message));
+                None
+            }
+        }
+    }
+
+    /// Parses and compiles an expression of type `want` (any type if `None`).
+    pub fn expression(&mut self, decls: &Decls, value: &Yaml, path: &str, scope: &Scope, want: Option<&Type>) -> (Eval, Type) {
+        let Some((ast, source)) = self.parse_expression(value, path) else {
+            return (Box::new(|_| Ok(Value::None)), Type::Any);
+        };
+        let mut compiler = Compiler::new(decls);
+        let (eval, ty) = match want {
+            Some(want) => (compiler.expect(&ast, scope, want), want.clone()),
+            None => compiler.compile(&ast, scope),
+        };
+        for e in compiler.errors {
+            self.expr_error(path, &source, e.span, e.message);
+        }
+        (eval, ty)
+    }
+
+    pub fn template(&mut self, decls: &Decls, value: &Yaml, path: &str, scope: &Scope) -> Template {
+        let source = match value {
+            Yaml::String(s) => s.clone(),
+            Yaml::Number(n) => n.to_string(),
+            Yaml::Bool(b) => b.to_string(),
+            _ => {
+                self.error(path, "expected a text");
+                return Template::literal("");
+            }
+        };
+        let parts = match parse_template(&source) {
+            Ok(parts) => parts,
+            Err(err) => {
+                self.expr_error(path, &source, Span::new(err.offset, err.offset), format!("syntax error: {}", err.message));
+                return Template::literal(&source);
+            }
+        };
+        let mut compiler = Compiler::new(decls);
+        let parts = parts
+            .into_iter()
+            .map(|p| match p {
+                AstPart::Text(t) => TemplatePart::Text(t),
+                AstPart::Hole(e) => TemplatePart::Hole(compiler.compile(&e, scope).0),
+            })
+            .collect();
+        for e in compiler.errors {
+            self.expr_error(path, &source, e.span, e.message);
+        }
+        Template { parts, source }
+    }
+
+    pub fn check_keys(&mut self, map: &Mapping, path: &str, allowed: &[&str]) {
+        for key in map.keys() {
+            let Some(k) = key.as_str() else {
+                self.error(path, "keys must be names");
+                continue;
+            };
+            if !allowed.contains(&k) {
+                let candidates: Vec<String> = allowed.iter().map(|s| s.to_string()).collect();
+                let hint = closest(k, &candidates).map(|c| format!(" (did you mean '{c}'?)")).unwrap_or_default();
+                let sub = join(path, k);
+                self.error(&sub, format!("unknown key '{k}'{hint}; expected one of: {}", allowed.join(", ")));
+            }
+        }
+    }
+
+    pub fn string(&mut self, map: &Mapping, key: &str, path: &str) -> Option<String> {
+        match map.get(key) {
+            None | Some(Yaml::Null) => None,
+            Some(Yaml::String(s)) => Some(s.clone()),
+            Some(Yaml::Number(n)) => Some(n.to_string()),
+            Some(_) => {
+                self.error(&join(path, key), "expected a text");
+                None
+            }
+        }
+    }
+
+    pub fn rule(&mut self, map: &Mapping, path: &str) -> RuleRef {
+        self.string(map, "rule", path).map(Arc::from)
+    }
+
+    fn build(&mut self, doc: &Yaml, scripts: &[(String, String)], origin: &str) -> Option<Game> {
+        let Some(top) = doc.as_mapping() else {
+            self.error("", "a ruleset is a YAML mapping (name:, title:, players:, …)");
+            return None;
+        };
+        self.check_keys(top, "", TOP_KEYS);
+        if let Some(v) = top.get("frontier") {
+            if v.as_u64() != Some(1) {
+                self.error("frontier", "this version of frontier reads ruleset format 1");
+            }
+        }
+        let meta = self.meta(top, origin);
+        let params = self.params(top.get("params"));
+        let tables = self.tables(top.get("tables"));
+        let scripts = self.scripts(scripts);
+        let mut decls = Decls {
+            tables: tables
+                .iter()
+                .map(|t| TableDecl {
+                    name: t.name.clone(),
+                    columns: t.columns.iter().map(|c| (c.name.clone(), c.ty.clone())).collect(),
+                    row_ids: t.rows.iter().map(|r| r.id.clone()).collect(),
+                })
+                .collect(),
+            params: params.iter().map(|p| (p.name.clone(), p.value)).collect(),
+            vars: Vec::new(),
+            zones: Vec::new(),
+            script_functions: scripts.as_ref().map(|s| s.functions()).unwrap_or_default(),
+            scripts: scripts.clone(),
+        };
+        let max_players = meta.max_players as usize;
+        let (vars, int_slots) = self.vars(top.get("state"), &mut decls, max_players);
+        let (zones, zone_slots) = self.zones(top.get("zones"), &mut decls, max_players);
+        self.check_unique_names(&decls);
+        let mut procs = stmt::Procedures::new();
+        procs.declare(self, &decls, top);
+        let (procedures, blocks, setup, play) = procs.compile(self, &decls, top);
+        let ranking = self.ranking(top.get("ranking"), &decls);
+        Some(Game {
+            meta,
+            params,
+            tables,
+            vars,
+            zones,
+            procedures,
+            blocks,
+            setup,
+            play,
+            ranking,
+            scripts,
+            int_slots,
+            zone_slots,
+        })
+    }
+
+    fn meta(&mut self, top: &Mapping, origin: &str) -> Meta {
+        let name = self.string(top, "name", "").unwrap_or_else(|| {
+            self.error("name", "missing 'name' (the ruleset's short name, e.g. go-west)");
+            String::new()
+        });
+        if !name.is_empty() && !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+            self.error("name", "a ruleset name uses letters, digits, '-' and '_' only");
+        }
+        let title = self.string(top, "title", "").unwrap_or_else(|| name.clone());
+        let (min_players, max_players) = match top.get("players") {
+            Some(Yaml::Number(n)) if n.as_u64().is_some_and(|n| (1..=16).contains(&n)) => {
+                let n = n.as_u64().unwrap_or(1) as u8;
+                (n, n)
+            }
+            Some(Yaml::Sequence(s)) if s.len() == 2 => {
+                let lo = s[0].as_u64().filter(|n| (1..=16).contains(n));
+                let hi = s[1].as_u64().filter(|n| (1..=16).contains(n));
+                match (lo, hi) {
+                    (Some(lo), Some(hi)) if lo <= hi => (lo as u8, hi as u8),
+                    _ => {
+                        self.error("players", "expected [min, max] with 1 <= min <= max <= 16");
+                        (1, 1)
+                    }
+                }
+            }
+            None => {
+                self.error("players", "missing 'players' (a number, or [min, max])");
+                (1, 1)
+            }
+            Some(_) => {
+                self.error("players", "expected a number of players, or [min, max] with 1 <= min <= max <= 16");
+                (1, 1)
+            }
+        };
+        Meta {
+            name,
+            title,
+            min_players,
+            max_players,
+            rulebook: self.string(top, "rulebook", ""),
+            summary: self.string(top, "summary", ""),
+            origin: origin.to_string(),
+        }
+    }
+
+    fn params(&mut self, value: Option<&Yaml>) -> Vec<Param> {
+        let mut out = Vec::new();
+        let Some(value) = value else { return out };
+        let Some(map) = value.as_mapping() else {
+            self.error("params", "expected a mapping of parameter names to numbers");
+            return out;
+        };
+        for (key, v) in map {
+            let Some(name) = key.as_str() else { continue };
+            let path = format!("params.{name}");
+            let (value, doc, rule) = match v {
+                Yaml::Number(n) => (n.as_i64(), None, None),
+                Yaml::Mapping(m) => {
+                    self.check_keys(m, &path, &["value", "doc", "rule"]);
+                    let doc = self.string(m, "doc", &path);
+                    let rule = self.rule(m, &path);
+                    (m.get("value").and_then(Yaml::as_i64), doc, rule)
+                }
+                _ => (None, None, None),
+            };
+            match value {
+                Some(value) => out.push(Param { name: name.to_string(), value, doc, rule }),
+                None => self.error(&path, "a parameter is a whole number, or {value: N, doc: …, rule: …}"),
+            }
+        }
+        out
+    }
+
+    fn type_named(&mut self, text: &str, tables: &[String], path: &str) -> Type {
+        let base = text.trim_end_matches('?');
+        match base {
+            "int" => Type::Int,
+            "bool" => Type::Bool,
+            "str" => Type::Str,
+            "player" => Type::Player,
+            other => match tables.iter().position(|t| t == other) {
+                Some(t) => Type::Row(t as TableId),
+                None => {
+                    let mut candidates: Vec<String> = ["int", "bool", "str", "player"].iter().map(|s| s.to_string()).collect();
+                    candidates.extend(tables.iter().cloned());
+                    let hint = closest(other, &candidates).map(|c| format!(" (did you mean '{c}'?)")).unwrap_or_default();
+                    self.error(path, format!("unknown type '{other}'{hint}: use int, bool, str, player or a table name"));
+                    Type::Any
+                }
+            },
+        }
+    }
+
+    fn tables(&mut self, value: Option<&Yaml>) -> Vec<Table> {
+        let Some(value) = value else { return Vec::new() };
+        let Some(map) = value.as_mapping() else {
+            self.error("tables", "expected a mapping of table names to tables");
+            return Vec::new();
+        };
+        let names: Vec<String> = map.keys().filter_map(|k| k.as_str().map(str::to_string)).collect();
+        let mut tables = Vec::new();
+        // Row values may name rows of any table: read all rows first, then resolve.
+        let mut raw_rows: Vec<Vec<(String, Vec<Yaml>, String)>> = Vec::new();
+        for (key, v) in map {
+            let Some(name) = key.as_str() else { continue };
+            let path = format!("tables.{name}");
+            let Some(t) = v.as_mapping() else {
+                self.error(&path, "a table is a mapping with columns: and rows:");
+                continue;
+            };
+            self.check_keys(t, &path, &["columns", "rows", "doc", "rule", "reconstructed"]);
+            let mut columns = Vec::new();
+            if let Some(cols) = t.get("columns") {
+                match cols.as_mapping() {
+                    Some(cols) => {
+                        for (c, ty) in cols {
+                            let cname = c.as_str().unwrap_or_default().to_string();
+                            let cpath = format!("{path}.columns.{cname}");
+                            let ty = match ty.as_str() {
+                                Some(ty) => self.type_named(ty, &names, &cpath),
+                                None => {
+                                    self.error(&cpath, "a column type is a name: int, bool, str, player or a table");
+                                    Type::Any
+                                }
+                            };
+                            if cname == "id" {
+                                self.error(&cpath, "'id' is every row's first value; it is not declared as a column");
+                            }
+                            columns.push(Column { name: cname, ty });
+                        }
+                    }
+                    None => self.error(&format!("{path}.columns"), "expected a mapping of column names to types"),
+                }
+            }
+            let mut rows = Vec::new();
+            match t.get("rows").and_then(Yaml::as_sequence) {
+                Some(seq) => {
+                    for (i, row) in seq.iter().enumerate() {
+                        let rpath = format!("{path}.rows[{i}]");
+                        let (id, values) = match row {
+                            Yaml::Sequence(items) => {
+                                let id = items.first().and_then(scalar_text);
+                                (id, items.iter().skip(1).cloned().collect::<Vec<_>>())
+                            }
+                            Yaml::Mapping(m) => {
+                                let id = m.get("id").and_then(scalar_text);
+                                let values = columns.iter().map(|c| m.get(c.name.as_str()).cloned().unwrap_or(Yaml::Null)).collect();
+                                for k in m.keys().filter_map(Yaml::as_str) {
+                                    if k != "id" && !columns.iter().any(|c| c.name == k) {
+                                        self.error(&format!("{rpath}.{k}"), format!("table {name} has no column '{k}'"));
+                                    }
+                                }
+                                (id, values)
+                            }
+                            Yaml::String(s) if columns.is_empty() => (Some(s.clone()), Vec::new()),
+                            _ => (None, Vec::new()),
+                        };
+                        let Some(id) = id else {
+                            self.error(&rpath, "a row is [id, value, …] in column order, or {id: …, column: value, …}");
+                            continue;
+                        };
+                        if values.len() != columns.len() {
+                            self.error(&rpath, format!("row '{id}' has {} values for {} columns", values.len(), columns.len()));
+                            continue;
+                        }
+                        if rows.iter().any(|(r, _, _): &(String, Vec<Yaml>, String)| *r == id) {
+                            self.error(&rpath, format!("duplicate row id '{id}'"));
+                        }
+                        rows.push((id, values, rpath));
+                    }
+                }
+                None => self.error(&path, "a table needs rows: a list of rows"),
+            }
+            raw_rows.push(rows);
+            tables.push(Table {
+                name: name.to_string(),
+                columns,
+                rows: Vec::new(),
+                doc: self.string(t, "doc", &path),
+                rule: self.rule(t, &path),
+                reconstructed: self.string(t, "reconstructed", &path),
+            });
+        }
+        let ids: Vec<Vec<String>> = raw_rows.iter().map(|rows| rows.iter().map(|r| r.0.clone()).collect()).collect();
+        for (t, rows) in raw_rows.into_iter().enumerate() {
+            for (id, values, rpath) in rows {
+                let mut row = Vec::new();
+                for (c, v) in values.iter().enumerate() {
+                    let ty = tables[t].columns[c].ty.clone();
+                    let cpath = format!("{rpath}[{}]", c + 1);
+                    row.push(self.cell(v, &ty, &ids, &tables[t].columns[c].name, &cpath));
+                }
+                tables[t].rows.push(Row { id, values: row });
+            }
+        }
+        tables
+    }
+
+    fn cell(&mut self, v: &Yaml, ty: &Type, ids: &[Vec<String>], column: &str, path: &str) -> Value {
+        match (ty, v) {
+            (Type::Int, Yaml::Number(n)) if n.as_i64().is_some() => Value::Int(n.as_i64().unwrap_or(0)),
+            (Type::Bool, Yaml::Bool(b)) => Value::Bool(*b),
+            (Type::Str, _) if scalar_text(v).is_some() => Value::Str(Arc::from(scalar_text(v).unwrap_or_default().as_str())),
+            (Type::Row(_) | Type::Player, Yaml::Null) => Value::None,
+            (Type::Row(_), Yaml::String(s)) if s == "none" => Value::None,
+            (Type::Row(t), _) if scalar_text(v).is_some() => {
+                let id = scalar_text(v).unwrap_or_default();
+                match ids[*t as usize].iter().position(|r| *r == id) {
+                    Some(r) => Value::Row(*t, r as u16),
+                    None => {
+                        self.error(path, format!("column '{column}': no row '{id}' in the table it refers to"));
+                        Value::None
+                    }
+                }
+            }
+            (Type::Any, _) => Value::None,
+            _ => {
+                self.error(path, format!("column '{column}' holds {}", simple_type_name(ty)));
+                Value::None
+            }
+        }
+    }
+
+    fn scripts(&mut self, files: &[(String, String)]) -> Option<Arc<Scripts>> {
+        if files.is_empty() {
+            return None;
+        }
+        match Scripts::compile(files) {
+            Ok(s) => Some(Arc::new(s)),
+            Err(errors) => {
+                for (file, position, message) in errors {
+                    self.diagnostics.push(Diagnostic { file, position, path: String::new(), message });
+                }
+                None
+            }
+        }
+    }
+
+    fn domain(&mut self, m: &Mapping, decls: &Decls, path: &str) -> Domain {
+        match m.get("per").and_then(Yaml::as_str) {
+            None => {
+                if m.get("per").is_some() {
+                    self.error(&join(path, "per"), "expected 'players' or a table name");
+                }
+                Domain::Global
+            }
+            Some("players") => Domain::Players,
+            Some(t) => match decls.tables.iter().position(|d| d.name == t) {
+                Some(i) => Domain::Table(i as TableId),
+                None => {
+                    let mut candidates: Vec<String> = decls.tables.iter().map(|d| d.name.clone()).collect();
+                    candidates.push("players".into());
+                    let hint = closest(t, &candidates).map(|c| format!(" (did you mean '{c}'?)")).unwrap_or_default();
+                    self.error(&join(path, "per"), format!("unknown domain '{t}'{hint}: use 'players' or a table name"));
+                    Domain::Global
+                }
+            },
+        }
+    }
+
+    fn domain_len(decls: &Decls, domain: Domain, max_players: usize) -> usize {
+        match domain {
+            Domain::Global => 1,
+            Domain::Players => max_players,
+            Domain::Table(t) => decls.tables[t as usize].row_ids.len(),
+        }
+    }
+
+    fn domain_type(domain: Domain) -> Option<Type> {
+        match domain {
+            Domain::Global => None,
+            Domain::Players => Some(Type::Player),
+            Domain::Table(t) => Some(Type::Row(t)),
+        }
+    }
+
+    fn vars(&mut self, value: Option<&Yaml>, decls: &mut Decls, max_players: usize) -> (Vec<Var>, usize) {
+        let mut out = Vec::new();
+        let mut slots = 0;
+        let Some(value) = value else { return (out, slots) };
+        let Some(map) = value.as_mapping() else {
+            self.error("state", "expected a mapping of variable names to declarations");
+            return (out, slots);
+        };
+        let table_names: Vec<String> = decls.tables.iter().map(|t| t.name.clone()).collect();
+        for (key, v) in map {
+            let Some(name) = key.as_str() else { continue };
+            let path = format!("state.{name}");
+            let empty = Mapping::new();
+            let (m, short_init) = match v {
+                Yaml::Mapping(m) => (m, None),
+                scalar => (&empty, Some(scalar.clone())),
+            };
+            self.check_keys(m, &path, &["type", "per", "init", "doc", "rule"]);
+            let ty = match m.get("type").and_then(Yaml::as_str) {
+                Some(t) => self.type_named(t, &table_names, &join(&path, "type")),
+                None => match &short_init {
+                    Some(Yaml::Bool(_)) => Type::Bool,
+                    _ => Type::Int,
+                },
+            };
+            let per = self.domain(m, decls, &path);
+            let base = slots;
+            slots += Self::domain_len(decls, per, max_players);
+            let init_yaml = short_init.or_else(|| m.get("init").cloned());
+            let it = Self::domain_type(per);
+            let init: Eval = match init_yaml {
+                Some(init) => {
+                    let scope = Scope { locals: &[], it };
+                    let ipath = if m.contains_key("init") { join(&path, "init") } else { path.clone() };
+                    self.expression(decls, &init, &ipath, &scope, Some(&ty)).0
+                }
+                None => {
+                    let zero = match ty {
+                        Type::Bool => Value::Bool(false),
+                        Type::Int => Value::Int(0),
+                        _ => Value::None,
+                    };
+                    Box::new(move |_| Ok(zero.clone()))
+                }
+            };
+            decls.vars.push(VarDecl { name: name.to_string(), ty: ty.clone(), per, base });
+            out.push(Var {
+                name: name.to_string(),
+                ty,
+                per,
+                base,
+                init,
+                doc: self.string(m, "doc", &path),
+                rule: self.rule(m, &path),
+            });
+        }
+        (out, slots)
+    }
+
+    fn zones(&mut self, value: Option<&Yaml>, decls: &mut Decls, max_players: usize) -> (Vec<Zone>, usize) {
+        let mut out = Vec::new();
+        let mut slots = 0;
+        let Some(value) = value else { return (out, slots) };
+        let Some(map) = value.as_mapping() else {
+            self.error("zones", "expected a mapping of zone names to declarations");
+            return (out, slots);
+        };
+        // Declare every zone before compiling initial contents, which may name others.
+        let mut pending = Vec::new();
+        for (key, v) in map {
+            let Some(name) = key.as_str() else { continue };
+            let path = format!("zones.{name}");
+            let Some(m) = v.as_mapping() else {
+                self.error(&path, "a zone is a mapping: {of: …, per: …, visibility: …}");
+                continue;
+            };
+            self.check_keys(m, &path, &["of", "per", "visibility", "init", "doc", "rule"]);
+            let of = match m.get("of").and_then(Yaml::as_str) {
+                Some("players") => Element::Player,
+                Some(t) => match decls.tables.iter().position(|d| d.name == t) {
+                    Some(i) => Element::Row(i as TableId),
+                    None => {
+                        self.error(&join(&path, "of"), format!("unknown table '{t}': a zone holds rows of a table, or players"));
+                        Element::Player
+                    }
+                },
+                None => {
+                    self.error(&path, "missing 'of': what the zone holds (a table name, or players)");
+                    Element::Player
+                }
+            };
+            let per = self.domain(m, decls, &path);
+            let visibility = match m.get("visibility").and_then(Yaml::as_str) {
+                None | Some("all") => Visibility::All,
+                Some("owner") => Visibility::Owner,
+                Some("count") => Visibility::Count,
+                Some("none") => Visibility::Hidden,
+                Some("top") => Visibility::Top,
+                Some(other) => {
+                    self.error(&join(&path, "visibility"), format!("unknown visibility '{other}': use all, owner, count, top or none"));
+                    Visibility::All
+                }
+            };
+            if visibility == Visibility::Owner && per != Domain::Players {
+                self.error(&join(&path, "visibility"), "'owner' visibility needs a zone per players");
+            }
+            let base = slots;
+            slots += Self::domain_len(decls, per, max_players);
+            decls.zones.push(ZoneDecl { name: name.to_string(), of, per, base });
+            let doc = self.string(m, "doc", &path);
+            let rule = self.rule(m, &path);
+            pending.push((m.get("init").cloned(), path));
+            out.push(Zone { name: name.to_string(), of, per, base, visibility, init: None, doc, rule });
+        }
+        for (zone, (init, path)) in out.iter_mut().zip(pending) {
+            let Some(init) = init else { continue };
+            let elem = match zone.of {
+                Element::Player => Type::Player,
+                Element::Row(t) => Type::Row(t),
+            };
+            if init.as_str() == Some("all") {
+                if let Element::Row(t) = zone.of {
+                    let n = decls.tables[t as usize].row_ids.len() as u16;
+                    let all = Value::list((0..n).map(|r| Value::Row(t, r)).collect());
+                    zone.init = Some(Box::new(move |_| Ok(all.clone())));
+                    continue;
+                }
+            }
+            let scope = Scope { locals: &[], it: Self::domain_type(zone.per) };
+            let want = Type::List(Box::new(elem));
+            zone.init = Some(self.expression(decls, &init, &join(&path, "init"), &scope, Some(&want)).0);
+        }
+        (out, slots)
+    }
+
+    fn check_unique_names(&mut self, decls: &Decls) {
+        let mut seen: HashSet<&str> = HashSet::new();
+        let mut names: Vec<(&str, String)> = Vec::new();
+        names.extend(decls.params.iter().map(|(n, _)| (n.as_str(), format!("params.{n}"))));
+        names.extend(decls.tables.iter().map(|t| (t.name.as_str(), format!("tables.{}", t.name))));
+        names.extend(decls.vars.iter().map(|v| (v.name.as_str(), format!("state.{}", v.name))));
+        names.extend(decls.zones.iter().map(|z| (z.name.as_str(), format!("zones.{}", z.name))));
+        for (name, path) in names {
+            if name == "players" || name == "it" {
+                self.error(&path, format!("'{name}' is a built-in name"));
+            } else if !seen.insert(name) {
+                self.error(&path, format!("'{name}' is declared twice (params, tables, state and zones share one namespace)"));
+            }
+        }
+    }
+
+    fn ranking(&mut self, value: Option<&Yaml>, decls: &Decls) -> Ranking {
+        let fallback = || Ranking { score: Box::new(|_| Ok(Value::Int(0))), tiebreak: Vec::new(), rule: None };
+        let Some(m) = value.and_then(Yaml::as_mapping) else {
+            self.error("ranking", "missing 'ranking': {score: \"<expression of it, the player>\", tiebreak: [...]}");
+            return fallback();
+        };
+        self.check_keys(m, "ranking", &["score", "tiebreak", "rule", "doc"]);
+        let scope = Scope { locals: &[], it: Some(Type::Player) };
+        let score = match m.get("score") {
+            Some(v) => self.expression(decls, v, "ranking.score", &scope, Some(&Type::Int)).0,
+            None => {
+                self.error("ranking", "missing 'score'");
+                return fallback();
+            }
+        };
+        let mut tiebreak = Vec::new();
+        if let Some(list) = m.get("tiebreak") {
+            match list.as_sequence() {
+                Some(items) => {
+                    for (i, item) in items.iter().enumerate() {
+                        let path = format!("ranking.tiebreak[{i}]");
+                        tiebreak.push(self.expression(decls, item, &path, &scope, Some(&Type::Int)).0);
+                    }
+                }
+                None => self.error("ranking.tiebreak", "expected a list of expressions"),
+            }
+        }
+        Ranking { score, tiebreak, rule: self.rule(m, "ranking") }
+    }
+}
+
+pub(crate) fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+fn scalar_text(v: &Yaml) -> Option<String> {
+    match v {
+        Yaml::String(s) => Some(s.clone()),
+        Yaml::Number(n) => Some(n.to_string()),
+        Yaml::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
+fn simple_type_name(ty: &Type) -> &'static str {
+    match ty {
+        Type::Int => "whole numbers",
+        Type::Bool => "true or false",
+        Type::Str => "texts",
+        Type::Player => "players",
+        Type::Row(_) => "row ids",
+        _ => "values",
+    }
+}
