@@ -8,6 +8,7 @@ pub mod eval;
 mod load;
 pub mod machine;
 pub mod model;
+pub mod position;
 pub mod render;
 pub mod rng;
 pub mod runner;

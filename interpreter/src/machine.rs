@@ -324,6 +324,11 @@ impl Game {
         state.stack.last().map_or(0, |f| f.base as usize)
     }
 
+    /// Starts the `play` procedure (a position resumes there, after setup).
+    pub(crate) fn enter_play(&self, state: &mut State) {
+        self.enter(state, self.play, Vec::new());
+    }
+
     /// Pushes a procedure call: a fresh frame with its locals, parameters bound.
     fn enter(&self, state: &mut State, proc: u16, args: Vec<Value>) {
         let p = &self.procedures[proc as usize];

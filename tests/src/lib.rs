@@ -1,1 +1,88 @@
-pub fn _x(){}
+//! Shared helpers for the data-driven tests: finding rulesets on disk, loading them,
+//! and driving games by option label.
+
+use std::path::{Path, PathBuf};
+
+use frontier_interpreter::agent::{Agent, RandomAgent};
+use frontier_interpreter::runner::{self, GameRecord, Recording};
+use frontier_interpreter::{load, Choice, Game, GameRng, Journal, RulesetSource, State, Status};
+
+pub fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Every ruleset folder under rulesets/, by name, sorted.
+pub fn ruleset_names() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(workspace().join("rulesets"))
+        .expect("rulesets/ exists")
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().join("ruleset.yaml").is_file())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Reads a ruleset file (or folder) the way the CLI does.
+pub fn source(path: &Path) -> RulesetSource {
+    let (file, dir) = if path.is_dir() { (path.join("ruleset.yaml"), path.to_path_buf()) } else { (path.to_path_buf(), path.parent().unwrap().to_path_buf()) };
+    let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    let mut scripts = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(dir.join("scripts")) {
+        let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+        paths.sort();
+        for p in paths {
+            scripts.push((p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&p).unwrap()));
+        }
+    }
+    let name = file.file_name().unwrap().to_string_lossy().into_owned();
+    RulesetSource { origin: path.display().to_string(), file: name, text, scripts }
+}
+
+fn resolve(name: &str) -> Result<RulesetSource, String> {
+    let dir = workspace().join("rulesets").join(name);
+    if dir.is_dir() {
+        Ok(source(&dir))
+    } else {
+        Err(format!("no ruleset {name}"))
+    }
+}
+
+pub fn load_source(src: &RulesetSource) -> Result<Game, frontier_interpreter::LoadError> {
+    load(src, &resolve)
+}
+
+pub fn load_ruleset(name: &str) -> Game {
+    let src = source(&workspace().join("rulesets").join(name));
+    load_source(&src).unwrap_or_else(|e| panic!("{name} does not load:\n{e}"))
+}
+
+pub fn names(n: usize) -> Vec<String> {
+    (1..=n).map(|i| format!("p{i}")).collect()
+}
+
+/// Applies the option whose label is `label`, or panics listing the legal ones.
+pub fn choose(game: &Game, state: &mut State, label: &str) {
+    let labels = game.option_labels(state).expect("labels render");
+    let Some(i) = labels.iter().position(|l| l == label) else {
+        panic!("'{label}' is not legal here; options: {labels:?}");
+    };
+    game.apply(state, Choice::Option(i), &mut Journal::Off).expect("apply");
+}
+
+/// A full random game: agents and chance from `seed`.
+pub fn random_game(game: &Game, players: usize, seed: u64, recording: Recording) -> (GameRecord, State) {
+    let state = game.start(names(players)).expect("start");
+    let mut agents: Vec<Box<dyn Agent>> =
+        (0..players).map(|p| Box::new(RandomAgent::new(GameRng::derived(seed, p as u64 + 1))) as Box<dyn Agent>).collect();
+    let mut rng = GameRng::new(seed);
+    runner::run(game, state, &mut rng, &mut agents, recording, 200_000).unwrap_or_else(|e| panic!("seed {seed}: {e}"))
+}
+
+/// The options of the pending decision, as labels.
+pub fn options(game: &Game, state: &State) -> Vec<String> {
+    match game.status(state) {
+        Status::Decision { .. } => game.option_labels(state).unwrap(),
+        _ => Vec::new(),
+    }
+}

@@ -464,6 +464,14 @@ fn tmp_perf() {
         text.push_str(&format!("red: play card:gw-{i}  # c\nassert vp[red] == {i}\nchance: 4\nrule 5.{i}\n"));
     }
     let start = std::time::Instant::now();
+    {
+        use pest::Parser as _;
+        let pairs = parser::TraceParser::parse(parser::Rule::trace, &text).unwrap();
+        eprintln!("pest only: {:?}", start.elapsed());
+        let n = pairs.flat_map(|p| p.into_inner()).count();
+        eprintln!("pest + iterate {n}: {:?}", start.elapsed());
+    }
+    let start = std::time::Instant::now();
     let result = parse(&text);
     eprintln!("400k lines: {:?}, errors {}", start.elapsed(), result.err().map_or(0, |e| e.len()));
     let long = "\"".repeat(1_000_000);

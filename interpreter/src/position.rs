@@ -1,0 +1,330 @@
+//! The readable serialization of a state (YAML), and positions: hand-written states
+//! that start a scenario mid-game, as rulebook examples do.
+//!
+//! ```yaml
+//! players: [red, green, blue]
+//! vars:   { active: red, vp: { red: 10, green: 12 }, wagons: { east: 4 } }
+//! zones:  { hand: { red: [gw-01, gw-17] }, track: { east: [green, red] } }
+//! ```
+//! A position lists only what differs from the declared initial values; without a
+//! `continuation` it resumes at the start of `play` (after setup). A serialized state
+//! also has its `continuation`, `pending` and `steps`, and resumes exactly where it was.
+
+use std::sync::Arc;
+
+use serde_yaml::{Mapping, Value as Yaml};
+
+use crate::machine::{decode, decode_element, encode, Frame, FrameKind, Journal, Pending, State};
+use crate::model::{Domain, Element, Game};
+use crate::value::{Type, Value};
+
+impl Game {
+    /// The state as YAML text; [`Game::state_from_yaml`] reads it back.
+    pub fn state_to_yaml(&self, state: &State) -> String {
+        let mut doc = Mapping::new();
+        doc.insert("players".into(), Yaml::Sequence(state.names.iter().map(|n| Yaml::from(n.as_str())).collect()));
+        let mut vars = Mapping::new();
+        for var in &self.vars {
+            let value = self.indexed(var.per, state, |i| self.plain(&decode(&var.ty, state.ints[var.base + i]), state));
+            vars.insert(var.name.as_str().into(), value);
+        }
+        doc.insert("vars".into(), Yaml::Mapping(vars));
+        let mut zones = Mapping::new();
+        for zone in &self.zones {
+            let value = self.indexed(zone.per, state, |i| {
+                Yaml::Sequence(state.zones[zone.base + i].iter().map(|e| self.plain(&decode_element(zone.of, *e), state)).collect())
+            });
+            zones.insert(zone.name.as_str().into(), value);
+        }
+        doc.insert("zones".into(), Yaml::Mapping(zones));
+        let mut cont = Mapping::new();
+        cont.insert("frames".into(), Yaml::Sequence(state.stack.iter().map(|f| self.frame_yaml(f, state)).collect()));
+        cont.insert("locals".into(), Yaml::Sequence(state.locals.iter().map(|v| self.tagged(v, state)).collect()));
+        let pending = match &state.pending {
+            Pending::Over(_) => "over",
+            Pending::Running => "running",
+            _ => "suspended",
+        };
+        cont.insert("pending".into(), pending.into());
+        doc.insert("continuation".into(), Yaml::Mapping(cont));
+        doc.insert("steps".into(), Yaml::from(state.steps as u64));
+        serde_yaml::to_string(&Yaml::Mapping(doc)).unwrap_or_default()
+    }
+
+    fn indexed(&self, per: Domain, state: &State, f: impl Fn(usize) -> Yaml) -> Yaml {
+        match per {
+            Domain::Global => f(0),
+            Domain::Players => {
+                let mut m = Mapping::new();
+                for (i, n) in state.names.iter().enumerate() {
+                    m.insert(n.as_str().into(), f(i));
+                }
+                Yaml::Mapping(m)
+            }
+            Domain::Table(t) => {
+                let mut m = Mapping::new();
+                for (i, row) in self.tables[t as usize].rows.iter().enumerate() {
+                    m.insert(row.id.as_str().into(), f(i));
+                }
+                Yaml::Mapping(m)
+            }
+        }
+    }
+
+    /// A value whose type the reader knows (a declared variable or zone): written plainly.
+    fn plain(&self, v: &Value, state: &State) -> Yaml {
+        match v {
+            Value::None => Yaml::Null,
+            Value::Int(n) => Yaml::from(*n),
+            Value::Bool(b) => Yaml::from(*b),
+            other => Yaml::from(self.value_text(other, &state.names)),
+        }
+    }
+
+    /// A value of unknown type (a local): written with its kind.
+    fn tagged(&self, v: &Value, state: &State) -> Yaml {
+        let one = |k: &str, v: Yaml| {
+            let mut m = Mapping::new();
+            m.insert(k.into(), v);
+            Yaml::Mapping(m)
+        };
+        match v {
+            Value::None => Yaml::Null,
+            Value::Int(n) => Yaml::from(*n),
+            Value::Bool(b) => Yaml::from(*b),
+            Value::Player(p) => one("player", Yaml::from(state.names.get(*p as usize).cloned().unwrap_or_default())),
+            Value::Row(t, r) => one(&self.tables[*t as usize].name, Yaml::from(self.tables[*t as usize].rows[*r as usize].id.as_str())),
+            Value::Str(s) => one("text", Yaml::from(s.as_ref())),
+            Value::List(items) => Yaml::Sequence(items.iter().map(|i| self.tagged(i, state)).collect()),
+        }
+    }
+
+    fn frame_yaml(&self, f: &Frame, state: &State) -> Yaml {
+        let mut m = Mapping::new();
+        m.insert("block".into(), Yaml::from(f.block as u64));
+        m.insert("pc".into(), Yaml::from(f.pc as u64));
+        m.insert("base".into(), Yaml::from(f.base as u64));
+        let kind = match &f.kind {
+            FrameKind::Call => Yaml::from("call"),
+            FrameKind::Block => Yaml::from("block"),
+            FrameKind::ForEach { slot, list, next } => {
+                let mut k = Mapping::new();
+                k.insert("slot".into(), Yaml::from(*slot as u64));
+                k.insert("list".into(), self.tagged(&Value::List(list.clone()), state));
+                k.insert("next".into(), Yaml::from(*next as u64));
+                one_map("for_each", k)
+            }
+            FrameKind::Repeat { left } => one_map("repeat", Mapping::from_iter([("left".into(), Yaml::from(*left))])),
+            FrameKind::While { block, pc } => one_map(
+                "while",
+                Mapping::from_iter([("block".into(), Yaml::from(*block as u64)), ("pc".into(), Yaml::from(*pc as u64))]),
+            ),
+        };
+        m.insert("kind".into(), kind);
+        Yaml::Mapping(m)
+    }
+
+    /// Reads a serialized state or a hand-written position. Errors name the YAML path.
+    pub fn state_from_yaml(&self, text: &str) -> Result<State, String> {
+        let doc: Yaml = serde_yaml::from_str(text).map_err(|e| {
+            let at = e.location().map(|l| format!("line {}:{}: ", l.line(), l.column())).unwrap_or_default();
+            format!("{at}{}", e.to_string().split(" at line ").next().unwrap_or_default())
+        })?;
+        let Some(top) = doc.as_mapping() else { return Err("a position is a YAML mapping (players:, vars:, zones:)".into()) };
+        for k in top.keys().filter_map(Yaml::as_str) {
+            if !["players", "vars", "zones", "continuation", "steps"].contains(&k) {
+                return Err(format!("{k}: unknown key; expected players, vars, zones, continuation, steps"));
+            }
+        }
+        let names: Vec<String> = match top.get("players").and_then(Yaml::as_sequence) {
+            Some(seq) => seq.iter().map(|v| v.as_str().map(str::to_string).ok_or("players: expected names")).collect::<Result<_, _>>()?,
+            None => return Err("players: missing (the seat order, e.g. [red, green, blue])".into()),
+        };
+        if names.len() < self.meta.min_players as usize || names.len() > self.meta.max_players as usize {
+            return Err(format!("players: {}", self.player_count_message(names.len())));
+        }
+        let mut state = self.initial_state(names).map_err(|e| e.to_string())?;
+        let empty = Mapping::new();
+        let vars = top.get("vars").and_then(Yaml::as_mapping).unwrap_or(&empty);
+        for (k, v) in vars {
+            let name = k.as_str().unwrap_or_default();
+            let Some((_, var)) = self.var(name) else { return Err(format!("vars.{name}: no such variable")) };
+            let (ty, base, per) = (var.ty.clone(), var.base, var.per);
+            self.each_index(per, v, &mut state, &format!("vars.{name}"), |i, item, state| {
+                let value = self.read_plain(&ty, item, state).map_err(|m| format!("vars.{name}: {m}"))?;
+                state.ints[base + i] = encode(&value);
+                Ok(())
+            })?;
+        }
+        let zones = top.get("zones").and_then(Yaml::as_mapping).unwrap_or(&empty);
+        for (k, v) in zones {
+            let name = k.as_str().unwrap_or_default();
+            let Some((_, zone)) = self.zone(name) else { return Err(format!("zones.{name}: no such zone")) };
+            let (of, base, per) = (zone.of, zone.base, zone.per);
+            let ty = match of {
+                Element::Player => Type::Player,
+                Element::Row(t) => Type::Row(t),
+            };
+            self.each_index(per, v, &mut state, &format!("zones.{name}"), |i, item, state| {
+                let Some(items) = item.as_sequence() else { return Err(format!("zones.{name}: expected a list")) };
+                let mut codes = Vec::new();
+                for x in items {
+                    match self.read_plain(&ty, x, state).map_err(|m| format!("zones.{name}: {m}"))? {
+                        Value::Player(p) => codes.push(p as u16),
+                        Value::Row(_, r) => codes.push(r),
+                        _ => return Err(format!("zones.{name}: none cannot be in a zone")),
+                    }
+                }
+                state.zones[base + i] = codes;
+                Ok(())
+            })?;
+        }
+        state.steps = top.get("steps").and_then(Yaml::as_u64).unwrap_or(0) as u32;
+        match top.get("continuation") {
+            None => {
+                self.enter_play(&mut state);
+                self.run(&mut state, &mut Journal::Off).map_err(|e| e.to_string())?;
+            }
+            Some(c) => self.read_continuation(c, &mut state)?,
+        }
+        Ok(state)
+    }
+
+    fn each_index(
+        &self,
+        per: Domain,
+        v: &Yaml,
+        st: &mut State,
+        path: &str,
+        mut f: impl FnMut(usize, &Yaml, &mut State) -> Result<(), String>,
+    ) -> Result<(), String> {
+        match per {
+            Domain::Global => f(0, v, st)?,
+            _ => {
+                let Some(m) = v.as_mapping() else { return Err(format!("{path}: expected a mapping by {}", self.domain_name(per))) };
+                for (k, item) in m {
+                    let key = match k {
+                        Yaml::String(s) => s.clone(),
+                        other => serde_yaml::to_string(other).unwrap_or_default().trim().to_string(),
+                    };
+                    let i = match per {
+                        Domain::Players => st.names.iter().position(|n| *n == key),
+                        Domain::Table(t) => self.tables[t as usize].row_index(&key).map(|r| r as usize),
+                        Domain::Global => None,
+                    };
+                    let Some(i) = i else { return Err(format!("{path}.{key}: not a {}", self.domain_name(per))) };
+                    f(i, item, st)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn read_plain(&self, ty: &Type, v: &Yaml, state: &State) -> Result<Value, String> {
+        match (ty, v) {
+            (_, Yaml::Null) => Ok(Value::None),
+            (Type::Int, Yaml::Number(n)) => n.as_i64().map(Value::Int).ok_or_else(|| "expected a whole number".into()),
+            (Type::Bool, Yaml::Bool(b)) => Ok(Value::Bool(*b)),
+            (Type::Player, Yaml::String(s)) => state
+                .names
+                .iter()
+                .position(|n| n == s)
+                .map(|p| Value::Player(p as u8))
+                .ok_or_else(|| format!("'{s}' is not a player ({})", state.names.join(", "))),
+            (Type::Row(t), _) => {
+                let id = match v {
+                    Yaml::String(s) => s.clone(),
+                    Yaml::Number(n) => n.to_string(),
+                    _ => return Err("expected a row id".into()),
+                };
+                self.tables[*t as usize]
+                    .row_index(&id)
+                    .map(|r| Value::Row(*t, r))
+                    .ok_or_else(|| format!("table {} has no row '{id}'", self.tables[*t as usize].name))
+            }
+            (Type::Str, Yaml::String(s)) => Ok(Value::Str(Arc::from(s.as_str()))),
+            _ => Err(format!("unexpected value {}", serde_yaml::to_string(v).unwrap_or_default().trim())),
+        }
+    }
+
+    fn read_tagged(&self, v: &Yaml, state: &State) -> Result<Value, String> {
+        match v {
+            Yaml::Null => Ok(Value::None),
+            Yaml::Number(n) => n.as_i64().map(Value::Int).ok_or_else(|| "expected a whole number".into()),
+            Yaml::Bool(b) => Ok(Value::Bool(*b)),
+            Yaml::Sequence(items) => Ok(Value::list(items.iter().map(|i| self.read_tagged(i, state)).collect::<Result<_, _>>()?)),
+            Yaml::Mapping(m) if m.len() == 1 => {
+                let (k, x) = m.iter().next().ok_or("empty value")?;
+                let k = k.as_str().unwrap_or_default();
+                match k {
+                    "player" => self.read_plain(&Type::Player, x, state),
+                    "text" => Ok(Value::Str(Arc::from(x.as_str().unwrap_or_default()))),
+                    table => match self.table(table) {
+                        Some((t, _)) => self.read_plain(&Type::Row(t), x, state),
+                        None => Err(format!("unknown value kind '{table}'")),
+                    },
+                }
+            }
+            _ => Err("unreadable value".into()),
+        }
+    }
+
+    fn read_continuation(&self, c: &Yaml, state: &mut State) -> Result<(), String> {
+        let num = |m: &Mapping, k: &str| m.get(k).and_then(Yaml::as_u64).ok_or_else(|| format!("continuation: frame lacks '{k}'"));
+        let frames = c.get("frames").and_then(Yaml::as_sequence).ok_or("continuation.frames: missing")?;
+        let locals = c.get("locals").and_then(Yaml::as_sequence).ok_or("continuation.locals: missing")?;
+        state.locals = locals.iter().map(|v| self.read_tagged(v, state)).collect::<Result<_, _>>()?;
+        state.stack.clear();
+        for f in frames {
+            let m = f.as_mapping().ok_or("continuation.frames: expected mappings")?;
+            let block = num(m, "block")? as u32;
+            if block as usize >= self.blocks.len() {
+                return Err(format!("continuation: block {block} does not exist in this ruleset"));
+            }
+            let kind = match m.get("kind") {
+                Some(Yaml::String(s)) if s == "call" => FrameKind::Call,
+                Some(Yaml::String(s)) if s == "block" => FrameKind::Block,
+                Some(Yaml::Mapping(k)) => match k.iter().next() {
+                    Some((Yaml::String(s), Yaml::Mapping(a))) if s == "for_each" => FrameKind::ForEach {
+                        slot: num(a, "slot")? as u16,
+                        list: match self.read_tagged(a.get("list").unwrap_or(&Yaml::Null), state)? {
+                            Value::List(l) => l,
+                            _ => Arc::new(Vec::new()),
+                        },
+                        next: num(a, "next")? as u32,
+                    },
+                    Some((Yaml::String(s), Yaml::Mapping(a))) if s == "repeat" => {
+                        FrameKind::Repeat { left: a.get("left").and_then(Yaml::as_i64).ok_or("continuation: repeat lacks 'left'")? }
+                    }
+                    Some((Yaml::String(s), Yaml::Mapping(a))) if s == "while" => {
+                        FrameKind::While { block: num(a, "block")? as u32, pc: num(a, "pc")? as u32 }
+                    }
+                    _ => return Err("continuation: unknown frame kind".into()),
+                },
+                _ => return Err("continuation: unknown frame kind".into()),
+            };
+            state.stack.push(Frame { block, pc: num(m, "pc")? as u32, base: num(m, "base")? as u32, kind });
+        }
+        match c.get("pending").and_then(Yaml::as_str) {
+            Some("suspended") => {
+                // The suspending statement is re-run: it recomputes its options or outcomes.
+                let frame = state.stack.last_mut().ok_or("continuation: suspended with no frame")?;
+                frame.pc = frame.pc.checked_sub(1).ok_or("continuation: bad position")?;
+                state.pending = Pending::Running;
+                self.run(state, &mut Journal::Off).map_err(|e| e.to_string())?;
+            }
+            Some("over") => {
+                state.pending = Pending::Running;
+                self.run(state, &mut Journal::Off).map_err(|e| e.to_string())?;
+            }
+            _ => return Err("continuation.pending: expected suspended or over".into()),
+        }
+        Ok(())
+    }
+}
+
+fn one_map(key: &str, inner: Mapping) -> Yaml {
+    let mut m = Mapping::new();
+    m.insert(key.into(), Yaml::Mapping(inner));
+    Yaml::Mapping(m)
+}
