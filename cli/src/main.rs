@@ -6,6 +6,7 @@ mod human;
 mod play;
 mod simulate;
 mod source;
+mod traces;
 
 use std::process::ExitCode;
 
@@ -35,6 +36,10 @@ enum Command {
     Simulate(simulate::SimulateArgs),
     /// Measure random playouts on one thread: games/s, decisions/s, bytes per state.
     Bench(bench::BenchArgs),
+    /// Replay traces: every step must be legal and every assertion hold.
+    Check(traces::CheckArgs),
+    /// Print a traced game step by step, or the state at one step.
+    Replay(traces::ReplayArgs),
 }
 
 fn main() -> ExitCode {
@@ -56,6 +61,8 @@ fn main() -> ExitCode {
         Command::Play(args) => play::run(args),
         Command::Simulate(args) => simulate::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Check(args) => traces::check(args),
+        Command::Replay(args) => traces::replay_cmd(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

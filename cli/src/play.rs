@@ -23,6 +23,9 @@ pub struct PlayArgs {
     /// when the terminal is interactive, random elsewhere).
     #[arg(long, value_delimiter = ',')]
     pub agents: Option<Vec<String>>,
+    /// Write the game's trace to this file.
+    #[arg(long)]
+    pub trace_out: Option<std::path::PathBuf>,
 }
 
 pub fn agents_for(specs: &[String], seed: u64) -> Result<Vec<Box<dyn Agent>>, String> {
@@ -58,8 +61,12 @@ pub fn run(args: PlayArgs) -> Result<(), String> {
     let mut agents = agents_for(&specs, seed)?;
     let names = crate::seat_names(n);
     println!("{} — {n} players ({}), seed {seed}", game.meta.title, specs.join(", "));
-    let (state, _) = play_to_end(&game, names, seed, &mut agents, |line| println!("{line}"))?;
+    let (state, steps) = play_to_end(&game, names.clone(), seed, &mut agents, |line| println!("{line}"))?;
     print_result(&game, &state);
+    if let Some(path) = &args.trace_out {
+        crate::traces::save_trace(path, &args.ruleset, &names, seed, &steps)?;
+        println!("trace written to {}", path.display());
+    }
     Ok(())
 }
 

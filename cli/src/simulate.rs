@@ -21,6 +21,9 @@ pub struct SimulateArgs {
     /// Seed of the whole run (game i uses a seed derived from it).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Write each game's trace into this folder (game-0001.trace, …).
+    #[arg(long)]
+    pub trace_out: Option<std::path::PathBuf>,
 }
 
 /// The seed of game `i` of a run.
@@ -56,7 +59,8 @@ pub fn run(args: SimulateArgs) -> Result<(), String> {
     let records: Vec<Result<GameRecord, String>> = (0..args.games)
         .into_par_iter()
         .map(|i| {
-            let r = play_random(&game, n, game_seed(args.seed, i), Recording::Counts);
+            let recording = if args.trace_out.is_some() { Recording::Steps } else { Recording::Counts };
+            let r = play_random(&game, n, game_seed(args.seed, i), recording);
             if let Some(bar) = &bar {
                 bar.inc(1);
             }
@@ -68,6 +72,13 @@ pub fn run(args: SimulateArgs) -> Result<(), String> {
     }
     let elapsed = started.elapsed().as_secs_f64();
     let records = records.into_iter().collect::<Result<Vec<_>, _>>()?;
+    if let Some(dir) = &args.trace_out {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {}", dir.display(), crate::source::plain_io(&e)))?;
+        for (i, r) in records.iter().enumerate() {
+            let path = dir.join(format!("game-{:04}.trace", i + 1));
+            crate::traces::save_trace(&path, &args.ruleset, &crate::seat_names(n), game_seed(args.seed, i as u64), &r.steps)?;
+        }
+    }
     let mut wins = vec![0f64; n];
     let mut shared = 0u64;
     let mut scores: Vec<Vec<i64>> = vec![Vec::new(); n];

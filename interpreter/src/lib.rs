@@ -13,10 +13,12 @@ pub mod render;
 pub mod rng;
 pub mod runner;
 pub mod script;
+pub use frontier_grammar;
+pub mod trace;
 pub mod value;
 
 pub use diagnostic::{Diagnostic, LoadError};
-pub use load::{load, Resolver, RulesetSource};
+pub use load::{load, load_with_params, Resolver, RulesetSource};
 pub use machine::{ApplyError, Chance, Choice, Journal, Outcome, Pending, State, Status};
 pub use model::Game;
 pub use rng::GameRng;

@@ -147,9 +147,16 @@ impl<'t> Assembler<'t> {
 
     fn version(&mut self, at: usize, version: u32, is_first: bool) {
         if !is_first {
-            self.report(at, "the 'frontier-trace' line must come first (only comments may precede it)".to_string());
+            self.report(
+                at,
+                "the 'frontier-trace' line must come first (only comments may precede it)"
+                    .to_string(),
+            );
         } else if version != 1 {
-            self.report(at, format!("unsupported trace format version {version} (only version 1 exists)"));
+            self.report(
+                at,
+                format!("unsupported trace format version {version} (only version 1 exists)"),
+            );
         } else {
             self.header.version = Some(version);
             self.header.lines.version = Some(self.index.line_col(at));
@@ -164,7 +171,10 @@ impl<'t> Assembler<'t> {
         let mut problem = None;
         for name in names {
             if KEYWORDS.contains(&name.text) {
-                problem.get_or_insert((name.at, format!("'{}' cannot be a player name: it is a keyword", name.text)));
+                problem.get_or_insert((
+                    name.at,
+                    format!("'{}' cannot be a player name: it is a keyword", name.text),
+                ));
             } else if players.iter().any(|player| player == name.text) {
                 problem.get_or_insert((name.at, format!("player '{}' is listed twice", name.text)));
             } else {
@@ -185,7 +195,10 @@ impl<'t> Assembler<'t> {
         let params = &self.header.params;
         if let Some(first) = params.iter().position(|(param, _)| param == name.text) {
             let first_line = self.header.lines.params.get(first).map_or(0, |at| at.line);
-            let message = format!("parameter '{}' is set twice (first on line {first_line})", name.text);
+            let message = format!(
+                "parameter '{}' is set twice (first on line {first_line})",
+                name.text
+            );
             self.report(name.at, message);
             return;
         }
@@ -223,7 +236,10 @@ impl<'t> Assembler<'t> {
             return false;
         }
         if let Some(first) = *slot(&mut self.header.lines) {
-            self.report(at, format!("duplicate '{keyword}' line (first on line {})", first.line));
+            self.report(
+                at,
+                format!("duplicate '{keyword}' line (first on line {})", first.line),
+            );
             return false;
         }
         *slot(&mut self.header.lines) = Some(self.index.line_col(at));
@@ -268,7 +284,11 @@ impl<'t> Assembler<'t> {
         if players.iter().any(|player| player == name.text) {
             return true;
         }
-        let message = format!("unknown player '{}' (players are {})", name.text, players.join(", "));
+        let message = format!(
+            "unknown player '{}' (players are {})",
+            name.text,
+            players.join(", ")
+        );
         self.report(name.at, message);
         false
     }
@@ -288,12 +308,21 @@ impl<'t> Assembler<'t> {
     fn push_step(&mut self, at: usize, kind: LineKind) {
         let LineCol { line, column } = self.index.line_col(at);
         let rule = self.rule.clone();
-        self.body.push(Line { line, column, rule, kind });
+        self.body.push(Line {
+            line,
+            column,
+            rule,
+            kind,
+        });
     }
 
     fn report(&mut self, at: usize, message: String) {
         let LineCol { line, column } = self.index.line_col(at);
-        self.errors.push(TraceError { line, column, message });
+        self.errors.push(TraceError {
+            line,
+            column,
+            message,
+        });
     }
 }
 
@@ -322,7 +351,11 @@ impl<'t> LineIndex<'t> {
         // `starts[0]` is 0, so at least one line starts at or before `offset`.
         let line = self.starts.partition_point(|&start| start <= offset).max(1);
         let start = self.starts.get(line - 1).copied().unwrap_or(0);
-        let column = self.text.get(start..offset).map_or(0, |before| before.chars().count()) + 1;
+        let column = self
+            .text
+            .get(start..offset)
+            .map_or(0, |before| before.chars().count())
+            + 1;
         LineCol { line, column }
     }
 }

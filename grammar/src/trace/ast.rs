@@ -84,4 +84,3 @@ pub enum LineKind {
     /// The game is over here; the listed players have these final scores.
     ExpectOver { scores: Vec<(String, i64)> },
 }
-

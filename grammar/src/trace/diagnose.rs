@@ -2,37 +2,52 @@
 
 use pest::Parser as _;
 
-use super::parser::{error_offset, Problem, Rule, TraceParser, KEYWORDS};
+use super::parser::{error_offset, Problem, Rule, TraceParser, BLANKS, KEYWORDS};
 
 /// The problem with `line` (an `invalid` line starting at byte offset `at`, blanks
 /// before it already skipped), placed where the line stops making sense.
 pub(super) fn explain_invalid(line: &str, at: usize) -> Problem {
     let word = leading_word(line);
-    let after_word = line[word.len()..].trim_start_matches([' ', '\t']);
-    let message = if let Some(form) = expected_form(word) {
-        if word != "assert" && word != "chance" && line.matches('"').count() % 2 == 1 {
-            "missing closing '\"'".to_string()
-        } else if word == "chance" && after_word.starts_with(':') {
-            "missing outcome after 'chance:'".to_string()
-        } else {
-            form.to_string()
-        }
-    } else if after_word.starts_with(':') && !word.is_empty() {
-        if is_name(word) {
-            format!("missing option label after '{word}:'")
-        } else {
-            format!("'{word}' is not a player name (names start with a letter or '_' and hold letters, digits, '_' and '-')")
-        }
-    } else {
-        return Problem {
+    match what_is_missing(line, word) {
+        Some(message) => Problem {
+            at: at + failure_offset(line),
+            message,
+        },
+        None => Problem {
             at,
             message: unrecognised(line, word),
-        };
-    };
-    Problem {
-        at: at + failure_offset(line),
-        message,
+        },
     }
+}
+
+/// What a line that starts like a known kind of line lacks; `None` if it looks like none.
+fn what_is_missing(line: &str, word: &str) -> Option<String> {
+    let colon_follows = line[word.len()..]
+        .trim_start_matches(BLANKS)
+        .starts_with(':');
+    if let Some(form) = expected_form(word) {
+        // Labels and expressions may hold any quotes; other lines only pairs of them.
+        let holds_text = word == "assert" || word == "chance";
+        let message = if !holds_text && line.matches('"').count() % 2 == 1 {
+            "missing closing '\"'"
+        } else if word == "chance" && colon_follows {
+            "missing outcome after 'chance:'"
+        } else {
+            form
+        };
+        return Some(message.to_string());
+    }
+    if word.is_empty() || !colon_follows {
+        return None;
+    }
+    Some(if is_name(word) {
+        format!("missing option label after '{word}:'")
+    } else {
+        format!(
+            "'{word}' is not a player name (names start with a letter or '_' and hold \
+             letters, digits, '_' and '-')"
+        )
+    })
 }
 
 /// The keyword a line starts with, if any.
@@ -86,7 +101,7 @@ fn unrecognised(line: &str, word: &str) -> String {
 /// The start of a line, short enough to quote in a message.
 fn excerpt(line: &str) -> String {
     const LONGEST: usize = 30;
-    let line = line.trim_end_matches([' ', '\t', '\r']);
+    let line = line.trim_end_matches(BLANKS);
     match line.char_indices().nth(LONGEST) {
         Some((cut, _)) => format!("{}...", &line[..cut]),
         None => line.to_string(),

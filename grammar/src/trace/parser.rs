@@ -54,6 +54,7 @@ pub(super) struct Problem {
 }
 
 /// A name as written, with the byte offset where it starts.
+#[derive(Clone, Copy)]
 pub(super) struct Word<'t> {
     pub text: &'t str,
     pub at: usize,
@@ -75,13 +76,25 @@ pub(super) enum StatementKind<'t> {
     Start(Start),
     /// `None` for `rule ""`, which clears the reference.
     Rule(Option<String>),
-    Decision { player: Word<'t>, label: String },
-    Chance { label: String },
-    Assert { source: String, offset: usize },
+    Decision {
+        player: Word<'t>,
+        label: String,
+    },
+    Chance {
+        label: String,
+    },
+    Assert {
+        source: String,
+        offset: usize,
+    },
     ExpectOver(Vec<(Word<'t>, i64)>),
 }
 
-/// Parses a whole trace, reporting every bad line (sorted by position) if any.
+/// Parses a whole trace.
+///
+/// # Errors
+///
+/// Every problem found, in text order: one per bad line, plus missing header lines.
 pub fn parse(text: &str) -> Result<Trace, Vec<TraceError>> {
     let mut assembler = Assembler::new(text);
     match TraceParser::parse(Rule::trace, text) {
@@ -161,7 +174,9 @@ fn read_statement(pair: Pair<'_, Rule>) -> Result<Statement<'_>, Problem> {
                 offset: expression.as_span().start() + leading,
             }
         }
-        (Rule::expect_line, scores) => K::ExpectOver(scores.iter().map(score).collect::<Result<_, _>>()?),
+        (Rule::expect_line, scores) => {
+            K::ExpectOver(scores.iter().map(score).collect::<Result<_, _>>()?)
+        }
         _ => {
             return Err(Problem {
                 at,
@@ -175,19 +190,26 @@ fn read_statement(pair: Pair<'_, Rule>) -> Result<Statement<'_>, Problem> {
 /// The parts of a line that carry values, without the separators between them.
 fn meaningful_parts(pair: Pair<'_, Rule>) -> Vec<Pair<'_, Rule>> {
     pair.into_inner()
-        .filter(|part| !matches!(part.as_rule(), Rule::gap | Rule::colon | Rule::equals | Rule::over))
+        .filter(|part| {
+            !matches!(
+                part.as_rule(),
+                Rule::gap | Rule::colon | Rule::equals | Rule::over
+            )
+        })
         .collect()
 }
 
 /// The text between the quotes of a `quoted` token.
 fn unquote(pair: &Pair<'_, Rule>) -> String {
     let quoted = pair.as_str();
-    let inner = quoted.strip_prefix('"').and_then(|rest| rest.strip_suffix('"'));
+    let inner = quoted
+        .strip_prefix('"')
+        .and_then(|rest| rest.strip_suffix('"'));
     inner.unwrap_or(quoted).to_string()
 }
 
 /// The characters the grammar treats as blanks.
-const BLANKS: [char; 3] = [' ', '\t', '\r'];
+pub(super) const BLANKS: [char; 3] = [' ', '\t', '\r'];
 
 fn trim_blanks(text: &str) -> &str {
     text.trim_matches(BLANKS)

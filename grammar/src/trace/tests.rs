@@ -39,12 +39,16 @@ fn check(input: &str, expected: &str) {
 fn mismatch(input: &str, expected: &str) -> Option<String> {
     let actual = render(&parse(input));
     let expected = expected.trim();
-    (actual != expected).then(|| format!("input:\n{input}\nexpected:\n{expected}\nactual:\n{actual}\n"))
+    (actual != expected)
+        .then(|| format!("input:\n{input}\nexpected:\n{expected}\nactual:\n{actual}\n"))
 }
 
 /// Checks every case, then reports all mismatches at once.
 fn check_all(cases: &[(&str, &str)]) {
-    let mismatches: Vec<_> = cases.iter().filter_map(|(input, expected)| mismatch(input, expected)).collect();
+    let mismatches: Vec<_> = cases
+        .iter()
+        .filter_map(|(input, expected)| mismatch(input, expected))
+        .collect();
     assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
 }
 
@@ -62,13 +66,20 @@ fn check_all_bodies(cases: &[(&str, &str)]) {
             (format!("{HEADER}{body}"), expected)
         })
         .collect();
-    let cases: Vec<(&str, &str)> = cases.iter().map(|(input, expected)| (input.as_str(), expected.as_str())).collect();
+    let cases: Vec<(&str, &str)> = cases
+        .iter()
+        .map(|(input, expected)| (input.as_str(), expected.as_str()))
+        .collect();
     check_all(&cases);
 }
 
 fn render(result: &Result<Trace, Vec<TraceError>>) -> String {
     match result {
-        Err(errors) => errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"),
+        Err(errors) => errors
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("\n"),
         Ok(trace) => std::iter::once(summarize(&trace.header))
             .chain(trace.body.iter().map(|step| {
                 let rule = step.rule.as_deref().unwrap_or("-");
@@ -130,12 +141,34 @@ header version=1 ruleset=Name("go-west") variant="variants/short.yaml" players=r
 "#,
     );
     let cases = [
-        ("ruleset \"rulesets/go-west\"\nplayers solo", "header ruleset=Path(\"rulesets/go-west\") players=solo"),
-        ("players a b\nruleset go-west # any order", "header ruleset=Name(\"go-west\") players=a,b"),
-        ("  ruleset\tx_1\r\nplayers _p p-2\r\nseed none\r\n", "header ruleset=Name(\"x_1\") players=_p,p-2"),
-        ("ruleset x\nplayers a\nseed 18446744073709551615", "header ruleset=Name(\"x\") players=a seed=18446744073709551615"),
-        ("ruleset x\nplayers a\nparam p=-9223372036854775808", "header ruleset=Name(\"x\") players=a param:p=-9223372036854775808"),
-        ("ruleset x\nplayers a\nstart setup", "header ruleset=Name(\"x\") players=a"),
+        (
+            "ruleset \"rulesets/go-west\"\nplayers solo",
+            "header ruleset=Path(\"rulesets/go-west\") players=solo",
+        ),
+        (
+            "players a b\nruleset go-west # any order",
+            "header ruleset=Name(\"go-west\") players=a,b",
+        ),
+        (
+            "  ruleset\tx_1\r\nplayers _p p-2\r\nseed none\r\n",
+            "header ruleset=Name(\"x_1\") players=_p,p-2",
+        ),
+        (
+            "ruleset x\nplayers a\nseed 18446744073709551615",
+            "header ruleset=Name(\"x\") players=a seed=18446744073709551615",
+        ),
+        (
+            "ruleset x\nplayers a\nparam p=-9223372036854775808",
+            "header ruleset=Name(\"x\") players=a param:p=-9223372036854775808",
+        ),
+        (
+            "ruleset x\nplayers a\nstart setup",
+            "header ruleset=Name(\"x\") players=a",
+        ),
+        (
+            "\u{FEFF}ruleset x # after a byte order mark\nplayers a",
+            "header ruleset=Name(\"x\") players=a",
+        ),
     ];
     check_all(&cases);
 }
@@ -143,22 +176,52 @@ header version=1 ruleset=Name("go-west") variant="variants/short.yaml" players=r
 #[test]
 fn body_lines() {
     let cases = [
-        ("red: play card:gw-17", r#"3:1 - Decision { player: "red", label: "play card:gw-17" }"#),
-        ("  blue :  pass  # thinking", r#"3:3 - Decision { player: "blue", label: "pass" }"#),
-        ("red: card#3", r#"3:1 - Decision { player: "red", label: "card#3" }"#),
+        (
+            "red: play card:gw-17",
+            r#"3:1 - Decision { player: "red", label: "play card:gw-17" }"#,
+        ),
+        (
+            "  blue :  pass  # thinking",
+            r#"3:3 - Decision { player: "blue", label: "pass" }"#,
+        ),
+        (
+            "red: card#3",
+            r#"3:1 - Decision { player: "red", label: "card#3" }"#,
+        ),
         ("red:x", r#"3:1 - Decision { player: "red", label: "x" }"#),
         ("chance: 4", r#"3:1 - Chance { label: "4" }"#),
-        ("chance : 4 5\t# two dice", r#"3:1 - Chance { label: "4 5" }"#),
-        ("assert vp[red] == 13", r#"3:1 - Assert { source: "vp[red] == 13", offset: 46 }"#),
-        ("assert  x # c \"", r#"3:1 - Assert { source: "x", offset: 47 }"#),
-        ("assert s == \"unterminated # no comment  ", r#"3:1 - Assert { source: "s == \"unterminated # no comment", offset: 46 }"#),
+        (
+            "chance : 4 5\t# two dice",
+            r#"3:1 - Chance { label: "4 5" }"#,
+        ),
+        (
+            "assert vp[red] == 13",
+            r#"3:1 - Assert { source: "vp[red] == 13", offset: 46 }"#,
+        ),
+        (
+            "assert  x # c \"",
+            r#"3:1 - Assert { source: "x", offset: 47 }"#,
+        ),
+        (
+            "assert s == \"unterminated # no comment  ",
+            r#"3:1 - Assert { source: "s == \"unterminated # no comment", offset: 46 }"#,
+        ),
         ("expect over", "3:1 - ExpectOver { scores: [] }"),
-        ("expect over red=12 blue = -1", r#"3:1 - ExpectOver { scores: [("red", 12), ("blue", -1)] }"#),
-        ("rule 5.1b\nchance: 1\n\n# note\nrule \"§ 6\"\nchance: 2\nrule \"\"\nchance: 3", "
+        (
+            "expect over red=12 blue = -1",
+            r#"3:1 - ExpectOver { scores: [("red", 12), ("blue", -1)] }"#,
+        ),
+        (
+            "rule 5.1b\nchance: 1\n\n# note\nrule \"§ 6\"\nchance: 2\nrule \"\"\nchance: 3",
+            "
 4:1 5.1b Chance { label: \"1\" }
 8:1 § 6 Chance { label: \"2\" }
-10:1 - Chance { label: \"3\" }"),
-        ("rule 5.2#a\nchance: 1", r#"4:1 5.2#a Chance { label: "1" }"#),
+10:1 - Chance { label: \"3\" }",
+        ),
+        (
+            "rule 5.2#a\nchance: 1",
+            r#"4:1 5.2#a Chance { label: "1" }"#,
+        ),
     ];
     check_all_bodies(&cases);
 }
@@ -168,7 +231,10 @@ fn assert_offsets_point_at_the_expression() {
     let trace = parse(SAMPLE).expect("the sample is valid");
     for step in &trace.body {
         if let LineKind::Assert { source, offset } = &step.kind {
-            assert_eq!(SAMPLE.get(*offset..offset + source.len()), Some(source.as_str()));
+            assert_eq!(
+                SAMPLE.get(*offset..offset + source.len()),
+                Some(source.as_str())
+            );
         }
     }
 }
@@ -241,15 +307,25 @@ line 5:8: missing outcome after 'chance:'"),
 
 #[test]
 fn steps_before_the_header_is_complete() {
-    check("ruleset x\nred: pass\nplayers red", "
+    check(
+        "ruleset x\nred: pass\nplayers red",
+        "
 line 2:1: missing 'players' line before the first step
-line 3:1: 'players' is a header line: header lines must come before the first step (line 2)");
-    check("rule 5\n", "line 1:1: missing 'ruleset' and 'players' lines before the first step");
+line 3:1: 'players' is a header line: header lines must come before the first step (line 2)",
+    );
+    check(
+        "rule 5\n",
+        "line 1:1: missing 'ruleset' and 'players' lines before the first step",
+    );
 }
 
 #[test]
 fn errors_display_as_line_column_message() {
-    let error = TraceError { line: 3, column: 7, message: "number too large".to_string() };
+    let error = TraceError {
+        line: 3,
+        column: 7,
+        message: "number too large".to_string(),
+    };
     assert_eq!(error.to_string(), "line 3:7: number too large");
 }
 
@@ -302,7 +378,10 @@ fn check_never_panics(text: &str) {
             for step in &trace.body {
                 assert!(step.line >= 1 && step.column >= 1);
                 if let LineKind::Assert { source, offset } = &step.kind {
-                    assert_eq!(text.get(*offset..offset + source.len()), Some(source.as_str()));
+                    assert_eq!(
+                        text.get(*offset..offset + source.len()),
+                        Some(source.as_str())
+                    );
                 }
             }
             let reread = parse(&trace.to_text()).expect("a parsed trace writes back validly");
@@ -316,12 +395,36 @@ fn check_never_panics(text: &str) {
 /// Text made of the notation's own pieces, more likely to get past the first word.
 fn notation_soup() -> impl Strategy<Value = String> {
     let piece = prop_oneof![
-        Just("ruleset "), Just("players "), Just("param "), Just("seed "), Just("start "),
-        Just("variant "), Just("frontier-trace "), Just("rule "), Just("chance"), Just("assert "),
-        Just("expect over"), Just("position "), Just("none"), Just("red"), Just("blue"),
-        Just(":"), Just("="), Just("\""), Just("#"), Just(" "), Just("\t"), Just("\n"),
-        Just("\r\n"), Just("\r"), Just("-"), Just("1"), Just("99999999999999999999"), Just("é"),
-        Just("€"), Just("\u{0}"),
+        Just("ruleset "),
+        Just("players "),
+        Just("param "),
+        Just("seed "),
+        Just("start "),
+        Just("variant "),
+        Just("frontier-trace "),
+        Just("rule "),
+        Just("chance"),
+        Just("assert "),
+        Just("expect over"),
+        Just("position "),
+        Just("none"),
+        Just("red"),
+        Just("blue"),
+        Just(":"),
+        Just("="),
+        Just("\""),
+        Just("#"),
+        Just(" "),
+        Just("\t"),
+        Just("\n"),
+        Just("\r\n"),
+        Just("\r"),
+        Just("-"),
+        Just("1"),
+        Just("99999999999999999999"),
+        Just("é"),
+        Just("€"),
+        Just("\u{0}"),
     ];
     prop::collection::vec(piece, 0..40).prop_map(|pieces| pieces.concat())
 }
@@ -329,7 +432,9 @@ fn notation_soup() -> impl Strategy<Value = String> {
 /// A character the mutations insert: mostly ones that matter to the grammar.
 fn mutation_char() -> impl Strategy<Value = char> {
     prop_oneof![
-        prop::sample::select(vec![' ', '\t', '\n', '\r', '#', '"', ':', '=', '-', '0', '9', 'a', 'é']),
+        prop::sample::select(vec![
+            ' ', '\t', '\n', '\r', '#', '"', ':', '=', '-', '0', '9', 'a', 'é'
+        ]),
         any::<char>(),
     ]
 }
@@ -353,7 +458,9 @@ fn mutate(text: &str, edits: &[(u8, prop::sample::Index, char)]) -> String {
 }
 
 fn name() -> impl Strategy<Value = String> {
-    "[a-z_][a-z0-9_-]{0,7}".prop_filter("not a keyword", |name| !parser::KEYWORDS.contains(&name.as_str()))
+    "[a-z_][a-z0-9_-]{0,7}".prop_filter("not a keyword", |name| {
+        !parser::KEYWORDS.contains(&name.as_str())
+    })
 }
 
 /// Text for inside quotes: anything but '"' and line breaks.
@@ -363,12 +470,16 @@ fn quoted_text() -> impl Strategy<Value = String> {
 
 /// A label: no '#' first and no blank before a '#', no blanks at either end.
 fn label() -> impl Strategy<Value = String> {
-    "[a-z0-9:.\"é-]([a-z0-9:.#\"é -]{0,14}[a-z0-9:.#\"é-])?".prop_filter("no comment inside", |label| !label.contains(" #"))
+    "[a-z0-9:.\"é-]([a-z0-9:.#\"é -]{0,14}[a-z0-9:.#\"é-])?"
+        .prop_filter("no comment inside", |label| !label.contains(" #"))
 }
 
 /// An expression's source: words that never start with '#', and strings that may hold one.
 fn expression() -> impl Strategy<Value = String> {
-    let word = prop_oneof!["[a-z0-9\\[\\]=<>.()][a-z0-9\\[\\]=<>.()#]{0,5}", "\"[a-z #]{0,6}\""];
+    let word = prop_oneof![
+        "[a-z0-9\\[\\]=<>.()][a-z0-9\\[\\]=<>.()#]{0,5}",
+        "\"[a-z #]{0,6}\""
+    ];
     prop::collection::vec(word, 1..6).prop_map(|words| words.join(" "))
 }
 
@@ -376,21 +487,23 @@ fn reference() -> impl Strategy<Value = String> {
     prop_oneof!["[0-9][0-9a-z.#]{0,4}", "[a-z0-9 .§#]{1,12}"]
 }
 
-fn step_kind(players: Vec<String>) -> impl Strategy<Value = LineKind> {
-    let player = prop::sample::select(players.clone());
-    let scores = prop::sample::subsequence(players.clone(), 0..=players.len());
+fn step_kind(players: &[String]) -> impl Strategy<Value = LineKind> {
+    let player = prop::sample::select(players.to_vec());
+    let scores = prop::sample::subsequence(players.to_vec(), 0..=players.len());
     prop_oneof![
         (player, label()).prop_map(|(player, label)| LineKind::Decision { player, label }),
         label().prop_map(|label| LineKind::Chance { label }),
         expression().prop_map(|source| LineKind::Assert { source, offset: 0 }),
         (scores, prop::collection::vec(any::<i64>(), players.len())).prop_map(|(names, values)| {
-            LineKind::ExpectOver { scores: names.into_iter().zip(values).collect() }
+            LineKind::ExpectOver {
+                scores: names.into_iter().zip(values).collect(),
+            }
         }),
     ]
 }
 
 /// Steps with rule references: each step may set a new reference (`Some`) or clear it.
-fn body(players: Vec<String>) -> impl Strategy<Value = Vec<Line>> {
+fn body(players: &[String]) -> impl Strategy<Value = Vec<Line>> {
     let change = prop::option::weighted(0.3, prop::option::of(reference()));
     prop::collection::vec((change, step_kind(players)), 0..12).prop_map(|steps| {
         let mut rule = None;
@@ -400,32 +513,47 @@ fn body(players: Vec<String>) -> impl Strategy<Value = Vec<Line>> {
                 if let Some(reference) = change {
                     rule = reference;
                 }
-                Line { line: 0, column: 0, rule: rule.clone(), kind }
+                Line {
+                    line: 0,
+                    column: 0,
+                    rule: rule.clone(),
+                    kind,
+                }
             })
             .collect()
     })
 }
 
 fn valid_trace() -> impl Strategy<Value = Trace> {
-    let ruleset = prop_oneof![name().prop_map(RulesetRef::Name), quoted_text().prop_map(RulesetRef::Path)];
+    let ruleset = prop_oneof![
+        name().prop_map(RulesetRef::Name),
+        quoted_text().prop_map(RulesetRef::Path)
+    ];
     let start = prop_oneof![Just(Start::Setup), quoted_text().prop_map(Start::Position)];
-    let players = prop::collection::btree_set(name(), 1..5).prop_map(|names| names.into_iter().collect::<Vec<_>>());
-    let params = prop::collection::btree_map(name(), any::<i64>(), 0..4).prop_map(|params| params.into_iter().collect());
+    let players = prop::collection::btree_set(name(), 1..5)
+        .prop_map(|names| names.into_iter().collect::<Vec<_>>());
+    let params = prop::collection::btree_map(name(), any::<i64>(), 0..4)
+        .prop_map(|params| params.into_iter().collect());
     let variant = prop::option::of(quoted_text());
     let seed = prop::option::of(any::<u64>());
-    (ruleset, variant, players, params, seed, start).prop_flat_map(|(ruleset, variant, players, params, seed, start)| {
-        let header = Header {
-            version: Some(1),
-            ruleset,
-            variant,
-            players: players.clone(),
-            params,
-            seed,
-            start,
-            header_lines: HeaderLines::default(),
-        };
-        body(players).prop_map(move |body| Trace { header: header.clone(), body })
-    })
+    (ruleset, variant, players, params, seed, start).prop_flat_map(
+        |(ruleset, variant, players, params, seed, start)| {
+            let header = Header {
+                version: Some(1),
+                ruleset,
+                variant,
+                players: players.clone(),
+                params,
+                seed,
+                start,
+                header_lines: HeaderLines::default(),
+            };
+            body(&players).prop_map(move |body| Trace {
+                header: header.clone(),
+                body,
+            })
+        },
+    )
 }
 
 proptest! {
@@ -455,35 +583,4 @@ proptest! {
         let reread = parse(&text).map_err(|errors| TestCaseError::fail(format!("{errors:?} in\n{text}")))?;
         prop_assert_eq!(without_locations(reread), trace);
     }
-}
-
-#[test]
-fn tmp_perf() {
-    let mut text = String::from(HEADER);
-    for i in 0..100_000 {
-        text.push_str(&format!("red: play card:gw-{i}  # c\nassert vp[red] == {i}\nchance: 4\nrule 5.{i}\n"));
-    }
-    let start = std::time::Instant::now();
-    {
-        use pest::Parser as _;
-        let pairs = parser::TraceParser::parse(parser::Rule::trace, &text).unwrap();
-        eprintln!("pest only: {:?}", start.elapsed());
-        let n = pairs.flat_map(|p| p.into_inner()).count();
-        eprintln!("pest + iterate {n}: {:?}", start.elapsed());
-    }
-    let start = std::time::Instant::now();
-    let result = parse(&text);
-    eprintln!("400k lines: {:?}, errors {}", start.elapsed(), result.err().map_or(0, |e| e.len()));
-    let long = "\"".repeat(1_000_000);
-    let start = std::time::Instant::now();
-    let _ = parse(&long);
-    eprintln!("1M quotes: {:?}", start.elapsed());
-    let long = format!("{HEADER}assert {}", "\" # ".repeat(300_000));
-    let start = std::time::Instant::now();
-    let _ = parse(&long);
-    eprintln!("long assert: {:?}", start.elapsed());
-    let long = format!("{HEADER}seed {}", "9".repeat(1_000_000));
-    let start = std::time::Instant::now();
-    let _ = parse(&long);
-    eprintln!("long seed: {:?}", start.elapsed());
 }

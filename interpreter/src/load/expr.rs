@@ -822,3 +822,32 @@ fn edit_distance(a: &str, b: &str) -> usize {
     }
     row[b.len()]
 }
+
+impl Decls {
+    /// The declarations of a loaded game, to compile expressions against it later
+    /// (trace assertions).
+    pub(crate) fn from_game(game: &crate::model::Game) -> Decls {
+        Decls {
+            tables: game
+                .tables
+                .iter()
+                .map(|t| TableDecl {
+                    name: t.name.clone(),
+                    columns: t.columns.iter().map(|c| (c.name.clone(), c.ty.clone())).collect(),
+                    row_ids: t.rows.iter().map(|r| r.id.clone()).collect(),
+                })
+                .collect(),
+            params: game.params.iter().map(|p| (p.name.clone(), p.value)).collect(),
+            vars: game.vars.iter().map(|v| VarDecl { name: v.name.clone(), ty: v.ty.clone(), per: v.per, base: v.base }).collect(),
+            zones: game.zones.iter().map(|z| ZoneDecl { name: z.name.clone(), of: z.of, per: z.per, base: z.base }).collect(),
+            script_functions: game.scripts.as_ref().map(|s| s.functions()).unwrap_or_default(),
+            scripts: game.scripts.clone(),
+        }
+    }
+}
+
+/// `candidates` sorted by edit distance to `word` (stable: equal distances keep their order).
+pub(crate) fn closest_first(word: &str, mut candidates: Vec<String>) -> Vec<String> {
+    candidates.sort_by_key(|c| edit_distance(word, c));
+    candidates
+}

@@ -18,7 +18,7 @@ use crate::eval::{Eval, Template, TemplatePart};
 use crate::model::*;
 use crate::script::Scripts;
 use crate::value::{TableId, Type, Value};
-pub(crate) use expr::{closest, Compiler, Decls, Scope};
+pub(crate) use expr::{closest, closest_first, Compiler, Decls, Scope};
 use expr::{TableDecl, VarDecl, ZoneDecl};
 
 /// A ruleset's files as read by the caller (the core does no IO).
@@ -38,8 +38,37 @@ pub type Resolver<'a> = &'a dyn Fn(&str) -> Result<RulesetSource, String>;
 
 /// Loads, validates and compiles a ruleset (or a variant of one).
 pub fn load(source: &RulesetSource, resolve: Resolver) -> Result<Game, LoadError> {
+    load_with_params(source, resolve, &[])
+}
+
+/// Loads a ruleset with some parameters overridden (as a variant would).
+pub fn load_with_params(source: &RulesetSource, resolve: Resolver, params: &[(String, i64)]) -> Result<Game, LoadError> {
     let layers = variant::read_layers(source, resolve)?;
-    let merged = variant::merge(&layers);
+    let mut merged = variant::merge(&layers);
+    if !params.is_empty() {
+        let declared = merged.get("params").and_then(Yaml::as_mapping).cloned().unwrap_or_default();
+        let mut unknown = Vec::new();
+        let mut overlay = Mapping::new();
+        for (name, value) in params {
+            if !declared.contains_key(name.as_str()) {
+                let names: Vec<String> = declared.keys().filter_map(|k| k.as_str().map(str::to_string)).collect();
+                let hint = closest(name, &names).map(|c| format!(" (did you mean '{c}'?)")).unwrap_or_default();
+                unknown.push(Diagnostic {
+                    file: source.file.clone(),
+                    position: None,
+                    path: format!("params.{name}"),
+                    message: format!("the ruleset has no parameter '{name}'{hint}"),
+                });
+            }
+            overlay.insert(Yaml::from(name.as_str()), Yaml::from(*value));
+        }
+        if !unknown.is_empty() {
+            return Err(LoadError { diagnostics: unknown });
+        }
+        let mut top = Mapping::new();
+        top.insert("params".into(), Yaml::Mapping(overlay));
+        variant::overlay(&mut merged, &Yaml::Mapping(top));
+    }
     let files: Vec<(String, String)> = layers.iter().map(|l| (l.source.file.clone(), l.source.text.clone())).collect();
     let scripts: Vec<(String, String)> = layers.iter().flat_map(|l| l.source.scripts.clone()).collect();
     let mut builder = Builder { files, diagnostics: Vec::new() };

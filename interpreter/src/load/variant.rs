@@ -47,7 +47,7 @@ pub(crate) fn merge(layers: &[Layer]) -> Yaml {
     merged
 }
 
-fn overlay(base: &mut Yaml, top: &Yaml) {
+pub(crate) fn overlay(base: &mut Yaml, top: &Yaml) {
     let (Some(base), Some(top)) = (base.as_mapping_mut(), top.as_mapping()) else {
         *base = top.clone();
         return;

@@ -1,0 +1,270 @@
+//! Traces: writing a played game as a trace, and replaying a trace against a ruleset
+//! (`frontier check`): every decision must be legal, every assertion must hold.
+
+use frontier_grammar::expr::{parse_expr, ExprKind};
+use frontier_grammar::trace::{Header, HeaderLines, Line, LineKind, RulesetRef, Start, Trace};
+use frontier_grammar::{LineCol, Span};
+
+use crate::eval::Env;
+use crate::load::{closest_first, Compiler, Decls, Scope};
+use crate::machine::{Choice, Journal, Outcome, State, Status};
+use crate::model::Game;
+use crate::rng::GameRng;
+use crate::runner::{sample_chance, Step};
+use crate::value::{Type, Value};
+
+/// Builds the trace of a played game.
+pub fn write_trace(ruleset: RulesetRef, players: &[String], seed: Option<u64>, steps: &[Step]) -> Trace {
+    let body = steps
+        .iter()
+        .map(|s| Line {
+            line: 0,
+            column: 0,
+            rule: None,
+            kind: match s {
+                Step::Decision { player, label } => {
+                    LineKind::Decision { player: players[*player as usize].clone(), label: label.clone() }
+                }
+                Step::Chance { label } => LineKind::Chance { label: label.clone() },
+            },
+        })
+        .collect();
+    Trace {
+        header: Header {
+            version: Some(1),
+            ruleset,
+            variant: None,
+            players: players.to_vec(),
+            params: Vec::new(),
+            seed,
+            start: Start::Setup,
+            header_lines: HeaderLines::default(),
+        },
+        body,
+    }
+}
+
+/// Where and why a replay left the trace.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Divergence {
+    pub line: usize,
+    pub column: usize,
+    /// 1-based number of the step (decision or chance line) in the body, 0 before any.
+    pub step: usize,
+    pub message: String,
+    /// The legal options (or outcomes) there, closest to what the trace says first.
+    pub legal: Vec<String>,
+    pub rule: Option<String>,
+}
+
+impl std::fmt::Display for Divergence {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {}:{}", self.line, self.column)?;
+        if self.step > 0 {
+            write!(f, " (step {})", self.step)?;
+        }
+        if let Some(r) = &self.rule {
+            write!(f, " [rule {r}]")?;
+        }
+        write!(f, ": {}", self.message)?;
+        if !self.legal.is_empty() {
+            let shown: Vec<&str> = self.legal.iter().take(12).map(String::as_str).collect();
+            let more = if self.legal.len() > 12 { format!(" … ({} in all)", self.legal.len()) } else { String::new() };
+            write!(f, "\n  legal here, closest first: {}{more}", shown.join(" | "))?;
+        }
+        Ok(())
+    }
+}
+
+/// What a clean replay went through.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Replayed {
+    pub steps: usize,
+    pub assertions: usize,
+    pub final_state: State,
+}
+
+/// One step of a replay, for `frontier replay`.
+pub struct ReplayStep<'a> {
+    pub number: usize,
+    pub line: &'a Line,
+    pub log: &'a [String],
+    pub state: &'a State,
+}
+
+/// Replays `trace` from `start` (a fresh game, or a position read by the caller).
+/// `on_step` sees every applied step.
+pub fn replay(
+    game: &Game,
+    trace: &Trace,
+    mut state: State,
+    mut on_step: impl FnMut(ReplayStep),
+) -> Result<Replayed, Divergence> {
+    let mut rng = trace.header.seed.map(GameRng::new);
+    let decls = Decls::from_game(game);
+    let mut step = 0usize;
+    let mut assertions = 0usize;
+    let mut log = Vec::new();
+    for line in &trace.body {
+        let fail = |step: usize, message: String, legal: Vec<String>| Divergence {
+            line: line.line,
+            column: line.column,
+            step,
+            message,
+            legal,
+            rule: line.rule.clone(),
+        };
+        // Chance points the trace does not record are resolved by the seed.
+        if !matches!(line.kind, LineKind::Chance { .. }) {
+            while let Status::Chance(chance) = game.status(&state) {
+                let Some(rng) = rng.as_mut() else {
+                    let what = chance_name(game, &state);
+                    return Err(fail(step, format!("{what} needs an outcome: write a 'chance:' line, or give the trace a seed"), Vec::new()));
+                };
+                let choice = sample_chance(&state, chance, rng);
+                game.apply(&mut state, choice, &mut Journal::Off).map_err(|e| fail(step, e.to_string(), Vec::new()))?;
+            }
+        }
+        match &line.kind {
+            LineKind::Decision { player, label } => {
+                step += 1;
+                let Status::Decision { player: seat, .. } = game.status(&state) else {
+                    return Err(fail(step, format!("the trace has {player} decide '{label}', but {}", waiting_for(game, &state)), Vec::new()));
+                };
+                let labels = game.option_labels(&state).map_err(|e| fail(step, e.to_string(), Vec::new()))?;
+                let decider = &state.names[seat as usize];
+                if decider != player {
+                    let prompt = game.prompt(&state).unwrap_or_default();
+                    return Err(fail(step, format!("the trace has {player} decide, but {decider} decides here (\"{prompt}\")"), labels));
+                }
+                let Some(i) = labels.iter().position(|l| l == label) else {
+                    let prompt = game.prompt(&state).unwrap_or_default();
+                    return Err(fail(step, format!("'{label}' is not a legal option for {player} at \"{prompt}\""), closest_first(label, labels)));
+                };
+                log.clear();
+                game.apply(&mut state, Choice::Option(i), &mut Journal::On(&mut log)).map_err(|e| fail(step, e.to_string(), Vec::new()))?;
+                on_step(ReplayStep { number: step, line, log: &log, state: &state });
+            }
+            LineKind::Chance { label } => {
+                step += 1;
+                if !matches!(game.status(&state), Status::Chance(_)) {
+                    return Err(fail(step, format!("the trace gives a chance outcome, but {}", waiting_for(game, &state)), Vec::new()));
+                }
+                let Some(choice) = game.parse_outcome(&state, label) else {
+                    let legal = match &state.pending {
+                        crate::machine::Pending::Chance { outcomes, .. } => {
+                            outcomes.iter().map(|v| game.value_text(v, &state.names)).collect()
+                        }
+                        _ => vec!["any order of the zone's contents".to_string()],
+                    };
+                    return Err(fail(step, format!("'{label}' is not a possible outcome of {}", chance_name(game, &state)), closest_first(label, legal)));
+                };
+                log.clear();
+                game.apply(&mut state, choice, &mut Journal::On(&mut log)).map_err(|e| fail(step, e.to_string(), Vec::new()))?;
+                on_step(ReplayStep { number: step, line, log: &log, state: &state });
+            }
+            LineKind::Assert { source, .. } => {
+                assertions += 1;
+                check_assertion(game, &decls, &state, source).map_err(|m| fail(step, m, Vec::new()))?;
+            }
+            LineKind::ExpectOver { scores } => {
+                let Status::Over(outcome) = game.status(&state) else {
+                    return Err(fail(step, format!("the trace expects the game to be over, but {}", waiting_for(game, &state)), Vec::new()));
+                };
+                check_scores(outcome, &state, scores).map_err(|m| fail(step, m, Vec::new()))?;
+            }
+        }
+    }
+    Ok(Replayed { steps: step, assertions, final_state: state })
+}
+
+/// The game a trace starts from when it starts with the ruleset's setup.
+pub fn start_of(game: &Game, trace: &Trace) -> Result<State, Divergence> {
+    match &trace.header.start {
+        Start::Setup => game.start(trace.header.players.clone()).map_err(|e| header_error(trace, e.to_string())),
+        Start::Position(_) => Err(header_error(trace, "a position start needs the position file".into())),
+    }
+}
+
+/// Reads a position for a trace, checking it seats the trace's players.
+pub fn start_from_position(game: &Game, trace: &Trace, position_text: &str) -> Result<State, Divergence> {
+    let state = game.state_from_yaml(position_text).map_err(|e| header_error(trace, format!("position: {e}")))?;
+    if *state.names != trace.header.players {
+        return Err(header_error(
+            trace,
+            format!("the position seats {} but the trace's players are {}", state.names.join(" "), trace.header.players.join(" ")),
+        ));
+    }
+    Ok(state)
+}
+
+fn header_error(trace: &Trace, message: String) -> Divergence {
+    let at = trace.header.header_lines.start.or(trace.header.header_lines.players).unwrap_or(LineCol { line: 1, column: 1 });
+    Divergence { line: at.line, column: at.column, step: 0, message, legal: Vec::new(), rule: None }
+}
+
+fn waiting_for(game: &Game, state: &State) -> String {
+    match game.status(state) {
+        Status::Decision { player, .. } => {
+            format!("{} must decide \"{}\"", state.names[player as usize], game.prompt(state).unwrap_or_default())
+        }
+        Status::Chance(_) => format!("the game waits for {}", chance_name(game, state)),
+        Status::Over(_) => "the game is over".into(),
+    }
+}
+
+fn chance_name(game: &Game, state: &State) -> String {
+    match &state.pending {
+        crate::machine::Pending::Shuffle { zone } => format!("the shuffle of {}", game.zone_instance_name(*zone)),
+        _ => "a random outcome".into(),
+    }
+}
+
+fn check_scores(outcome: &Outcome, state: &State, scores: &[(String, i64)]) -> Result<(), String> {
+    for (name, expected) in scores {
+        let Some(p) = state.names.iter().position(|n| n == name) else {
+            return Err(format!("'{name}' is not a player"));
+        };
+        if outcome.scores[p] != *expected {
+            return Err(format!("{name} ends with {}, the trace expects {expected}", outcome.scores[p]));
+        }
+    }
+    Ok(())
+}
+
+/// Compiles an assertion with the players' names bound, evaluates it, and on failure
+/// says the values of its two sides.
+fn check_assertion(game: &Game, decls: &Decls, state: &State, source: &str) -> Result<(), String> {
+    let ast = parse_expr(source).map_err(|e| format!("assert: syntax error at column {}: {}", e.offset + 1, e.message))?;
+    let locals: Vec<(String, Type, u16)> =
+        state.names.iter().enumerate().map(|(i, n)| (n.clone(), Type::Player, i as u16)).collect();
+    let values: Vec<Value> = (0..state.names.len()).map(|p| Value::Player(p as u8)).collect();
+    let scope = Scope { locals: &locals, it: None };
+    let mut compiler = Compiler::new(decls);
+    let eval = compiler.expect(&ast, &scope, &Type::Bool);
+    if let Some(e) = compiler.errors.first() {
+        return Err(format!("assert {source}: {} at '{}'", e.message, snippet(source, e.span)));
+    }
+    let env = Env::new(game, state, &values);
+    match eval(&env) {
+        Ok(Value::Bool(true)) => Ok(()),
+        Ok(_) => {
+            let mut parts = String::new();
+            if let ExprKind::Binary(_, a, b) = &ast.kind {
+                for side in [a, b] {
+                    let mut c = Compiler::new(decls);
+                    let (e, _) = c.compile(side, &scope);
+                    if let Ok(v) = e(&env) {
+                        parts.push_str(&format!("; {} = {}", snippet(source, side.span), game.value_text(&v, &state.names)));
+                    }
+                }
+            }
+            Err(format!("assertion failed: {source}{parts}"))
+        }
+        Err(e) => Err(format!("assert {source}: {e}")),
+    }
+}
+
+fn snippet(source: &str, span: Span) -> &str {
+    source.get(span.start..span.end).unwrap_or(source)
+}
