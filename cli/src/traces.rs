@@ -70,7 +70,7 @@ fn prepare(path: &Path) -> Result<Prepared, String> {
 }
 
 fn divergence(path: &Path, d: &Divergence) -> String {
-    format!("{}:{d}", path.display())
+    format!("{}:{}:{}:{d}", path.display(), d.line, d.column)
 }
 
 fn check_one(path: &Path) -> Result<Replayed, String> {

@@ -59,9 +59,9 @@ pub struct Divergence {
 
 impl std::fmt::Display for Divergence {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "line {}:{}", self.line, self.column)?;
+        // The caller puts the file and line:column in front.
         if self.step > 0 {
-            write!(f, " (step {})", self.step)?;
+            write!(f, " step {}", self.step)?;
         }
         if let Some(r) = &self.rule {
             write!(f, " [rule {r}]")?;

@@ -468,9 +468,9 @@ fn quoted_text() -> impl Strategy<Value = String> {
     "[a-zA-Z0-9_./ #§-]{0,16}"
 }
 
-/// A label: no '#' first and no blank before a '#', no blanks at either end.
+/// A label: no blank before a '#' and no blanks at either end.
 fn label() -> impl Strategy<Value = String> {
-    "[a-z0-9:.\"é-]([a-z0-9:.#\"é -]{0,14}[a-z0-9:.#\"é-])?"
+    "[a-z0-9:.#\"é-]([a-z0-9:.#\"é -]{0,14}[a-z0-9:.#\"é-])?"
         .prop_filter("no comment inside", |label| !label.contains(" #"))
 }
 
