@@ -64,7 +64,11 @@ pub fn run(args: PlayArgs) -> Result<(), String> {
     let (state, steps) = play_to_end(&game, names.clone(), seed, &mut agents, |line| println!("{line}"))?;
     print_result(&game, &state);
     if let Some(path) = &args.trace_out {
-        crate::traces::save_trace(path, &args.ruleset, &names, seed, &steps)?;
+        let outcome = match game.status(&state) {
+            frontier_interpreter::Status::Over(o) => Some(o.clone()),
+            _ => None,
+        };
+        crate::traces::save_trace(path, &args.ruleset, &names, seed, &steps, outcome.as_ref())?;
         println!("trace written to {}", path.display());
     }
     Ok(())

@@ -76,7 +76,7 @@ pub fn run(args: SimulateArgs) -> Result<(), String> {
         std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {}", dir.display(), crate::source::plain_io(&e)))?;
         for (i, r) in records.iter().enumerate() {
             let path = dir.join(format!("game-{:04}.trace", i + 1));
-            crate::traces::save_trace(&path, &args.ruleset, &crate::seat_names(n), game_seed(args.seed, i as u64), &r.steps)?;
+            crate::traces::save_trace(&path, &args.ruleset, &crate::seat_names(n), game_seed(args.seed, i as u64), &r.steps, Some(&r.outcome))?;
         }
     }
     let mut wins = vec![0f64; n];

@@ -161,13 +161,20 @@ fn print_state(game: &Game, state: &State, as_position: bool) {
 }
 
 /// Writes a played game's trace to `path`, whole or not at all.
-pub fn save_trace(path: &Path, ruleset: &str, players: &[String], seed: u64, steps: &[Step]) -> Result<(), String> {
+pub fn save_trace(
+    path: &Path,
+    ruleset: &str,
+    players: &[String],
+    seed: u64,
+    steps: &[Step],
+    outcome: Option<&frontier_interpreter::Outcome>,
+) -> Result<(), String> {
     let reference = if crate::source::embedded(ruleset).is_some() {
         RulesetRef::Name(ruleset.to_string())
     } else {
         RulesetRef::Path(std::fs::canonicalize(ruleset).map(|p| p.display().to_string()).unwrap_or_else(|_| ruleset.to_string()))
     };
-    let trace = write_trace(reference, players, Some(seed), steps);
+    let trace = write_trace(reference, players, Some(seed), steps, outcome);
     let tmp = path.with_extension("trace.partial");
     std::fs::write(&tmp, trace.to_text()).map_err(|e| format!("cannot write {}: {}", tmp.display(), plain_io(&e)))?;
     std::fs::rename(&tmp, path).map_err(|e| format!("cannot write {}: {}", path.display(), plain_io(&e)))

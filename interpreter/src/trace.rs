@@ -13,9 +13,10 @@ use crate::rng::GameRng;
 use crate::runner::{sample_chance, Step};
 use crate::value::{Type, Value};
 
-/// Builds the trace of a played game.
-pub fn write_trace(ruleset: RulesetRef, players: &[String], seed: Option<u64>, steps: &[Step]) -> Trace {
-    let body = steps
+/// Builds the trace of a played game; with its outcome, the trace ends with `expect over`
+/// and the final scores.
+pub fn write_trace(ruleset: RulesetRef, players: &[String], seed: Option<u64>, steps: &[Step], outcome: Option<&Outcome>) -> Trace {
+    let mut body: Vec<Line> = steps
         .iter()
         .map(|s| Line {
             line: 0,
@@ -29,6 +30,10 @@ pub fn write_trace(ruleset: RulesetRef, players: &[String], seed: Option<u64>, s
             },
         })
         .collect();
+    if let Some(outcome) = outcome {
+        let scores = players.iter().cloned().zip(outcome.scores.iter().copied()).collect();
+        body.push(Line { line: 0, column: 0, rule: None, kind: LineKind::ExpectOver { scores } });
+    }
     Trace {
         header: Header {
             version: Some(1),
