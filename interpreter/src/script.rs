@@ -149,22 +149,11 @@ fn from_dynamic(env: &Env, d: Dynamic) -> Result<Value, String> {
 fn game_map(env: &Env) -> Map {
     let game = env.game;
     let state = env.state;
-    let players = state.names.len();
     let mut map = Map::new();
-    map.insert("players".into(), Dynamic::from_int(players as i64));
+    map.insert("players".into(), Dynamic::from_int(state.names.len() as i64));
     for var in &game.vars {
         let read = |i: usize| to_dynamic(env, &decode(&var.ty, state.ints[var.base + i]));
-        let value = match var.per {
-            Domain::Global => read(0),
-            Domain::Players => Dynamic::from_array((0..players).map(read).collect()),
-            Domain::Table(t) => {
-                let mut m = Map::new();
-                for (i, row) in game.tables[t as usize].rows.iter().enumerate() {
-                    m.insert(row.id.as_str().into(), read(i));
-                }
-                Dynamic::from_map(m)
-            }
-        };
+        let value = by_index(env, var.per, read);
         map.insert(var.name.as_str().into(), value);
     }
     for zone in &game.zones {
@@ -175,18 +164,23 @@ fn game_map(env: &Env) -> Map {
                 .collect();
             Dynamic::from_array(items)
         };
-        let value = match zone.per {
-            Domain::Global => read(0),
-            Domain::Players => Dynamic::from_array((0..players).map(read).collect()),
-            Domain::Table(t) => {
-                let mut m = Map::new();
-                for (i, row) in game.tables[t as usize].rows.iter().enumerate() {
-                    m.insert(row.id.as_str().into(), read(i));
-                }
-                Dynamic::from_map(m)
-            }
-        };
+        let value = by_index(env, zone.per, read);
         map.insert(zone.name.as_str().into(), value);
     }
     map
+}
+
+/// A value per index of a domain: one value, an array by seat, or a map by row id.
+fn by_index(env: &Env, per: Domain, read: impl Fn(usize) -> Dynamic) -> Dynamic {
+    match per {
+        Domain::Global => read(0),
+        Domain::Players => Dynamic::from_array((0..env.state.names.len()).map(read).collect()),
+        Domain::Table(t) => {
+            let mut m = Map::new();
+            for (i, row) in env.game.tables[t as usize].rows.iter().enumerate() {
+                m.insert(row.id.as_str().into(), read(i));
+            }
+            Dynamic::from_map(m)
+        }
+    }
 }

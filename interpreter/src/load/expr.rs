@@ -26,6 +26,16 @@ pub(crate) struct TableDecl {
     pub row_ids: Vec<String>,
 }
 
+impl TableDecl {
+    pub fn of(t: &crate::model::Table) -> TableDecl {
+        TableDecl {
+            name: t.name.clone(),
+            columns: t.columns.iter().map(|c| (c.name.clone(), c.ty.clone())).collect(),
+            row_ids: t.rows.iter().map(|r| r.id.clone()).collect(),
+        }
+    }
+}
+
 pub(crate) struct VarDecl {
     pub name: String,
     pub ty: Type,
@@ -828,15 +838,7 @@ impl Decls {
     /// (trace assertions).
     pub(crate) fn from_game(game: &crate::model::Game) -> Decls {
         Decls {
-            tables: game
-                .tables
-                .iter()
-                .map(|t| TableDecl {
-                    name: t.name.clone(),
-                    columns: t.columns.iter().map(|c| (c.name.clone(), c.ty.clone())).collect(),
-                    row_ids: t.rows.iter().map(|r| r.id.clone()).collect(),
-                })
-                .collect(),
+            tables: game.tables.iter().map(TableDecl::of).collect(),
             params: game.params.iter().map(|p| (p.name.clone(), p.value)).collect(),
             vars: game.vars.iter().map(|v| VarDecl { name: v.name.clone(), ty: v.ty.clone(), per: v.per, base: v.base }).collect(),
             zones: game.zones.iter().map(|z| ZoneDecl { name: z.name.clone(), of: z.of, per: z.per, base: z.base }).collect(),

@@ -279,14 +279,7 @@ impl Builder {
         let tables = self.tables(top.get("tables"));
         let scripts = self.scripts(scripts);
         let mut decls = Decls {
-            tables: tables
-                .iter()
-                .map(|t| TableDecl {
-                    name: t.name.clone(),
-                    columns: t.columns.iter().map(|c| (c.name.clone(), c.ty.clone())).collect(),
-                    row_ids: t.rows.iter().map(|r| r.id.clone()).collect(),
-                })
-                .collect(),
+            tables: tables.iter().map(TableDecl::of).collect(),
             params: params.iter().map(|p| (p.name.clone(), p.value)).collect(),
             vars: Vec::new(),
             zones: Vec::new(),
