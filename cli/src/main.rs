@@ -43,6 +43,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    quiet_on_closed_output();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::List => {
@@ -71,6 +72,24 @@ fn main() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// `frontier play … | head` closes our stdout early: stop quietly instead of panicking
+/// (println! panics when the reader is gone).
+fn quiet_on_closed_output() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or_default();
+        if message.contains("failed printing to stdout") {
+            std::process::exit(0);
+        }
+        default(info);
+    }));
 }
 
 pub fn players_text(g: &frontier_interpreter::Game) -> String {
