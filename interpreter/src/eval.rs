@@ -39,7 +39,8 @@ impl<'a> Env<'a> {
     }
 }
 
-pub type Eval = Box<dyn Fn(&Env) -> Result<Value, RuntimeError> + Send + Sync>;
+/// Shared, so that a compiled expression can stand in two statements (desugaring).
+pub type Eval = Arc<dyn Fn(&Env) -> Result<Value, RuntimeError> + Send + Sync>;
 
 /// A ruleset error found while a game runs (an index out of range, a script that failed…).
 /// A correct ruleset never raises one; the message says which statement did.

@@ -183,6 +183,7 @@ pub enum Place {
 }
 
 /// A zone instance: the zone and, for indexed zones, the index expression.
+#[derive(Clone)]
 pub struct ZoneRef {
     pub zone: ZoneId,
     pub index: Option<Eval>,

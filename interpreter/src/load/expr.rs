@@ -76,7 +76,7 @@ const BUILTINS: &[&str] = &[
 ];
 
 fn constant(v: Value) -> Eval {
-    Box::new(move |_| Ok(v.clone()))
+    Arc::new(move |_| Ok(v.clone()))
 }
 
 impl<'a> Compiler<'a> {
@@ -135,7 +135,7 @@ impl<'a> Compiler<'a> {
                 let (a_eval, a_ty) = self.compile(a, scope);
                 let (b_eval, b_ty) = self.compile(b, scope);
                 let ty = self.unify(expr.span, &a_ty, &b_ty);
-                let eval: Eval = Box::new(move |env| if as_bool(&c(env)?)? { a_eval(env) } else { b_eval(env) });
+                let eval: Eval = Arc::new(move |env| if as_bool(&c(env)?)? { a_eval(env) } else { b_eval(env) });
                 (eval, ty)
             }
         }
@@ -173,19 +173,19 @@ impl<'a> Compiler<'a> {
         let text = name.text.as_str();
         if text == "it" {
             return match &scope.it {
-                Some(ty) => (Box::new(|env: &Env| Ok(env.it.clone())), ty.clone()),
+                Some(ty) => (Arc::new(|env: &Env| Ok(env.it.clone())), ty.clone()),
                 None => self.error(name.span, "'it' is only defined inside a per-element argument (filter, sort_by, …)"),
             };
         }
         if let Some((_, ty, slot)) = scope.locals.iter().rev().find(|(n, _, _)| n == text) {
             let (ty, slot) = (ty.clone(), *slot);
-            return (Box::new(move |env: &Env| Ok(env.local(slot).clone())), ty);
+            return (Arc::new(move |env: &Env| Ok(env.local(slot).clone())), ty);
         }
         if let Some((_, v)) = self.decls.params.iter().find(|(n, _)| n == text) {
             return (constant(Value::Int(*v)), Type::Int);
         }
         if text == "players" {
-            return (Box::new(|env: &Env| Ok(players(env))), Type::List(Box::new(Type::Player)));
+            return (Arc::new(|env: &Env| Ok(players(env))), Type::List(Box::new(Type::Player)));
         }
         if let Some(var) = self.decls.vars.iter().find(|v| v.name == text) {
             if var.per != Domain::Global {
@@ -194,7 +194,7 @@ impl<'a> Compiler<'a> {
             }
             let (base, ty) = (var.base, var.ty.clone());
             let out_ty = ty.clone();
-            return (Box::new(move |env: &Env| Ok(decode(&ty, env.state.ints[base]))), out_ty);
+            return (Arc::new(move |env: &Env| Ok(decode(&ty, env.state.ints[base]))), out_ty);
         }
         if let Some(zone) = self.decls.zones.iter().find(|z| z.name == text) {
             if zone.per != Domain::Global {
@@ -236,7 +236,7 @@ impl<'a> Compiler<'a> {
                 let table = &self.decls.tables[t as usize];
                 if field.text == "id" {
                     return (
-                        Box::new(move |env: &Env| match base_eval(env)? {
+                        Arc::new(move |env: &Env| match base_eval(env)? {
                             Value::Row(t, r) => Ok(Value::Str(Arc::from(env.game.tables[t as usize].rows[r as usize].id.as_str()))),
                             _ => Err(RuntimeError::new("none has no id")),
                         }),
@@ -250,7 +250,7 @@ impl<'a> Compiler<'a> {
                 };
                 let ty = table.columns[c].1.clone();
                 let name = field.text.clone();
-                let eval: Eval = Box::new(move |env: &Env| match base_eval(env)? {
+                let eval: Eval = Arc::new(move |env: &Env| match base_eval(env)? {
                     Value::Row(t, r) => Ok(env.game.tables[t as usize].rows[r as usize].values[c].clone()),
                     _ => Err(RuntimeError::new(format!("none has no '{name}'"))),
                 });
@@ -264,7 +264,7 @@ impl<'a> Compiler<'a> {
                 };
                 let (base, ty) = (var.base, var.ty.clone());
                 let out = ty.clone();
-                let eval: Eval = Box::new(move |env: &Env| match base_eval(env)? {
+                let eval: Eval = Arc::new(move |env: &Env| match base_eval(env)? {
                     Value::Player(p) => Ok(decode(&ty, env.state.ints[base + p as usize])),
                     _ => Err(RuntimeError::new("none is not a player")),
                 });
@@ -291,7 +291,7 @@ impl<'a> Compiler<'a> {
                     let index = self.expect(index, scope, &want);
                     let out = ty.clone();
                     let what = name.text.clone();
-                    let eval: Eval = Box::new(move |env: &Env| {
+                    let eval: Eval = Arc::new(move |env: &Env| {
                         let i = domain_index(&index(env)?, &what)?;
                         Ok(decode(&ty, env.state.ints[base + i]))
                     });
@@ -334,7 +334,7 @@ impl<'a> Compiler<'a> {
                 return self.error(span, message);
             }
         };
-        let eval: Eval = Box::new(move |env: &Env| {
+        let eval: Eval = Arc::new(move |env: &Env| {
             let list = as_list(base_eval(env)?)?;
             let i = as_int(&index(env)?)?;
             usize::try_from(i)
@@ -353,7 +353,7 @@ impl<'a> Compiler<'a> {
             ty = if ty == Type::Any { t } else { self.unify(span, &ty, &t) };
             evals.push(e);
         }
-        let eval: Eval = Box::new(move |env: &Env| {
+        let eval: Eval = Arc::new(move |env: &Env| {
             Ok(Value::list(evals.iter().map(|e| e(env)).collect::<Result<Vec<_>, _>>()?))
         });
         (eval, Type::List(Box::new(ty)))
@@ -363,11 +363,11 @@ impl<'a> Compiler<'a> {
         match op {
             UnaryOp::Neg => {
                 let e = self.expect(operand, scope, &Type::Int);
-                (Box::new(move |env: &Env| Ok(Value::Int(as_int(&e(env)?)?.wrapping_neg()))), Type::Int)
+                (Arc::new(move |env: &Env| Ok(Value::Int(as_int(&e(env)?)?.wrapping_neg()))), Type::Int)
             }
             UnaryOp::Not => {
                 let e = self.expect(operand, scope, &Type::Bool);
-                (Box::new(move |env: &Env| Ok(Value::Bool(!as_bool(&e(env)?)?))), Type::Bool)
+                (Arc::new(move |env: &Env| Ok(Value::Bool(!as_bool(&e(env)?)?))), Type::Bool)
             }
         }
     }
@@ -379,16 +379,16 @@ impl<'a> Compiler<'a> {
                 let a = self.expect(a, scope, &Type::Bool);
                 let b = self.expect(b, scope, &Type::Bool);
                 let eval: Eval = if op == And {
-                    Box::new(move |env: &Env| Ok(Value::Bool(as_bool(&a(env)?)? && as_bool(&b(env)?)?)))
+                    Arc::new(move |env: &Env| Ok(Value::Bool(as_bool(&a(env)?)? && as_bool(&b(env)?)?)))
                 } else {
-                    Box::new(move |env: &Env| Ok(Value::Bool(as_bool(&a(env)?)? || as_bool(&b(env)?)?)))
+                    Arc::new(move |env: &Env| Ok(Value::Bool(as_bool(&a(env)?)? || as_bool(&b(env)?)?)))
                 };
                 (eval, Type::Bool)
             }
             Add | Sub | Mul | Div | Rem => {
                 let a = self.expect(a, scope, &Type::Int);
                 let b = self.expect(b, scope, &Type::Int);
-                let eval: Eval = Box::new(move |env: &Env| {
+                let eval: Eval = Arc::new(move |env: &Env| {
                     let (x, y) = (as_int(&a(env)?)?, as_int(&b(env)?)?);
                     let r = match op {
                         Add => x.checked_add(y),
@@ -405,7 +405,7 @@ impl<'a> Compiler<'a> {
             Lt | Le | Gt | Ge => {
                 let a = self.expect(a, scope, &Type::Int);
                 let b = self.expect(b, scope, &Type::Int);
-                let eval: Eval = Box::new(move |env: &Env| {
+                let eval: Eval = Arc::new(move |env: &Env| {
                     let (x, y) = (as_int(&a(env)?)?, as_int(&b(env)?)?);
                     Ok(Value::Bool(match op {
                         Lt => x < y,
@@ -424,7 +424,7 @@ impl<'a> Compiler<'a> {
                     return self.error(span, message);
                 }
                 let eq = op == Eq;
-                (Box::new(move |env: &Env| Ok(Value::Bool((a_eval(env)? == b_eval(env)?) == eq))), Type::Bool)
+                (Arc::new(move |env: &Env| Ok(Value::Bool((a_eval(env)? == b_eval(env)?) == eq))), Type::Bool)
             }
             In => {
                 let (a_eval, a_ty) = self.compile(a, scope);
@@ -440,7 +440,7 @@ impl<'a> Compiler<'a> {
                         return self.error(span, message);
                     }
                 }
-                let eval: Eval = Box::new(move |env: &Env| {
+                let eval: Eval = Arc::new(move |env: &Env| {
                     let x = a_eval(env)?;
                     Ok(Value::Bool(as_list(b_eval(env)?)?.contains(&x)))
                 });
@@ -490,11 +490,11 @@ impl<'a> Compiler<'a> {
                 }
                 let (list, elem) = self.list_arg(&args[0], scope);
                 match f {
-                    "len" => (Box::new(move |env: &Env| Ok(Value::Int(as_list(list(env)?)?.len() as i64))), Type::Int),
-                    "first" => (Box::new(move |env: &Env| Ok(as_list(list(env)?)?.first().cloned().unwrap_or_default())), elem),
-                    "last" => (Box::new(move |env: &Env| Ok(as_list(list(env)?)?.last().cloned().unwrap_or_default())), elem),
+                    "len" => (Arc::new(move |env: &Env| Ok(Value::Int(as_list(list(env)?)?.len() as i64))), Type::Int),
+                    "first" => (Arc::new(move |env: &Env| Ok(as_list(list(env)?)?.first().cloned().unwrap_or_default())), elem),
+                    "last" => (Arc::new(move |env: &Env| Ok(as_list(list(env)?)?.last().cloned().unwrap_or_default())), elem),
                     _ => {
-                        let eval: Eval = Box::new(move |env: &Env| {
+                        let eval: Eval = Arc::new(move |env: &Env| {
                             let mut items = as_list(list(env)?)?.to_vec();
                             items.reverse();
                             Ok(Value::list(items))
@@ -509,10 +509,10 @@ impl<'a> Compiler<'a> {
                 }
                 let (list, elem) = self.list_arg(&args[0], scope);
                 if args.len() == 1 {
-                    return (Box::new(move |env: &Env| Ok(Value::Int(as_list(list(env)?)?.len() as i64))), Type::Int);
+                    return (Arc::new(move |env: &Env| Ok(Value::Int(as_list(list(env)?)?.len() as i64))), Type::Int);
                 }
                 let x = self.expect(&args[1], scope, &elem);
-                let eval: Eval = Box::new(move |env: &Env| {
+                let eval: Eval = Arc::new(move |env: &Env| {
                     let x = x(env)?;
                     Ok(Value::Int(as_list(list(env)?)?.iter().filter(|v| **v == x).count() as i64))
                 });
@@ -531,7 +531,7 @@ impl<'a> Compiler<'a> {
                 let test = move |env: &Env, v: &Value| -> Result<bool, RuntimeError> { as_bool(&pred(&env.with_it(v))?) };
                 match f {
                     "count_if" => (
-                        Box::new(move |env: &Env| {
+                        Arc::new(move |env: &Env| {
                             let mut n = 0;
                             for v in as_list(list(env)?)?.iter() {
                                 n += test(env, v)? as i64;
@@ -541,7 +541,7 @@ impl<'a> Compiler<'a> {
                         Type::Int,
                     ),
                     "filter" => (
-                        Box::new(move |env: &Env| {
+                        Arc::new(move |env: &Env| {
                             let mut out = Vec::new();
                             for v in as_list(list(env)?)?.iter() {
                                 if test(env, v)? {
@@ -553,7 +553,7 @@ impl<'a> Compiler<'a> {
                         Type::List(Box::new(elem)),
                     ),
                     "any" => (
-                        Box::new(move |env: &Env| {
+                        Arc::new(move |env: &Env| {
                             for v in as_list(list(env)?)?.iter() {
                                 if test(env, v)? {
                                     return Ok(Value::Bool(true));
@@ -564,7 +564,7 @@ impl<'a> Compiler<'a> {
                         Type::Bool,
                     ),
                     _ => (
-                        Box::new(move |env: &Env| {
+                        Arc::new(move |env: &Env| {
                             for v in as_list(list(env)?)?.iter() {
                                 if !test(env, v)? {
                                     return Ok(Value::Bool(false));
@@ -582,7 +582,7 @@ impl<'a> Compiler<'a> {
                 }
                 let (list, elem) = self.list_arg(&args[0], scope);
                 let (g, out) = self.per_element(&args[1], scope, &elem);
-                let eval: Eval = Box::new(move |env: &Env| {
+                let eval: Eval = Arc::new(move |env: &Env| {
                     let items = as_list(list(env)?)?;
                     Ok(Value::list(items.iter().map(|v| g(&env.with_it(v))).collect::<Result<Vec<_>, _>>()?))
                 });
@@ -598,7 +598,7 @@ impl<'a> Compiler<'a> {
                     let message = format!("sort_by needs a number as key, found {}", self.type_name(&key_ty));
                     self.report(args[1].span, message);
                 }
-                let eval: Eval = Box::new(move |env: &Env| {
+                let eval: Eval = Arc::new(move |env: &Env| {
                     let items = as_list(list(env)?)?;
                     let mut keyed = Vec::with_capacity(items.len());
                     for v in items.iter() {
@@ -620,7 +620,7 @@ impl<'a> Compiler<'a> {
                         let message = format!("sum needs numbers, found {}", self.type_name(&elem));
                         self.report(args[0].span, message);
                     }
-                    let eval: Eval = Box::new(move |env: &Env| {
+                    let eval: Eval = Arc::new(move |env: &Env| {
                         let mut total = 0i64;
                         for v in as_list(list(env)?)?.iter() {
                             total = total.saturating_add(as_int(v)?);
@@ -634,7 +634,7 @@ impl<'a> Compiler<'a> {
                     let message = format!("sum needs a number per element, found {}", self.type_name(&key_ty));
                     self.report(args[1].span, message);
                 }
-                let eval: Eval = Box::new(move |env: &Env| {
+                let eval: Eval = Arc::new(move |env: &Env| {
                     let mut total = 0i64;
                     for v in as_list(list(env)?)?.iter() {
                         total = total.saturating_add(as_int(&key(&env.with_it(v))?)?);
@@ -666,14 +666,14 @@ impl<'a> Compiler<'a> {
                         let message = format!("{f} needs numbers, found {}", self.type_name(&elem));
                         self.report(args[0].span, message);
                     }
-                    let eval: Eval = Box::new(move |env: &Env| {
+                    let eval: Eval = Arc::new(move |env: &Env| {
                         let items = as_list(list(env)?)?;
                         pick(&mut items.iter().map(as_int))
                     });
                     return (eval, Type::Int);
                 }
                 let parts: Vec<Eval> = args.iter().map(|a| self.expect(a, scope, &Type::Int)).collect();
-                let eval: Eval = Box::new(move |env: &Env| pick(&mut parts.iter().map(|p| as_int(&p(env)?))));
+                let eval: Eval = Arc::new(move |env: &Env| pick(&mut parts.iter().map(|p| as_int(&p(env)?))));
                 (eval, Type::Int)
             }
             "take" | "drop" => {
@@ -683,7 +683,7 @@ impl<'a> Compiler<'a> {
                 let (list, elem) = self.list_arg(&args[0], scope);
                 let n = self.expect(&args[1], scope, &Type::Int);
                 let take = f == "take";
-                let eval: Eval = Box::new(move |env: &Env| {
+                let eval: Eval = Arc::new(move |env: &Env| {
                     let items = as_list(list(env)?)?;
                     let n = (as_int(&n(env)?)?.max(0) as usize).min(items.len());
                     Ok(Value::list(if take { items[..n].to_vec() } else { items[n..].to_vec() }))
@@ -697,13 +697,13 @@ impl<'a> Compiler<'a> {
                 let (list, elem) = self.list_arg(&args[0], scope);
                 let x = self.expect(&args[1], scope, &elem);
                 if f == "contains" {
-                    let eval: Eval = Box::new(move |env: &Env| {
+                    let eval: Eval = Arc::new(move |env: &Env| {
                         let x = x(env)?;
                         Ok(Value::Bool(as_list(list(env)?)?.contains(&x)))
                     });
                     return (eval, Type::Bool);
                 }
-                let eval: Eval = Box::new(move |env: &Env| {
+                let eval: Eval = Arc::new(move |env: &Env| {
                     let x = x(env)?;
                     Ok(Value::Int(as_list(list(env)?)?.iter().position(|v| *v == x).map_or(-1, |i| i as i64)))
                 });
@@ -716,7 +716,7 @@ impl<'a> Compiler<'a> {
                 let (a, a_elem) = self.list_arg(&args[0], scope);
                 let (b, b_elem) = self.list_arg(&args[1], scope);
                 let elem = self.unify(span, &a_elem, &b_elem);
-                let eval: Eval = Box::new(move |env: &Env| {
+                let eval: Eval = Arc::new(move |env: &Env| {
                     let mut items = as_list(a(env)?)?.to_vec();
                     items.extend(as_list(b(env)?)?.iter().cloned());
                     Ok(Value::list(items))
@@ -729,7 +729,7 @@ impl<'a> Compiler<'a> {
                 }
                 let lo = self.expect(&args[0], scope, &Type::Int);
                 let hi = self.expect(&args[1], scope, &Type::Int);
-                let eval: Eval = Box::new(move |env: &Env| {
+                let eval: Eval = Arc::new(move |env: &Env| {
                     let (lo, hi) = (as_int(&lo(env)?)?, as_int(&hi(env)?)?);
                     if hi.saturating_sub(lo) > 100_000 {
                         return Err(RuntimeError::new(format!("range({lo}, {hi}) is too long")));
@@ -743,7 +743,7 @@ impl<'a> Compiler<'a> {
                     return (constant(Value::None), Type::Any);
                 }
                 let p = self.expect(&args[0], scope, &Type::Player);
-                let eval: Eval = Box::new(move |env: &Env| match p(env)? {
+                let eval: Eval = Arc::new(move |env: &Env| match p(env)? {
                     Value::Player(p) => Ok(Value::Player(((p as usize + 1) % env.state.names.len()) as u8)),
                     _ => Err(RuntimeError::new("next_player(none)")),
                 });
@@ -755,7 +755,7 @@ impl<'a> Compiler<'a> {
                     return (constant(Value::None), Type::Any);
                 }
                 let x = self.expect(&args[0], scope, &Type::Int);
-                (Box::new(move |env: &Env| Ok(Value::Int(as_int(&x(env)?)?.saturating_abs()))), Type::Int)
+                (Arc::new(move |env: &Env| Ok(Value::Int(as_int(&x(env)?)?.saturating_abs()))), Type::Int)
             }
         }
     }
@@ -772,7 +772,7 @@ impl<'a> Compiler<'a> {
         }
         let evals: Vec<Eval> = args.iter().map(|a| self.compile(a, scope).0).collect();
         let fname = name.text.clone();
-        let eval: Eval = Box::new(move |env: &Env| {
+        let eval: Eval = Arc::new(move |env: &Env| {
             let values = evals.iter().map(|e| e(env)).collect::<Result<Vec<_>, _>>()?;
             scripts.call(env, &fname, values)
         });
@@ -797,7 +797,7 @@ fn zone_reader(base: usize, of: Element, index: Option<(Eval, String)>) -> Compi
         Element::Player => Type::Player,
         Element::Row(t) => Type::Row(t),
     };
-    let eval: Eval = Box::new(move |env: &Env| {
+    let eval: Eval = Arc::new(move |env: &Env| {
         let i = match &index {
             Some((index, what)) => domain_index(&index(env)?, what)?,
             None => 0,

@@ -188,7 +188,7 @@ impl Builder {
     /// Parses and compiles an expression of type `want` (any type if `None`).
     pub fn expression(&mut self, decls: &Decls, value: &Yaml, path: &str, scope: &Scope, want: Option<&Type>) -> (Eval, Type) {
         let Some((ast, source)) = self.parse_expression(value, path) else {
-            return (Box::new(|_| Ok(Value::None)), Type::Any);
+            return (Arc::new(|_| Ok(Value::None)), Type::Any);
         };
         let mut compiler = Compiler::new(decls);
         let (eval, ty) = match want {
@@ -629,7 +629,7 @@ impl Builder {
                         Type::Int => Value::Int(0),
                         _ => Value::None,
                     };
-                    Box::new(move |_| Ok(zero.clone()))
+                    Arc::new(move |_| Ok(zero.clone()))
                 }
             };
             decls.vars.push(VarDecl { name: name.to_string(), ty: ty.clone(), per, base });
@@ -711,7 +711,7 @@ impl Builder {
                 if let Element::Row(t) = zone.of {
                     let n = decls.tables[t as usize].row_ids.len() as u16;
                     let all = Value::list((0..n).map(|r| Value::Row(t, r)).collect());
-                    zone.init = Some(Box::new(move |_| Ok(all.clone())));
+                    zone.init = Some(Arc::new(move |_| Ok(all.clone())));
                     continue;
                 }
             }
@@ -739,7 +739,7 @@ impl Builder {
     }
 
     fn ranking(&mut self, value: Option<&Yaml>, decls: &Decls) -> Ranking {
-        let fallback = || Ranking { score: Box::new(|_| Ok(Value::Int(0))), tiebreak: Vec::new(), rule: None };
+        let fallback = || Ranking { score: Arc::new(|_| Ok(Value::Int(0))), tiebreak: Vec::new(), rule: None };
         let Some(m) = value.and_then(Yaml::as_mapping) else {
             self.error("ranking", "missing 'ranking': {score: \"<expression of it, the player>\", tiebreak: [...]}");
             return fallback();

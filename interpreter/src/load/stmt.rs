@@ -221,7 +221,7 @@ impl Procedures {
                         } else if mm.get("all").and_then(Yaml::as_bool) == Some(true) {
                             MoveWhat::All
                         } else {
-                            MoveWhat::Top(Box::new(|_| Ok(Value::Int(1))))
+                            MoveWhat::Top(Arc::new(|_| Ok(Value::Int(1))))
                         };
                         push(StmtKind::Move { from, to, what });
                     }
@@ -259,13 +259,13 @@ impl Procedures {
                         }
                         let count = match mm.get("count") {
                             Some(c) => b.expression(decls, c, &join(&vpath, "count"), &scope, Some(&Type::Int)).0,
-                            None => Box::new(|_: &Env| Ok(Value::Int(1))) as Eval,
+                            None => Arc::new(|_: &Env| Ok(Value::Int(1))) as Eval,
                         };
                         let refill = match mm.get("refill_from") {
                             Some(_) => zone_arg(b, decls, &scope, mm, "refill_from", &vpath).map(|(z, _)| z),
                             None => None,
                         };
-                        let body = self.draw_body(from, to, refill, &origin, &rule, mm, b, decls, &scope, &vpath);
+                        let body = self.draw_body(from, to, refill, &origin, &rule);
                         push(StmtKind::Repeat { count, body });
                     }
                 }
@@ -357,7 +357,7 @@ impl Procedures {
                         Some(v) => args.push(b.expression(decls, v, &join(&apath, p), &scope, Some(ty)).0),
                         None => {
                             b.error(&vpath, format!("call to '{name}' lacks its parameter '{p}'"));
-                            args.push(Box::new(|_: &Env| Ok(Value::None)) as Eval);
+                            args.push(Arc::new(|_: &Env| Ok(Value::None)) as Eval);
                         }
                     }
                 }
@@ -388,60 +388,33 @@ impl Procedures {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn draw_body(
-        &mut self,
-        from: ZoneRef,
-        to: ZoneRef,
-        refill: Option<ZoneRef>,
-        origin: &Arc<str>,
-        rule: &RuleRef,
-        mm: &Mapping,
-        b: &mut Builder,
-        decls: &Decls,
-        scope: &crate::load::Scope,
-        vpath: &str,
-    ) -> BlockId {
+    /// `draw` is `repeat count { if from is empty: move all refill → from, shuffle from;
+    /// if from is not empty: move its top to `to` }`.
+    fn draw_body(&mut self, from: ZoneRef, to: ZoneRef, refill: Option<ZoneRef>, origin: &Arc<str>, rule: &RuleRef) -> BlockId {
         let stmt = |kind| Stmt { kind, rule: rule.clone(), origin: origin.clone() };
-        // Zone references are closures, so each statement compiles its own copy.
-        let again = |b: &mut Builder, key: &str| zone_arg(b, decls, scope, mm, key, vpath).map(|(z, _)| z);
+        let is_empty = |zone: ZoneRef, empty: bool| -> Eval {
+            Arc::new(move |env: &Env| {
+                let i = env.game.zone_instance(&zone, env)?;
+                Ok(Value::Bool(env.state.zones[i].is_empty() == empty))
+            })
+        };
         let mut body = Vec::new();
         if let Some(refill) = refill {
-            let refill_block = self.blocks.len() as BlockId;
-            let from_for_shuffle = again(b, "from");
-            let from_for_move = again(b, "from");
-            let mut refill_stmts = Vec::new();
-            if let Some(dest) = from_for_move {
-                refill_stmts.push(stmt(StmtKind::Move { from: refill, to: dest, what: MoveWhat::All }));
-            }
-            if let Some(z) = from_for_shuffle {
-                refill_stmts.push(stmt(StmtKind::Shuffle { zone: z }));
-            }
-            self.blocks.push(refill_stmts);
-            if let Some(probe) = again(b, "from") {
-                let cond: Eval = Box::new(move |env: &Env| {
-                    let i = env.game.zone_instance(&probe, env)?;
-                    Ok(Value::Bool(env.state.zones[i].is_empty()))
-                });
-                body.push(stmt(StmtKind::If { cond, then: refill_block, otherwise: None }));
-            }
+            let refill_block = self.push_block(vec![
+                stmt(StmtKind::Move { from: refill, to: from.clone(), what: MoveWhat::All }),
+                stmt(StmtKind::Shuffle { zone: from.clone() }),
+            ]);
+            body.push(stmt(StmtKind::If { cond: is_empty(from.clone(), true), then: refill_block, otherwise: None }));
         }
-        let probe = from;
-        let move_from = again(b, "from");
-        let move_block = self.blocks.len() as BlockId;
-        if let Some(move_from) = move_from {
-            self.blocks.push(vec![stmt(StmtKind::Move { from: move_from, to, what: MoveWhat::Top(Box::new(|_| Ok(Value::Int(1)))) })]);
-        } else {
-            self.blocks.push(Vec::new());
-        }
-        let cond: Eval = Box::new(move |env: &Env| {
-            let i = env.game.zone_instance(&probe, env)?;
-            Ok(Value::Bool(!env.state.zones[i].is_empty()))
-        });
-        body.push(stmt(StmtKind::If { cond, then: move_block, otherwise: None }));
-        let id = self.blocks.len() as BlockId;
-        self.blocks.push(body);
-        id
+        let one: Eval = Arc::new(|_: &Env| Ok(Value::Int(1)));
+        let move_block = self.push_block(vec![stmt(StmtKind::Move { from: from.clone(), to, what: MoveWhat::Top(one) })]);
+        body.push(stmt(StmtKind::If { cond: is_empty(from, false), then: move_block, otherwise: None }));
+        self.push_block(body)
+    }
+
+    fn push_block(&mut self, stmts: Vec<Stmt>) -> BlockId {
+        self.blocks.push(stmts);
+        (self.blocks.len() - 1) as BlockId
     }
 
     fn choose(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, arg: &Yaml, path: &str) -> Option<Choose> {
