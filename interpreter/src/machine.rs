@@ -139,14 +139,6 @@ impl From<RuntimeError> for ApplyError {
     }
 }
 
-/// The layout index of a domain value: a seat or a row.
-fn domain_index(v: &Value) -> Option<usize> {
-    match v {
-        Value::Player(p) => Some(*p as usize),
-        Value::Row(_, r) => Some(*r as usize),
-        _ => None,
-    }
-}
 
 pub(crate) fn encode(v: &Value) -> i64 {
     match v {
@@ -176,12 +168,19 @@ pub(crate) fn decode_element(of: Element, e: u16) -> Value {
     }
 }
 
+/// The number of a seat or a row: how zones store elements, and where an indexed
+/// variable's value for it lies.
 fn encode_element(v: &Value) -> Option<u16> {
     match v {
         Value::Player(p) => Some(*p as u16),
         Value::Row(_, r) => Some(*r),
         _ => None,
     }
+}
+
+/// The index `v` stands for in `what[…]`.
+pub(crate) fn index_of(v: &Value, what: &str) -> Result<usize, RuntimeError> {
+    encode_element(v).map(usize::from).ok_or_else(|| RuntimeError::new(format!("{what}[…] indexed by none")))
 }
 
 impl Game {
@@ -721,7 +720,7 @@ impl Game {
     }
 
     fn checked_index(&self, domain: Domain, index: &Value, what: &str) -> Result<usize, RuntimeError> {
-        let i = domain_index(index).ok_or_else(|| RuntimeError::new(format!("{what} indexed by none")))?;
+        let i = index_of(index, what)?;
         if i >= self.domain_len(domain) {
             return Err(RuntimeError::new(format!("{what}: index out of range")));
         }

@@ -90,6 +90,17 @@ pub enum Domain {
     Table(TableId),
 }
 
+impl Domain {
+    /// The type of an index into this domain (none for the single global value).
+    pub fn index_type(self) -> Option<Type> {
+        match self {
+            Domain::Global => None,
+            Domain::Players => Some(Type::Player),
+            Domain::Table(t) => Some(Type::Row(t)),
+        }
+    }
+}
+
 pub struct Var {
     pub name: String,
     pub ty: Type,
@@ -120,6 +131,15 @@ pub enum Visibility {
 pub enum Element {
     Player,
     Row(TableId),
+}
+
+impl Element {
+    pub fn value_type(self) -> Type {
+        match self {
+            Element::Player => Type::Player,
+            Element::Row(t) => Type::Row(t),
+        }
+    }
 }
 
 pub struct Zone {

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use serde_yaml::{Mapping, Value as Yaml};
 
 use crate::machine::{decode, decode_element, encode, Frame, FrameKind, Journal, Pending, State};
-use crate::model::{Domain, Element, Game};
+use crate::model::{Domain, Game};
 use crate::value::{Type, Value};
 
 impl Game {
@@ -161,10 +161,7 @@ impl Game {
             let name = k.as_str().unwrap_or_default();
             let Some((_, zone)) = self.zone(name) else { return Err(format!("zones.{name}: no such zone")) };
             let (of, base, per) = (zone.of, zone.base, zone.per);
-            let ty = match of {
-                Element::Player => Type::Player,
-                Element::Row(t) => Type::Row(t),
-            };
+            let ty = of.value_type();
             self.each_index(per, v, &mut state, &format!("zones.{name}"), |i, item, state| {
                 let Some(items) = item.as_sequence() else { return Err(format!("zones.{name}: expected a list")) };
                 let mut codes = Vec::new();

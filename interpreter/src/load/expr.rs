@@ -6,7 +6,7 @@ use frontier_grammar::expr::{BinaryOp, Expr, ExprKind, Name, UnaryOp};
 use frontier_grammar::Span;
 
 use crate::eval::{Env, Eval, RuntimeError};
-use crate::machine::{as_bool, as_int, as_list, decode, decode_element};
+use crate::machine::{as_bool, as_int, as_list, decode, decode_element, index_of};
 use crate::model::{Domain, Element};
 use crate::value::{TableId, Type, Value};
 
@@ -165,7 +165,7 @@ impl<'a> Compiler<'a> {
     }
 
     fn unknown(&mut self, name: &Name, what: &str, candidates: Vec<String>) -> Compiled {
-        let hint = closest(&name.text, &candidates).map(|c| format!(" (did you mean '{c}'?)")).unwrap_or_default();
+        let hint = did_you_mean(&name.text, &candidates);
         self.error(name.span, format!("unknown {what} '{}'{hint}", name.text))
     }
 
@@ -221,13 +221,6 @@ impl<'a> Compiler<'a> {
         }
     }
 
-    fn domain_type(domain: Domain) -> Type {
-        match domain {
-            Domain::Global => Type::None,
-            Domain::Players => Type::Player,
-            Domain::Table(t) => Type::Row(t),
-        }
-    }
 
     fn field(&mut self, base: &Expr, field: &Name, scope: &Scope) -> Compiled {
         let (base_eval, base_ty) = self.compile(base, scope);
@@ -287,12 +280,12 @@ impl<'a> Compiler<'a> {
                         return self.error(name.span, format!("'{}' has a single value: it cannot be indexed", name.text));
                     }
                     let (base, ty, per) = (var.base, var.ty.clone(), var.per);
-                    let want = Self::domain_type(per);
+                    let want = per.index_type().unwrap_or(Type::None);
                     let index = self.expect(index, scope, &want);
                     let out = ty.clone();
                     let what = name.text.clone();
                     let eval: Eval = Arc::new(move |env: &Env| {
-                        let i = domain_index(&index(env)?, &what)?;
+                        let i = index_of(&index(env)?, &what)?;
                         Ok(decode(&ty, env.state.ints[base + i]))
                     });
                     return (eval, out);
@@ -301,7 +294,7 @@ impl<'a> Compiler<'a> {
                     if zone.per == Domain::Global {
                         return self.error(name.span, format!("zone '{}' is a single zone: it cannot be indexed", name.text));
                     }
-                    let want = Self::domain_type(zone.per);
+                    let want = zone.per.index_type().unwrap_or(Type::None);
                     let (zbase, of) = (zone.base, zone.of);
                     let index = self.expect(index, scope, &want);
                     return zone_reader(zbase, of, Some((index, name.text.clone())));
@@ -314,7 +307,7 @@ impl<'a> Compiler<'a> {
                             Some(r) => (constant(Value::Row(t, r as u16)), Type::Row(t)),
                             None => {
                                 let candidates = table.row_ids.clone();
-                                let hint = closest(id, &candidates).map(|c| format!(" (did you mean '{c}'?)")).unwrap_or_default();
+                                let hint = did_you_mean(id, &candidates);
                                 let message = format!("table {} has no row '{id}'{hint}", table.name);
                                 self.error(index.span, message)
                             }
@@ -784,28 +777,22 @@ fn players(env: &Env) -> Value {
     Value::list((0..env.state.names.len()).map(|p| Value::Player(p as u8)).collect())
 }
 
-fn domain_index(v: &Value, what: &str) -> Result<usize, RuntimeError> {
-    match v {
-        Value::Player(p) => Ok(*p as usize),
-        Value::Row(_, r) => Ok(*r as usize),
-        _ => Err(RuntimeError::new(format!("{what}[…] indexed by none"))),
-    }
-}
-
 fn zone_reader(base: usize, of: Element, index: Option<(Eval, String)>) -> Compiled {
-    let elem_ty = match of {
-        Element::Player => Type::Player,
-        Element::Row(t) => Type::Row(t),
-    };
+    let elem_ty = of.value_type();
     let eval: Eval = Arc::new(move |env: &Env| {
         let i = match &index {
-            Some((index, what)) => domain_index(&index(env)?, what)?,
+            Some((index, what)) => index_of(&index(env)?, what)?,
             None => 0,
         };
         let zone = &env.state.zones[base + i];
         Ok(Value::list(zone.iter().map(|e| decode_element(of, *e)).collect()))
     });
     (eval, Type::List(Box::new(elem_ty)))
+}
+
+/// " (did you mean 'x'?)" when a candidate is close to `word`, else nothing.
+pub(crate) fn did_you_mean(word: &str, candidates: &[String]) -> String {
+    closest(word, candidates).map(|c| format!(" (did you mean '{c}'?)")).unwrap_or_default()
 }
 
 /// The candidate closest to `word` by edit distance, if close enough to be a likely typo.

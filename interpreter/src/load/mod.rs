@@ -18,7 +18,7 @@ use crate::eval::{Eval, Template, TemplatePart};
 use crate::model::*;
 use crate::script::Scripts;
 use crate::value::{TableId, Type, Value};
-pub(crate) use expr::{closest, closest_first, Compiler, Decls, Scope};
+pub(crate) use expr::{closest, closest_first, did_you_mean, Compiler, Decls, Scope};
 use expr::{TableDecl, VarDecl, ZoneDecl};
 
 /// A ruleset's files as read by the caller (the core does no IO).
@@ -52,7 +52,7 @@ pub fn load_with_params(source: &RulesetSource, resolve: Resolver, params: &[(St
         for (name, value) in params {
             if !declared.contains_key(name.as_str()) {
                 let names: Vec<String> = declared.keys().filter_map(|k| k.as_str().map(str::to_string)).collect();
-                let hint = closest(name, &names).map(|c| format!(" (did you mean '{c}'?)")).unwrap_or_default();
+                let hint = did_you_mean(name, &names);
                 unknown.push(Diagnostic {
                     file: source.file.clone(),
                     position: None,
@@ -185,6 +185,16 @@ impl Builder {
         }
     }
 
+    /// Compiles an already-parsed expression of type `want`, reporting its errors at `path`.
+    pub fn compile_ast(&mut self, decls: &Decls, ast: &Expr, source: &str, path: &str, scope: &Scope, want: &Type) -> Eval {
+        let mut compiler = Compiler::new(decls);
+        let eval = compiler.expect(ast, scope, want);
+        for e in compiler.errors {
+            self.expr_error(path, source, e.span, e.message);
+        }
+        eval
+    }
+
     /// Parses and compiles an expression of type `want` (any type if `None`).
     pub fn expression(&mut self, decls: &Decls, value: &Yaml, path: &str, scope: &Scope, want: Option<&Type>) -> (Eval, Type) {
         let Some((ast, source)) = self.parse_expression(value, path) else {
@@ -240,7 +250,7 @@ impl Builder {
             };
             if !allowed.contains(&k) {
                 let candidates: Vec<String> = allowed.iter().map(|s| s.to_string()).collect();
-                let hint = closest(k, &candidates).map(|c| format!(" (did you mean '{c}'?)")).unwrap_or_default();
+                let hint = did_you_mean(k, &candidates);
                 let sub = join(path, k);
                 self.error(&sub, format!("unknown key '{k}'{hint}; expected one of: {}", allowed.join(", ")));
             }
@@ -396,7 +406,7 @@ impl Builder {
                 None => {
                     let mut candidates: Vec<String> = ["int", "bool", "str", "player"].iter().map(|s| s.to_string()).collect();
                     candidates.extend(tables.iter().cloned());
-                    let hint = closest(other, &candidates).map(|c| format!(" (did you mean '{c}'?)")).unwrap_or_default();
+                    let hint = did_you_mean(other, &candidates);
                     self.error(path, format!("unknown type '{other}'{hint}: use int, bool, str, player or a table name"));
                     Type::Any
                 }
@@ -563,7 +573,7 @@ impl Builder {
                 None => {
                     let mut candidates: Vec<String> = decls.tables.iter().map(|d| d.name.clone()).collect();
                     candidates.push("players".into());
-                    let hint = closest(t, &candidates).map(|c| format!(" (did you mean '{c}'?)")).unwrap_or_default();
+                    let hint = did_you_mean(t, &candidates);
                     self.error(&join(path, "per"), format!("unknown domain '{t}'{hint}: use 'players' or a table name"));
                     Domain::Global
                 }
@@ -579,13 +589,6 @@ impl Builder {
         }
     }
 
-    fn domain_type(domain: Domain) -> Option<Type> {
-        match domain {
-            Domain::Global => None,
-            Domain::Players => Some(Type::Player),
-            Domain::Table(t) => Some(Type::Row(t)),
-        }
-    }
 
     fn vars(&mut self, value: Option<&Yaml>, decls: &mut Decls, max_players: usize) -> (Vec<Var>, usize) {
         let mut out = Vec::new();
@@ -616,7 +619,7 @@ impl Builder {
             let base = slots;
             slots += Self::domain_len(decls, per, max_players);
             let init_yaml = short_init.or_else(|| m.get("init").cloned());
-            let it = Self::domain_type(per);
+            let it = per.index_type();
             let init: Eval = match init_yaml {
                 Some(init) => {
                     let scope = Scope { locals: &[], it };
@@ -703,10 +706,7 @@ impl Builder {
         }
         for (zone, (init, path)) in out.iter_mut().zip(pending) {
             let Some(init) = init else { continue };
-            let elem = match zone.of {
-                Element::Player => Type::Player,
-                Element::Row(t) => Type::Row(t),
-            };
+            let elem = zone.of.value_type();
             if init.as_str() == Some("all") {
                 if let Element::Row(t) = zone.of {
                     let n = decls.tables[t as usize].row_ids.len() as u16;
@@ -715,7 +715,7 @@ impl Builder {
                     continue;
                 }
             }
-            let scope = Scope { locals: &[], it: Self::domain_type(zone.per) };
+            let scope = Scope { locals: &[], it: zone.per.index_type() };
             let want = Type::List(Box::new(elem));
             zone.init = Some(self.expression(decls, &init, &join(&path, "init"), &scope, Some(&want)).0);
         }

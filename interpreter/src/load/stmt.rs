@@ -5,7 +5,7 @@ use std::sync::Arc;
 use frontier_grammar::expr::{Expr, ExprKind};
 use serde_yaml::{Mapping, Value as Yaml};
 
-use super::{closest, join, Builder, Decls, ProcCtx};
+use super::{closest, did_you_mean, join, Builder, Decls, ProcCtx};
 use crate::eval::{Env, Eval, Template};
 use crate::model::*;
 use crate::value::{Type, Value};
@@ -336,7 +336,7 @@ impl Procedures {
                 };
                 let Some(proc) = self.signatures.iter().position(|s| s.name == name) else {
                     let names: Vec<String> = self.signatures.iter().map(|s| s.name.clone()).collect();
-                    let hint = closest(&name, &names).map(|c| format!(" (did you mean '{c}'?)")).unwrap_or_default();
+                    let hint = did_you_mean(&name, &names);
                     b.error(&vpath, format!("unknown procedure '{name}'{hint}"));
                     return;
                 };
@@ -538,7 +538,7 @@ fn place(b: &mut Builder, decls: &Decls, scope: &crate::load::Scope, target: &st
                 None => {
                     let mut names: Vec<String> = decls.vars.iter().map(|v| v.name.clone()).collect();
                     names.extend(scope.locals.iter().map(|(l, _, _)| l.clone()));
-                    let hint = closest(&n.text, &names).map(|c| format!(" (did you mean '{c}'?)")).unwrap_or_default();
+                    let hint = did_you_mean(&n.text, &names);
                     fail(b, format!("unknown variable '{}'{hint}", n.text))
                 }
             }
@@ -554,20 +554,14 @@ fn place(b: &mut Builder, decls: &Decls, scope: &crate::load::Scope, target: &st
             };
             let Some(i) = decls.vars.iter().position(|v| v.name == var_name) else {
                 let names: Vec<String> = decls.vars.iter().map(|v| v.name.clone()).collect();
-                let hint = closest(&var_name, &names).map(|c| format!(" (did you mean '{c}'?)")).unwrap_or_default();
+                let hint = did_you_mean(&var_name, &names);
                 return fail(b, format!("unknown variable '{var_name}'{hint}"));
             };
             let var = &decls.vars[i];
-            let want = match var.per {
-                Domain::Global => return fail(b, format!("'{var_name}' has a single value: it cannot be indexed")),
-                Domain::Players => Type::Player,
-                Domain::Table(t) => Type::Row(t),
+            let Some(want) = var.per.index_type() else {
+                return fail(b, format!("'{var_name}' has a single value: it cannot be indexed"));
             };
-            let mut compiler = super::Compiler::new(decls);
-            let index = compiler.expect(&index_expr, scope, &want);
-            for e in compiler.errors {
-                b.expr_error(path, &source, e.span, e.message);
-            }
+            let index = b.compile_ast(decls, &index_expr, &source, path, scope, &want);
             Some((Place::Var { var: i as VarId, index: Some(index) }, var.ty.clone()))
         }
         _ => fail(b, "cannot assign to this: expected a variable, var[index], player.var or a local".into()),
@@ -597,15 +591,12 @@ fn zone_expr(b: &mut Builder, decls: &Decls, scope: &crate::load::Scope, v: &Yam
     };
     let Some(z) = decls.zones.iter().position(|z| z.name == name) else {
         let names: Vec<String> = decls.zones.iter().map(|z| z.name.clone()).collect();
-        let hint = closest(&name, &names).map(|c| format!(" (did you mean '{c}'?)")).unwrap_or_default();
+        let hint = did_you_mean(&name, &names);
         b.expr_error(path, &source, ast.span, format!("expected a zone{hint}"));
         return None;
     };
     let zone = &decls.zones[z];
-    let elem = match zone.of {
-        Element::Player => Type::Player,
-        Element::Row(t) => Type::Row(t),
-    };
+    let elem = zone.of.value_type();
     let index = match (zone.per, index) {
         (Domain::Global, None) => None,
         (Domain::Global, Some(_)) => {
@@ -617,17 +608,8 @@ fn zone_expr(b: &mut Builder, decls: &Decls, scope: &crate::load::Scope, v: &Yam
             return None;
         }
         (per, Some(index)) => {
-            let want = match per {
-                Domain::Players => Type::Player,
-                Domain::Table(t) => Type::Row(t),
-                Domain::Global => Type::Any,
-            };
-            let mut compiler = super::Compiler::new(decls);
-            let eval = compiler.expect(&index, scope, &want);
-            for e in compiler.errors {
-                b.expr_error(path, &source, e.span, e.message);
-            }
-            Some(eval)
+            let want = per.index_type().unwrap_or(Type::Any);
+            Some(b.compile_ast(decls, &index, &source, path, scope, &want))
         }
     };
     Some((ZoneRef { zone: z as ZoneId, index }, elem))
