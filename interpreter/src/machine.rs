@@ -297,11 +297,7 @@ impl Game {
             }
             (Pending::Shuffle { zone }, Choice::Order(order)) => {
                 let zone = *zone;
-                let mut expected = state.zones[zone].clone();
-                let mut given = order.clone();
-                expected.sort_unstable();
-                given.sort_unstable();
-                if expected != given {
+                if !is_reordering(&order, &state.zones[zone]) {
                     return Err(ApplyError::Illegal("the order given is not a reordering of the zone's contents".into()));
                 }
                 if journal.is_on() {
@@ -353,7 +349,7 @@ impl Game {
                 let stmt = &block[pc as usize];
                 self.exec(state, block_id, pc, journal).map_err(|e| e.at(&stmt.origin))?;
             } else {
-                self.end_of_block(state).map_err(|e| e.at(&self.blocks[frame_block(state)].last().map(|s| s.origin.clone()).unwrap_or_else(|| "".into())))?;
+                self.end_of_block(state)?;
             }
         }
         Ok(())
@@ -391,11 +387,12 @@ impl Game {
             }
             FrameKind::While { block, pc } => {
                 let (block, pc, base) = (*block, *pc, frame.base as usize);
-                let StmtKind::While { cond, .. } = &self.blocks[block as usize][pc as usize].kind else {
+                let stmt = &self.blocks[block as usize][pc as usize];
+                let StmtKind::While { cond, .. } = &stmt.kind else {
                     return Err(RuntimeError::new("internal: a while frame without its loop"));
                 };
                 let env = Env::new(self, state, &state.locals[base..]);
-                let again = as_bool(&cond(&env)?)?;
+                let again = cond(&env).and_then(|v| as_bool(&v)).map_err(|e| e.at(&stmt.origin))?;
                 let frame = state.stack.last_mut().expect("frame checked above");
                 if again {
                     frame.pc = 0;
@@ -709,11 +706,7 @@ impl Game {
                         .find(|e| self.value_text(&decode_element(of, *e), &state.names) == word)?;
                     order.push(code);
                 }
-                let mut a = order.clone();
-                let mut b = state.zones[*zone].clone();
-                a.sort_unstable();
-                b.sort_unstable();
-                (a == b).then_some(Choice::Order(order))
+                is_reordering(&order, &state.zones[*zone]).then_some(Choice::Order(order))
             }
             _ => None,
         }
@@ -763,8 +756,12 @@ impl Game {
     }
 }
 
-fn frame_block(state: &State) -> usize {
-    state.stack.last().map_or(0, |f| f.block as usize)
+/// Whether `order` holds exactly the elements of `zone`, in any order.
+fn is_reordering(order: &[u16], zone: &[u16]) -> bool {
+    let (mut a, mut b) = (order.to_vec(), zone.to_vec());
+    a.sort_unstable();
+    b.sort_unstable();
+    a == b
 }
 
 pub(crate) fn as_int(v: &Value) -> Result<i64, RuntimeError> {

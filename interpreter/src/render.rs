@@ -135,13 +135,10 @@ impl Game {
             let _ = writeln!(out, "  {}{params}{doc}{}", p.name, rule(&p.rule));
         }
         let _ = writeln!(out, "\ndecisions:");
-        for (b, block) in self.blocks.iter().enumerate() {
-            for stmt in block {
-                if let crate::model::StmtKind::Choose(c) = &stmt.kind {
-                    let labels: Vec<&str> = c.groups.iter().map(|g| g.label.source.as_str()).collect();
-                    let _ = writeln!(out, "  \"{}\": {}{}", c.prompt.source, labels.join(" | "), rule(&stmt.rule));
-                    let _ = b;
-                }
+        for stmt in self.blocks.iter().flatten() {
+            if let crate::model::StmtKind::Choose(c) = &stmt.kind {
+                let labels: Vec<&str> = c.groups.iter().map(|g| g.label.source.as_str()).collect();
+                let _ = writeln!(out, "  \"{}\": {}{}", c.prompt.source, labels.join(" | "), rule(&stmt.rule));
             }
         }
         let tb = if self.ranking.tiebreak.is_empty() { "" } else { ", ties broken by the ranking's tie-breaks" };
