@@ -4,8 +4,8 @@ use std::io::IsTerminal;
 
 use clap::Args;
 use frontier_interpreter::agent::{Agent, RandomAgent};
-use frontier_interpreter::runner::{sample_chance, Step};
-use frontier_interpreter::{Choice, Game, GameRng, Journal, State, Status};
+use frontier_interpreter::runner::{self, Recording};
+use frontier_interpreter::{Game, GameRng, State, Status};
 
 use crate::human::HumanAgent;
 
@@ -61,52 +61,17 @@ pub fn run(args: PlayArgs) -> Result<(), String> {
     let mut agents = agents_for(&specs, seed)?;
     let names = crate::seat_names(n);
     println!("{} — {n} players ({}), seed {seed}", game.meta.title, specs.join(", "));
-    let (state, steps) = play_to_end(&game, names.clone(), seed, &mut agents, |line| println!("{line}"))?;
+    let start = game.start(names.clone()).map_err(|e| e.to_string())?;
+    let mut rng = GameRng::new(seed);
+    let (record, state) =
+        runner::run_with_log(&game, start, &mut rng, &mut agents, Recording::StepsAndLog, runner::MAX_STEPS, |line| println!("{line}"))
+            .map_err(|e| e.to_string())?;
     print_result(&game, &state);
     if let Some(path) = &args.trace_out {
-        let outcome = match game.status(&state) {
-            frontier_interpreter::Status::Over(o) => Some(o.clone()),
-            _ => None,
-        };
-        crate::traces::save_trace(path, &args.ruleset, &names, seed, &steps, outcome.as_ref())?;
+        crate::traces::save_trace(path, &args.ruleset, &names, seed, &record.steps, Some(&record.outcome))?;
         println!("trace written to {}", path.display());
     }
     Ok(())
-}
-
-/// Plays a game, passing each log line to `show`; returns the final state and the steps.
-pub fn play_to_end(
-    game: &Game,
-    names: Vec<String>,
-    seed: u64,
-    agents: &mut [Box<dyn Agent>],
-    mut show: impl FnMut(&str),
-) -> Result<(State, Vec<Step>), String> {
-    let mut rng = GameRng::new(seed);
-    let mut state = game.start(names).map_err(|e| e.to_string())?;
-    let mut steps = Vec::new();
-    let mut log = Vec::new();
-    loop {
-        let choice = match game.status(&state) {
-            Status::Over(_) => return Ok((state, steps)),
-            Status::Decision { player, .. } => {
-                let i = agents[player as usize].decide(game, &state)?;
-                let label = game.option_label(&state, i).map_err(|e| e.to_string())?;
-                steps.push(Step::Decision { player, label });
-                Choice::Option(i)
-            }
-            Status::Chance(chance) => {
-                let choice = sample_chance(&state, chance, &mut rng);
-                steps.push(Step::Chance { label: game.outcome_label(&state, &choice) });
-                choice
-            }
-        };
-        log.clear();
-        game.apply(&mut state, choice, &mut Journal::On(&mut log)).map_err(|e| e.to_string())?;
-        for line in &log {
-            show(line);
-        }
-    }
 }
 
 pub fn print_result(game: &Game, state: &State) {

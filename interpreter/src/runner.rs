@@ -77,11 +77,25 @@ pub fn sample_chance(state: &State, status: Chance, rng: &mut GameRng) -> Choice
 /// Plays from `state` to the end.
 pub fn run(
     game: &Game,
+    state: State,
+    rng: &mut GameRng,
+    agents: &mut [Box<dyn Agent>],
+    recording: Recording,
+    max_steps: u64,
+) -> Result<(GameRecord, State), RunError> {
+    run_with_log(game, state, rng, agents, recording, max_steps, |_| {})
+}
+
+/// Plays from `state` to the end, passing each log line to `on_log` as it is written
+/// (with [`Recording::StepsAndLog`]), so that people see the game as it happens.
+pub fn run_with_log(
+    game: &Game,
     mut state: State,
     rng: &mut GameRng,
     agents: &mut [Box<dyn Agent>],
     recording: Recording,
     max_steps: u64,
+    mut on_log: impl FnMut(&str),
 ) -> Result<(GameRecord, State), RunError> {
     let mut record = GameRecord {
         outcome: Outcome { scores: Vec::new(), tiebreaks: Vec::new(), ranks: Vec::new() },
@@ -123,7 +137,11 @@ pub fn run(
             }
         };
         match recording {
-            Recording::StepsAndLog => game.apply(&mut state, choice, &mut Journal::On(&mut record.log))?,
+            Recording::StepsAndLog => {
+                let before = record.log.len();
+                game.apply(&mut state, choice, &mut Journal::On(&mut record.log))?;
+                record.log[before..].iter().for_each(|line| on_log(line));
+            }
             _ => game.apply(&mut state, choice, &mut Journal::Off)?,
         }
         if let Pending::Running = state.pending {
