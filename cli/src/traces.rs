@@ -3,9 +3,9 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use frontier_interpreter::frontier_grammar::trace::{self as notation, RulesetRef, Start, Trace};
+use frontier_interpreter::frontier_grammar::trace::{self as notation, RulesetRef, Trace};
 use frontier_interpreter::runner::Step;
-use frontier_interpreter::trace::{replay, start_from_position, start_of, write_trace, Divergence, Replayed, ReplayStep};
+use frontier_interpreter::trace::{replay, starting_state, write_trace, Divergence, Replayed, ReplayStep};
 use frontier_interpreter::{load_with_params, Game, State};
 
 use crate::source::{plain_io, resolve};
@@ -56,15 +56,10 @@ fn prepare(path: &Path) -> Result<Prepared, String> {
     let resolver = move |name: &str| resolve(name, base_dir.as_deref());
     let game = load_with_params(&ruleset_source, &resolver, &trace.header.params)
         .map_err(|e| format!("{shown}{}: the ruleset does not load:\n{e}", at(lines.ruleset)))?;
-    let start = match &trace.header.start {
-        Start::Setup => start_of(&game, &trace),
-        Start::Position(p) => {
-            let file = dir.join(p);
-            let text = std::fs::read_to_string(&file)
-                .map_err(|e| format!("{shown}{}: cannot read position {}: {}", at(lines.start), file.display(), plain_io(&e)))?;
-            start_from_position(&game, &trace, &text)
-        }
-    }
+    let start = starting_state(&game, &trace, |p| {
+        let file = dir.join(p);
+        std::fs::read_to_string(&file).map_err(|e| format!("cannot read position {}: {}", file.display(), plain_io(&e)))
+    })
     .map_err(|d| format!("{shown}:{}:{}: {}", d.line, d.column, d.message))?;
     Ok(Prepared { trace, game, start })
 }

@@ -183,17 +183,19 @@ pub fn replay(
     Ok(Replayed { steps: step, assertions, final_state: state })
 }
 
-/// The game a trace starts from when it starts with the ruleset's setup.
-pub fn start_of(game: &Game, trace: &Trace) -> Result<State, Divergence> {
-    match &trace.header.start {
-        Start::Setup => game.start(trace.header.players.clone()).map_err(|e| header_error(trace, e.to_string())),
-        Start::Position(_) => Err(header_error(trace, "a position start needs the position file".into())),
-    }
-}
-
-/// Reads a position for a trace, checking it seats the trace's players.
-pub fn start_from_position(game: &Game, trace: &Trace, position_text: &str) -> Result<State, Divergence> {
-    let state = game.state_from_yaml(position_text).map_err(|e| header_error(trace, format!("position: {e}")))?;
+/// The state a trace starts from: a fresh game after the ruleset's setup, or a position
+/// (read by `read_position`, given the path the trace names) that seats its players.
+pub fn starting_state(
+    game: &Game,
+    trace: &Trace,
+    read_position: impl FnOnce(&str) -> Result<String, String>,
+) -> Result<State, Divergence> {
+    let path = match &trace.header.start {
+        Start::Setup => return game.start(trace.header.players.clone()).map_err(|e| header_error(trace, e.to_string())),
+        Start::Position(path) => path,
+    };
+    let text = read_position(path).map_err(|e| header_error(trace, e))?;
+    let state = game.state_from_yaml(&text).map_err(|e| header_error(trace, format!("position {path}: {e}")))?;
     if *state.names != trace.header.players {
         return Err(header_error(
             trace,

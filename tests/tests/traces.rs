@@ -3,9 +3,9 @@
 
 use std::path::Path;
 
-use frontier_interpreter::frontier_grammar::trace::{parse, RulesetRef, Start};
+use frontier_interpreter::frontier_grammar::trace::{parse, RulesetRef};
 use frontier_interpreter::runner::Recording;
-use frontier_interpreter::trace::{replay, start_from_position, start_of, write_trace};
+use frontier_interpreter::trace::{replay, starting_state, write_trace};
 use frontier_interpreter::{load_with_params, Status};
 use frontier_tests::*;
 
@@ -15,11 +15,8 @@ fn check_file(path: &Path) -> Result<usize, String> {
     let RulesetRef::Name(name) = &trace.header.ruleset else { return Err("shipped traces name their ruleset".into()) };
     let src = source(&workspace().join("rulesets").join(name));
     let game = load_with_params(&src, &|_| Err("no variants here".into()), &trace.header.params).map_err(|e| e.to_string())?;
-    let start = match &trace.header.start {
-        Start::Setup => start_of(&game, &trace),
-        Start::Position(p) => start_from_position(&game, &trace, &std::fs::read_to_string(path.parent().unwrap().join(p)).unwrap()),
-    }
-    .map_err(|d| d.to_string())?;
+    let start = starting_state(&game, &trace, |p| std::fs::read_to_string(path.parent().unwrap().join(p)).map_err(|e| e.to_string()))
+        .map_err(|d| d.to_string())?;
     replay(&game, &trace, start, |_| {}).map(|r| r.steps).map_err(|d| format!("line {}: {d}", d.line))
 }
 
