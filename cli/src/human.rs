@@ -1,5 +1,5 @@
-//! The terminal agent: lists numbered options, reads a number or a label; `?` shows the
-//! state as this player may see it; bad input asks again.
+//! The terminal agent: shows the state as this player may see it, lists numbered options,
+//! reads a number or a label; `?` shows the state again; bad input asks again.
 
 use std::io::{BufRead, Write};
 
@@ -17,6 +17,8 @@ impl Agent for HumanAgent {
         let name = &state.names[self.seat as usize];
         let stdin = std::io::stdin();
         let mut out = std::io::stdout();
+        let style = crate::output_style();
+        let _ = write!(out, "\n{}", game.render_state_styled(state, Some(self.seat), style));
         loop {
             let _ = writeln!(out, "\n{name}, {prompt}");
             for (i, l) in labels.iter().enumerate() {
@@ -31,7 +33,7 @@ impl Agent for HumanAgent {
             let answer = line.trim();
             match answer {
                 "?" => {
-                    let _ = write!(out, "{}", game.render_state(state, Some(self.seat)));
+                    let _ = write!(out, "{}", game.render_state_styled(state, Some(self.seat), style));
                 }
                 "q" | "quit" => return Err("game abandoned".into()),
                 _ => {

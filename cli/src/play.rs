@@ -75,7 +75,7 @@ pub fn run(args: PlayArgs) -> Result<(), String> {
 }
 
 pub fn print_result(game: &Game, state: &State) {
-    println!("\n{}", game.render_state(state, None).trim_end());
+    println!("\n{}", game.render_state_styled(state, None, crate::output_style()).trim_end());
     if let Status::Over(outcome) = game.status(state) {
         println!("\nfinal scores:");
         let mut seats: Vec<usize> = (0..outcome.scores.len()).collect();

@@ -122,6 +122,12 @@ fn to_dynamic(env: &Env, v: &Value) -> Dynamic {
         Value::Row(t, r) => Dynamic::from(env.game.tables[*t as usize].rows[*r as usize].id.clone()),
         Value::Str(s) => Dynamic::from(s.to_string()),
         Value::List(items) => Dynamic::from_array(items.iter().map(|i| to_dynamic(env, i)).collect()),
+        Value::Pos(p) => {
+            let mut m = Map::new();
+            m.insert("row".into(), Dynamic::from_int(p.row as i64));
+            m.insert("col".into(), Dynamic::from_int(p.col as i64));
+            Dynamic::from_map(m)
+        }
     }
 }
 
@@ -167,7 +173,34 @@ fn game_map(env: &Env) -> Map {
         let value = by_index(env, zone.per, read);
         map.insert(zone.name.as_str().into(), value);
     }
+    for board in &game.boards {
+        let read = |i: usize| {
+            let cells: Array = state.boards[board.base + i]
+                .cells()
+                .iter()
+                .map(|(p, e)| Dynamic::from_map(cell_map(env, *p, &crate::machine::decode_element(board.of, *e))))
+                .collect();
+            Dynamic::from_array(cells)
+        };
+        let value = by_index(env, board.per, read);
+        map.insert(board.name.as_str().into(), value);
+    }
     map
+}
+
+/// A board cell as scripts see it: `#{row, col, id}` and, for a row of a table, its columns.
+fn cell_map(env: &Env, p: crate::grid::Pos, element: &Value) -> Map {
+    let mut m = Map::new();
+    m.insert("row".into(), Dynamic::from_int(p.row as i64));
+    m.insert("col".into(), Dynamic::from_int(p.col as i64));
+    m.insert("id".into(), to_dynamic(env, element));
+    if let Value::Row(t, r) = element {
+        let table = &env.game.tables[*t as usize];
+        for (column, value) in table.columns.iter().zip(&table.rows[*r as usize].values) {
+            m.insert(column.name.as_str().into(), to_dynamic(env, value));
+        }
+    }
+    m
 }
 
 /// A value per index of a domain: one value, an array by seat, or a map by row id.

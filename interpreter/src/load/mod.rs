@@ -1,6 +1,7 @@
 //! Loading: YAML text → validated, compiled [`Game`]. Collects every problem it can find
 //! and reports each with its file, line and column (or at least its YAML path).
 
+mod board;
 mod expr;
 mod locate;
 mod stmt;
@@ -123,7 +124,7 @@ impl ProcCtx {
 
 const TOP_KEYS: &[&str] = &[
     "frontier", "name", "title", "players", "rulebook", "summary", "extends", "params", "tables", "state", "zones",
-    "setup", "play", "procedures", "ranking",
+    "boards", "setup", "play", "procedures", "ranking",
 ];
 
 impl Builder {
@@ -293,12 +294,14 @@ impl Builder {
             params: params.iter().map(|p| (p.name.clone(), p.value)).collect(),
             vars: Vec::new(),
             zones: Vec::new(),
+            boards: Vec::new(),
             script_functions: scripts.as_ref().map(|s| s.functions()).unwrap_or_default(),
             scripts: scripts.clone(),
         };
         let max_players = meta.max_players as usize;
         let (vars, int_slots) = self.vars(top.get("state"), &mut decls, max_players);
         let (zones, zone_slots) = self.zones(top.get("zones"), &mut decls, max_players);
+        let (boards, board_slots) = self.boards(top.get("boards"), &mut decls, max_players);
         self.check_unique_names(&decls);
         let mut procs = stmt::Procedures::new();
         procs.declare(self, &decls, top);
@@ -310,6 +313,7 @@ impl Builder {
             tables,
             vars,
             zones,
+            boards,
             procedures,
             blocks,
             setup,
@@ -318,6 +322,7 @@ impl Builder {
             scripts,
             int_slots,
             zone_slots,
+            board_slots,
         })
     }
 
@@ -559,6 +564,24 @@ impl Builder {
         }
     }
 
+    /// What a zone or a board holds: `of: players` or `of: <table>`.
+    fn element(&mut self, m: &Mapping, decls: &Decls, path: &str, what: &str) -> Element {
+        match m.get("of").and_then(Yaml::as_str) {
+            Some("players") => Element::Player,
+            Some(t) => match decls.tables.iter().position(|d| d.name == t) {
+                Some(i) => Element::Row(i as TableId),
+                None => {
+                    self.error(&join(path, "of"), format!("unknown table '{t}': a {what} holds rows of a table, or players"));
+                    Element::Player
+                }
+            },
+            None => {
+                self.error(path, format!("missing 'of': what the {what} holds (a table name, or players)"));
+                Element::Player
+            }
+        }
+    }
+
     fn domain(&mut self, m: &Mapping, decls: &Decls, path: &str) -> Domain {
         match m.get("per").and_then(Yaml::as_str) {
             None => {
@@ -667,20 +690,7 @@ impl Builder {
                 continue;
             };
             self.check_keys(m, &path, &["of", "per", "visibility", "init", "doc", "rule"]);
-            let of = match m.get("of").and_then(Yaml::as_str) {
-                Some("players") => Element::Player,
-                Some(t) => match decls.tables.iter().position(|d| d.name == t) {
-                    Some(i) => Element::Row(i as TableId),
-                    None => {
-                        self.error(&join(&path, "of"), format!("unknown table '{t}': a zone holds rows of a table, or players"));
-                        Element::Player
-                    }
-                },
-                None => {
-                    self.error(&path, "missing 'of': what the zone holds (a table name, or players)");
-                    Element::Player
-                }
-            };
+            let of = self.element(m, decls, &path, "zone");
             let per = self.domain(m, decls, &path);
             let visibility = match m.get("visibility").and_then(Yaml::as_str) {
                 None | Some("all") => Visibility::All,
@@ -729,11 +739,12 @@ impl Builder {
         names.extend(decls.tables.iter().map(|t| (t.name.as_str(), format!("tables.{}", t.name))));
         names.extend(decls.vars.iter().map(|v| (v.name.as_str(), format!("state.{}", v.name))));
         names.extend(decls.zones.iter().map(|z| (z.name.as_str(), format!("zones.{}", z.name))));
+        names.extend(decls.boards.iter().map(|b| (b.name.as_str(), format!("boards.{}", b.name))));
         for (name, path) in names {
             if name == "players" || name == "it" {
                 self.error(&path, format!("'{name}' is a built-in name"));
             } else if !seen.insert(name) {
-                self.error(&path, format!("'{name}' is declared twice (params, tables, state and zones share one namespace)"));
+                self.error(&path, format!("'{name}' is declared twice (params, tables, state, zones and boards share one namespace)"));
             }
         }
     }
