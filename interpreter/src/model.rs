@@ -64,6 +64,8 @@ pub struct Table {
     pub rule: RuleRef,
     /// Set when the data is not published and was reconstructed: says how.
     pub reconstructed: Option<String>,
+    /// How a row reads in state displays (`it` is the row); its id alone by default.
+    pub show: Option<Template>,
 }
 
 pub struct Column {

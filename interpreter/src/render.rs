@@ -71,6 +71,17 @@ impl Game {
                     let values: Vec<Value> = contents.iter().take(n).map(|e| decode_element(zone.of, *e)).collect();
                     self.value_text(&Value::list(values), &state.names)
                 };
+                if let (Visibility::All, Some(show)) = (shown, self.row_show(zone.of)) {
+                    // Rows with a display template: one per line, id then what it shows.
+                    let _ = writeln!(out, "{name}:{}", if contents.is_empty() { " (empty)" } else { "" });
+                    let env = Env::new(self, state, &[]);
+                    for e in contents {
+                        let row = decode_element(zone.of, *e);
+                        let text = show.render(&env.with_it(&row)).unwrap_or_else(|e| format!("({e})"));
+                        let _ = writeln!(out, "  {}  {text}", self.value_text(&row, &state.names));
+                    }
+                    continue;
+                }
                 let text = match shown {
                     Visibility::All if contents.is_empty() => "(empty)".to_string(),
                     Visibility::All => items(contents.len()),
@@ -91,6 +102,13 @@ impl Game {
             }
         }
         out
+    }
+
+    fn row_show(&self, of: crate::model::Element) -> Option<&crate::eval::Template> {
+        match of {
+            crate::model::Element::Row(t) => self.tables[t as usize].show.as_ref(),
+            crate::model::Element::Player => None,
+        }
     }
 
     /// A board as a grid: column numbers above, row numbers on the left, `.` for an empty

@@ -287,7 +287,7 @@ impl Builder {
         }
         let meta = self.meta(top, origin);
         let params = self.params(top.get("params"));
-        let tables = self.tables(top.get("tables"));
+        let mut tables = self.tables(top.get("tables"));
         let scripts = self.scripts(scripts);
         let mut decls = Decls {
             tables: tables.iter().map(TableDecl::of).collect(),
@@ -302,6 +302,7 @@ impl Builder {
         let (vars, int_slots) = self.vars(top.get("state"), &mut decls, max_players);
         let (zones, zone_slots) = self.zones(top.get("zones"), &mut decls, max_players);
         let (boards, board_slots) = self.boards(top.get("boards"), &mut decls, max_players);
+        self.table_shows(top.get("tables"), &mut tables, &decls);
         self.check_unique_names(&decls);
         let mut procs = stmt::Procedures::new();
         procs.declare(self, &decls, top);
@@ -436,7 +437,7 @@ impl Builder {
                 self.error(&path, "a table is a mapping with columns: and rows:");
                 continue;
             };
-            self.check_keys(t, &path, &["columns", "rows", "doc", "rule", "reconstructed"]);
+            self.check_keys(t, &path, &["columns", "rows", "doc", "rule", "reconstructed", "show"]);
             let mut columns = Vec::new();
             if let Some(cols) = t.get("columns") {
                 match cols.as_mapping() {
@@ -507,6 +508,7 @@ impl Builder {
                 doc: self.string(t, "doc", &path),
                 rule: self.rule(t, &path),
                 reconstructed: self.string(t, "reconstructed", &path),
+                show: None,
             });
         }
         let ids: Vec<Vec<String>> = raw_rows.iter().map(|rows| rows.iter().map(|r| r.0.clone()).collect()).collect();
@@ -561,6 +563,17 @@ impl Builder {
                 }
                 None
             }
+        }
+    }
+
+    /// Each table's `show:` template (how a row reads in state displays), compiled once
+    /// every declaration is known.
+    fn table_shows(&mut self, value: Option<&Yaml>, tables: &mut [Table], decls: &Decls) {
+        let Some(map) = value.and_then(Yaml::as_mapping) else { return };
+        for (t, table) in tables.iter_mut().enumerate() {
+            let Some(show) = map.get(table.name.as_str()).and_then(|v| v.get("show")) else { continue };
+            let scope = Scope { locals: &[], it: Some(Type::Row(t as TableId)) };
+            table.show = Some(self.template(decls, show, &format!("tables.{}.show", table.name), &scope));
         }
     }
 
