@@ -320,6 +320,9 @@ impl<'a> Compiler<'a> {
                     let index = self.expect(index, scope, &want);
                     return zone_reader(zbase, of, Some((index, name.text.clone())));
                 }
+                if self.decls.boards.iter().any(|b| b.name == name.text) {
+                    return self.board_as_value(name.span, &name.text);
+                }
                 if let Some(t) = self.decls.tables.iter().position(|t| t.name == name.text) {
                     let t = t as TableId;
                     if let ExprKind::Str(id) = &index.kind {
