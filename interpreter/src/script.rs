@@ -64,6 +64,11 @@ impl Scripts {
         }
     }
 
+    /// The file that defines a function.
+    pub fn file_of(&self, name: &str) -> Option<&str> {
+        self.functions.iter().find(|(n, _, _)| n == name).map(|(_, _, f)| self.files[*f].0.as_str())
+    }
+
     pub fn functions(&self) -> Vec<(String, usize)> {
         self.functions.iter().map(|(n, a, _)| (n.clone(), *a)).collect()
     }

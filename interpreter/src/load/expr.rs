@@ -83,6 +83,10 @@ const BUILTINS: &[&str] = &[
     "reverse", "any", "all", "contains", "index_of", "range", "next_player", "abs", "concat",
 ];
 
+pub(crate) fn is_builtin(name: &str) -> bool {
+    BUILTINS.contains(&name) || BOARD_BUILTINS.contains(&name)
+}
+
 fn constant(v: Value) -> Eval {
     Arc::new(move |_| Ok(v.clone()))
 }

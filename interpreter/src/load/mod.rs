@@ -556,7 +556,16 @@ impl Builder {
             return None;
         }
         match Scripts::compile(files) {
-            Ok(s) => Some(Arc::new(s)),
+            Ok(s) => {
+                for (name, _) in s.functions() {
+                    if expr::is_builtin(&name) {
+                        let message = format!("script function {name} has the name of a built-in function: rename it");
+                        let file = s.file_of(&name).unwrap_or_default().to_string();
+                        self.diagnostics.push(Diagnostic { file, position: None, path: String::new(), message });
+                    }
+                }
+                Some(Arc::new(s))
+            }
             Err(errors) => {
                 for (file, position, message) in errors {
                     self.diagnostics.push(Diagnostic { file, position, path: String::new(), message });
