@@ -17,7 +17,11 @@ impl Agent for HumanAgent {
         let name = &state.names[self.seat as usize];
         let stdin = std::io::stdin();
         let mut out = std::io::stdout();
+        let board = game.render_display(state);
         loop {
+            if !board.is_empty() {
+                let _ = write!(out, "\n{board}");
+            }
             let _ = writeln!(out, "\n{name}, {prompt}");
             for (i, l) in labels.iter().enumerate() {
                 let _ = writeln!(out, "  {:>2}. {l}", i + 1);
@@ -31,7 +35,7 @@ impl Agent for HumanAgent {
             let answer = line.trim();
             match answer {
                 "?" => {
-                    let _ = write!(out, "{}", game.render_state(state, Some(self.seat)));
+                    let _ = write!(out, "{}{}", game.render_display(state), game.render_state(state, Some(self.seat)));
                 }
                 "q" | "quit" => return Err("game abandoned".into()),
                 _ => {

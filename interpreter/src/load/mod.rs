@@ -123,7 +123,7 @@ impl ProcCtx {
 
 const TOP_KEYS: &[&str] = &[
     "frontier", "name", "title", "players", "rulebook", "summary", "extends", "params", "tables", "state", "zones",
-    "setup", "play", "procedures", "ranking",
+    "setup", "play", "procedures", "ranking", "display",
 ];
 
 impl Builder {
@@ -304,6 +304,7 @@ impl Builder {
         procs.declare(self, &decls, top);
         let (procedures, blocks, setup, play) = procs.compile(self, &decls, top);
         let ranking = self.ranking(top.get("ranking"), &decls);
+        let display = self.display(top.get("display"), &decls);
         Some(Game {
             meta,
             params,
@@ -315,6 +316,7 @@ impl Builder {
             setup,
             play,
             ranking,
+            display,
             scripts,
             int_slots,
             zone_slots,
@@ -736,6 +738,17 @@ impl Builder {
                 self.error(&path, format!("'{name}' is declared twice (params, tables, state and zones share one namespace)"));
             }
         }
+    }
+
+    /// `display:` a list of templates, the lines that show the board to a person.
+    fn display(&mut self, value: Option<&Yaml>, decls: &Decls) -> Vec<Template> {
+        let Some(value) = value else { return Vec::new() };
+        let Some(items) = value.as_sequence() else {
+            self.error("display", "expected a list of texts (templates), one per line");
+            return Vec::new();
+        };
+        let scope = Scope { locals: &[], it: None };
+        items.iter().enumerate().map(|(i, item)| self.template(decls, item, &format!("display[{i}]"), &scope)).collect()
     }
 
     fn ranking(&mut self, value: Option<&Yaml>, decls: &Decls) -> Ranking {
