@@ -18,8 +18,15 @@ impl Agent for HumanAgent {
         let stdin = std::io::stdin();
         let mut out = std::io::stdout();
         let style = crate::output_style();
-        let _ = write!(out, "\n{}", game.render_state_styled(state, Some(self.seat), style));
+        // The ruleset's display lines when it has some, else the whole state as this player sees it.
+        let board = match game.render_display(state) {
+            lines if lines.is_empty() => game.render_state_styled(state, Some(self.seat), style),
+            lines => lines,
+        };
         loop {
+            if !board.is_empty() {
+                let _ = write!(out, "\n{board}");
+            }
             let _ = writeln!(out, "\n{name}, {prompt}");
             for (i, l) in labels.iter().enumerate() {
                 let _ = writeln!(out, "  {:>2}. {l}", i + 1);
@@ -33,7 +40,7 @@ impl Agent for HumanAgent {
             let answer = line.trim();
             match answer {
                 "?" => {
-                    let _ = write!(out, "{}", game.render_state_styled(state, Some(self.seat), style));
+                    let _ = write!(out, "{}{}", game.render_display(state), game.render_state_styled(state, Some(self.seat), style));
                 }
                 "q" | "quit" => return Err("game abandoned".into()),
                 _ => {

@@ -75,6 +75,10 @@ pub fn run(args: PlayArgs) -> Result<(), String> {
 }
 
 pub fn print_result(game: &Game, state: &State) {
+    let board = game.render_display(state);
+    if !board.is_empty() {
+        println!("\n{}", board.trim_end());
+    }
     println!("\n{}", game.render_state_styled(state, None, crate::output_style()).trim_end());
     if let Status::Over(outcome) = game.status(state) {
         println!("\nfinal scores:");

@@ -31,6 +31,8 @@ pub struct Game {
     pub setup: ProcId,
     pub play: ProcId,
     pub ranking: Ranking,
+    /// The ruleset's `display:` lines (templates), shown to people before their decisions.
+    pub display: Vec<Template>,
     pub scripts: Option<Arc<Scripts>>,
     /// Total integer slots and zone instances of a state (laid out for the most players).
     pub int_slots: usize,

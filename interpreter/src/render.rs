@@ -33,6 +33,23 @@ impl Game {
         }
     }
 
+    /// The ruleset's `display:` lines rendered for this state, one per line (empty when
+    /// the ruleset has none). A line that fails to render shows its error instead.
+    pub fn render_display(&self, state: &State) -> String {
+        let mut out = String::new();
+        let env = crate::eval::Env::new(self, state, &[]);
+        for line in &self.display {
+            match line.render(&env) {
+                Ok(text) => out.push_str(&text),
+                Err(e) => {
+                    let _ = write!(out, "(display error: {e})");
+                }
+            }
+            out.push('\n');
+        }
+        out
+    }
+
     /// The state as `viewer` may see it (`None`: everything), one line per variable or zone,
     /// then each board drawn as a grid.
     pub fn render_state(&self, state: &State, viewer: Option<u8>) -> String {

@@ -80,7 +80,7 @@ type Compiled = (Eval, Type);
 
 const BUILTINS: &[&str] = &[
     "len", "count", "count_if", "sum", "min", "max", "first", "last", "take", "drop", "filter", "map", "sort_by",
-    "reverse", "any", "all", "contains", "index_of", "range", "next_player", "abs", "concat",
+    "reverse", "any", "all", "contains", "index_of", "range", "next_player", "abs", "concat", "text",
 ];
 
 pub(crate) fn is_builtin(name: &str) -> bool {
@@ -761,6 +761,23 @@ impl<'a> Compiler<'a> {
                     Ok(Value::list((lo..=hi).map(Value::Int).collect()))
                 });
                 (eval, Type::List(Box::new(Type::Int)))
+            }
+            "text" => {
+                // Any number of values of any type, written as a template writes them
+                // (players by name, rows by id, lists space-separated) and joined.
+                if args.is_empty() {
+                    return self.error(span, "text needs at least one value");
+                }
+                let parts: Vec<Eval> = args.iter().map(|a| self.compile(a, scope).0).collect();
+                let eval: Eval = Arc::new(move |env: &Env| {
+                    let mut out = String::new();
+                    for part in &parts {
+                        let v = part(env)?;
+                        env.game.write_value(&mut out, &v, &env.state.names);
+                    }
+                    Ok(Value::Str(Arc::from(out.as_str())))
+                });
+                (eval, Type::Str)
             }
             "next_player" => {
                 if !self.arity(span, f, args, &[1]) {

@@ -124,7 +124,7 @@ impl ProcCtx {
 
 const TOP_KEYS: &[&str] = &[
     "frontier", "name", "title", "players", "rulebook", "summary", "extends", "params", "tables", "state", "zones",
-    "boards", "setup", "play", "procedures", "ranking",
+    "boards", "setup", "play", "procedures", "ranking", "display",
 ];
 
 impl Builder {
@@ -308,6 +308,7 @@ impl Builder {
         procs.declare(self, &decls, top);
         let (procedures, blocks, setup, play) = procs.compile(self, &decls, top);
         let ranking = self.ranking(top.get("ranking"), &decls);
+        let display = self.display(top.get("display"), &decls);
         Some(Game {
             meta,
             params,
@@ -320,6 +321,7 @@ impl Builder {
             setup,
             play,
             ranking,
+            display,
             scripts,
             int_slots,
             zone_slots,
@@ -769,6 +771,17 @@ impl Builder {
                 self.error(&path, format!("'{name}' is declared twice (params, tables, state, zones and boards share one namespace)"));
             }
         }
+    }
+
+    /// `display:` a list of templates, the lines that show the board to a person.
+    fn display(&mut self, value: Option<&Yaml>, decls: &Decls) -> Vec<Template> {
+        let Some(value) = value else { return Vec::new() };
+        let Some(items) = value.as_sequence() else {
+            self.error("display", "expected a list of texts (templates), one per line");
+            return Vec::new();
+        };
+        let scope = Scope { locals: &[], it: None };
+        items.iter().enumerate().map(|(i, item)| self.template(decls, item, &format!("display[{i}]"), &scope)).collect()
     }
 
     fn ranking(&mut self, value: Option<&Yaml>, decls: &Decls) -> Ranking {
