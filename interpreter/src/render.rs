@@ -213,12 +213,24 @@ impl Game {
         }
         if !self.tables.is_empty() {
             let _ = writeln!(out, "\ncomponents:");
-            for t in &self.tables {
+            for (table_id, t) in self.tables.iter().enumerate() {
                 let cols: Vec<&str> = t.columns.iter().map(|c| c.name.as_str()).collect();
                 let recon = if t.reconstructed.is_some() { " (reconstructed data)" } else { "" };
                 let _ = writeln!(out, "  {}: {} rows{}{recon}{}", t.name, t.rows.len(), if cols.is_empty() { String::new() } else { format!(" of {}", cols.join(", ")) }, rule(&t.rule));
                 if let Some(d) = &t.doc {
                     let _ = writeln!(out, "    {}", d.trim());
+                }
+                if let Some(show) = &t.show {
+                    // A table that says how its rows read is listed row by row: the cards
+                    // a player will meet, as they will see them.
+                    if let Ok(state) = self.initial_state(Vec::new()) {
+                        let env = Env::new(self, &state, &[]);
+                        for r in 0..t.rows.len() {
+                            let row = Value::Row(table_id as u16, r as u16);
+                            let text = show.render(&env.with_it(&row)).unwrap_or_else(|e| format!("({e})"));
+                            let _ = writeln!(out, "    {}  {text}", t.rows[r].id);
+                        }
+                    }
                 }
             }
         }
