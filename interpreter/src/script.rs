@@ -20,8 +20,11 @@ pub const MAX_CALL_DEPTH: usize = 32;
 
 pub struct Scripts {
     engine: Engine,
-    /// (file, compiled script)
-    files: Vec<(String, AST)>,
+    /// Every file's functions in one script, so that a function may call one defined in
+    /// another file.
+    all: AST,
+    /// The file names, for messages.
+    files: Vec<String>,
     /// (name, arity without the game parameter, file index)
     functions: Vec<(String, usize, usize)>,
 }
@@ -58,7 +61,12 @@ impl Scripts {
             }
         }
         if errors.is_empty() {
-            Ok(Scripts { engine, files: compiled, functions })
+            let mut all = AST::empty();
+            for (_, ast) in &compiled {
+                all = all.merge(ast);
+            }
+            let files = compiled.into_iter().map(|(file, _)| file).collect();
+            Ok(Scripts { engine, all, files, functions })
         } else {
             Err(errors)
         }
@@ -66,7 +74,7 @@ impl Scripts {
 
     /// The file that defines a function.
     pub fn file_of(&self, name: &str) -> Option<&str> {
-        self.functions.iter().find(|(n, _, _)| n == name).map(|(_, _, f)| self.files[*f].0.as_str())
+        self.functions.iter().find(|(n, _, _)| n == name).map(|(_, _, f)| self.files[*f].as_str())
     }
 
     pub fn functions(&self) -> Vec<(String, usize)> {
@@ -77,7 +85,7 @@ impl Scripts {
         let Some((_, _, file)) = self.functions.iter().find(|(n, _, _)| n == name) else {
             return Err(RuntimeError::new(format!("no script function {name}")));
         };
-        let (file_name, ast) = &self.files[*file];
+        let (file_name, ast) = (&self.files[*file], &self.all);
         let mut call_args: Vec<Dynamic> = vec![Dynamic::from_map(game_map(env))];
         call_args.extend(args.iter().map(|v| to_dynamic(env, v)));
         let mut scope = rhai::Scope::new();
