@@ -63,7 +63,7 @@ impl Bounds {
 pub type Piece = Vec<Vec<Option<u16>>>;
 
 /// The far edge grids keep away from, so that offsets never saturate.
-const LIMIT: i16 = 10_000;
+pub const LIMIT: i16 = 10_000;
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Grid {
@@ -326,5 +326,66 @@ mod tests {
         assert_eq!(rotate(&piece, 1), vec![vec![3, 1], vec![4, 2]]);
         assert_eq!(rotate(&piece, -1), rotate(&piece, 3));
         assert_eq!(rotate(&vec![vec![1, 2, 3]], 1), vec![vec![1], vec![2], vec![3]]);
+    }
+
+    mod properties {
+        use super::*;
+        use proptest::prelude::*;
+
+        fn any_grid() -> impl Strategy<Value = Grid> {
+            proptest::collection::vec((-6i16..6, -6i16..6, 0u16..3), 0..40).prop_map(|cells| {
+                let mut g = Grid::default();
+                for (r, c, e) in cells {
+                    g.set(Pos::new(r, c), e);
+                }
+                g
+            })
+        }
+
+        proptest! {
+            #[test]
+            fn every_placement_covers_or_shares_an_edge(g in any_grid(), rows in 1i16..4, cols in 1i16..4) {
+                for at in g.placements(rows, cols) {
+                    prop_assert!(g.is_empty() || g.touches(at, rows, cols));
+                }
+                // and every touching position near the grid is offered
+                if let Some(b) = g.bounds() {
+                    for top in (b.top - rows - 1)..=(b.bottom + 2) {
+                        for left in (b.left - cols - 1)..=(b.right + 2) {
+                            let at = Pos::new(top, left);
+                            prop_assert_eq!(g.touches(at, rows, cols), g.placements(rows, cols).contains(&at));
+                        }
+                    }
+                }
+            }
+
+            #[test]
+            fn groups_partition_the_kept_cells_into_connected_sets(g in any_grid()) {
+                let groups = g.groups(|e| Ok::<_, ()>(e == 1)).unwrap();
+                let mut all: Vec<Pos> = groups.iter().flatten().copied().collect();
+                all.sort();
+                let kept: Vec<Pos> = g.cells().iter().filter(|(_, e)| *e == 1).map(|(p, _)| *p).collect();
+                prop_assert_eq!(all, kept);
+                for w in groups.windows(2) {
+                    prop_assert!(w[0].len() >= w[1].len());
+                }
+                // no cell of one group is a neighbour of a cell of another
+                for (i, a) in groups.iter().enumerate() {
+                    for b in groups.iter().skip(i + 1) {
+                        for p in a {
+                            prop_assert!(p.neighbours().iter().all(|n| !b.contains(n)));
+                        }
+                    }
+                }
+            }
+
+            #[test]
+            fn holes_are_empty_cells_inside_the_bounds(g in any_grid()) {
+                for h in g.holes() {
+                    prop_assert!(g.get(h).is_none());
+                    prop_assert!(g.bounds().unwrap().contains(h));
+                }
+            }
+        }
     }
 }

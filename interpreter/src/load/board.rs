@@ -251,5 +251,5 @@ fn constant_none() -> Eval {
 }
 
 fn coordinate(n: i64) -> Result<i16, RuntimeError> {
-    i16::try_from(n).ok().filter(|n| n.abs() < 10_000).ok_or_else(|| RuntimeError::new(format!("coordinate {n} is out of range")))
+    i16::try_from(n).ok().filter(|n| n.abs() < grid::LIMIT).ok_or_else(|| RuntimeError::new(format!("coordinate {n} is out of range")))
 }
