@@ -172,7 +172,7 @@ pub(crate) fn decode_element(of: Element, e: u16) -> Value {
 
 /// The number of a seat or a row: how zones store elements, and where an indexed
 /// variable's value for it lies.
-fn encode_element(v: &Value) -> Option<u16> {
+pub(crate) fn encode_element(v: &Value) -> Option<u16> {
     match v {
         Value::Player(p) => Some(*p as u16),
         Value::Row(_, r) => Some(*r),

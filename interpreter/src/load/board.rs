@@ -4,11 +4,11 @@
 
 use std::sync::Arc;
 
-use frontier_grammar::expr::{Expr, ExprKind};
+use frontier_grammar::expr::Expr;
 use frontier_grammar::Span;
 use serde_yaml::Value as Yaml;
 
-use super::expr::{BoardDecl, Compiler, Scope};
+use super::expr::{name_and_index, BoardDecl, Compiler, Scope};
 use super::{did_you_mean, join, Builder, Decls};
 use crate::eval::{Env, Eval, RuntimeError};
 use crate::grid::{self, Pos};
@@ -80,14 +80,7 @@ impl Compiler<'_> {
     /// `name` or `name[index]` where name is a board: the board, its index expression and
     /// what its cells hold. Reports and returns nothing otherwise.
     fn board_instance(&mut self, arg: &Expr, scope: &Scope) -> Option<(BoardId, Option<Eval>, Element)> {
-        let (name, index) = match &arg.kind {
-            ExprKind::Name(n) => (n, None),
-            ExprKind::Index(base, index) => match &base.kind {
-                ExprKind::Name(n) => (n, Some(index)),
-                _ => return self.not_a_board(arg.span),
-            },
-            _ => return self.not_a_board(arg.span),
-        };
+        let Some((name, index)) = name_and_index(arg) else { return self.not_a_board(arg.span) };
         let Some(b) = self.decls.boards.iter().position(|d| d.name == name.text) else {
             let names: Vec<String> = self.decls.boards.iter().map(|d| d.name.clone()).collect();
             let hint = did_you_mean(&name.text, &names);

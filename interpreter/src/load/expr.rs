@@ -83,6 +83,18 @@ const BUILTINS: &[&str] = &[
     "reverse", "any", "all", "contains", "index_of", "range", "next_player", "abs", "concat", "text",
 ];
 
+/// `name` or `name[index]` (how zones and boards are named): the name and the index.
+pub(crate) fn name_and_index(e: &Expr) -> Option<(&Name, Option<&Expr>)> {
+    match &e.kind {
+        ExprKind::Name(n) => Some((n, None)),
+        ExprKind::Index(base, index) => match &base.kind {
+            ExprKind::Name(n) => Some((n, Some(&**index))),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 pub(crate) fn is_builtin(name: &str) -> bool {
     BUILTINS.contains(&name) || BOARD_BUILTINS.contains(&name)
 }
@@ -506,6 +518,9 @@ impl<'a> Compiler<'a> {
         }
         if !BUILTINS.contains(&f) {
             return self.script_call(span, name, args, scope);
+        }
+        if let Some(compiled) = self.zone_in_place(f, args, scope) {
+            return compiled;
         }
         match f {
             "len" | "first" | "last" | "reverse" => {

@@ -3,6 +3,7 @@
 
 mod board;
 mod expr;
+mod in_place;
 mod locate;
 mod stmt;
 mod variant;

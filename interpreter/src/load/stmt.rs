@@ -598,13 +598,9 @@ fn zone_arg(b: &mut Builder, decls: &Decls, scope: &crate::load::Scope, m: &Mapp
 /// A zone instance named in a statement: `deck` or `hand[p]`.
 fn zone_expr(b: &mut Builder, decls: &Decls, scope: &crate::load::Scope, v: &Yaml, path: &str) -> Option<(ZoneRef, Type)> {
     let (ast, source) = b.parse_expression(v, path)?;
-    let (name, index) = match &ast.kind {
-        ExprKind::Name(n) => (n.text.clone(), None),
-        ExprKind::Index(base, index) => match &base.kind {
-            ExprKind::Name(n) => (n.text.clone(), Some((**index).clone())),
-            _ => (String::new(), None),
-        },
-        _ => (String::new(), None),
+    let (name, index) = match super::expr::name_and_index(&ast) {
+        Some((n, index)) => (n.text.clone(), index.cloned()),
+        None => (String::new(), None),
     };
     let Some(z) = decls.zones.iter().position(|z| z.name == name) else {
         let names: Vec<String> = decls.zones.iter().map(|z| z.name.clone()).collect();
