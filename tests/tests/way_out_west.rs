@@ -558,3 +558,73 @@ fn equal_scores_share_the_victory() {
     assert_eq!(outcome.scores, vec![5, 5, 2]);
     assert_eq!(outcome.ranks, vec![1, 1, 3]);
 }
+
+#[test]
+fn moving_cattle_goes_anywhere_free_even_to_a_closed_town_without_a_cowboy() {
+    // «Déplacer du bétail»: San Antonia's 4 corrals hold red, green, blue, green. Red has no
+    // cowboy anywhere and Kansas City is empty, so Abilene and above are closed to new
+    // cattle; moving one is still allowed to any free corral of another town. Only red's
+    // own cattle can be moved (gap 7): every option starts from San Antonia.
+    let g = game();
+    let mut s = red_first(&g, "  money: { red: 10, green: 10, blue: 10 }", "  herd: { san-antonia: [red, green, blue, green] }");
+    choose(&g, &mut s, "action move cattle");
+    assert_eq!(
+        options(&g, &s),
+        [
+            "move cattle from San Antonia to Kansas City",
+            "move cattle from San Antonia to Abilene",
+            "move cattle from San Antonia to Dodge City",
+            "move cattle from San Antonia to Deadwood"
+        ]
+    );
+    choose(&g, &mut s, "move cattle from San Antonia to Deadwood");
+    assert_eq!(pieces(&g, &s, "herd", "san-antonia"), ["green", "blue", "green"]);
+    assert_eq!(pieces(&g, &s, "herd", "deadwood"), ["red"]);
+    assert_eq!(money(&g, &s, "red"), 10, "moving cattle is free");
+}
+
+#[test]
+fn a_farmer_in_a_full_town_replaces_the_cattle_the_player_picks() {
+    // «Fermier»: every corral of San Antonia is full (red, green, blue, green): the farmer
+    // must take a cattle's corral; red picks one of blue's, which goes back to blue.
+    let g = game();
+    let mut s = red_first(&g, "  money: { red: 10, green: 10, blue: 10 }", "  herd: { san-antonia: [red, green, blue, green] }");
+    choose(&g, &mut s, "action farmer");
+    choose(&g, &mut s, "farmer in San Antonia");
+    assert_eq!(options(&g, &s), ["replace cattle of red", "replace cattle of green", "replace cattle of blue"]);
+    choose(&g, &mut s, "replace cattle of blue");
+    assert_eq!(pieces(&g, &s, "herd", "san-antonia"), ["red", "green", "green"]);
+    assert_eq!(raw(&g, &s, "farmer_at", "san-antonia"), 1);
+    assert_eq!(raw(&g, &s, "farmer_in_hand", "red"), 0);
+}
+
+#[test]
+fn robbers_holding_the_towns_jail_may_stay_and_nobody_robs_their_own_bank() {
+    // «Voler une banque»: red holds Abilene's jail and robs green's bank there: 3 cowboys +
+    // the bad sheriff = 4 against the guard alone (green has no cowboy there, so no lone
+    // die either: the guard is a fighter). The guard fires first: 1, miss; red rolls
+    // 5 1 1 1: the guard falls. Loot 1 + 1 + 1 = $3: green 10 - 3 = 7, red 10 + 3 = 13. The
+    // jail is red's own, so no flight: red's 3 cowboys stay and play passes to blue.
+    let g = game();
+    let mut s = red_first(
+        &g,
+        "  money: { red: 10, green: 10, blue: 10 }\n  lot_owner: { abilene-jail: red, abilene-bank: green, deadwood-bank: red }",
+        "  posse: { abilene: [red, red, red], deadwood: [red] }",
+    );
+    choose(&g, &mut s, "action showdown box 1");
+    // Red's own bank in Deadwood is no target: Deadwood has nothing else to attack.
+    assert_eq!(options(&g, &s), ["showdown in Abilene"]);
+    choose(&g, &mut s, "showdown in Abilene");
+    assert_eq!(options(&g, &s), ["target bank of green"]);
+    choose(&g, &mut s, "target bank of green");
+    assert_eq!([raw(&g, &s, "sd_a_cow", ""), raw(&g, &s, "sd_a_sheriff", ""), raw(&g, &s, "sd_d_guard", ""), raw(&g, &s, "sd_d_last", "")], [3, 1, 1, 0]);
+    choose(&g, &mut s, "fire"); // green's guard
+    dice(&g, &mut s, &[1]);
+    choose(&g, &mut s, "fire"); // red
+    dice(&g, &mut s, &[5, 1, 1, 1]);
+    dice(&g, &mut s, &[1, 1, 1]);
+    assert_eq!([money(&g, &s, "red"), money(&g, &s, "green")], [13, 7]);
+    assert_eq!(owner(&g, &s, "abilene-bank"), "green");
+    assert_eq!(count(&g, &s, "posse", "abilene", "red"), 3);
+    assert_eq!(decider(&g, &s), "blue");
+}
