@@ -8,6 +8,14 @@ use frontier_interpreter::{Game, State};
 
 pub struct HumanAgent {
     pub seat: u8,
+    /// The board display last shown, so that an unchanged board is not printed again.
+    pub last_board: String,
+}
+
+impl HumanAgent {
+    pub fn new(seat: u8) -> HumanAgent {
+        HumanAgent { seat, last_board: String::new() }
+    }
 }
 
 impl Agent for HumanAgent {
@@ -18,10 +26,11 @@ impl Agent for HumanAgent {
         let stdin = std::io::stdin();
         let mut out = std::io::stdout();
         let board = game.render_display(state);
+        if !board.is_empty() && board != self.last_board {
+            let _ = write!(out, "\n{board}");
+            self.last_board = board;
+        }
         loop {
-            if !board.is_empty() {
-                let _ = write!(out, "\n{board}");
-            }
             let _ = writeln!(out, "\n{name}, {prompt}");
             for (i, l) in labels.iter().enumerate() {
                 let _ = writeln!(out, "  {:>2}. {l}", i + 1);
