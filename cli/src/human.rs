@@ -1,5 +1,6 @@
-//! The terminal agent: shows the state as this player may see it, lists numbered options,
-//! reads a number or a label; `?` shows the state again; bad input asks again.
+//! The terminal agent: shows the board (the ruleset's display lines, or the state as this
+//! player may see it) when it changed, lists numbered options, reads a number or a label;
+//! `?` shows the whole state; bad input asks again.
 
 use std::io::{BufRead, Write};
 
@@ -8,6 +9,14 @@ use frontier_interpreter::{Game, State};
 
 pub struct HumanAgent {
     pub seat: u8,
+    /// The board display last shown, so that an unchanged board is not printed again.
+    pub last_board: String,
+}
+
+impl HumanAgent {
+    pub fn new(seat: u8) -> HumanAgent {
+        HumanAgent { seat, last_board: String::new() }
+    }
 }
 
 impl Agent for HumanAgent {
@@ -18,15 +27,17 @@ impl Agent for HumanAgent {
         let stdin = std::io::stdin();
         let mut out = std::io::stdout();
         let style = crate::output_style();
-        // The ruleset's display lines when it has some, else the whole state as this player sees it.
+        // The ruleset's display lines when it has some, else the whole state as this player
+        // sees it; shown again only when it changed since this player's last decision.
         let board = match game.render_display(state) {
             lines if lines.is_empty() => game.render_state_styled(state, Some(self.seat), style),
             lines => lines,
         };
+        if board != self.last_board {
+            let _ = write!(out, "\n{board}");
+            self.last_board = board;
+        }
         loop {
-            if !board.is_empty() {
-                let _ = write!(out, "\n{board}");
-            }
             let _ = writeln!(out, "\n{name}, {prompt}");
             for (i, l) in labels.iter().enumerate() {
                 let _ = writeln!(out, "  {:>2}. {l}", i + 1);
