@@ -732,20 +732,21 @@ impl Game {
 
     pub(crate) fn zone_instance(&self, zone: &ZoneRef, env: &Env) -> Result<usize, RuntimeError> {
         let decl = &self.zones[zone.zone as usize];
-        let i = match &zone.index {
-            Some(index) => self.checked_index(decl.per, &index(env)?, &decl.name)?,
-            None => 0,
-        };
-        Ok(decl.base + i)
+        self.instance(decl.per, decl.base, zone.index.as_ref(), &decl.name, env)
     }
 
     pub(crate) fn board_instance(&self, board: &BoardRef, env: &Env) -> Result<usize, RuntimeError> {
         let decl = &self.boards[board.board as usize];
-        let i = match &board.index {
-            Some(index) => self.checked_index(decl.per, &index(env)?, &decl.name)?,
+        self.instance(decl.per, decl.base, board.index.as_ref(), &decl.name, env)
+    }
+
+    /// The instance of an indexed declaration (zone, board) that `index` selects.
+    fn instance(&self, per: Domain, base: usize, index: Option<&crate::eval::Eval>, name: &str, env: &Env) -> Result<usize, RuntimeError> {
+        let i = match index {
+            Some(index) => self.checked_index(per, &index(env)?, name)?,
             None => 0,
         };
-        Ok(decl.base + i)
+        Ok(base + i)
     }
 
     /// A board instance's name as written in rulesets: `town[p1]`.

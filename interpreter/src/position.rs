@@ -180,14 +180,7 @@ impl Game {
             let ty = of.value_type();
             self.each_index(per, v, &mut state, &format!("zones.{name}"), |i, item, state| {
                 let Some(items) = item.as_sequence() else { return Err(format!("zones.{name}: expected a list")) };
-                let mut codes = Vec::new();
-                for x in items {
-                    match self.read_plain(&ty, x, state).map_err(|m| format!("zones.{name}: {m}"))? {
-                        Value::Player(p) => codes.push(p as u16),
-                        Value::Row(_, r) => codes.push(r),
-                        _ => return Err(format!("zones.{name}: none cannot be in a zone")),
-                    }
-                }
+                let codes = items.iter().map(|x| self.element_code(&ty, x, state, &format!("zones.{name}"))).collect::<Result<_, _>>()?;
                 state.zones[base + i] = codes;
                 Ok(())
             })?;
@@ -204,11 +197,7 @@ impl Game {
                 for cell in cells {
                     let Some([row, col, element]) = cell.as_sequence().map(Vec::as_slice) else { return Err(shape()) };
                     let pos = read_pos(&Yaml::Sequence(vec![row.clone(), col.clone()])).map_err(|m| format!("boards.{name}: {m}"))?;
-                    let code = match self.read_plain(&ty, element, state).map_err(|m| format!("boards.{name}: {m}"))? {
-                        Value::Player(p) => p as u16,
-                        Value::Row(_, r) => r,
-                        _ => return Err(format!("boards.{name}: a cell holds an element, not none")),
-                    };
+                    let code = self.element_code(&ty, element, state, &format!("boards.{name}"))?;
                     state.boards[base + i].set(pos, code);
                 }
                 Ok(())
@@ -223,6 +212,15 @@ impl Game {
             Some(c) => self.read_continuation(c, &mut state)?,
         }
         Ok(state)
+    }
+
+    /// The code of a zone element or board cell written as a player name or row id.
+    fn element_code(&self, ty: &Type, v: &Yaml, state: &State, path: &str) -> Result<u16, String> {
+        match self.read_plain(ty, v, state).map_err(|m| format!("{path}: {m}"))? {
+            Value::Player(p) => Ok(p as u16),
+            Value::Row(_, r) => Ok(r),
+            _ => Err(format!("{path}: none cannot be an element")),
+        }
     }
 
     fn each_index(

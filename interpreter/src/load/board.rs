@@ -26,19 +26,10 @@ impl Builder {
     pub(super) fn boards(&mut self, value: Option<&Yaml>, decls: &mut Decls, max_players: usize) -> (Vec<Board>, usize) {
         let mut out = Vec::new();
         let mut slots = 0;
-        let Some(value) = value else { return (out, slots) };
-        let Some(map) = value.as_mapping() else {
-            self.error("boards", "expected a mapping of board names to declarations");
-            return (out, slots);
-        };
         let mut displays = Vec::new();
-        for (key, v) in map {
-            let Some(name) = key.as_str() else { continue };
-            let path = format!("boards.{name}");
-            let Some(m) = v.as_mapping() else {
-                self.error(&path, "a board is a mapping: {of: …, per: …, cell_text: …, cell_colour: …}");
-                continue;
-            };
+        let shape = "a board is a mapping: {of: …, per: …, cell_text: …, cell_colour: …}";
+        for (name, path, m) in self.declarations(value, "boards", shape) {
+            let (name, m) = (name.as_str(), &m);
             self.check_keys(m, &path, &["of", "per", "cell_text", "cell_colour", "doc", "rule"]);
             let of = self.element(m, decls, &path, "board");
             let per = self.domain(m, decls, &path);

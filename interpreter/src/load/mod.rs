@@ -589,6 +589,26 @@ impl Builder {
         }
     }
 
+    /// The entries of a section of named declarations (`zones:`, `boards:`): name, YAML
+    /// path and mapping. A section or entry of the wrong shape is reported and skipped.
+    fn declarations(&mut self, value: Option<&Yaml>, section: &str, shape: &str) -> Vec<(String, String, Mapping)> {
+        let Some(value) = value else { return Vec::new() };
+        let Some(map) = value.as_mapping() else {
+            self.error(section, format!("expected a mapping of names to declarations ({shape})"));
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for (key, v) in map {
+            let Some(name) = key.as_str() else { continue };
+            let path = format!("{section}.{name}");
+            match v.as_mapping() {
+                Some(m) => out.push((name.to_string(), path, m.clone())),
+                None => self.error(&path, shape),
+            }
+        }
+        out
+    }
+
     /// What a zone or a board holds: `of: players` or `of: <table>`.
     fn element(&mut self, m: &Mapping, decls: &Decls, path: &str, what: &str) -> Element {
         match m.get("of").and_then(Yaml::as_str) {
@@ -700,20 +720,10 @@ impl Builder {
     fn zones(&mut self, value: Option<&Yaml>, decls: &mut Decls, max_players: usize) -> (Vec<Zone>, usize) {
         let mut out = Vec::new();
         let mut slots = 0;
-        let Some(value) = value else { return (out, slots) };
-        let Some(map) = value.as_mapping() else {
-            self.error("zones", "expected a mapping of zone names to declarations");
-            return (out, slots);
-        };
         // Declare every zone before compiling initial contents, which may name others.
         let mut pending = Vec::new();
-        for (key, v) in map {
-            let Some(name) = key.as_str() else { continue };
-            let path = format!("zones.{name}");
-            let Some(m) = v.as_mapping() else {
-                self.error(&path, "a zone is a mapping: {of: …, per: …, visibility: …}");
-                continue;
-            };
+        for (name, path, m) in self.declarations(value, "zones", "a zone is a mapping: {of: …, per: …, visibility: …}") {
+            let (name, m) = (name.as_str(), &m);
             self.check_keys(m, &path, &["of", "per", "visibility", "init", "doc", "rule"]);
             let of = self.element(m, decls, &path, "zone");
             let per = self.domain(m, decls, &path);
