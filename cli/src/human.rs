@@ -1,5 +1,5 @@
-//! The terminal agent: lists numbered options, reads a number or a label; `?` shows the
-//! state as this player may see it; bad input asks again.
+//! The terminal agent: shows the state as this player may see it, lists numbered options,
+//! reads a number or a label; `?` shows the state again; bad input asks again.
 
 use std::io::{BufRead, Write};
 
@@ -25,7 +25,12 @@ impl Agent for HumanAgent {
         let name = &state.names[self.seat as usize];
         let stdin = std::io::stdin();
         let mut out = std::io::stdout();
-        let board = game.render_display(state);
+        let style = crate::output_style();
+        // The ruleset's display lines when it has some, else the whole state as this player sees it.
+        let board = match game.render_display(state) {
+            lines if lines.is_empty() => game.render_state_styled(state, Some(self.seat), style),
+            lines => lines,
+        };
         if !board.is_empty() && board != self.last_board {
             let _ = write!(out, "\n{board}");
             self.last_board = board;
@@ -44,7 +49,7 @@ impl Agent for HumanAgent {
             let answer = line.trim();
             match answer {
                 "?" => {
-                    let _ = write!(out, "{}{}", game.render_display(state), game.render_state(state, Some(self.seat)));
+                    let _ = write!(out, "{}{}", game.render_display(state), game.render_state_styled(state, Some(self.seat), style));
                 }
                 "q" | "quit" => return Err("game abandoned".into()),
                 _ => {

@@ -101,6 +101,17 @@ pub fn players_text(g: &frontier_interpreter::Game) -> String {
 }
 
 /// Player names for a game: p1, p2, …
+/// Colours when standard output is a terminal, unless NO_COLOR is set.
+pub fn output_style() -> frontier_interpreter::render::Style {
+    use std::io::IsTerminal;
+    let wanted = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    if wanted {
+        frontier_interpreter::render::Style::Colour
+    } else {
+        frontier_interpreter::render::Style::Plain
+    }
+}
+
 pub fn seat_names(n: usize) -> Vec<String> {
     (1..=n).map(|i| format!("p{i}")).collect()
 }

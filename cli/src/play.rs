@@ -79,7 +79,7 @@ pub fn print_result(game: &Game, state: &State) {
     if !board.is_empty() {
         println!("\n{}", board.trim_end());
     }
-    println!("\n{}", game.render_state(state, None).trim_end());
+    println!("\n{}", game.render_state_styled(state, None, crate::output_style()).trim_end());
     if let Status::Over(outcome) = game.status(state) {
         println!("\nfinal scores:");
         let mut seats: Vec<usize> = (0..outcome.scores.len()).collect();

@@ -151,7 +151,7 @@ fn print_state(game: &Game, state: &State, as_position: bool) {
     if as_position {
         print!("{}", game.state_to_yaml(state));
     } else {
-        print!("{}", game.render_state(state, None));
+        print!("{}", game.render_state_styled(state, None, crate::output_style()));
     }
 }
 

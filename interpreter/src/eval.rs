@@ -124,6 +124,9 @@ impl Game {
             },
             Value::Row(t, r) => out.push_str(&self.tables[*t as usize].rows[*r as usize].id),
             Value::Str(s) => out.push_str(s),
+            Value::Pos(p) => {
+                let _ = write!(out, "{p}");
+            }
             Value::List(items) => {
                 for (i, item) in items.iter().enumerate() {
                     if i > 0 {

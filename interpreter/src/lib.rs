@@ -5,6 +5,7 @@
 pub mod agent;
 pub mod diagnostic;
 pub mod eval;
+pub mod grid;
 mod load;
 pub mod machine;
 pub mod model;

@@ -6,8 +6,9 @@
 use std::sync::Arc;
 
 use crate::eval::{Env, RuntimeError};
+use crate::grid::{Grid, Piece};
 use crate::model::{
-    AssignMode, BlockId, Domain, Element, Game, MoveWhat, Place, RemoveWhat, Slot, StmtKind, ZoneRef,
+    AssignMode, BlockId, BoardRef, Domain, Element, Game, MoveWhat, Place, RemoveWhat, Slot, StmtKind, ZoneRef,
 };
 use crate::value::{Type, Value};
 
@@ -18,6 +19,7 @@ pub struct State {
     pub names: Arc<Vec<String>>,
     pub ints: Vec<i64>,
     pub zones: Vec<Vec<u16>>,
+    pub boards: Vec<Grid>,
     pub stack: Vec<Frame>,
     pub locals: Vec<Value>,
     pub pending: Pending,
@@ -170,7 +172,7 @@ pub(crate) fn decode_element(of: Element, e: u16) -> Value {
 
 /// The number of a seat or a row: how zones store elements, and where an indexed
 /// variable's value for it lies.
-fn encode_element(v: &Value) -> Option<u16> {
+pub(crate) fn encode_element(v: &Value) -> Option<u16> {
     match v {
         Value::Player(p) => Some(*p as u16),
         Value::Row(_, r) => Some(*r),
@@ -209,6 +211,7 @@ impl Game {
             names: Arc::new(names),
             ints: vec![0; self.int_slots],
             zones: vec![Vec::new(); self.zone_slots],
+            boards: vec![Grid::default(); self.board_slots],
             stack: Vec::new(),
             locals: Vec::new(),
             pending: Pending::Running,
@@ -521,6 +524,13 @@ impl Game {
                     state.pending = Pending::Shuffle { zone };
                 }
             }
+            StmtKind::Place { board, at, piece } => {
+                let env = env!();
+                let instance = self.board_instance(board, &env)?;
+                let at = as_pos(&at(&env)?)?;
+                let piece = piece_of(&piece(&env)?)?;
+                state.boards[instance].place(at, &piece).map_err(RuntimeError::new)?;
+            }
             StmtKind::If { cond, then, otherwise } => {
                 let branch = if as_bool(&cond(&env!())?)? { Some(*then) } else { *otherwise };
                 if let Some(b) = branch {
@@ -729,6 +739,25 @@ impl Game {
         Ok(decl.base + i)
     }
 
+    pub(crate) fn board_instance(&self, board: &BoardRef, env: &Env) -> Result<usize, RuntimeError> {
+        let decl = &self.boards[board.board as usize];
+        let i = match &board.index {
+            Some(index) => self.checked_index(decl.per, &index(env)?, &decl.name)?,
+            None => 0,
+        };
+        Ok(decl.base + i)
+    }
+
+    /// A board instance's name as written in rulesets: `town[p1]`.
+    pub fn board_instance_name(&self, board: usize, i: usize, names: &[String]) -> String {
+        let decl = &self.boards[board];
+        match decl.per {
+            Domain::Global => decl.name.clone(),
+            Domain::Players => format!("{}[{}]", decl.name, names.get(i).cloned().unwrap_or_else(|| format!("p{}", i + 1))),
+            Domain::Table(t) => format!("{}[{}]", decl.name, self.tables[t as usize].rows[i].id),
+        }
+    }
+
     /// The zone declaration and index of a zone instance.
     pub fn zone_of_instance(&self, instance: usize) -> (usize, usize) {
         for (z, decl) in self.zones.iter().enumerate() {
@@ -756,6 +785,18 @@ impl Game {
     }
 }
 
+/// A piece as statements give it: a list of rows, each a list of elements or none.
+fn piece_of(v: &Value) -> Result<Piece, RuntimeError> {
+    let rows = as_list(v.clone())?;
+    let mut piece = Vec::with_capacity(rows.len());
+    for row in rows.iter() {
+        let cells = as_list(row.clone())?;
+        piece.push(cells.iter().map(|c| if *c == Value::None { Ok(None) } else { encode_element(c).map(Some).ok_or(()) }).collect::<Result<Vec<_>, ()>>().map_err(|_| RuntimeError::new("a piece holds rows or players, or none for a gap"))?);
+    }
+    crate::grid::check_piece(&piece).map_err(RuntimeError::new)?;
+    Ok(piece)
+}
+
 /// Whether `order` holds exactly the elements of `zone`, in any order.
 fn is_reordering(order: &[u16], zone: &[u16]) -> bool {
     let (mut a, mut b) = (order.to_vec(), zone.to_vec());
@@ -768,6 +809,13 @@ pub(crate) fn as_int(v: &Value) -> Result<i64, RuntimeError> {
     match v {
         Value::Int(n) => Ok(*n),
         other => Err(RuntimeError::new(format!("expected a number, found {other:?}"))),
+    }
+}
+
+pub(crate) fn as_pos(v: &Value) -> Result<crate::grid::Pos, RuntimeError> {
+    match v {
+        Value::Pos(p) => Ok(*p),
+        other => Err(RuntimeError::new(format!("expected a position, found {other:?}"))),
     }
 }
 
@@ -795,5 +843,6 @@ impl State {
             + self.zones.iter().map(|z| size_of::<Vec<u16>>() + z.len() * size_of::<u16>()).sum::<usize>()
             + self.stack.len() * size_of::<Frame>()
             + self.locals.len() * size_of::<Value>()
+            + self.boards.iter().map(|b| size_of::<Grid>() + b.len() * size_of::<(crate::grid::Pos, u16)>()).sum::<usize>()
     }
 }

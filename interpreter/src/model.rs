@@ -10,6 +10,7 @@ use crate::value::{TableId, Type, Value};
 
 pub type VarId = u16;
 pub type ZoneId = u16;
+pub type BoardId = u16;
 pub type BlockId = u32;
 pub type ProcId = u16;
 /// A local variable's position in its procedure's frame.
@@ -24,6 +25,7 @@ pub struct Game {
     pub tables: Vec<Table>,
     pub vars: Vec<Var>,
     pub zones: Vec<Zone>,
+    pub boards: Vec<Board>,
     pub procedures: Vec<Procedure>,
     pub blocks: Vec<Block>,
     pub setup: ProcId,
@@ -35,6 +37,7 @@ pub struct Game {
     /// Total integer slots and zone instances of a state (laid out for the most players).
     pub int_slots: usize,
     pub zone_slots: usize,
+    pub board_slots: usize,
 }
 
 pub struct Meta {
@@ -63,6 +66,8 @@ pub struct Table {
     pub rule: RuleRef,
     /// Set when the data is not published and was reconstructed: says how.
     pub reconstructed: Option<String>,
+    /// How a row reads in state displays (`it` is the row); its id alone by default.
+    pub show: Option<Template>,
 }
 
 pub struct Column {
@@ -156,6 +161,21 @@ pub struct Zone {
     pub rule: RuleRef,
 }
 
+/// A square grid of cells without bounds, one per index of its domain (a town per
+/// player): rectangular pieces of elements are placed on it, covering what lies beneath.
+pub struct Board {
+    pub name: String,
+    pub of: Element,
+    pub per: Domain,
+    pub base: usize,
+    /// How a cell reads in the terminal (`it` is the element); its id by default.
+    pub cell_text: Option<Template>,
+    /// A colour name per cell (`it` is the element), when the terminal shows colour.
+    pub cell_colour: Option<Eval>,
+    pub doc: Option<String>,
+    pub rule: RuleRef,
+}
+
 pub struct Procedure {
     pub name: String,
     pub params: Vec<Slot>,
@@ -181,6 +201,7 @@ pub enum StmtKind {
     Push { to: ZoneRef, value: Eval },
     Remove { from: ZoneRef, what: RemoveWhat },
     Shuffle { zone: ZoneRef },
+    Place { board: BoardRef, at: Eval, piece: Eval },
     If { cond: Eval, then: BlockId, otherwise: Option<BlockId> },
     ForEach { slot: Slot, list: Eval, body: BlockId },
     Repeat { count: Eval, body: BlockId },
@@ -208,6 +229,13 @@ pub enum Place {
 #[derive(Clone)]
 pub struct ZoneRef {
     pub zone: ZoneId,
+    pub index: Option<Eval>,
+}
+
+/// A board instance: the board and, for indexed boards, the index expression.
+#[derive(Clone)]
+pub struct BoardRef {
+    pub board: BoardId,
     pub index: Option<Eval>,
 }
 
@@ -251,6 +279,9 @@ impl Game {
     }
     pub fn zone(&self, name: &str) -> Option<(ZoneId, &Zone)> {
         self.zones.iter().enumerate().find(|(_, z)| z.name == name).map(|(i, z)| (i as ZoneId, z))
+    }
+    pub fn board(&self, name: &str) -> Option<(BoardId, &Board)> {
+        self.boards.iter().enumerate().find(|(_, b)| b.name == name).map(|(i, b)| (i as BoardId, b))
     }
     pub fn table(&self, name: &str) -> Option<(TableId, &Table)> {
         self.tables.iter().enumerate().find(|(_, t)| t.name == name).map(|(i, t)| (i as TableId, t))

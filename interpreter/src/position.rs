@@ -5,6 +5,7 @@
 //! players: [red, green, blue]
 //! vars:   { active: red, vp: { red: 10, green: 12 }, wagons: { east: 4 } }
 //! zones:  { hand: { red: [gw-01, gw-17] }, track: { east: [green, red] } }
+//! boards: { town: { red: [[0, 0, c01-tl], [0, 1, c01-tr]] } }   # [row, col, element]
 //! ```
 //! A position lists only what differs from the declared initial values; without a
 //! `continuation` it resumes at the start of `play` (after setup). A serialized state
@@ -37,6 +38,20 @@ impl Game {
             zones.insert(zone.name.as_str().into(), value);
         }
         doc.insert("zones".into(), Yaml::Mapping(zones));
+        if !self.boards.is_empty() {
+            let mut boards = Mapping::new();
+            for board in &self.boards {
+                let value = self.indexed(board.per, state, |i| {
+                    let cells = state.boards[board.base + i].cells().iter().map(|(p, e)| {
+                        let element = self.plain(&decode_element(board.of, *e), state);
+                        Yaml::Sequence(vec![Yaml::from(p.row as i64), Yaml::from(p.col as i64), element])
+                    });
+                    Yaml::Sequence(cells.collect())
+                });
+                boards.insert(board.name.as_str().into(), value);
+            }
+            doc.insert("boards".into(), Yaml::Mapping(boards));
+        }
         let mut cont = Mapping::new();
         cont.insert("frames".into(), Yaml::Sequence(state.stack.iter().map(|f| self.frame_yaml(f, state)).collect()));
         cont.insert("locals".into(), Yaml::Sequence(state.locals.iter().map(|v| self.tagged(v, state)).collect()));
@@ -95,6 +110,7 @@ impl Game {
             Value::Player(p) => one("player", Yaml::from(state.names.get(*p as usize).cloned().unwrap_or_default())),
             Value::Row(t, r) => one(&self.tables[*t as usize].name, Yaml::from(self.tables[*t as usize].rows[*r as usize].id.as_str())),
             Value::Str(s) => one("text", Yaml::from(s.as_ref())),
+            Value::Pos(p) => one("pos", Yaml::Sequence(vec![Yaml::from(p.row as i64), Yaml::from(p.col as i64)])),
             Value::List(items) => Yaml::Sequence(items.iter().map(|i| self.tagged(i, state)).collect()),
         }
     }
@@ -132,8 +148,8 @@ impl Game {
         })?;
         let Some(top) = doc.as_mapping() else { return Err("a position is a YAML mapping (players:, vars:, zones:)".into()) };
         for k in top.keys().filter_map(Yaml::as_str) {
-            if !["players", "vars", "zones", "continuation", "steps"].contains(&k) {
-                return Err(format!("{k}: unknown key; expected players, vars, zones, continuation, steps"));
+            if !["players", "vars", "zones", "boards", "continuation", "steps"].contains(&k) {
+                return Err(format!("{k}: unknown key; expected players, vars, zones, boards, continuation, steps"));
             }
         }
         let names: Vec<String> = match top.get("players").and_then(Yaml::as_sequence) {
@@ -173,6 +189,28 @@ impl Game {
                     }
                 }
                 state.zones[base + i] = codes;
+                Ok(())
+            })?;
+        }
+        let boards = top.get("boards").and_then(Yaml::as_mapping).unwrap_or(&empty);
+        for (k, v) in boards {
+            let name = k.as_str().unwrap_or_default();
+            let Some((_, board)) = self.board(name) else { return Err(format!("boards.{name}: no such board")) };
+            let (of, base, per) = (board.of, board.base, board.per);
+            let ty = of.value_type();
+            self.each_index(per, v, &mut state, &format!("boards.{name}"), |i, item, state| {
+                let shape = || format!("boards.{name}: expected a list of cells [row, col, element]");
+                let Some(cells) = item.as_sequence() else { return Err(shape()) };
+                for cell in cells {
+                    let Some([row, col, element]) = cell.as_sequence().map(Vec::as_slice) else { return Err(shape()) };
+                    let pos = read_pos(&Yaml::Sequence(vec![row.clone(), col.clone()])).map_err(|m| format!("boards.{name}: {m}"))?;
+                    let code = match self.read_plain(&ty, element, state).map_err(|m| format!("boards.{name}: {m}"))? {
+                        Value::Player(p) => p as u16,
+                        Value::Row(_, r) => r,
+                        _ => return Err(format!("boards.{name}: a cell holds an element, not none")),
+                    };
+                    state.boards[base + i].set(pos, code);
+                }
                 Ok(())
             })?;
         }
@@ -256,6 +294,7 @@ impl Game {
                 match k {
                     "player" => self.read_plain(&Type::Player, x, state),
                     "text" => Ok(Value::Str(Arc::from(x.as_str().unwrap_or_default()))),
+                    "pos" => read_pos(x).map(Value::Pos),
                     table => match self.table(table) {
                         Some((t, _)) => self.read_plain(&Type::Row(t), x, state),
                         None => Err(format!("unknown value kind '{table}'")),
@@ -324,4 +363,16 @@ fn one_map(key: &str, inner: Mapping) -> Yaml {
     let mut m = Mapping::new();
     m.insert(key.into(), Yaml::Mapping(inner));
     Yaml::Mapping(m)
+}
+
+/// A position written `[row, col]`.
+fn read_pos(v: &Yaml) -> Result<crate::grid::Pos, String> {
+    let coordinate = |y: Option<&Yaml>| y.and_then(Yaml::as_i64).filter(|n| n.abs() < crate::grid::LIMIT as i64).map(|n| n as i16);
+    match v.as_sequence() {
+        Some(items) if items.len() == 2 => match (coordinate(items.first()), coordinate(items.get(1))) {
+            (Some(row), Some(col)) => Ok(crate::grid::Pos::new(row, col)),
+            _ => Err(format!("a position is [row, col], two whole numbers between -{0} and {0}", crate::grid::LIMIT - 1)),
+        },
+        _ => Err("a position is [row, col], two whole numbers".into()),
+    }
 }

@@ -3,9 +3,19 @@
 
 use std::fmt::Write;
 
+use crate::eval::Env;
+use crate::grid::Grid;
 use crate::machine::{decode, decode_element, State};
-use crate::model::{Domain, Game, Visibility};
+use crate::model::{Board, Domain, Game, Visibility};
 use crate::value::Value;
+
+/// Whether rendered text may carry terminal colours.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    Plain,
+    /// ANSI colour escapes, for a terminal.
+    Colour,
+}
 
 impl Game {
     fn index_label(&self, domain: Domain, i: usize, state: &State) -> String {
@@ -40,8 +50,13 @@ impl Game {
         out
     }
 
-    /// The state as `viewer` may see it (`None`: everything), one line per variable or zone.
+    /// The state as `viewer` may see it (`None`: everything), one line per variable or zone,
+    /// then each board drawn as a grid.
     pub fn render_state(&self, state: &State, viewer: Option<u8>) -> String {
+        self.render_state_styled(state, viewer, Style::Plain)
+    }
+
+    pub fn render_state_styled(&self, state: &State, viewer: Option<u8>, style: Style) -> String {
         let mut out = String::new();
         for var in &self.vars {
             let _ = write!(out, "{}:", var.name);
@@ -73,6 +88,17 @@ impl Game {
                     let values: Vec<Value> = contents.iter().take(n).map(|e| decode_element(zone.of, *e)).collect();
                     self.value_text(&Value::list(values), &state.names)
                 };
+                if let (Visibility::All, Some(show)) = (shown, self.row_show(zone.of)) {
+                    // Rows with a display template: one per line, id then what it shows.
+                    let _ = writeln!(out, "{name}:{}", if contents.is_empty() { " (empty)" } else { "" });
+                    let env = Env::new(self, state, &[]);
+                    for e in contents {
+                        let row = decode_element(zone.of, *e);
+                        let text = show.render(&env.with_it(&row)).unwrap_or_else(|e| format!("({e})"));
+                        let _ = writeln!(out, "  {}  {text}", self.value_text(&row, &state.names));
+                    }
+                    continue;
+                }
                 let text = match shown {
                     Visibility::All if contents.is_empty() => "(empty)".to_string(),
                     Visibility::All => items(contents.len()),
@@ -84,7 +110,80 @@ impl Game {
                 let _ = writeln!(out, "{name}: {text}");
             }
         }
+        for board in &self.boards {
+            for i in 0..self.indexes(board.per, state) {
+                let label = self.index_label(board.per, i, state);
+                let name = if label.is_empty() { board.name.clone() } else { format!("{}[{label}]", board.name) };
+                let _ = writeln!(out, "{name}:");
+                self.draw_grid(&mut out, board, &state.boards[board.base + i], state, style);
+            }
+        }
         out
+    }
+
+    fn row_show(&self, of: crate::model::Element) -> Option<&crate::eval::Template> {
+        match of {
+            crate::model::Element::Row(t) => self.tables[t as usize].show.as_ref(),
+            crate::model::Element::Player => None,
+        }
+    }
+
+    /// A board as a grid: column numbers above, row numbers on the left, `.` for an empty
+    /// cell inside the occupied rectangle.
+    fn draw_grid(&self, out: &mut String, board: &Board, grid: &Grid, state: &State, style: Style) {
+        let Some(b) = grid.bounds() else {
+            out.push_str("  (empty)\n");
+            return;
+        };
+        let env = Env::new(self, state, &[]);
+        let mut texts = Vec::with_capacity(grid.len());
+        for (_, e) in grid.cells() {
+            let element = decode_element(board.of, *e);
+            let it = env.with_it(&element);
+            let text = match &board.cell_text {
+                Some(t) => t.render(&it).unwrap_or_else(|_| "?".into()),
+                None => self.value_text(&element, &state.names),
+            };
+            let colour = match (&board.cell_colour, style) {
+                (Some(c), Style::Colour) => c(&it).ok().and_then(|v| match v {
+                    Value::Str(s) => ansi_background(&s),
+                    _ => None,
+                }),
+                _ => None,
+            };
+            texts.push((text, colour));
+        }
+        let width = texts.iter().map(|(t, _)| t.chars().count()).max().unwrap_or(1).max(b.left.to_string().len()).max(b.right.to_string().len());
+        let margin = b.top.to_string().len().max(b.bottom.to_string().len());
+        let _ = write!(out, "  {:>margin$} ", "");
+        for col in b.left..=b.right {
+            let _ = write!(out, " {col:^width$}");
+        }
+        out.push('\n');
+        let mut cells = grid.cells().iter().zip(&texts).peekable();
+        for row in b.top..=b.bottom {
+            let _ = write!(out, "  {row:>margin$} ");
+            for col in b.left..=b.right {
+                out.push(' ');
+                match cells.peek() {
+                    Some(((p, _), (text, colour))) if p.row == row && p.col == col => {
+                        match colour {
+                            Some(code) => {
+                                let _ = write!(out, "\x1b[{code}m{text:^width$}\x1b[0m");
+                            }
+                            None => {
+                                let _ = write!(out, "{text:^width$}");
+                            }
+                        }
+                        cells.next();
+                    }
+                    _ => {
+                        let _ = write!(out, "{:^width$}", ".");
+                    }
+                }
+            }
+            out.push('\n');
+        }
     }
 
     /// The ruleset in words: players, parameters, components, state, flow and actions.
@@ -114,12 +213,24 @@ impl Game {
         }
         if !self.tables.is_empty() {
             let _ = writeln!(out, "\ncomponents:");
-            for t in &self.tables {
+            for (table_id, t) in self.tables.iter().enumerate() {
                 let cols: Vec<&str> = t.columns.iter().map(|c| c.name.as_str()).collect();
                 let recon = if t.reconstructed.is_some() { " (reconstructed data)" } else { "" };
                 let _ = writeln!(out, "  {}: {} rows{}{recon}{}", t.name, t.rows.len(), if cols.is_empty() { String::new() } else { format!(" of {}", cols.join(", ")) }, rule(&t.rule));
                 if let Some(d) = &t.doc {
                     let _ = writeln!(out, "    {}", d.trim());
+                }
+                if let Some(show) = &t.show {
+                    // A table that says how its rows read is listed row by row: the cards
+                    // a player will meet, as they will see them.
+                    if let Ok(state) = self.initial_state(Vec::new()) {
+                        let env = Env::new(self, &state, &[]);
+                        for r in 0..t.rows.len() {
+                            let row = Value::Row(table_id as u16, r as u16);
+                            let text = show.render(&env.with_it(&row)).unwrap_or_else(|e| format!("({e})"));
+                            let _ = writeln!(out, "    {}  {text}", t.rows[r].id);
+                        }
+                    }
                 }
             }
         }
@@ -145,6 +256,16 @@ impl Game {
             let doc = z.doc.as_ref().map(|d| format!(" — {d}")).unwrap_or_default();
             let _ = writeln!(out, "  zone {}{per}: {of}, {vis}{doc}{}", z.name, rule(&z.rule));
         }
+        for b in &self.boards {
+            let per = if b.per == Domain::Global { String::new() } else { format!(" per {}", self.domain_name(b.per)) };
+            let of = match b.of {
+                crate::model::Element::Player => "player tokens".to_string(),
+                crate::model::Element::Row(t) => self.tables[t as usize].name.clone(),
+            };
+            let shown = b.cell_text.as_ref().map(|t| format!(", a cell reads \"{}\"", t.source)).unwrap_or_default();
+            let doc = b.doc.as_ref().map(|d| format!(" — {}", d.trim())).unwrap_or_default();
+            let _ = writeln!(out, "  board {}{per}: a square grid of {of}{shown}{doc}{}", b.name, rule(&b.rule));
+        }
         let _ = writeln!(out, "\nflow: setup, then play; procedures:");
         for p in &self.procedures {
             let params = if p.param_names.is_empty() { String::new() } else { format!("({})", p.param_names.join(", ")) };
@@ -162,4 +283,27 @@ impl Game {
         let _ = writeln!(out, "\nwinner: highest score{tb}; still tied players share the victory{}", rule(&self.ranking.rule));
         out
     }
+}
+
+/// The ANSI escape parameters for a colour name: black text on that background.
+fn ansi_background(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "black" => "97;40",
+        "red" => "30;41",
+        "green" => "30;42",
+        "yellow" => "30;43",
+        "blue" => "97;44",
+        "magenta" => "30;45",
+        "cyan" => "30;46",
+        "white" => "30;47",
+        "grey" | "gray" => "30;100",
+        "bright_red" => "30;101",
+        "bright_green" => "30;102",
+        "bright_yellow" => "30;103",
+        "bright_blue" => "30;104",
+        "bright_magenta" => "30;105",
+        "bright_cyan" => "30;106",
+        "bright_white" => "30;107",
+        _ => return None,
+    })
 }

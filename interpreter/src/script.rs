@@ -20,8 +20,11 @@ pub const MAX_CALL_DEPTH: usize = 32;
 
 pub struct Scripts {
     engine: Engine,
-    /// (file, compiled script)
-    files: Vec<(String, AST)>,
+    /// Every file's functions in one script, so that a function may call one defined in
+    /// another file.
+    all: AST,
+    /// The file names, for messages.
+    files: Vec<String>,
     /// (name, arity without the game parameter, file index)
     functions: Vec<(String, usize, usize)>,
 }
@@ -58,10 +61,20 @@ impl Scripts {
             }
         }
         if errors.is_empty() {
-            Ok(Scripts { engine, files: compiled, functions })
+            let mut all = AST::empty();
+            for (_, ast) in &compiled {
+                all = all.merge(ast);
+            }
+            let files = compiled.into_iter().map(|(file, _)| file).collect();
+            Ok(Scripts { engine, all, files, functions })
         } else {
             Err(errors)
         }
+    }
+
+    /// The file that defines a function.
+    pub fn file_of(&self, name: &str) -> Option<&str> {
+        self.functions.iter().find(|(n, _, _)| n == name).map(|(_, _, f)| self.files[*f].as_str())
     }
 
     pub fn functions(&self) -> Vec<(String, usize)> {
@@ -72,7 +85,7 @@ impl Scripts {
         let Some((_, _, file)) = self.functions.iter().find(|(n, _, _)| n == name) else {
             return Err(RuntimeError::new(format!("no script function {name}")));
         };
-        let (file_name, ast) = &self.files[*file];
+        let (file_name, ast) = (&self.files[*file], &self.all);
         let mut call_args: Vec<Dynamic> = vec![Dynamic::from_map(game_map(env))];
         call_args.extend(args.iter().map(|v| to_dynamic(env, v)));
         let mut scope = rhai::Scope::new();
@@ -122,6 +135,12 @@ fn to_dynamic(env: &Env, v: &Value) -> Dynamic {
         Value::Row(t, r) => Dynamic::from(env.game.tables[*t as usize].rows[*r as usize].id.clone()),
         Value::Str(s) => Dynamic::from(s.to_string()),
         Value::List(items) => Dynamic::from_array(items.iter().map(|i| to_dynamic(env, i)).collect()),
+        Value::Pos(p) => {
+            let mut m = Map::new();
+            m.insert("row".into(), Dynamic::from_int(p.row as i64));
+            m.insert("col".into(), Dynamic::from_int(p.col as i64));
+            Dynamic::from_map(m)
+        }
     }
 }
 
@@ -167,7 +186,34 @@ fn game_map(env: &Env) -> Map {
         let value = by_index(env, zone.per, read);
         map.insert(zone.name.as_str().into(), value);
     }
+    for board in &game.boards {
+        let read = |i: usize| {
+            let cells: Array = state.boards[board.base + i]
+                .cells()
+                .iter()
+                .map(|(p, e)| Dynamic::from_map(cell_map(env, *p, &crate::machine::decode_element(board.of, *e))))
+                .collect();
+            Dynamic::from_array(cells)
+        };
+        let value = by_index(env, board.per, read);
+        map.insert(board.name.as_str().into(), value);
+    }
     map
+}
+
+/// A board cell as scripts see it: `#{row, col, id}` and, for a row of a table, its columns.
+fn cell_map(env: &Env, p: crate::grid::Pos, element: &Value) -> Map {
+    let mut m = Map::new();
+    m.insert("row".into(), Dynamic::from_int(p.row as i64));
+    m.insert("col".into(), Dynamic::from_int(p.col as i64));
+    m.insert("id".into(), to_dynamic(env, element));
+    if let Value::Row(t, r) = element {
+        let table = &env.game.tables[*t as usize];
+        for (column, value) in table.columns.iter().zip(&table.rows[*r as usize].values) {
+            m.insert(column.name.as_str().into(), to_dynamic(env, value));
+        }
+    }
+    m
 }
 
 /// A value per index of a domain: one value, an array by seat, or a map by row id.

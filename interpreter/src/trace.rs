@@ -241,11 +241,32 @@ fn check_scores(outcome: &Outcome, state: &State, scores: &[(String, i64)]) -> R
 
 /// Compiles an assertion with the players' names bound, evaluates it, and on failure
 /// says the values of its two sides.
+/// Evaluates an expression of the ruleset's language against a state, with the players'
+/// names bound to the players (as in trace assertions): `score[red] + len(cells(town[red]))`.
+pub fn evaluate(game: &Game, state: &State, source: &str) -> Result<Value, String> {
+    let decls = Decls::from_game(game);
+    let ast = parse_expr(source).map_err(|e| format!("{source}: syntax error at column {}: {}", e.offset + 1, e.message))?;
+    let (locals, values) = player_locals(state);
+    let scope = Scope { locals: &locals, it: None };
+    let mut compiler = Compiler::new(&decls);
+    let (eval, _) = compiler.compile(&ast, &scope);
+    if let Some(e) = compiler.errors.first() {
+        return Err(format!("{source}: {} at '{}'", e.message, snippet(source, e.span)));
+    }
+    eval(&Env::new(game, state, &values)).map_err(|e| format!("{source}: {e}"))
+}
+
+/// The players' names as locals bound to the players, for expressions written outside a
+/// ruleset (assertions, queries).
+fn player_locals(state: &State) -> (Vec<(String, Type, u16)>, Vec<Value>) {
+    let locals = state.names.iter().enumerate().map(|(i, n)| (n.clone(), Type::Player, i as u16)).collect();
+    let values = (0..state.names.len()).map(|p| Value::Player(p as u8)).collect();
+    (locals, values)
+}
+
 fn check_assertion(game: &Game, decls: &Decls, state: &State, source: &str) -> Result<(), String> {
     let ast = parse_expr(source).map_err(|e| format!("assert: syntax error at column {}: {}", e.offset + 1, e.message))?;
-    let locals: Vec<(String, Type, u16)> =
-        state.names.iter().enumerate().map(|(i, n)| (n.clone(), Type::Player, i as u16)).collect();
-    let values: Vec<Value> = (0..state.names.len()).map(|p| Value::Player(p as u8)).collect();
+    let (locals, values) = player_locals(state);
     let scope = Scope { locals: &locals, it: None };
     let mut compiler = Compiler::new(decls);
     let eval = compiler.expect(&ast, &scope, &Type::Bool);

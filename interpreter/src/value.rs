@@ -2,6 +2,8 @@
 
 use std::sync::Arc;
 
+pub use crate::grid::Pos;
+
 /// Index of a table in [`crate::model::Game::tables`].
 pub type TableId = u16;
 
@@ -18,6 +20,8 @@ pub enum Value {
     Row(TableId, u16),
     Str(Arc<str>),
     List(Arc<Vec<Value>>),
+    /// A cell of a board.
+    Pos(Pos),
 }
 
 impl Value {
@@ -34,6 +38,7 @@ pub enum Type {
     Str,
     Player,
     Row(TableId),
+    Pos,
     List(Box<Type>),
     /// The type of `none`: compatible with players and rows (which may be absent).
     None,

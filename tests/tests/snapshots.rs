@@ -56,6 +56,16 @@ fn a_runaway_script_stops_with_an_error_naming_it_and_the_limit() {
 }
 
 #[test]
+fn a_script_function_may_call_one_of_another_file() {
+    let src = source(&workspace().join("tests/cases/scripts/two-files"));
+    let game = load_source(&src).expect("the scripts compile");
+    let state = game.start(names(2)).expect("the game runs");
+    let frontier_interpreter::Status::Over(outcome) = game.status(&state) else { panic!("the game ends at once") };
+    // 2 * 20 + 1
+    assert_eq!(outcome.scores, vec![41, 41]);
+}
+
+#[test]
 fn the_seeded_stream_is_pinned() {
     let mut rng = GameRng::new(42);
     let values: Vec<u64> = (0..4).map(|_| rng.next_u64()).collect();

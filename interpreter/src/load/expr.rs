@@ -5,6 +5,7 @@ use std::sync::Arc;
 use frontier_grammar::expr::{BinaryOp, Expr, ExprKind, Name, UnaryOp};
 use frontier_grammar::Span;
 
+use super::board::BOARD_BUILTINS;
 use crate::eval::{Env, Eval, RuntimeError};
 use crate::machine::{as_bool, as_int, as_list, decode, decode_element, index_of};
 use crate::model::{Domain, Element};
@@ -16,6 +17,7 @@ pub(crate) struct Decls {
     pub params: Vec<(String, i64)>,
     pub vars: Vec<VarDecl>,
     pub zones: Vec<ZoneDecl>,
+    pub boards: Vec<BoardDecl>,
     pub script_functions: Vec<(String, usize)>,
     pub scripts: Option<Arc<crate::script::Scripts>>,
 }
@@ -50,6 +52,12 @@ pub(crate) struct ZoneDecl {
     pub base: usize,
 }
 
+pub(crate) struct BoardDecl {
+    pub name: String,
+    pub of: Element,
+    pub per: Domain,
+}
+
 /// The locals visible where an expression stands (slot = position) and the type of `it`.
 pub(crate) struct Scope<'a> {
     /// Visible locals: name, type, slot. Later entries shadow earlier ones.
@@ -75,6 +83,22 @@ const BUILTINS: &[&str] = &[
     "reverse", "any", "all", "contains", "index_of", "range", "next_player", "abs", "concat", "text",
 ];
 
+/// `name` or `name[index]` (how zones and boards are named): the name and the index.
+pub(crate) fn name_and_index(e: &Expr) -> Option<(&Name, Option<&Expr>)> {
+    match &e.kind {
+        ExprKind::Name(n) => Some((n, None)),
+        ExprKind::Index(base, index) => match &base.kind {
+            ExprKind::Name(n) => Some((n, Some(&**index))),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+pub(crate) fn is_builtin(name: &str) -> bool {
+    BUILTINS.contains(&name) || BOARD_BUILTINS.contains(&name)
+}
+
 fn constant(v: Value) -> Eval {
     Arc::new(move |_| Ok(v.clone()))
 }
@@ -84,12 +108,12 @@ impl<'a> Compiler<'a> {
         Compiler { decls, errors: Vec::new() }
     }
 
-    fn report(&mut self, span: Span, message: impl Into<String>) {
+    pub(crate) fn report(&mut self, span: Span, message: impl Into<String>) {
         self.errors.push(ExprError { span, message: message.into() });
     }
 
     /// Reports an error and stands in for the faulty expression.
-    fn error(&mut self, span: Span, message: impl Into<String>) -> Compiled {
+    pub(crate) fn error(&mut self, span: Span, message: impl Into<String>) -> Compiled {
         self.report(span, message);
         (constant(Value::None), Type::Any)
     }
@@ -100,6 +124,7 @@ impl<'a> Compiler<'a> {
             Type::Bool => "true/false".into(),
             Type::Str => "a text".into(),
             Type::Player => "a player".into(),
+            Type::Pos => "a position".into(),
             Type::Row(t) => format!("a row of {}", self.decls.tables[*t as usize].name),
             Type::List(e) => format!("a list of {}", self.type_name(e).trim_start_matches("a ")),
             Type::None => "none".into(),
@@ -159,6 +184,7 @@ impl<'a> Compiler<'a> {
         names.extend(d.params.iter().map(|(n, _)| n.clone()));
         names.extend(d.vars.iter().map(|v| v.name.clone()));
         names.extend(d.zones.iter().map(|z| z.name.clone()));
+        names.extend(d.boards.iter().map(|b| b.name.clone()));
         names.extend(d.tables.iter().map(|t| t.name.clone()));
         names.push("players".into());
         names
@@ -202,6 +228,9 @@ impl<'a> Compiler<'a> {
                 return self.error(name.span, message);
             }
             return zone_reader(zone.base, zone.of, None);
+        }
+        if self.decls.boards.iter().any(|b| b.name == text) {
+            return self.board_as_value(name.span, text);
         }
         if let Some(t) = self.decls.tables.iter().position(|t| t.name == text) {
             let t = t as TableId;
@@ -263,6 +292,14 @@ impl<'a> Compiler<'a> {
                 });
                 (eval, out)
             }
+            Type::Pos if field.text == "row" || field.text == "col" => {
+                let row = field.text == "row";
+                let eval: Eval = Arc::new(move |env: &Env| match base_eval(env)? {
+                    Value::Pos(p) => Ok(Value::Int(if row { p.row } else { p.col } as i64)),
+                    _ => Err(RuntimeError::new("none has no row or col")),
+                });
+                (eval, Type::Int)
+            }
             Type::Any => (constant(Value::None), Type::Any),
             other => {
                 let message = format!("{} has no fields ('.{}')", self.type_name(&other), field.text);
@@ -298,6 +335,9 @@ impl<'a> Compiler<'a> {
                     let (zbase, of) = (zone.base, zone.of);
                     let index = self.expect(index, scope, &want);
                     return zone_reader(zbase, of, Some((index, name.text.clone())));
+                }
+                if self.decls.boards.iter().any(|b| b.name == name.text) {
+                    return self.board_as_value(name.span, &name.text);
                 }
                 if let Some(t) = self.decls.tables.iter().position(|t| t.name == name.text) {
                     let t = t as TableId;
@@ -442,7 +482,7 @@ impl<'a> Compiler<'a> {
         }
     }
 
-    fn arity(&mut self, span: Span, name: &str, args: &[Expr], allowed: &[usize]) -> bool {
+    pub(crate) fn arity(&mut self, span: Span, name: &str, args: &[Expr], allowed: &[usize]) -> bool {
         if allowed.contains(&args.len()) {
             return true;
         }
@@ -473,8 +513,14 @@ impl<'a> Compiler<'a> {
 
     fn call(&mut self, span: Span, name: &Name, args: &[Expr], scope: &Scope) -> Compiled {
         let f = name.text.as_str();
+        if BOARD_BUILTINS.contains(&f) {
+            return self.board_call(span, f, args, scope);
+        }
         if !BUILTINS.contains(&f) {
             return self.script_call(span, name, args, scope);
+        }
+        if let Some(compiled) = self.zone_in_place(f, args, scope) {
+            return compiled;
         }
         match f {
             "len" | "first" | "last" | "reverse" => {
@@ -773,7 +819,7 @@ impl<'a> Compiler<'a> {
     fn script_call(&mut self, span: Span, name: &Name, args: &[Expr], scope: &Scope) -> Compiled {
         let found = self.decls.script_functions.iter().find(|(n, _)| *n == name.text).cloned();
         let (Some((_, arity)), Some(scripts)) = (found, self.decls.scripts.clone()) else {
-            let mut candidates: Vec<String> = BUILTINS.iter().map(|s| s.to_string()).collect();
+            let mut candidates: Vec<String> = BUILTINS.iter().chain(BOARD_BUILTINS).map(|s| s.to_string()).collect();
             candidates.extend(self.decls.script_functions.iter().map(|(n, _)| n.clone()));
             return self.unknown(name, "function", candidates);
         };
@@ -846,6 +892,7 @@ impl Decls {
             params: game.params.iter().map(|p| (p.name.clone(), p.value)).collect(),
             vars: game.vars.iter().map(|v| VarDecl { name: v.name.clone(), ty: v.ty.clone(), per: v.per, base: v.base }).collect(),
             zones: game.zones.iter().map(|z| ZoneDecl { name: z.name.clone(), of: z.of, per: z.per, base: z.base }).collect(),
+            boards: game.boards.iter().map(|b| BoardDecl { name: b.name.clone(), of: b.of, per: b.per }).collect(),
             script_functions: game.scripts.as_ref().map(|s| s.functions()).unwrap_or_default(),
             scripts: game.scripts.clone(),
         }

@@ -1,7 +1,9 @@
 //! Loading: YAML text → validated, compiled [`Game`]. Collects every problem it can find
 //! and reports each with its file, line and column (or at least its YAML path).
 
+mod board;
 mod expr;
+mod in_place;
 mod locate;
 mod stmt;
 mod variant;
@@ -123,7 +125,7 @@ impl ProcCtx {
 
 const TOP_KEYS: &[&str] = &[
     "frontier", "name", "title", "players", "rulebook", "summary", "extends", "params", "tables", "state", "zones",
-    "setup", "play", "procedures", "ranking", "display",
+    "boards", "setup", "play", "procedures", "ranking", "display",
 ];
 
 impl Builder {
@@ -286,19 +288,22 @@ impl Builder {
         }
         let meta = self.meta(top, origin);
         let params = self.params(top.get("params"));
-        let tables = self.tables(top.get("tables"));
+        let mut tables = self.tables(top.get("tables"));
         let scripts = self.scripts(scripts);
         let mut decls = Decls {
             tables: tables.iter().map(TableDecl::of).collect(),
             params: params.iter().map(|p| (p.name.clone(), p.value)).collect(),
             vars: Vec::new(),
             zones: Vec::new(),
+            boards: Vec::new(),
             script_functions: scripts.as_ref().map(|s| s.functions()).unwrap_or_default(),
             scripts: scripts.clone(),
         };
         let max_players = meta.max_players as usize;
         let (vars, int_slots) = self.vars(top.get("state"), &mut decls, max_players);
         let (zones, zone_slots) = self.zones(top.get("zones"), &mut decls, max_players);
+        let (boards, board_slots) = self.boards(top.get("boards"), &mut decls, max_players);
+        self.table_shows(top.get("tables"), &mut tables, &decls);
         self.check_unique_names(&decls);
         let mut procs = stmt::Procedures::new();
         procs.declare(self, &decls, top);
@@ -311,6 +316,7 @@ impl Builder {
             tables,
             vars,
             zones,
+            boards,
             procedures,
             blocks,
             setup,
@@ -320,6 +326,7 @@ impl Builder {
             scripts,
             int_slots,
             zone_slots,
+            board_slots,
         })
     }
 
@@ -433,7 +440,7 @@ impl Builder {
                 self.error(&path, "a table is a mapping with columns: and rows:");
                 continue;
             };
-            self.check_keys(t, &path, &["columns", "rows", "doc", "rule", "reconstructed"]);
+            self.check_keys(t, &path, &["columns", "rows", "doc", "rule", "reconstructed", "show"]);
             let mut columns = Vec::new();
             if let Some(cols) = t.get("columns") {
                 match cols.as_mapping() {
@@ -504,6 +511,7 @@ impl Builder {
                 doc: self.string(t, "doc", &path),
                 rule: self.rule(t, &path),
                 reconstructed: self.string(t, "reconstructed", &path),
+                show: None,
             });
         }
         let ids: Vec<Vec<String>> = raw_rows.iter().map(|rows| rows.iter().map(|r| r.0.clone()).collect()).collect();
@@ -551,12 +559,50 @@ impl Builder {
             return None;
         }
         match Scripts::compile(files) {
-            Ok(s) => Some(Arc::new(s)),
+            Ok(s) => {
+                for (name, _) in s.functions() {
+                    if expr::is_builtin(&name) {
+                        let message = format!("script function {name} has the name of a built-in function: rename it");
+                        let file = s.file_of(&name).unwrap_or_default().to_string();
+                        self.diagnostics.push(Diagnostic { file, position: None, path: String::new(), message });
+                    }
+                }
+                Some(Arc::new(s))
+            }
             Err(errors) => {
                 for (file, position, message) in errors {
                     self.diagnostics.push(Diagnostic { file, position, path: String::new(), message });
                 }
                 None
+            }
+        }
+    }
+
+    /// Each table's `show:` template (how a row reads in state displays), compiled once
+    /// every declaration is known.
+    fn table_shows(&mut self, value: Option<&Yaml>, tables: &mut [Table], decls: &Decls) {
+        let Some(map) = value.and_then(Yaml::as_mapping) else { return };
+        for (t, table) in tables.iter_mut().enumerate() {
+            let Some(show) = map.get(table.name.as_str()).and_then(|v| v.get("show")) else { continue };
+            let scope = Scope { locals: &[], it: Some(Type::Row(t as TableId)) };
+            table.show = Some(self.template(decls, show, &format!("tables.{}.show", table.name), &scope));
+        }
+    }
+
+    /// What a zone or a board holds: `of: players` or `of: <table>`.
+    fn element(&mut self, m: &Mapping, decls: &Decls, path: &str, what: &str) -> Element {
+        match m.get("of").and_then(Yaml::as_str) {
+            Some("players") => Element::Player,
+            Some(t) => match decls.tables.iter().position(|d| d.name == t) {
+                Some(i) => Element::Row(i as TableId),
+                None => {
+                    self.error(&join(path, "of"), format!("unknown table '{t}': a {what} holds rows of a table, or players"));
+                    Element::Player
+                }
+            },
+            None => {
+                self.error(path, format!("missing 'of': what the {what} holds (a table name, or players)"));
+                Element::Player
             }
         }
     }
@@ -669,20 +715,7 @@ impl Builder {
                 continue;
             };
             self.check_keys(m, &path, &["of", "per", "visibility", "init", "doc", "rule"]);
-            let of = match m.get("of").and_then(Yaml::as_str) {
-                Some("players") => Element::Player,
-                Some(t) => match decls.tables.iter().position(|d| d.name == t) {
-                    Some(i) => Element::Row(i as TableId),
-                    None => {
-                        self.error(&join(&path, "of"), format!("unknown table '{t}': a zone holds rows of a table, or players"));
-                        Element::Player
-                    }
-                },
-                None => {
-                    self.error(&path, "missing 'of': what the zone holds (a table name, or players)");
-                    Element::Player
-                }
-            };
+            let of = self.element(m, decls, &path, "zone");
             let per = self.domain(m, decls, &path);
             let visibility = match m.get("visibility").and_then(Yaml::as_str) {
                 None | Some("all") => Visibility::All,
@@ -731,11 +764,12 @@ impl Builder {
         names.extend(decls.tables.iter().map(|t| (t.name.as_str(), format!("tables.{}", t.name))));
         names.extend(decls.vars.iter().map(|v| (v.name.as_str(), format!("state.{}", v.name))));
         names.extend(decls.zones.iter().map(|z| (z.name.as_str(), format!("zones.{}", z.name))));
+        names.extend(decls.boards.iter().map(|b| (b.name.as_str(), format!("boards.{}", b.name))));
         for (name, path) in names {
             if name == "players" || name == "it" {
                 self.error(&path, format!("'{name}' is a built-in name"));
             } else if !seen.insert(name) {
-                self.error(&path, format!("'{name}' is declared twice (params, tables, state and zones share one namespace)"));
+                self.error(&path, format!("'{name}' is declared twice (params, tables, state, zones and boards share one namespace)"));
             }
         }
     }

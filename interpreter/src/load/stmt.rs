@@ -11,7 +11,7 @@ use crate::model::*;
 use crate::value::{Type, Value};
 
 const VERBS: &[&str] = &[
-    "set", "add", "let", "move", "push", "remove", "shuffle", "draw", "if", "for_each", "repeat", "while", "choose",
+    "set", "add", "let", "move", "push", "remove", "shuffle", "place", "draw", "if", "for_each", "repeat", "while", "choose",
     "random", "call", "log", "end_game",
 ];
 
@@ -199,6 +199,23 @@ impl Procedures {
                     let value = b.expression(decls, v, &tpath, &scope, Some(&ty)).0;
                     push(StmtKind::Assign { target: place, value, mode });
                 }
+            }
+            "place" => {
+                let Some(mm) = arg.as_mapping() else {
+                    b.error(&vpath, "place takes a mapping: { on: board, at: position, piece: rows of cells }");
+                    return;
+                };
+                b.check_keys(mm, &vpath, &["on", "at", "piece"]);
+                let (Some(on), Some(at), Some(piece)) = (mm.get("on"), mm.get("at"), mm.get("piece")) else {
+                    b.error(&vpath, "place needs 'on' (a board), 'at' (a position) and 'piece' (a list of rows of cells)");
+                    return;
+                };
+                let board = super::board::board_ref(b, decls, &scope, on, &join(&vpath, "on"));
+                let at = b.expression(decls, at, &join(&vpath, "at"), &scope, Some(&Type::Pos)).0;
+                let Some((board, cell)) = board else { return };
+                let want = Type::List(Box::new(Type::List(Box::new(cell))));
+                let piece = b.expression(decls, piece, &join(&vpath, "piece"), &scope, Some(&want)).0;
+                push(StmtKind::Place { board, at, piece });
             }
             "move" | "push" | "remove" | "draw" => {
                 let Some(mm) = arg.as_mapping() else {
@@ -581,13 +598,9 @@ fn zone_arg(b: &mut Builder, decls: &Decls, scope: &crate::load::Scope, m: &Mapp
 /// A zone instance named in a statement: `deck` or `hand[p]`.
 fn zone_expr(b: &mut Builder, decls: &Decls, scope: &crate::load::Scope, v: &Yaml, path: &str) -> Option<(ZoneRef, Type)> {
     let (ast, source) = b.parse_expression(v, path)?;
-    let (name, index) = match &ast.kind {
-        ExprKind::Name(n) => (n.text.clone(), None),
-        ExprKind::Index(base, index) => match &base.kind {
-            ExprKind::Name(n) => (n.text.clone(), Some((**index).clone())),
-            _ => (String::new(), None),
-        },
-        _ => (String::new(), None),
+    let (name, index) = match super::expr::name_and_index(&ast) {
+        Some((n, index)) => (n.text.clone(), index.cloned()),
+        None => (String::new(), None),
     };
     let Some(z) = decls.zones.iter().position(|z| z.name == name) else {
         let names: Vec<String> = decls.zones.iter().map(|z| z.name.clone()).collect();
