@@ -33,7 +33,7 @@ impl Agent for HumanAgent {
             lines if lines.is_empty() => game.render_state_styled(state, Some(self.seat), style),
             lines => lines,
         };
-        if board != self.last_board {
+        if !board.is_empty() && board != self.last_board {
             let _ = write!(out, "\n{board}");
             self.last_board = board;
         }
