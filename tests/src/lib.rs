@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 
 use frontier_interpreter::agent::{Agent, RandomAgent};
 use frontier_interpreter::runner::{self, GameRecord, Recording};
-use frontier_interpreter::{load, Choice, Game, GameRng, Journal, RulesetSource, State, Status};
+use frontier_interpreter::model::Domain;
+use frontier_interpreter::trace::evaluate;
+use frontier_interpreter::{load, Choice, Game, GameRng, Journal, RulesetSource, State, Status, Value};
 
 pub fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -85,4 +87,41 @@ pub fn options(game: &Game, state: &State) -> Vec<String> {
         Status::Decision { .. } => game.option_labels(state).unwrap(),
         _ => Vec::new(),
     }
+}
+
+/// A position with these players (`red, green, blue`); `vars` and `zones` are YAML lines
+/// indented by two spaces, as a position file writes them.
+pub fn position(game: &Game, players: &str, vars: &str, zones: &str) -> State {
+    let text = format!("players: [{players}]\nvars:\n{vars}\nzones:\n{zones}\n");
+    game.state_from_yaml(&text).unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+/// A state variable's stored number for an index written as a player name or a row id
+/// (players and rows are stored as seat and row numbers, none as -1).
+pub fn var(game: &Game, state: &State, name: &str, index: &str) -> i64 {
+    let (_, v) = game.var(name).unwrap_or_else(|| panic!("no variable {name}"));
+    let i = match v.per {
+        Domain::Players => state.names.iter().position(|n| n == index).unwrap_or_else(|| panic!("no player {index}")),
+        Domain::Table(t) => game.tables[t as usize].row_index(index).unwrap_or_else(|| panic!("no row {index}")) as usize,
+        Domain::Global => 0,
+    };
+    state.ints[v.base + i]
+}
+
+/// The value of an expression of the ruleset's language, the players' names bound.
+pub fn eval(game: &Game, state: &State, source: &str) -> Value {
+    evaluate(game, state, source).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A number-valued expression.
+pub fn int(game: &Game, state: &State, source: &str) -> i64 {
+    match eval(game, state, source) {
+        Value::Int(n) => n,
+        other => panic!("{source} = {other:?}, not a number"),
+    }
+}
+
+/// An expression's value written as players read it (ids, names, lists space-separated).
+pub fn text(game: &Game, state: &State, source: &str) -> String {
+    game.value_text(&eval(game, state, source), &state.names)
 }

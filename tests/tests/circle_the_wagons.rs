@@ -2,28 +2,12 @@
 //! hand-built towns. The scoring cases are files in rulesets/circle-the-wagons/cases, each
 //! with its hand computation written out; this file checks the ruleset against them.
 
-use frontier_interpreter::trace::evaluate;
-use frontier_interpreter::{Choice, Game, Journal, State, Status, Value};
+use frontier_interpreter::{Choice, Game, Journal, State, Status};
 use frontier_tests::*;
 use serde_yaml::Value as Yaml;
 
 fn game() -> Game {
     load_ruleset("circle-the-wagons")
-}
-
-fn eval(game: &Game, state: &State, source: &str) -> Value {
-    evaluate(game, state, source).unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn int(game: &Game, state: &State, source: &str) -> i64 {
-    match eval(game, state, source) {
-        Value::Int(n) => n,
-        other => panic!("{source} = {other:?}, not a number"),
-    }
-}
-
-fn text(game: &Game, state: &State, source: &str) -> String {
-    game.value_text(&eval(game, state, source), &state.names)
 }
 
 /// A new game whose shuffle puts the cards in the order c01, c02, …, c18: the scoring

@@ -8,20 +8,8 @@ fn game() -> Game {
     load_ruleset("go-west")
 }
 
-/// A position with players red, green, blue; `extra` is YAML merged under the header.
 fn position(game: &Game, vars: &str, zones: &str) -> State {
-    let text = format!("players: [red, green, blue]\nvars:\n{vars}\nzones:\n{zones}\n");
-    game.state_from_yaml(&text).unwrap_or_else(|e| panic!("{e}\n{text}"))
-}
-
-fn var(game: &Game, state: &State, name: &str, index: &str) -> i64 {
-    let (_, v) = game.var(name).unwrap();
-    let i = match v.per {
-        frontier_interpreter::model::Domain::Players => state.names.iter().position(|n| n == index).unwrap(),
-        frontier_interpreter::model::Domain::Table(t) => game.tables[t as usize].row_index(index).unwrap() as usize,
-        frontier_interpreter::model::Domain::Global => 0,
-    };
-    state.ints[v.base + i]
+    frontier_tests::position(game, "red, green, blue", vars, zones)
 }
 
 fn vps(game: &Game, state: &State) -> [i64; 3] {

@@ -3,7 +3,6 @@
 //! The rulebook's showdown example and the income/scoring of a built board are traces
 //! (rulesets/way-out-west/traces/).
 
-use frontier_interpreter::model::Domain;
 use frontier_interpreter::{Game, Journal, State, Status};
 use frontier_tests::*;
 
@@ -11,34 +10,21 @@ fn game() -> Game {
     load_ruleset("way-out-west")
 }
 
-/// A position (players red, green, blue unless `players` says otherwise); `vars` and
-/// `zones` are YAML lines indented by two spaces.
 fn position_with(game: &Game, players: &str, vars: &str, zones: &str) -> State {
-    let text = format!("players: [{players}]\nvars:\n{vars}\nzones:\n{zones}\n");
-    game.state_from_yaml(&text).unwrap_or_else(|e| panic!("{e}\n{text}"))
+    frontier_tests::position(game, players, vars, zones)
 }
 
 fn position(game: &Game, vars: &str, zones: &str) -> State {
     position_with(game, "red, green, blue", vars, zones)
 }
 
-fn raw(game: &Game, state: &State, name: &str, index: &str) -> i64 {
-    let (_, v) = game.var(name).unwrap_or_else(|| panic!("no variable {name}"));
-    let i = match v.per {
-        Domain::Players => state.names.iter().position(|n| n == index).unwrap(),
-        Domain::Table(t) => game.tables[t as usize].row_index(index).unwrap_or_else(|| panic!("no row {index}")) as usize,
-        Domain::Global => 0,
-    };
-    state.ints[v.base + i]
-}
-
 fn money(game: &Game, state: &State, p: &str) -> i64 {
-    raw(game, state, "money", p)
+    var(game, state, "money", p)
 }
 
 /// The owner of a lot (`abilene-bank`), or "" when nothing is built there.
 fn owner(game: &Game, state: &State, lot: &str) -> String {
-    let seat = raw(game, state, "lot_owner", lot);
+    let seat = var(game, state, "lot_owner", lot);
     if seat < 0 {
         String::new()
     } else {
@@ -127,7 +113,7 @@ fn setup_money_cowboys_and_turn_marker_by_player_count() {
             }
         }
         assert_eq!(pieces(&g, &s, "posse", "deadwood").len(), 3 * n);
-        assert_eq!(raw(&g, &s, "turn", ""), first_turn);
+        assert_eq!(var(&g, &s, "turn", ""), first_turn);
         for p in names(n) {
             assert_eq!(money(&g, &s, &p), cash);
         }
@@ -215,7 +201,7 @@ fn a_box_is_blocked_for_the_round_and_passing_discards_a_marker() {
     assert!(!opts.contains(&"action cowboys box 1".to_string()));
     assert!(opts.contains(&"action cowboys box 2".to_string()));
     choose(&g, &mut s, "pass");
-    assert_eq!(raw(&g, &s, "markers", "blue"), 1);
+    assert_eq!(var(&g, &s, "markers", "blue"), 1);
 }
 
 #[test]
@@ -326,7 +312,7 @@ fn taking_over_a_building_goes_beyond_the_two_buildings_limit() {
     choose(&g, &mut s, "fire"); // red
     dice(&g, &mut s, &[5, 1]);
     assert_eq!(owner(&g, &s, "abilene-store"), "red");
-    assert_eq!(raw(&g, &s, "wanted", "red"), 1);
+    assert_eq!(var(&g, &s, "wanted", "red"), 1);
     assert_eq!(count(&g, &s, "posse", "abilene", "green"), 0);
     assert_eq!(count(&g, &s, "posse", "abilene", "red"), 2);
 }
@@ -404,7 +390,7 @@ fn retreating_cowboys_go_to_different_towns_and_pay_no_stagecoach() {
     assert_eq!(count(&g, &s, "posse", "deadwood", "red"), 1);
     assert_eq!(money(&g, &s, "green"), 10, "no stagecoach for a retreat");
     assert_eq!(owner(&g, &s, "abilene-hotel"), "blue");
-    assert_eq!(raw(&g, &s, "wanted", "red"), 0);
+    assert_eq!(var(&g, &s, "wanted", "red"), 0);
 }
 
 #[test]
@@ -433,7 +419,7 @@ fn a_defender_who_retreats_gives_up_the_target_and_spreads_out() {
     assert!(!options(&g, &s).contains(&"retreat cowboy to Abilene".to_string()));
     choose(&g, &mut s, "retreat cowboy to Dodge City");
     assert_eq!(pieces(&g, &s, "herd", "san-antonia"), ["blue", "red", "red"]);
-    assert_eq!(raw(&g, &s, "wanted", "red"), 1);
+    assert_eq!(var(&g, &s, "wanted", "red"), 1);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -457,15 +443,15 @@ fn the_sheriff_defending_a_farmer_dies_before_the_farmer() {
     choose(&g, &mut s, "target the farmer");
     assert_eq!(decider(&g, &s), "blue");
     choose(&g, &mut s, "help");
-    assert_eq!(raw(&g, &s, "sd_mode", ""), 0, "2 against 2: simultaneous");
+    assert_eq!(var(&g, &s, "sd_mode", ""), 0, "2 against 2: simultaneous");
     choose(&g, &mut s, "fire"); // red; the farmer has nobody to decide for it
     dice(&g, &mut s, &[6, 1, 2, 3]);
-    assert_eq!([raw(&g, &s, "sd_d_sheriff", ""), raw(&g, &s, "sd_d_last", "")], [0, 1]);
+    assert_eq!([var(&g, &s, "sd_d_sheriff", ""), var(&g, &s, "sd_d_last", "")], [0, 1]);
     choose(&g, &mut s, "fire");
     dice(&g, &mut s, &[5, 5, 1]);
-    assert_eq!(raw(&g, &s, "farmer_at", "kansas-city"), 0);
+    assert_eq!(var(&g, &s, "farmer_at", "kansas-city"), 0);
     assert_eq!(owner(&g, &s, "kansas-city-jail"), "blue");
-    assert_eq!(raw(&g, &s, "wanted", "red"), 1);
+    assert_eq!(var(&g, &s, "wanted", "red"), 1);
     assert_eq!(count(&g, &s, "posse", "kansas-city", "red"), 2);
 }
 
@@ -484,10 +470,10 @@ fn a_defender_without_cowboys_fires_one_die_and_the_attackers_bad_sheriff_joins(
     choose(&g, &mut s, "action showdown box 1");
     choose(&g, &mut s, "showdown in Deadwood");
     choose(&g, &mut s, "target store of green");
-    assert_eq!([raw(&g, &s, "sd_a_cow", ""), raw(&g, &s, "sd_a_sheriff", ""), raw(&g, &s, "sd_d_last", ""), raw(&g, &s, "sd_mode", "")], [1, 1, 1, 2]);
+    assert_eq!([var(&g, &s, "sd_a_cow", ""), var(&g, &s, "sd_a_sheriff", ""), var(&g, &s, "sd_d_last", ""), var(&g, &s, "sd_mode", "")], [1, 1, 1, 2]);
     choose(&g, &mut s, "fire"); // green
     dice(&g, &mut s, &[6]);
-    assert_eq!([raw(&g, &s, "sd_a_cow", ""), raw(&g, &s, "sd_a_sheriff", "")], [0, 1]);
+    assert_eq!([var(&g, &s, "sd_a_cow", ""), var(&g, &s, "sd_a_sheriff", "")], [0, 1]);
     assert_eq!(count(&g, &s, "posse", "deadwood", "red"), 0);
     choose(&g, &mut s, "fire"); // red's sheriff
     dice(&g, &mut s, &[5]);
@@ -508,7 +494,7 @@ fn attacking_a_jail_destroys_it() {
     choose(&g, &mut s, "action showdown box 2");
     choose(&g, &mut s, "showdown in Dodge City");
     choose(&g, &mut s, "target jail of green");
-    assert_eq!(raw(&g, &s, "sd_d_sheriff", ""), 1);
+    assert_eq!(var(&g, &s, "sd_d_sheriff", ""), 1);
     choose(&g, &mut s, "fire");
     choose(&g, &mut s, "fire");
     dice(&g, &mut s, &[5, 6, 1, 1]);
@@ -534,7 +520,7 @@ fn when_no_wanted_marker_is_left_the_winner_takes_one_from_a_player_of_its_choic
     dice(&g, &mut s, &[6, 2]);
     assert_eq!(options(&g, &s), ["take wanted from green", "take wanted from blue"]);
     choose(&g, &mut s, "take wanted from blue");
-    assert_eq!([raw(&g, &s, "wanted", "red"), raw(&g, &s, "wanted", "green"), raw(&g, &s, "wanted", "blue")], [1, 7, 5]);
+    assert_eq!([var(&g, &s, "wanted", "red"), var(&g, &s, "wanted", "green"), var(&g, &s, "wanted", "blue")], [1, 7, 5]);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -594,8 +580,8 @@ fn a_farmer_in_a_full_town_replaces_the_cattle_the_player_picks() {
     assert_eq!(options(&g, &s), ["replace cattle of red", "replace cattle of green", "replace cattle of blue"]);
     choose(&g, &mut s, "replace cattle of blue");
     assert_eq!(pieces(&g, &s, "herd", "san-antonia"), ["red", "green", "green"]);
-    assert_eq!(raw(&g, &s, "farmer_at", "san-antonia"), 1);
-    assert_eq!(raw(&g, &s, "farmer_in_hand", "red"), 0);
+    assert_eq!(var(&g, &s, "farmer_at", "san-antonia"), 1);
+    assert_eq!(var(&g, &s, "farmer_in_hand", "red"), 0);
 }
 
 #[test]
@@ -617,7 +603,7 @@ fn robbers_holding_the_towns_jail_may_stay_and_nobody_robs_their_own_bank() {
     choose(&g, &mut s, "showdown in Abilene");
     assert_eq!(options(&g, &s), ["target bank of green"]);
     choose(&g, &mut s, "target bank of green");
-    assert_eq!([raw(&g, &s, "sd_a_cow", ""), raw(&g, &s, "sd_a_sheriff", ""), raw(&g, &s, "sd_d_guard", ""), raw(&g, &s, "sd_d_last", "")], [3, 1, 1, 0]);
+    assert_eq!([var(&g, &s, "sd_a_cow", ""), var(&g, &s, "sd_a_sheriff", ""), var(&g, &s, "sd_d_guard", ""), var(&g, &s, "sd_d_last", "")], [3, 1, 1, 0]);
     choose(&g, &mut s, "fire"); // green's guard
     dice(&g, &mut s, &[1]);
     choose(&g, &mut s, "fire"); // red
