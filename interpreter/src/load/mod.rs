@@ -677,7 +677,14 @@ impl Builder {
             };
             self.check_keys(m, &path, &["type", "per", "init", "doc", "rule"]);
             let ty = match m.get("type").and_then(Yaml::as_str) {
-                Some(t) => self.type_named(t, &table_names, &join(&path, "type")),
+                Some(t) => {
+                    let ty = self.type_named(t, &table_names, &join(&path, "type"));
+                    if ty == Type::Str {
+                        // State is stored as numbers: a text would read back as one.
+                        self.error(&join(&path, "type"), "a state variable cannot hold text (state is numbers, true/false, players and rows): keep texts in a table and store its row");
+                    }
+                    ty
+                }
                 None => match &short_init {
                     Some(Yaml::Bool(_)) => Type::Bool,
                     _ => Type::Int,
