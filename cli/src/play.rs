@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 use clap::Args;
 use frontier_interpreter::agent::{Agent, RandomAgent};
 use frontier_interpreter::runner::{self, Recording};
-use frontier_interpreter::{Game, GameRng, State, Status};
+use frontier_interpreter::{Game, GameRng, Journal, State, Status};
 
 use crate::human::HumanAgent;
 
@@ -61,7 +61,11 @@ pub fn run(args: PlayArgs) -> Result<(), String> {
     let mut agents = agents_for(&specs, seed)?;
     let names = crate::seat_names(n);
     println!("{} — {n} players ({}), seed {seed}", game.meta.title, specs.join(", "));
-    let start = game.start(names.clone()).map_err(|e| e.to_string())?;
+    let mut setup_log = Vec::new();
+    let start = game.start_logged(names.clone(), &mut Journal::On(&mut setup_log)).map_err(|e| e.to_string())?;
+    for line in setup_log {
+        println!("{line}");
+    }
     let mut rng = GameRng::new(seed);
     let (record, state) =
         runner::run_with_log(&game, start, &mut rng, &mut agents, Recording::StepsAndLog, runner::MAX_STEPS, |line| println!("{line}"))
@@ -79,7 +83,10 @@ pub fn print_result(game: &Game, state: &State) {
     if !board.is_empty() {
         println!("\n{}", board.trim_end());
     }
-    println!("\n{}", game.render_state_styled(state, None, crate::output_style()).trim_end());
+    let shown = game.render_state_styled(state, None, crate::output_style());
+    if !shown.trim().is_empty() {
+        println!("\n{}", shown.trim_end());
+    }
     if let Status::Over(outcome) = game.status(state) {
         println!("\nfinal scores:");
         let mut seats: Vec<usize> = (0..outcome.scores.len()).collect();

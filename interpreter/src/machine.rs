@@ -188,6 +188,11 @@ pub(crate) fn index_of(v: &Value, what: &str) -> Result<usize, RuntimeError> {
 impl Game {
     /// A new game for these players (seat order), run to its first decision or chance point.
     pub fn start(&self, names: Vec<String>) -> Result<State, ApplyError> {
+        self.start_logged(names, &mut Journal::Off)
+    }
+
+    /// [`Game::start`], writing the log lines of setup to `journal`.
+    pub fn start_logged(&self, names: Vec<String>, journal: &mut Journal) -> Result<State, ApplyError> {
         let n = names.len();
         if n < self.meta.min_players as usize || n > self.meta.max_players as usize {
             return Err(ApplyError::Illegal(self.player_count_message(n)));
@@ -195,7 +200,7 @@ impl Game {
         let mut state = self.initial_state(names)?;
         self.enter(&mut state, self.play, Vec::new());
         self.enter(&mut state, self.setup, Vec::new());
-        self.run(&mut state, &mut Journal::Off)?;
+        self.run(&mut state, journal)?;
         Ok(state)
     }
 
