@@ -65,6 +65,10 @@ pub type Piece = Vec<Vec<Option<u16>>>;
 /// The far edge grids keep away from, so that offsets never saturate.
 pub const LIMIT: i16 = 10_000;
 
+/// The largest rectangle `holes()` examines, so that two far-apart cells cannot make it
+/// walk millions of empty cells.
+const MAX_HOLE_AREA: i64 = 1_000_000;
+
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Grid {
     /// Occupied cells in reading order.
@@ -132,16 +136,27 @@ impl Grid {
         if rows <= 0 || cols <= 0 {
             return Vec::new();
         }
-        let Some(b) = self.bounds() else { return vec![Pos::new(0, 0)] };
+        if self.is_empty() {
+            return vec![Pos::new(0, 0)];
+        }
+        // Around each occupied cell: the rectangles that cover it, and those that have it
+        // just beyond one of their four edges. Work grows with the cells, not the bounds.
         let mut out = Vec::new();
-        for top in (b.top - rows)..=(b.bottom + 1) {
-            for left in (b.left - cols)..=(b.right + 1) {
-                let at = Pos::new(top, left);
-                if self.touches(at, rows, cols) {
-                    out.push(at);
+        for (p, _) in &self.cells {
+            for top in (p.row - rows + 1)..=p.row {
+                for left in (p.col - cols + 1)..=p.col {
+                    out.push(Pos::new(top, left));
                 }
+                out.push(Pos::new(top, p.col + 1));
+                out.push(Pos::new(top, p.col - cols));
+            }
+            for left in (p.col - cols + 1)..=p.col {
+                out.push(Pos::new(p.row + 1, left));
+                out.push(Pos::new(p.row - rows, left));
             }
         }
+        out.sort_unstable();
+        out.dedup();
         out
     }
 
@@ -188,8 +203,12 @@ impl Grid {
 
     /// Empty cells enclosed by the grid: inside its bounds and not connected to the
     /// outside of the bounds through empty cells. Reading order.
-    pub fn holes(&self) -> Vec<Pos> {
-        let Some(b) = self.bounds() else { return Vec::new() };
+    pub fn holes(&self) -> Result<Vec<Pos>, String> {
+        let Some(b) = self.bounds() else { return Ok(Vec::new()) };
+        let area = (b.bottom as i64 - b.top as i64 + 1) * (b.right as i64 - b.left as i64 + 1);
+        if area > MAX_HOLE_AREA {
+            return Err(format!("holes() of a board spanning {area} cells: at most {MAX_HOLE_AREA}"));
+        }
         let mut outside = BTreeSet::new();
         let mut frontier: Vec<Pos> = Vec::new();
         for row in b.top..=b.bottom {
@@ -217,7 +236,7 @@ impl Grid {
                 }
             }
         }
-        holes
+        Ok(holes)
     }
 }
 
@@ -312,11 +331,11 @@ mod tests {
     fn holes_are_enclosed_empty_cells() {
         // A ring of 8 cells around (1,1): one hole. The gap at (3,1) opens to the outside.
         let g = grid("111\n1.1\n111\n1.1");
-        assert_eq!(g.holes(), positions(&[(1, 1)]));
+        assert_eq!(g.holes().unwrap(), positions(&[(1, 1)]));
         // A notch open to the edge of the bounds is not a hole.
-        assert_eq!(grid("1.1\n111").holes(), Vec::<Pos>::new());
+        assert_eq!(grid("1.1\n111").holes().unwrap(), Vec::<Pos>::new());
         // Two enclosed cells side by side are two holes.
-        assert_eq!(grid("1111\n1..1\n1111").holes(), positions(&[(1, 1), (1, 2)]));
+        assert_eq!(grid("1111\n1..1\n1111").holes().unwrap(), positions(&[(1, 1), (1, 2)]));
     }
 
     #[test]
@@ -381,7 +400,7 @@ mod tests {
 
             #[test]
             fn holes_are_empty_cells_inside_the_bounds(g in any_grid()) {
-                for h in g.holes() {
+                for h in g.holes().unwrap() {
                     prop_assert!(g.get(h).is_none());
                     prop_assert!(g.bounds().unwrap().contains(h));
                 }

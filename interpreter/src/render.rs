@@ -136,6 +136,14 @@ impl Game {
             return;
         };
         let env = Env::new(self, state, &[]);
+        let area = (b.bottom as i64 - b.top as i64 + 1) * (b.right as i64 - b.left as i64 + 1);
+        if area > MAX_DRAWN_AREA {
+            // Too spread out to draw: list the cells instead.
+            for (p, e) in grid.cells() {
+                let _ = writeln!(out, "  {p} {}", self.value_text(&decode_element(board.of, *e), &state.names));
+            }
+            return;
+        }
         let mut texts = Vec::with_capacity(grid.len());
         for (_, e) in grid.cells() {
             let element = decode_element(board.of, *e);
@@ -284,6 +292,9 @@ impl Game {
         out
     }
 }
+
+/// The largest rectangle of cells drawn as a grid; a board spread wider is listed.
+const MAX_DRAWN_AREA: i64 = 10_000;
 
 /// The ANSI escape parameters for a colour name: black text on that background.
 fn ansi_background(name: &str) -> Option<&'static str> {

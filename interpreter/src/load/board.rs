@@ -188,7 +188,7 @@ impl Compiler<'_> {
             "holes" => {
                 let eval: Eval = Arc::new(move |env: &Env| {
                     let grid = &env.state.boards[board(env)?];
-                    Ok(Value::list(grid.holes().into_iter().map(Value::Pos).collect()))
+                    Ok(Value::list(grid.holes().map_err(RuntimeError::new)?.into_iter().map(Value::Pos).collect()))
                 });
                 (eval, positions)
             }
