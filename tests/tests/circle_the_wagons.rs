@@ -259,3 +259,19 @@ fn final_score_adds_largest_groups_and_the_three_conditions() {
     // No scoring condition was laid (the position's zone is empty): the score is 3, blue 0.
     assert_eq!(outcome.scores, vec![3, 0]);
 }
+
+#[test]
+fn a_town_is_drawn_as_a_grid_with_terrain_colours_in_a_terminal() {
+    use frontier_interpreter::render::Style;
+    // c01 upright at (0,0): forest cow, plains bottle / desert bottle, forest pickaxe.
+    let g = game();
+    let text = "players: [red, blue]\nvars: { active: red }\nzones: { deck: [] }\nboards:\n  town: { red: [[0, 0, c01-tl], [0, 1, c01-tr], [1, 0, c01-bl], [1, 1, c01-br]] }\n";
+    let s = g.state_from_yaml(text).unwrap();
+    let plain = g.render_state(&s, None);
+    // Column numbers above, row numbers on the left, terrain letter then symbol letter.
+    assert!(plain.contains("town[red]:\n     0  1 \n  0  Fc Pb\n  1  Db Fp\n"), "{plain}");
+    assert!(plain.contains("town[blue]:\n  (empty)\n"), "{plain}");
+    // In a terminal each cell takes its terrain's colour: desert yellow (43), forest green (42).
+    let coloured = g.render_state_styled(&s, None, Style::Colour);
+    assert!(coloured.contains("\x1b[30;43mDb\x1b[0m") && coloured.contains("\x1b[30;42mFc\x1b[0m"), "{coloured}");
+}
