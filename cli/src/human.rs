@@ -1,36 +1,31 @@
 //! The terminal agent: shows the board (the ruleset's display lines, or the state as this
 //! player may see it) when it changed, lists numbered options, reads a number or a label;
-//! `?` shows the whole state; bad input asks again.
+//! `?` shows the whole state as this player may see it; bad input asks again. It sees a
+//! view: what the deciding player may know.
 
 use std::io::{BufRead, Write};
 
-use frontier_interpreter::agent::Agent;
-use frontier_interpreter::{Game, State};
+use frontier_interpreter::agent::{Agent, View};
 
+/// One person at the terminal, deciding for one seat.
+#[derive(Default)]
 pub struct HumanAgent {
-    pub seat: u8,
     /// The board display last shown, so that an unchanged board is not printed again.
-    pub last_board: String,
-}
-
-impl HumanAgent {
-    pub fn new(seat: u8) -> HumanAgent {
-        HumanAgent { seat, last_board: String::new() }
-    }
+    last_board: String,
 }
 
 impl Agent for HumanAgent {
-    fn decide(&mut self, game: &Game, state: &State) -> Result<usize, String> {
-        let labels = game.option_labels(state).map_err(|e| e.to_string())?;
-        let prompt = game.prompt(state).map_err(|e| e.to_string())?;
-        let name = &state.names[self.seat as usize];
+    fn decide(&mut self, view: &View) -> Result<usize, String> {
+        let labels = view.labels().map_err(|e| e.to_string())?;
+        let prompt = view.prompt().map_err(|e| e.to_string())?;
+        let name = view.name();
         let stdin = std::io::stdin();
         let mut out = std::io::stdout();
         let style = crate::output_style();
         // The ruleset's display lines when it has some, else the whole state as this player
         // sees it; shown again only when it changed since this player's last decision.
-        let board = match game.render_display(state) {
-            lines if lines.is_empty() => game.render_state_styled(state, Some(self.seat), style),
+        let board = match view.display() {
+            lines if lines.is_empty() => view.render(style),
             lines => lines,
         };
         if !board.is_empty() && board != self.last_board {
@@ -51,7 +46,7 @@ impl Agent for HumanAgent {
             let answer = line.trim();
             match answer {
                 "?" => {
-                    let _ = write!(out, "{}{}", game.render_display(state), game.render_state_styled(state, Some(self.seat), style));
+                    let _ = write!(out, "{}{}", view.display(), view.render(style));
                 }
                 "q" | "quit" => return Err("game abandoned".into()),
                 _ => {

@@ -35,7 +35,7 @@ pub fn agents_for(specs: &[String], seed: u64) -> Result<Vec<Box<dyn Agent>>, St
         .map(|(seat, spec)| -> Result<Box<dyn Agent>, String> {
             match spec.trim() {
                 "random" => Ok(Box::new(RandomAgent::new(GameRng::derived(seed, seat as u64 + 1)))),
-                "human" => Ok(Box::new(HumanAgent::new(seat as u8))),
+                "human" => Ok(Box::new(HumanAgent::default())),
                 other => Err(format!("unknown agent '{other}': use human or random")),
             }
         })

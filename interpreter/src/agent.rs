@@ -1,13 +1,76 @@
-//! Agents decide for players. The interpreter ships the seeded random agent; the
-//! terminal agent for people lives in the `frontier` binary, which owns the terminal.
+//! Agents decide for players. An agent sees a [`View`]: the decision it is asked and the
+//! state as its player may see it (zone visibility), never the hidden contents. The
+//! interpreter ships the seeded random agent; the terminal agent for people lives in the
+//! `frontier` binary, which owns the terminal.
 
+use crate::eval::RuntimeError;
 use crate::machine::{State, Status};
 use crate::model::Game;
+use crate::render::Style;
 use crate::rng::GameRng;
 
 pub trait Agent {
-    /// The index of the option to take at the state's pending decision.
-    fn decide(&mut self, game: &Game, state: &State) -> Result<usize, String>;
+    /// The index of the option to take at the view's pending decision.
+    fn decide(&mut self, view: &View) -> Result<usize, String>;
+}
+
+/// What the player deciding may know: the decision (prompt and options) and the state as
+/// that player sees it. Everything is computed on demand, so a random playout that only
+/// counts options formats nothing.
+pub struct View<'a> {
+    game: &'a Game,
+    state: &'a State,
+    player: u8,
+}
+
+impl Game {
+    /// The view of the player who must decide at `state` (none if the state is not at a
+    /// decision).
+    pub fn view<'a>(&'a self, state: &'a State) -> Option<View<'a>> {
+        match self.status(state) {
+            Status::Decision { player, .. } => Some(View { game: self, state, player }),
+            _ => None,
+        }
+    }
+}
+
+impl View<'_> {
+    /// The seat deciding.
+    pub fn player(&self) -> u8 {
+        self.player
+    }
+
+    pub fn name(&self) -> &str {
+        &self.state.names[self.player as usize]
+    }
+
+    /// How many options the decision has.
+    pub fn options(&self) -> usize {
+        match self.game.status(self.state) {
+            Status::Decision { options, .. } => options,
+            _ => 0,
+        }
+    }
+
+    /// The options' labels, in order.
+    pub fn labels(&self) -> Result<Vec<String>, RuntimeError> {
+        self.game.option_labels(self.state)
+    }
+
+    pub fn prompt(&self) -> Result<String, RuntimeError> {
+        self.game.prompt(self.state)
+    }
+
+    /// The ruleset's display lines (empty when it has none).
+    pub fn display(&self) -> String {
+        self.game.render_display(self.state)
+    }
+
+    /// The state as this player may see it: zones they may not see show only what their
+    /// visibility allows.
+    pub fn render(&self, style: Style) -> String {
+        self.game.render_state_styled(self.state, Some(self.player), style)
+    }
 }
 
 /// Picks uniformly among the options, from its own seeded stream.
@@ -22,10 +85,10 @@ impl RandomAgent {
 }
 
 impl Agent for RandomAgent {
-    fn decide(&mut self, game: &Game, state: &State) -> Result<usize, String> {
-        match game.status(state) {
-            Status::Decision { options, .. } if options > 0 => Ok(self.rng.below(options as u64) as usize),
-            _ => Err("no decision to take".into()),
+    fn decide(&mut self, view: &View) -> Result<usize, String> {
+        match view.options() {
+            0 => Err("no decision to take".into()),
+            n => Ok(self.rng.below(n as u64) as usize),
         }
     }
 }

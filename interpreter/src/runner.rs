@@ -119,7 +119,8 @@ pub fn run_with_log(
                 let agent = agents
                     .get_mut(player as usize)
                     .ok_or_else(|| RunError::Agent(format!("no agent for seat {}", player + 1)))?;
-                let i = agent.decide(game, &state).map_err(RunError::Agent)?;
+                let view = game.view(&state).ok_or_else(|| RunError::Agent("the game is not at a decision".into()))?;
+                let i = agent.decide(&view).map_err(RunError::Agent)?;
                 record.decisions += 1;
                 if recording != Recording::Counts {
                     let label = game.option_label(&state, i).map_err(|e| RunError::Apply(ApplyError::Runtime(e)))?;

@@ -226,3 +226,23 @@ fn the_deck_is_reshuffled_from_played_cards_when_empty() {
     choose(&g, &mut s, "sell card:gw-01");
     assert!(matches!(g.status(&s), Status::Chance(_)), "the reshuffle is a chance point");
 }
+
+#[test]
+fn an_agent_sees_its_own_hand_and_only_the_size_of_the_others() {
+    // §3.4: hands are secret. The deciding player's view shows their 7 cards, the other
+    // hands as counts, the face-down deck as a count.
+    let g = game();
+    let mut s = g.start(names(3)).unwrap();
+    while let Status::Chance(c) = g.status(&s) {
+        let choice = frontier_interpreter::runner::sample_chance(&s, c, &mut frontier_interpreter::GameRng::new(5));
+        g.apply(&mut s, choice, &mut frontier_interpreter::Journal::Off).unwrap();
+    }
+    let view = g.view(&s).expect("a decision");
+    assert_eq!(view.player(), 0);
+    let seen = view.render(frontier_interpreter::render::Style::Plain);
+    let own = frontier_tests::text(&g, &s, "hand[p1]");
+    assert!(seen.contains(&format!("hand[p1]: {own}\n")), "{seen}");
+    assert!(seen.contains("hand[p2]: 7 hidden\n") && seen.contains("hand[p3]: 7 hidden\n"), "{seen}");
+    let p2_card = frontier_tests::text(&g, &s, "first(hand[p2])");
+    assert!(!seen.contains(&p2_card), "{p2_card} is in p2's hand, not visible to p1: {seen}");
+}

@@ -44,7 +44,7 @@ fn random_games_end_within_the_step_bound_and_always_offer_an_option() {
                         Status::Decision { player, options } => {
                             assert!(options > 0, "{name} {n}p seed {seed}: a decision with no option");
                             assert!((player as usize) < n);
-                            Choice::Option(agents[player as usize].decide(&game, &state).unwrap())
+                            Choice::Option(agents[player as usize].decide(&game.view(&state).unwrap()).unwrap())
                         }
                         Status::Chance(c) => sample_chance(&state, c, &mut rng),
                     };
