@@ -100,7 +100,6 @@ pub fn players_text(g: &frontier_interpreter::Game) -> String {
     }
 }
 
-/// Player names for a game: p1, p2, …
 /// Colours when standard output is a terminal, unless NO_COLOR is set.
 pub fn output_style() -> frontier_interpreter::render::Style {
     use std::io::IsTerminal;
@@ -112,6 +111,7 @@ pub fn output_style() -> frontier_interpreter::render::Style {
     }
 }
 
+/// Player names for a game: p1, p2, …
 pub fn seat_names(n: usize) -> Vec<String> {
     (1..=n).map(|i| format!("p{i}")).collect()
 }
