@@ -13,7 +13,7 @@ use super::{did_you_mean, join, Builder, Decls};
 use crate::eval::{Env, Eval, RuntimeError};
 use crate::grid::{self, Pos};
 use crate::machine::{as_bool, as_int, as_list, as_pos, decode_element};
-use crate::model::{Board, BoardId, BoardRef, Domain, Element};
+use crate::model::{Board, BoardId, BoardRef, Element};
 use crate::value::{Type, Value};
 
 pub(crate) const BOARD_BUILTINS: &[&str] =
@@ -80,18 +80,7 @@ impl Compiler<'_> {
         };
         let decl: &BoardDecl = &self.decls.boards[b];
         let (per, of) = (decl.per, decl.of);
-        let index = match (per, index) {
-            (Domain::Global, None) => None,
-            (Domain::Global, Some(_)) => {
-                self.report(arg.span, format!("board '{}' is a single board: it cannot be indexed", name.text));
-                return None;
-            }
-            (_, None) => {
-                self.report(arg.span, format!("board '{}' has one instance per index: write {}[…]", name.text, name.text));
-                return None;
-            }
-            (per, Some(index)) => Some(self.expect(index, scope, &per.index_type().unwrap_or(Type::Any))),
-        };
+        let index = self.instance_index(arg.span, "board", &name.text, per, index, scope)?;
         Some((b as BoardId, index, of))
     }
 

@@ -142,6 +142,32 @@ impl<'a> Compiler<'a> {
         eval
     }
 
+    /// The index of an instance of a zone or board named in a statement or a built-in
+    /// (`deck`, `town[p]`): none for a single one, else the compiled index. A missing or
+    /// superfluous index is reported at `span`.
+    pub(crate) fn instance_index(
+        &mut self,
+        span: Span,
+        kind: &str,
+        name: &str,
+        per: Domain,
+        index: Option<&Expr>,
+        scope: &Scope,
+    ) -> Option<Option<Eval>> {
+        match (per, index) {
+            (Domain::Global, None) => Some(None),
+            (Domain::Global, Some(_)) => {
+                self.report(span, format!("{kind} '{name}' is a single {kind}: it cannot be indexed"));
+                None
+            }
+            (_, None) => {
+                self.report(span, format!("{kind} '{name}' has one instance per index: write {name}[…]"));
+                None
+            }
+            (per, Some(index)) => Some(Some(self.expect(index, scope, &per.index_type().unwrap_or(Type::Any)))),
+        }
+    }
+
     pub fn compile(&mut self, expr: &Expr, scope: &Scope) -> Compiled {
         match &expr.kind {
             ExprKind::Int(n) => (constant(Value::Int(*n)), Type::Int),

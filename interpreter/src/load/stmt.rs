@@ -599,31 +599,20 @@ fn zone_arg(b: &mut Builder, decls: &Decls, scope: &crate::load::Scope, m: &Mapp
 fn zone_expr(b: &mut Builder, decls: &Decls, scope: &crate::load::Scope, v: &Yaml, path: &str) -> Option<(ZoneRef, Type)> {
     let (ast, source) = b.parse_expression(v, path)?;
     let (name, index) = match super::expr::name_and_index(&ast) {
-        Some((n, index)) => (n.text.clone(), index.cloned()),
-        None => (String::new(), None),
+        Some((n, index)) => (n.text.as_str(), index),
+        None => ("", None),
     };
     let Some(z) = decls.zones.iter().position(|z| z.name == name) else {
         let names: Vec<String> = decls.zones.iter().map(|z| z.name.clone()).collect();
-        let hint = did_you_mean(&name, &names);
+        let hint = did_you_mean(name, &names);
         b.expr_error(path, &source, ast.span, format!("expected a zone{hint}"));
         return None;
     };
     let zone = &decls.zones[z];
-    let elem = zone.of.value_type();
-    let index = match (zone.per, index) {
-        (Domain::Global, None) => None,
-        (Domain::Global, Some(_)) => {
-            b.expr_error(path, &source, ast.span, format!("zone '{name}' is a single zone: it cannot be indexed"));
-            return None;
-        }
-        (_, None) => {
-            b.expr_error(path, &source, ast.span, format!("zone '{name}' has one instance per index: write {name}[…]"));
-            return None;
-        }
-        (per, Some(index)) => {
-            let want = per.index_type().unwrap_or(Type::Any);
-            Some(b.compile_ast(decls, &index, &source, path, scope, &want))
-        }
-    };
-    Some((ZoneRef { zone: z as ZoneId, index }, elem))
+    let mut compiler = super::Compiler::new(decls);
+    let index = compiler.instance_index(ast.span, "zone", name, zone.per, index, scope);
+    for e in compiler.errors {
+        b.expr_error(path, &source, e.span, e.message);
+    }
+    Some((ZoneRef { zone: z as ZoneId, index: index? }, zone.of.value_type()))
 }
