@@ -72,6 +72,14 @@ pub fn choose(game: &Game, state: &mut State, label: &str) {
     game.apply(state, Choice::Option(i), &mut Journal::Off).expect("apply");
 }
 
+/// Dictates the outcome of the pending chance point, as a trace writes it (a die: "5"; a
+/// shuffle: the elements in their new order).
+pub fn chance(game: &Game, state: &mut State, outcome: &str) {
+    assert!(matches!(game.status(state), Status::Chance(_)), "expected a chance point before '{outcome}', options: {:?}", options(game, state));
+    let c = game.parse_outcome(state, outcome).unwrap_or_else(|| panic!("'{outcome}' is not a possible outcome"));
+    game.apply(state, c, &mut Journal::Off).unwrap();
+}
+
 /// A full random game: agents and chance from `seed`.
 pub fn random_game(game: &Game, players: usize, seed: u64, recording: Recording) -> (GameRecord, State) {
     let state = game.start(names(players)).expect("start");

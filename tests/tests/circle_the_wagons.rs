@@ -14,15 +14,10 @@ fn game() -> Game {
 /// conditions are the backs of c01-c03 and the circle is c04-c18, clockwise.
 fn ordered_start(game: &Game) -> State {
     let mut state = game.start(names(2)).expect("start");
-    assert!(matches!(game.status(&state), Status::Chance(_)), "setup shuffles the cards first");
+    // Setup shuffles the cards first.
     let order: Vec<String> = (1..=18).map(|i| format!("c{i:02}")).collect();
-    let choice = game.parse_outcome(&state, &order.join(" ")).expect("an order of the 18 cards");
-    game.apply(&mut state, choice, &mut Journal::Off).expect("shuffle");
+    chance(game, &mut state, &order.join(" "));
     state
-}
-
-fn labels(game: &Game, state: &State) -> Vec<String> {
-    game.option_labels(state).expect("labels")
 }
 
 #[test]
@@ -35,7 +30,7 @@ fn setup_lays_three_conditions_and_a_circle_of_fifteen_then_player_two_names_the
     assert_eq!(int(&g, &s, "len(circle)"), 15);
     // The second player decides before the first player's first turn.
     assert!(matches!(g.status(&s), Status::Decision { player: 1, options: 15 }));
-    assert_eq!(labels(&g, &s)[0], "start at c04");
+    assert_eq!(options(&g, &s)[0], "start at c04");
 }
 
 #[test]
@@ -45,29 +40,29 @@ fn the_first_card_goes_at_the_origin_and_later_ones_touch_by_an_edge() {
     choose(&g, &mut s, "start at c04");
     choose(&g, &mut s, "take c04");
     // An empty town: one position, upright or turned.
-    assert_eq!(labels(&g, &s), vec!["place c04 upright at (0,0)", "place c04 turned at (0,0)"]);
+    assert_eq!(options(&g, &s), vec!["place c04 upright at (0,0)", "place c04 turned at (0,0)"]);
     choose(&g, &mut s, "place c04 upright at (0,0)");
     // p2 takes c05 and builds; then p1 takes c06 for a town of one card at (0,0)-(1,1).
     choose(&g, &mut s, "take c05");
     choose(&g, &mut s, "place c05 upright at (0,0)");
     choose(&g, &mut s, "take c06");
-    let options = labels(&g, &s);
+    let offered = options(&g, &s);
     let upright = |r: i32, c: i32| format!("place c06 upright at ({r},{c})");
     // Sharing an edge: beside, above, below, offset by one.
     for (r, c) in [(0, 2), (1, 2), (-1, 2), (2, 0), (2, 1), (-2, 0), (0, -2), (2, -1)] {
-        assert!(options.contains(&upright(r, c)), "{r},{c} shares an edge: {options:?}");
+        assert!(offered.contains(&upright(r, c)), "{r},{c} shares an edge: {offered:?}");
     }
     // Covering fully or partly is allowed.
     for (r, c) in [(0, 0), (1, 1), (-1, -1), (0, 1)] {
-        assert!(options.contains(&upright(r, c)), "{r},{c} covers territories: {options:?}");
+        assert!(offered.contains(&upright(r, c)), "{r},{c} covers territories: {offered:?}");
     }
     // Touching only at a corner is not.
     for (r, c) in [(2, 2), (-2, -2), (-2, 2), (2, -2)] {
-        assert!(!options.contains(&upright(r, c)), "{r},{c} touches a corner only");
+        assert!(!offered.contains(&upright(r, c)), "{r},{c} touches a corner only");
     }
     // Rows -2..=2 and columns -2..=2 give 25 top-left positions, of which the 4 corners
     // fail: 21 positions, each upright or turned.
-    assert_eq!(options.len(), 2 * 21);
+    assert_eq!(offered.len(), 2 * 21);
 }
 
 #[test]
@@ -100,25 +95,25 @@ fn skipped_cards_go_to_the_opponent_who_places_them_first_in_circle_order() {
     let mut s = ordered_start(&g);
     // Circle c04..c18; p2 names c06, so the circle reads c06 … c18, c04, c05.
     choose(&g, &mut s, "start at c06");
-    assert_eq!(labels(&g, &s)[0], "take c06");
-    assert!(labels(&g, &s).contains(&"skip 2 and take c08".to_string()));
+    assert_eq!(options(&g, &s)[0], "take c06");
+    assert!(options(&g, &s).contains(&"skip 2 and take c08".to_string()));
     choose(&g, &mut s, "skip 2 and take c08");
     assert_eq!(text(&g, &s, "received[p2]"), "c06 c07");
     choose(&g, &mut s, "place c08 upright at (0,0)");
     // p2 must place c06 now: every option places c06; no card can be taken yet.
-    let options = labels(&g, &s);
+    let offered = options(&g, &s);
     assert!(matches!(g.status(&s), Status::Decision { player: 1, .. }));
-    assert!(options.iter().all(|l| l.starts_with("place c06 ")), "{options:?}");
+    assert!(offered.iter().all(|l| l.starts_with("place c06 ")), "{offered:?}");
     choose(&g, &mut s, "place c06 upright at (0,0)");
-    assert!(labels(&g, &s).iter().all(|l| l.starts_with("place c07 ")));
+    assert!(options(&g, &s).iter().all(|l| l.starts_with("place c07 ")));
     choose(&g, &mut s, "place c07 upright at (0,2)");
     // Then p2's own turn, from the card after the one p1 took.
-    let options = labels(&g, &s);
-    assert_eq!(options[0], "take c09");
+    let offered = options(&g, &s);
+    assert_eq!(offered[0], "take c09");
     assert_eq!(text(&g, &s, "first(circle)"), "c09");
     assert_eq!(int(&g, &s, "len(circle)"), 12);
     // Skipping the whole rest of the circle but one is allowed: 11 skips, taking c05.
-    assert_eq!(options.last().unwrap(), "skip 11 and take c05");
+    assert_eq!(offered.last().unwrap(), "skip 11 and take c05");
 }
 
 #[test]
@@ -134,7 +129,7 @@ fn the_game_ends_when_the_last_card_is_placed() {
     assert_eq!(int(&g, &s, "len(received[p2])"), 13);
     for i in 4..=17 {
         assert!(!matches!(g.status(&s), Status::Over(_)), "c{i:02} is still to be placed");
-        let first = labels(&g, &s)[0].clone();
+        let first = options(&g, &s)[0].clone();
         assert!(first.starts_with(&format!("place c{i:02} ")), "{first}");
         g.apply(&mut s, Choice::Option(0), &mut Journal::Off).unwrap();
     }

@@ -3,7 +3,7 @@
 //! The rulebook's showdown example and the income/scoring of a built board are traces
 //! (rulesets/way-out-west/traces/).
 
-use frontier_interpreter::{Game, Journal, State, Status};
+use frontier_interpreter::{Game, State, Status};
 use frontier_tests::*;
 
 fn game() -> Game {
@@ -46,13 +46,6 @@ fn count(game: &Game, state: &State, zone: &str, town: &str, p: &str) -> usize {
 fn order(game: &Game, state: &State) -> Vec<String> {
     let (_, z) = game.zone("order").unwrap();
     state.zones[z.base].iter().map(|p| state.names[*p as usize].clone()).collect()
-}
-
-/// Dictates the outcome of the pending chance point (a die: "5").
-fn chance(game: &Game, state: &mut State, outcome: &str) {
-    assert!(matches!(game.status(state), Status::Chance(_)), "expected a chance point before '{outcome}', options: {:?}", options(game, state));
-    let c = game.parse_outcome(state, outcome).unwrap_or_else(|| panic!("'{outcome}' is not a possible outcome"));
-    game.apply(state, c, &mut Journal::Off).unwrap();
 }
 
 fn dice(game: &Game, state: &mut State, faces: &[u8]) {
