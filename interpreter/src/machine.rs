@@ -212,16 +212,7 @@ impl Game {
 
     /// The state before setup runs: every variable and zone at its declared initial value.
     pub fn initial_state(&self, names: Vec<String>) -> Result<State, RuntimeError> {
-        let mut state = State {
-            names: Arc::new(names),
-            ints: vec![0; self.int_slots],
-            zones: vec![Vec::new(); self.zone_slots],
-            boards: vec![Grid::default(); self.board_slots],
-            stack: Vec::new(),
-            locals: Vec::new(),
-            pending: Pending::Running,
-            steps: 0,
-        };
+        let mut state = self.blank_state(names);
         for var in &self.vars {
             let mut values = Vec::new();
             for i in 0..self.domain_len(var.per) {
@@ -246,6 +237,21 @@ impl Game {
             }
         }
         Ok(state)
+    }
+
+    /// A state with every slot zero and every zone and board empty: what expressions that
+    /// read only tables and parameters can be evaluated against.
+    pub(crate) fn blank_state(&self, names: Vec<String>) -> State {
+        State {
+            names: Arc::new(names),
+            ints: vec![0; self.int_slots],
+            zones: vec![Vec::new(); self.zone_slots],
+            boards: vec![Grid::default(); self.board_slots],
+            stack: Vec::new(),
+            locals: Vec::new(),
+            pending: Pending::Running,
+            steps: 0,
+        }
     }
 
     /// The value that stands for index `i` of a domain (a seat, a row).

@@ -231,13 +231,12 @@ impl Game {
                 if let Some(show) = &t.show {
                     // A table that says how its rows read is listed row by row: the cards
                     // a player will meet, as they will see them.
-                    if let Ok(state) = self.initial_state(Vec::new()) {
-                        let env = Env::new(self, &state, &[]);
-                        for r in 0..t.rows.len() {
-                            let row = Value::Row(table_id as u16, r as u16);
-                            let text = show.render(&env.with_it(&row)).unwrap_or_else(|e| format!("({e})"));
-                            let _ = writeln!(out, "    {}  {text}", t.rows[r].id);
-                        }
+                    let state = self.blank_state(Vec::new());
+                    let env = Env::new(self, &state, &[]);
+                    for r in 0..t.rows.len() {
+                        let row = Value::Row(table_id as u16, r as u16);
+                        let text = show.render(&env.with_it(&row)).unwrap_or_else(|e| format!("({e})"));
+                        let _ = writeln!(out, "    {}  {text}", t.rows[r].id);
                     }
                 }
             }
