@@ -32,6 +32,11 @@ impl Pos {
         ]
     }
 
+    /// A coordinate within the grids' reach (closer to the origin than [`LIMIT`]).
+    pub fn coordinate(n: i64) -> Option<i16> {
+        i16::try_from(n).ok().filter(|n| n.abs() < LIMIT)
+    }
+
     pub fn offset(self, rows: i16, cols: i16) -> Pos {
         Pos::new(self.row.saturating_add(rows), self.col.saturating_add(cols))
     }

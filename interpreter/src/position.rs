@@ -365,7 +365,7 @@ fn one_map(key: &str, inner: Mapping) -> Yaml {
 
 /// A position written `[row, col]`.
 fn read_pos(v: &Yaml) -> Result<crate::grid::Pos, String> {
-    let coordinate = |y: Option<&Yaml>| y.and_then(Yaml::as_i64).filter(|n| n.abs() < crate::grid::LIMIT as i64).map(|n| n as i16);
+    let coordinate = |y: Option<&Yaml>| y.and_then(Yaml::as_i64).and_then(crate::grid::Pos::coordinate);
     match v.as_sequence() {
         Some(items) if items.len() == 2 => match (coordinate(items.first()), coordinate(items.get(1))) {
             (Some(row), Some(col)) => Ok(crate::grid::Pos::new(row, col)),

@@ -224,5 +224,5 @@ fn constant_none() -> Eval {
 }
 
 fn coordinate(n: i64) -> Result<i16, RuntimeError> {
-    i16::try_from(n).ok().filter(|n| n.abs() < grid::LIMIT).ok_or_else(|| RuntimeError::new(format!("coordinate {n} is out of range")))
+    Pos::coordinate(n).ok_or_else(|| RuntimeError::new(format!("coordinate {n} is out of range")))
 }
