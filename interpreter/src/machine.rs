@@ -760,16 +760,6 @@ impl Game {
         Ok(base + i)
     }
 
-    /// A board instance's name as written in rulesets: `town[p1]`.
-    pub fn board_instance_name(&self, board: usize, i: usize, names: &[String]) -> String {
-        let decl = &self.boards[board];
-        match decl.per {
-            Domain::Global => decl.name.clone(),
-            Domain::Players => format!("{}[{}]", decl.name, names.get(i).cloned().unwrap_or_else(|| format!("p{}", i + 1))),
-            Domain::Table(t) => format!("{}[{}]", decl.name, self.tables[t as usize].rows[i].id),
-        }
-    }
-
     /// The zone declaration and index of a zone instance.
     pub fn zone_of_instance(&self, instance: usize) -> (usize, usize) {
         for (z, decl) in self.zones.iter().enumerate() {
