@@ -12,17 +12,22 @@ pub struct BenchArgs {
     pub ruleset: String,
     #[arg(long)]
     pub players: Option<usize>,
-    /// How long to run.
-    #[arg(long, default_value_t = 5.0)]
+    /// How long to run, in seconds (more than 0, at most 3600).
+    #[arg(long, default_value_t = 5.0, value_parser = seconds)]
     pub seconds: f64,
+}
+
+/// A duration of a bench: more than 0 and at most an hour (a usage error otherwise).
+fn seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s <= 3600.0 => Ok(s),
+        _ => Err("a number of seconds, more than 0 and at most 3600".into()),
+    }
 }
 
 pub fn run(args: BenchArgs) -> Result<(), String> {
     let game = crate::source::load_ruleset(&args.ruleset)?;
     let n = crate::player_count(&game, args.players)?;
-    if !(args.seconds > 0.0 && args.seconds <= 3600.0) {
-        return Err("--seconds must be between 0 and 3600".into());
-    }
     let budget = Duration::from_secs_f64(args.seconds);
     let started = Instant::now();
     let (mut games, mut decisions, mut steps) = (0u64, 0u64, 0u64);

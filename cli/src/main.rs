@@ -3,6 +3,7 @@
 
 mod bench;
 mod human;
+mod new;
 mod play;
 mod simulate;
 mod source;
@@ -40,6 +41,10 @@ enum Command {
     Check(traces::CheckArgs),
     /// Print a traced game step by step, or the state at one step.
     Replay(traces::ReplayArgs),
+    /// Make a new ruleset folder (ruleset.yaml, RULES.md, traces/) that validates and plays.
+    New(new::NewArgs),
+    /// Print the JSON Schema (draft-07) of ruleset files, for editors.
+    Schema,
 }
 
 fn main() -> ExitCode {
@@ -64,14 +69,37 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench::run(args),
         Command::Check(args) => traces::check(args),
         Command::Replay(args) => traces::replay_cmd(args),
+        Command::New(args) => new::run(args),
+        Command::Schema => {
+            print!("{}", frontier_interpreter::format::schema());
+            Ok(())
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
-            eprintln!("error: {message}");
+            // A message that names its place (`file:line:col: …`) is printed as it is.
+            if is_located(&message) {
+                eprintln!("{message}");
+            } else {
+                eprintln!("error: {message}");
+            }
             ExitCode::from(1)
         }
     }
+}
+
+/// Whether the message's first line starts with `file:line:col: `.
+fn is_located(message: &str) -> bool {
+    let first = message.lines().next().unwrap_or_default();
+    first.match_indices(": ").any(|(at, _)| {
+        let mut parts = first[..at].rsplitn(3, ':');
+        let column = parts.next().unwrap_or_default();
+        let line = parts.next().unwrap_or_default();
+        let file = parts.next().unwrap_or_default();
+        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        !file.is_empty() && digits(line) && digits(column)
+    })
 }
 
 /// `frontier play … | head` closes our stdout early: stop quietly instead of panicking

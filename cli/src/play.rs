@@ -21,7 +21,7 @@ pub struct PlayArgs {
     pub seed: Option<u64>,
     /// One agent per seat, comma-separated: human or random (default: human in seat 1
     /// when the terminal is interactive, random elsewhere).
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', value_parser = ["human", "random"])]
     pub agents: Option<Vec<String>>,
     /// Write the game's trace to this file.
     #[arg(long)]

@@ -15,8 +15,8 @@ pub struct SimulateArgs {
     pub ruleset: String,
     #[arg(long)]
     pub players: Option<usize>,
-    /// How many games.
-    #[arg(long, default_value_t = 100)]
+    /// How many games (at least 1).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
     pub games: u64,
     /// Seed of the whole run (game i uses a seed derived from it).
     #[arg(long, default_value_t = 0)]
@@ -47,9 +47,6 @@ pub fn play_random(game: &Game, n: usize, seed: u64, recording: Recording) -> Re
 pub fn run(args: SimulateArgs) -> Result<(), String> {
     let game = crate::source::load_ruleset(&args.ruleset)?;
     let n = crate::player_count(&game, args.players)?;
-    if args.games == 0 {
-        return Err("--games must be at least 1".into());
-    }
     let bar = std::io::stderr().is_terminal().then(|| {
         let bar = indicatif::ProgressBar::new(args.games);
         bar.set_style(indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games {per_sec} eta {eta}").unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()));

@@ -28,7 +28,7 @@ pub fn from_path(path: &Path) -> Result<RulesetSource, String> {
     } else {
         (path.to_path_buf(), path.parent().map(Path::to_path_buf).unwrap_or_default())
     };
-    let text = std::fs::read_to_string(&file).map_err(|e| format!("cannot read {}: {}", file.display(), plain_io(&e)))?;
+    let text = read_text(&file)?;
     let mut scripts = Vec::new();
     let script_dir = dir.join("scripts");
     if let Ok(entries) = std::fs::read_dir(&script_dir) {
@@ -36,11 +36,31 @@ pub fn from_path(path: &Path) -> Result<RulesetSource, String> {
         paths.retain(|p| p.extension().is_some_and(|x| x == "rhai"));
         paths.sort();
         for p in paths {
-            let t = std::fs::read_to_string(&p).map_err(|e| format!("cannot read {}: {}", p.display(), plain_io(&e)))?;
+            let t = read_text(&p)?;
             scripts.push((p.display().to_string(), t));
         }
     }
     Ok(RulesetSource { origin: path.display().to_string(), file: file.display().to_string(), text, scripts })
+}
+
+/// The largest file Frontier reads (a ruleset, a script, a trace, a position).
+pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Reads a text file: a regular file (not a pipe or a device, which could block or never
+/// end) of at most [`MAX_FILE_BYTES`], in UTF-8.
+pub fn read_text(path: &Path) -> Result<String, String> {
+    let shown = path.display();
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {shown}: {}", plain_io(&e)))?;
+    if !meta.is_file() {
+        return Err(format!("cannot read {shown}: not a regular file"));
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(format!("cannot read {shown}: {} bytes, more than the {MAX_FILE_BYTES} a file may have", meta.len()));
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {shown}: {}", plain_io(&e)))?;
+    let text = String::from_utf8(bytes).map_err(|e| format!("cannot read {shown}: not UTF-8 text (byte {})", e.utf8_error().valid_up_to()))?;
+    // A byte-order mark is not part of the text.
+    Ok(text.strip_prefix('\u{feff}').map(str::to_string).unwrap_or(text))
 }
 
 pub fn plain_io(e: &std::io::Error) -> String {

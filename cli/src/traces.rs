@@ -1,23 +1,29 @@
 //! `frontier check` and `frontier replay`, and writing traces for play and simulate.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use clap::Args;
 use frontier_interpreter::frontier_grammar::trace::{self as notation, RulesetRef, Trace};
 use frontier_interpreter::runner::Step;
-use frontier_interpreter::trace::{replay, starting_state, write_trace, Divergence, Replayed, ReplayStep};
-use frontier_interpreter::{load_with_params, Game, State};
+use frontier_interpreter::trace::{replay, replay_covering, starting_state, write_trace, Divergence, Replayed, ReplayStep};
+use frontier_interpreter::{load_with_params, Game, Journal, State};
 
-use crate::source::{plain_io, resolve};
+use crate::source::{plain_io, read_text, resolve};
 
 #[derive(Args)]
 pub struct CheckArgs {
     /// Trace files (or, with --all, folders of .trace files).
     #[arg(required = true)]
     pub traces: Vec<PathBuf>,
-    /// Check every trace (folders included) and report every failing file.
+    /// Check every trace (folders and their subfolders included) and report every failing file.
     #[arg(long)]
     pub all: bool,
+    /// Also report, per ruleset, which `rule:` references the replayed games ran through,
+    /// which they never reached, and which clauses of the ruleset's RULES.md no trace reaches.
+    #[arg(long)]
+    pub coverage: bool,
 }
 
 #[derive(Args)]
@@ -40,7 +46,7 @@ struct Prepared {
 
 fn prepare(path: &Path) -> Result<Prepared, String> {
     let shown = path.display();
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{shown}: cannot read: {}", plain_io(&e)))?;
+    let text = read_text(path)?;
     let trace = notation::parse(&text).map_err(|errors| {
         errors.iter().map(|e| format!("{shown}:{}:{}: {}", e.line, e.column, e.message)).collect::<Vec<_>>().join("\n")
     })?;
@@ -58,31 +64,172 @@ fn prepare(path: &Path) -> Result<Prepared, String> {
         .map_err(|e| format!("{shown}{}: the ruleset does not load:\n{e}", at(lines.ruleset)))?;
     let start = starting_state(&game, &trace, |p| {
         let file = dir.join(p);
-        std::fs::read_to_string(&file).map_err(|e| format!("cannot read position {}: {}", file.display(), plain_io(&e)))
+        read_text(&file).map_err(|e| format!("position: {e}"))
     })
     .map_err(|d| format!("{shown}:{}:{}: {}", d.line, d.column, d.message))?;
     Ok(Prepared { trace, game, start })
 }
 
 fn divergence(path: &Path, d: &Divergence) -> String {
-    format!("{}:{}:{}:{d}", path.display(), d.line, d.column)
+    format!("{}:{}:{}: {d}", path.display(), d.line, d.column)
 }
 
-fn check_one(path: &Path) -> Result<Replayed, String> {
+fn check_one(path: &Path, coverage: &mut Option<Coverage>) -> Result<Replayed, String> {
     let p = prepare(path)?;
-    replay(&p.game, &p.trace, p.start, |_| {}).map_err(|d| divergence(path, &d))
+    let Some(coverage) = coverage else {
+        return replay(&p.game, &p.trace, p.start, |_| {}).map_err(|d| divergence(path, &d));
+    };
+    let entry = coverage.entry(&p, path);
+    if let notation::Start::Setup = p.trace.header.start {
+        // The setup ran in `prepare` without a journal: run it again to see its rules.
+        let _ = p.game.start_logged(p.trace.header.players.clone(), &mut Journal::Rules(&mut entry.ran));
+    }
+    replay_covering(&p.game, &p.trace, p.start, &mut entry.ran).map_err(|d| divergence(path, &d))
+}
+
+/// What `check --coverage` gathers, per ruleset (in the order first met).
+#[derive(Default)]
+struct Coverage {
+    rulesets: Vec<Covered>,
+}
+
+struct Covered {
+    name: String,
+    traces: usize,
+    /// Every rule reference a game of this ruleset can run through.
+    runnable: BTreeSet<Arc<str>>,
+    ran: BTreeSet<Arc<str>>,
+    /// The references of declarations (tables, state, zones…), in force in every game.
+    declared: BTreeSet<Arc<str>>,
+    /// The ruleset's RULES.md, when one is found next to it.
+    rules_md: Option<PathBuf>,
+}
+
+impl Coverage {
+    fn entry(&mut self, p: &Prepared, path: &Path) -> &mut Covered {
+        let name = p.game.meta.name.clone();
+        let at = match self.rulesets.iter().position(|c| c.name == name) {
+            Some(at) => at,
+            None => {
+                self.rulesets.push(Covered {
+                    name: name.clone(),
+                    traces: 0,
+                    runnable: p.game.runnable_rules(),
+                    ran: BTreeSet::new(),
+                    declared: p.game.declared_rules(),
+                    rules_md: rules_md_for(&p.trace, path, &name),
+                });
+                self.rulesets.len() - 1
+            }
+        };
+        let entry = &mut self.rulesets[at];
+        entry.traces += 1;
+        entry
+    }
+
+    fn print(&self) {
+        for c in &self.rulesets {
+            let plural = if c.traces == 1 { "" } else { "s" };
+            println!("\ncoverage of {} ({} trace{plural}):", c.name, c.traces);
+            let ran: Vec<&str> = c.ran.iter().map(|r| &**r).collect();
+            println!("  rules run ({} of {}): {}", ran.len(), c.runnable.len(), ran.join(", "));
+            let missed: Vec<&str> = c.runnable.iter().filter(|r| !c.ran.contains(*r)).map(|r| &**r).collect();
+            if missed.is_empty() {
+                println!("  every rule reference of the ruleset's statements, options and procedures is run");
+            } else {
+                println!("  rules no trace runs: {}", missed.join(", "));
+            }
+            match &c.rules_md {
+                None => println!("  no RULES.md found next to the ruleset"),
+                Some(file) => match std::fs::read_to_string(file) {
+                    Err(e) => println!("  {}: {}", file.display(), plain_io(&e)),
+                    Ok(text) => {
+                        let reached: BTreeSet<Arc<str>> = c.ran.union(&c.declared).cloned().collect();
+                        print_clauses(file, &text, &reached)
+                    }
+                },
+            }
+        }
+    }
+}
+
+/// The RULES.md of the trace's ruleset: beside a ruleset given by path, else in the
+/// parent of a `traces` folder holding the trace, else under `rulesets/<name>/`.
+fn rules_md_for(trace: &Trace, path: &Path, name: &str) -> Option<PathBuf> {
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let mut candidates = Vec::new();
+    if let RulesetRef::Path(p) = &trace.header.ruleset {
+        let ruleset = dir.join(p);
+        candidates.push(if ruleset.is_dir() { ruleset.join("RULES.md") } else { ruleset.with_file_name("RULES.md") });
+    }
+    if dir.file_name().is_some_and(|d| d == "traces") {
+        candidates.extend(dir.parent().map(|d| d.join("RULES.md")));
+    }
+    candidates.push(Path::new("rulesets").join(name).join("RULES.md"));
+    candidates.into_iter().find(|c| c.is_file())
+}
+
+/// The clauses of RULES.md's clause map (the rows of the table whose first column is
+/// "Clause") that no rule reference reaches (one that the replays ran, or one of a
+/// declaration, in force in every game). A clause names its reference by starting with
+/// `§5.1` or with `Reference:`; it is reached when a reference, or one part of a
+/// `Part/Subpart` reference, is that text or starts with it as a whole word.
+fn print_clauses(file: &Path, text: &str, ran: &BTreeSet<Arc<str>>) {
+    let parts: Vec<&str> = ran.iter().flat_map(|r| std::iter::once(&**r).chain(r.split('/'))).collect();
+    let names = |reference: &str| {
+        parts.iter().any(|p| {
+            p.strip_prefix(reference).is_some_and(|rest| rest.is_empty() || rest.starts_with(' '))
+        })
+    };
+    let (mut total, mut unnamed) = (0, 0);
+    let mut missed = Vec::new();
+    let mut in_map = false;
+    for line in text.lines() {
+        let Some(row) = line.trim().strip_prefix('|') else {
+            in_map = false;
+            continue;
+        };
+        let first = row.split('|').next().unwrap_or_default().trim();
+        if first == "Clause" {
+            in_map = true;
+            continue;
+        }
+        if !in_map || first.starts_with("---") || first.is_empty() {
+            continue;
+        }
+        total += 1;
+        let reference = match first.strip_prefix('§') {
+            Some(rest) => rest.split_whitespace().next().map(str::to_string),
+            None => first.split_once(':').map(|(r, _)| r.trim().to_string()).filter(|r| r.len() <= 60),
+        };
+        match reference {
+            None => unnamed += 1,
+            Some(r) if names(&r) => {}
+            Some(_) => missed.push(first),
+        }
+    }
+    if total == 0 {
+        println!("  {}: no clause map (a table whose first column is \"Clause\")", file.display());
+        return;
+    }
+    let judged = total - unnamed;
+    println!("  {}: {total} clauses; {} of the {judged} that name a rule reference are reached", file.display(), judged - missed.len());
+    if unnamed > 0 {
+        println!("  {unnamed} clauses name no rule reference (§section or \"Reference:\"), so their coverage is not judged");
+    }
+    for clause in missed {
+        let short: String = clause.chars().take(100).collect();
+        let more = if clause.chars().count() > 100 { "…" } else { "" };
+        println!("  not reached: {short}{more}");
+    }
 }
 
 fn trace_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut out = Vec::new();
     for p in paths {
         if p.is_dir() {
-            let mut files: Vec<PathBuf> = std::fs::read_dir(p)
-                .map_err(|e| format!("{}: {}", p.display(), plain_io(&e)))?
-                .filter_map(|e| e.ok())
-                .map(|e| e.path())
-                .filter(|f| f.extension().is_some_and(|x| x == "trace"))
-                .collect();
+            let mut files = Vec::new();
+            traces_under(p, &mut files, 0)?;
             files.sort();
             out.extend(files);
         } else {
@@ -90,6 +237,26 @@ fn trace_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
         }
     }
     Ok(out)
+}
+
+/// Every `.trace` file in `dir` and its subfolders (symbolic links to folders are not
+/// followed, so a link cycle cannot loop).
+fn traces_under(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) -> Result<(), String> {
+    const DEEPEST: usize = 64;
+    if depth > DEEPEST {
+        return Err(format!("{}: folders nested more than {DEEPEST} deep", dir.display()));
+    }
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {}", dir.display(), plain_io(&e)))?;
+    for entry in entries.filter_map(|e| e.ok()) {
+        let path = entry.path();
+        let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+        if is_dir {
+            traces_under(&path, out, depth + 1)?;
+        } else if path.extension().is_some_and(|x| x == "trace") {
+            out.push(path);
+        }
+    }
+    Ok(())
 }
 
 pub fn check(args: CheckArgs) -> Result<(), String> {
@@ -100,15 +267,19 @@ pub fn check(args: CheckArgs) -> Result<(), String> {
     }
     let files = trace_files(&args.traces)?;
     let mut failures = 0;
+    let mut coverage = args.coverage.then(Coverage::default);
     for file in &files {
-        match check_one(file) {
+        match check_one(file, &mut coverage) {
             Ok(r) => println!("{}: ok ({} steps, {} assertions)", file.display(), r.steps, r.assertions),
-            Err(e) if args.all => {
+            Err(e) if args.all || args.coverage => {
                 failures += 1;
                 eprintln!("{e}");
             }
             Err(e) => return Err(e),
         }
+    }
+    if let Some(coverage) = &coverage {
+        coverage.print();
     }
     match failures {
         0 => Ok(()),
@@ -123,7 +294,10 @@ pub fn replay_cmd(args: ReplayArgs) -> Result<(), String> {
         print_state(&game, &start, args.state);
         return Ok(());
     }
-    println!("{} — {}", game.meta.title, trace.header.players.join(", "));
+    // A position file is YAML alone: no title before it.
+    if !args.state {
+        println!("{} — {}", game.meta.title, trace.header.players.join(", "));
+    }
     let mut shown_at: Option<State> = None;
     let result = replay(&game, &trace, start, |s: ReplayStep| {
         if let Some(at) = args.at {

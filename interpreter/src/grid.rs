@@ -74,6 +74,9 @@ pub const LIMIT: i16 = 10_000;
 /// walk millions of empty cells.
 const MAX_HOLE_AREA: i64 = 1_000_000;
 
+/// The largest rectangle of candidates `placements` marks rather than sorts.
+const MAX_MARKED_AREA: usize = 4096;
+
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Grid {
     /// Occupied cells in reading order.
@@ -145,24 +148,49 @@ impl Grid {
             return vec![Pos::new(0, 0)];
         }
         // Around each occupied cell: the rectangles that cover it, and those that have it
-        // just beyond one of their four edges. Work grows with the cells, not the bounds.
-        let mut out = Vec::new();
-        for (p, _) in &self.cells {
-            for top in (p.row - rows + 1)..=p.row {
-                for left in (p.col - cols + 1)..=p.col {
-                    out.push(Pos::new(top, left));
+        // just beyond one of their four edges. Work grows with the cells, not the bounds
+        // (but for a compact grid, marks on the rectangle of candidates, read in reading
+        // order, save sorting them).
+        let Some(b) = self.bounds() else { return Vec::new() };
+        let (top, left) = (b.top as i32 - rows as i32, b.left as i32 - cols as i32);
+        let height = (b.bottom as i32 + 1 - top + 1) as usize;
+        let width = (b.right as i32 + 1 - left + 1) as usize;
+        if height.saturating_mul(width) <= MAX_MARKED_AREA {
+            let mut marked = vec![false; height * width];
+            self.each_candidate(rows, cols, |p| {
+                marked[(p.row as i32 - top) as usize * width + (p.col as i32 - left) as usize] = true;
+            });
+            let mut out = Vec::new();
+            for (i, &m) in marked.iter().enumerate() {
+                if m {
+                    out.push(Pos::new((top + (i / width) as i32) as i16, (left + (i % width) as i32) as i16));
                 }
-                out.push(Pos::new(top, p.col + 1));
-                out.push(Pos::new(top, p.col - cols));
             }
-            for left in (p.col - cols + 1)..=p.col {
-                out.push(Pos::new(p.row + 1, left));
-                out.push(Pos::new(p.row - rows, left));
-            }
+            return out;
         }
+        let mut out = Vec::new();
+        self.each_candidate(rows, cols, |p| out.push(p));
         out.sort_unstable();
         out.dedup();
         out
+    }
+
+    /// Every top-left position of a `rows` × `cols` rectangle that covers an occupied
+    /// cell or has one just beyond an edge, once per such cell (so possibly repeated).
+    fn each_candidate(&self, rows: i16, cols: i16, mut candidate: impl FnMut(Pos)) {
+        for (p, _) in &self.cells {
+            for top in (p.row - rows + 1)..=p.row {
+                for left in (p.col - cols + 1)..=p.col {
+                    candidate(Pos::new(top, left));
+                }
+                candidate(Pos::new(top, p.col + 1));
+                candidate(Pos::new(top, p.col - cols));
+            }
+            for left in (p.col - cols + 1)..=p.col {
+                candidate(Pos::new(p.row + 1, left));
+                candidate(Pos::new(p.row - rows, left));
+            }
+        }
     }
 
     /// The edge-connected groups of the cells whose element passes `keep`, largest first
@@ -300,6 +328,18 @@ mod tests {
         assert!(p.contains(&Pos::new(0, 0)) && p.contains(&Pos::new(-1, -1)));
         // Rows -2..=1, columns -2..=1 give 16 candidates; the 4 corner ones fail: 12.
         assert_eq!(p.len(), 12);
+    }
+
+    #[test]
+    fn placements_on_a_spread_grid_are_the_same_set_in_reading_order() {
+        // Far-apart cells take the path that sorts the candidates rather than marking them.
+        let mut g = Grid::default();
+        g.set(Pos::new(0, 0), 1);
+        g.set(Pos::new(0, 5000), 1);
+        let mut expected = grid("1").placements(1, 2);
+        expected.extend(grid("1").placements(1, 2).iter().map(|p| p.offset(0, 5000)));
+        expected.sort();
+        assert_eq!(g.placements(1, 2), expected);
     }
 
     #[test]

@@ -3,12 +3,19 @@
 //! Pure: no file, terminal or network IO happens here (the `frontier` binary does that).
 
 pub mod agent;
+pub mod award;
+pub mod builtins;
 pub mod diagnostic;
 pub mod eval;
+pub mod format;
 pub mod grid;
+pub mod hex;
+pub mod hints;
+pub mod ir;
 mod load;
 pub mod machine;
 pub mod model;
+mod optimize;
 pub mod position;
 pub mod render;
 pub mod rng;

@@ -5,11 +5,10 @@
 
 use std::sync::Arc;
 
-use crate::eval::{Env, RuntimeError};
+pub(crate) use crate::eval::{as_int, as_list, as_pos, decode_element, encode};
+use crate::eval::{code_of, Env, RuntimeError};
 use crate::grid::{Grid, Piece};
-use crate::model::{
-    AssignMode, BlockId, BoardRef, Domain, Element, Game, MoveWhat, Place, RemoveWhat, Slot, StmtKind, ZoneRef,
-};
+use crate::model::{AssignMode, BlockId, ProcId, Domain, Element, Game, MoveAt, MoveWhat, OptionGroup, Place, RemoveWhat, RuleRef, Slot, StmtKind, Var};
 use crate::value::{Type, Value};
 
 /// A running game. Plain data: cheap to clone, comparable, serializable.
@@ -38,14 +37,18 @@ pub struct Frame {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FrameKind {
-    /// A procedure body: leaving it frees its locals.
-    Call,
+    /// A procedure body: leaving it frees its locals. `into` is the caller's local
+    /// (relative to the caller's frame) that receives the value of its `return:`.
+    Call { into: Option<Slot> },
     /// A nested block (a branch, an option's effects).
     Block,
     ForEach { slot: Slot, list: Arc<Vec<Value>>, next: u32 },
     Repeat { left: i64 },
     /// A while loop; its condition is the statement at (block, pc).
     While { block: BlockId, pc: u32 },
+    /// A `repeat: { up_to }` loop (the statement at (block, pc)) in its round `round` of
+    /// at most `count`.
+    UpTo { block: BlockId, pc: u32, round: u16, count: u16 },
 }
 
 /// Where the state is suspended.
@@ -104,6 +107,9 @@ pub enum Choice {
 pub enum Journal<'a> {
     Off,
     On(&'a mut Vec<String>),
+    /// No log: the `rule:` references of the statements, procedures and options that run
+    /// are collected instead (`frontier check --coverage`).
+    Rules(&'a mut std::collections::BTreeSet<Arc<str>>),
 }
 
 impl Journal<'_> {
@@ -113,6 +119,14 @@ impl Journal<'_> {
     fn write(&mut self, line: String) {
         if let Journal::On(lines) = self {
             lines.push(line);
+        }
+    }
+    #[inline]
+    fn cover(&mut self, rule: &RuleRef) {
+        if let (Journal::Rules(seen), Some(rule)) = (self, rule) {
+            if !seen.contains(rule) {
+                seen.insert(rule.clone());
+            }
         }
     }
 }
@@ -142,47 +156,9 @@ impl From<RuntimeError> for ApplyError {
 }
 
 
-pub(crate) fn encode(v: &Value) -> i64 {
-    match v {
-        Value::Int(n) => *n,
-        Value::Bool(b) => *b as i64,
-        Value::Player(p) => *p as i64,
-        Value::Row(_, r) => *r as i64,
-        _ => -1,
-    }
-}
-
+/// The value a state slot of type `ty` holds as the number `n`.
 pub(crate) fn decode(ty: &Type, n: i64) -> Value {
-    match ty {
-        Type::Bool => Value::Bool(n != 0),
-        Type::Player if n < 0 => Value::None,
-        Type::Player => Value::Player(n as u8),
-        Type::Row(_) if n < 0 => Value::None,
-        Type::Row(t) => Value::Row(*t, n as u16),
-        _ => Value::Int(n),
-    }
-}
-
-pub(crate) fn decode_element(of: Element, e: u16) -> Value {
-    match of {
-        Element::Player => Value::Player(e as u8),
-        Element::Row(t) => Value::Row(t, e),
-    }
-}
-
-/// The number of a seat or a row: how zones store elements, and where an indexed
-/// variable's value for it lies.
-pub(crate) fn encode_element(v: &Value) -> Option<u16> {
-    match v {
-        Value::Player(p) => Some(*p as u16),
-        Value::Row(_, r) => Some(*r),
-        _ => None,
-    }
-}
-
-/// The index `v` stands for in `what[…]`.
-pub(crate) fn index_of(v: &Value, what: &str) -> Result<usize, RuntimeError> {
-    encode_element(v).map(usize::from).ok_or_else(|| RuntimeError::new(format!("{what}[…] indexed by none")))
+    crate::load::code_of_type(ty).decode(n)
 }
 
 impl Game {
@@ -198,8 +174,8 @@ impl Game {
             return Err(ApplyError::Illegal(self.player_count_message(n)));
         }
         let mut state = self.initial_state(names)?;
-        self.enter(&mut state, self.play, Vec::new());
-        self.enter(&mut state, self.setup, Vec::new());
+        self.enter(&mut state, self.play);
+        self.enter(&mut state, self.setup);
         self.run(&mut state, journal)?;
         Ok(state)
     }
@@ -219,7 +195,8 @@ impl Game {
                 let it = self.domain_value(var.per, i);
                 let root = Env::new(self, &state, &[]);
                 let env = root.with_it(&it);
-                values.push(encode(&(var.init)(&env).map_err(|e| e.at(&format!("state.{}", var.name).into()))?));
+                let value = var.init.eval(&env).and_then(|v| self.slot_value(var, &v, &state.names));
+                values.push(value.map_err(|e| e.at(&self.location(&format!("state.{}", var.name))))?);
             }
             state.ints[var.base..var.base + values.len()].copy_from_slice(&values);
         }
@@ -229,8 +206,8 @@ impl Game {
                 let it = self.domain_value(zone.per, i);
                 let root = Env::new(self, &state, &[]);
                 let env = root.with_it(&it);
-                let contents = match init(&env)? {
-                    Value::List(items) => items.iter().filter_map(encode_element).collect(),
+                let contents = match init.eval(&env)? {
+                    Value::List(items) => items.iter().filter_map(code_of).collect(),
                     _ => Vec::new(),
                 };
                 state.zones[zone.base + i] = contents;
@@ -257,7 +234,8 @@ impl Game {
     /// The value that stands for index `i` of a domain (a seat, a row).
     pub fn domain_value(&self, domain: Domain, i: usize) -> Value {
         match domain {
-            Domain::Global => Value::None,
+            // Two keys: no single value (`it` is not defined in their init).
+            Domain::Global | Domain::Pair(..) => Value::None,
             Domain::Players => Value::Player(i as u8),
             Domain::Table(t) => Value::Row(t, i as u16),
         }
@@ -289,13 +267,21 @@ impl Game {
                     let label = self.option_label(state, i)?;
                     journal.write(format!("{}: {label}", state.names[player as usize]));
                 }
-                let StmtKind::Choose(choose) = &self.blocks[block as usize][pc as usize].kind else {
+                let StmtKind::Choose(choose) = &self.blocks[block.index()][pc as usize].kind else {
                     return Err(ApplyError::Illegal("the state is not at a decision".into()));
                 };
                 let group = &choose.groups[group as usize];
+                journal.cover(&group.rule);
                 let base = self.top_base(state);
-                if let Some((slot, _)) = &group.binding {
-                    state.locals[base + *slot as usize] = value;
+                match (group.bindings.as_slice(), value) {
+                    ([], _) => {}
+                    ([(slot, _)], value) => state.locals[base + slot.index()] = value,
+                    (bindings, Value::List(values)) => {
+                        for ((slot, _), value) in bindings.iter().zip(values.iter()) {
+                            state.locals[base + slot.index()] = value.clone();
+                        }
+                    }
+                    _ => return Err(ApplyError::Illegal("internal: an option of several lists without its elements".into())),
                 }
                 state.stack.push(Frame { block: group.body, pc: 0, base: base as u32, kind: FrameKind::Block });
             }
@@ -307,7 +293,7 @@ impl Game {
                     journal.write(format!("chance: {}", self.value_text(&value, &state.names)));
                 }
                 let base = self.top_base(state);
-                state.locals[base + *slot as usize] = value;
+                state.locals[base + slot.index()] = value;
             }
             (Pending::Shuffle { zone }, Choice::Order(order)) => {
                 let zone = *zone;
@@ -324,7 +310,10 @@ impl Game {
                 return Err(ApplyError::Illegal(format!("{choice:?} does not fit what the game waits for")));
             }
         }
-        state.pending = Pending::Running;
+        // The option list's memory serves the next decision of this thread.
+        if let Pending::Decision { options, .. } = std::mem::replace(&mut state.pending, Pending::Running) {
+            recycle_options(options);
+        }
         state.steps += 1;
         self.run(state, journal)
     }
@@ -335,33 +324,36 @@ impl Game {
 
     /// Starts the `play` procedure (a position resumes there, after setup).
     pub(crate) fn enter_play(&self, state: &mut State) {
-        self.enter(state, self.play, Vec::new());
+        self.enter(state, self.play);
     }
 
-    /// Pushes a procedure call: a fresh frame with its locals, parameters bound.
-    fn enter(&self, state: &mut State, proc: u16, args: Vec<Value>) {
-        let p = &self.procedures[proc as usize];
+    /// Starts a procedure without parameters (setup, play): a fresh frame with its locals.
+    fn enter(&self, state: &mut State, proc: ProcId) {
+        let p = &self.procedures[proc.index()];
         let base = state.locals.len();
         state.locals.resize(base + p.locals, Value::None);
-        for (slot, arg) in p.params.iter().zip(args) {
-            state.locals[base + *slot as usize] = arg;
-        }
-        state.stack.push(Frame { block: p.body, pc: 0, base: base as u32, kind: FrameKind::Call });
+        state.stack.push(Frame { block: p.body, pc: 0, base: base as u32, kind: FrameKind::Call { into: None } });
     }
 
     /// Runs until the state is suspended.
     pub(crate) fn run(&self, state: &mut State, journal: &mut Journal) -> Result<(), ApplyError> {
+        let mut steps: u64 = 0;
         while matches!(state.pending, Pending::Running) {
             let Some(frame) = state.stack.last_mut() else {
                 self.finish(state)?;
                 break;
             };
-            let block = &self.blocks[frame.block as usize];
+            let block = &self.blocks[frame.block.index()];
             if (frame.pc as usize) < block.len() {
                 let (block_id, pc) = (frame.block, frame.pc);
                 frame.pc += 1;
                 let stmt = &block[pc as usize];
-                self.exec(state, block_id, pc, journal).map_err(|e| e.at(&stmt.origin))?;
+                journal.cover(&stmt.rule);
+                steps += 1;
+                if steps > MAX_STATEMENTS_BETWEEN_STEPS {
+                    return Err(self.endless(&stmt.origin).into());
+                }
+                self.exec(state, block_id, pc, journal).map_err(|e| e.at(&self.location(&stmt.origin)))?;
             } else {
                 self.end_of_block(state)?;
             }
@@ -369,10 +361,22 @@ impl Game {
         Ok(())
     }
 
+    #[cold]
+    fn endless(&self, origin: &str) -> RuntimeError {
+        let message =
+            format!("{MAX_STATEMENTS_BETWEEN_STEPS} statements ran without a decision or a chance point: does a loop never end?");
+        RuntimeError::new(message).at(&self.location(origin))
+    }
+
     fn end_of_block(&self, state: &mut State) -> Result<(), RuntimeError> {
         let Some(frame) = state.stack.last_mut() else { return Ok(()) };
         match &mut frame.kind {
-            FrameKind::Call => {
+            FrameKind::Call { into } => {
+                if into.is_some() {
+                    let name = self.procedures.iter().find(|p| p.body == frame.block).map_or("?", |p| p.name.as_str());
+                    let message = format!("procedure '{name}' ended without return: its caller waits for a value");
+                    return Err(RuntimeError::new(message).at(&self.location(&format!("procedures.{name}"))));
+                }
                 let base = frame.base as usize;
                 state.stack.pop();
                 state.locals.truncate(base);
@@ -383,7 +387,7 @@ impl Game {
             FrameKind::ForEach { slot, list, next } => {
                 if (*next as usize) < list.len() {
                     let value = list[*next as usize].clone();
-                    let index = frame.base as usize + *slot as usize;
+                    let index = frame.base as usize + slot.index();
                     *next += 1;
                     frame.pc = 0;
                     state.locals[index] = value;
@@ -401,12 +405,12 @@ impl Game {
             }
             FrameKind::While { block, pc } => {
                 let (block, pc, base) = (*block, *pc, frame.base as usize);
-                let stmt = &self.blocks[block as usize][pc as usize];
+                let stmt = &self.blocks[block.index()][pc as usize];
                 let StmtKind::While { cond, .. } = &stmt.kind else {
                     return Err(RuntimeError::new("internal: a while frame without its loop"));
                 };
                 let env = Env::new(self, state, &state.locals[base..]);
-                let again = cond(&env).and_then(|v| as_bool(&v)).map_err(|e| e.at(&stmt.origin))?;
+                let again = cond.bool(&env).map_err(|e| e.at(&self.location(&stmt.origin)))?;
                 let frame = state.stack.last_mut().expect("frame checked above");
                 if again {
                     frame.pc = 0;
@@ -414,8 +418,40 @@ impl Game {
                     state.stack.pop();
                 }
             }
+            FrameKind::UpTo { block, pc, round, count } => {
+                let (block, pc, next, count, base) = (*block, *pc, *round + 1, *count, frame.base as usize);
+                let again = next <= count && self.begin_round(state, base, block, pc, next)?;
+                let frame = state.stack.last_mut().expect("frame checked above");
+                match (&mut frame.kind, again) {
+                    (FrameKind::UpTo { round, .. }, true) => {
+                        *round = next;
+                        frame.pc = 0;
+                    }
+                    _ => {
+                        state.stack.pop();
+                    }
+                }
+            }
         }
         Ok(())
+    }
+
+    /// Begins round `round` of the `repeat: { up_to }` loop at (block, pc): sets its round
+    /// locals and says whether its `while:` condition lets the round run.
+    fn begin_round(&self, state: &mut State, base: usize, block: BlockId, pc: u32, round: u16) -> Result<bool, RuntimeError> {
+        let round = round as i64;
+        let stmt = &self.blocks[block.index()][pc as usize];
+        let StmtKind::RepeatUpTo { round: slot, name, cond, .. } = &stmt.kind else {
+            return Err(RuntimeError::new("internal: an up_to frame without its loop"));
+        };
+        state.locals[base + slot.index()] = Value::Int(round);
+        if let Some(name) = name {
+            state.locals[base + name.index()] = Value::Int(round);
+        }
+        match cond {
+            Some(cond) => cond.bool(&Env::new(self, state, &state.locals[base..])).map_err(|e| e.at(&self.location(&stmt.origin))),
+            None => Ok(true),
+        }
     }
 
     /// Ends the game: ranks the players by the ranking's score and tie-breaks.
@@ -427,10 +463,10 @@ impl Game {
             let it = Value::Player(p as u8);
             let root = Env::new(self, state, &[]);
             let env = root.with_it(&it);
-            scores.push(as_int(&(self.ranking.score)(&env)?)?);
+            scores.push(self.ranking.score.int(&env)?);
             let mut keys = Vec::new();
             for key in &self.ranking.tiebreak {
-                keys.push(as_int(&key(&env)?)?);
+                keys.push(key.int(&env)?);
             }
             tiebreaks.push(keys);
         }
@@ -443,7 +479,7 @@ impl Game {
     }
 
     fn exec(&self, state: &mut State, block: BlockId, pc: u32, journal: &mut Journal) -> Result<(), RuntimeError> {
-        let stmt = &self.blocks[block as usize][pc as usize];
+        let stmt = &self.blocks[block.index()][pc as usize];
         let base = self.top_base(state);
         macro_rules! env {
             () => {
@@ -451,37 +487,49 @@ impl Game {
             };
         }
         match &stmt.kind {
-            StmtKind::Assign { target, value, mode } => {
-                let v = value(&env!())?;
-                match target {
-                    Place::Local(slot) => {
-                        let cell = &mut state.locals[base + *slot as usize];
-                        *cell = match mode {
-                            AssignMode::Set => v,
-                            AssignMode::Add => Value::Int(as_int(cell)? + as_int(&v)?),
-                        };
-                    }
-                    Place::Var { var, index } => {
-                        let decl = &self.vars[*var as usize];
-                        let i = match index {
-                            Some(index) => self.checked_index(decl.per, &index(&env!())?, &decl.name)?,
-                            None => 0,
-                        };
-                        let cell = &mut state.ints[decl.base + i];
-                        match mode {
-                            AssignMode::Set => *cell = encode(&v),
-                            AssignMode::Add => *cell += as_int(&v)?,
-                        }
-                    }
+            StmtKind::Assign { target, value, mode } => match target {
+                Place::Local(slot) => {
+                    let v = value.eval(&env!())?;
+                    let cell = &mut state.locals[base + slot.index()];
+                    *cell = match mode {
+                        AssignMode::Set => v,
+                        AssignMode::Add => Value::Int(checked_add(as_int(cell)?, as_int(&v)?)?),
+                    };
                 }
-            }
-            StmtKind::Move { from, to, what } => {
-                let from = self.zone_instance(from, &env!())?;
-                let to = self.zone_instance(to, &env!())?;
-                let moved: Vec<u16> = match what {
+                Place::Var { var, index } => {
+                    let decl = &self.vars[var.index()];
+                    let env = env!();
+                    let i = match index {
+                        Some(index) => self.checked_index(decl.per, index.index(&env, &decl.name)?, &decl.name)?,
+                        None => 0,
+                    };
+                    let slot = decl.base + i;
+                    let n = match mode {
+                        AssignMode::Set if decl.ty == Type::Int => match value.int(&env) {
+                            Ok(n) => n,
+                            // A value of unknown type (a script's) that is not a number:
+                            // say what was stored where.
+                            Err(_) => self.slot_value(decl, &value.eval(&env)?, &state.names)?,
+                        },
+                        AssignMode::Set => self.slot_value(decl, &value.eval(&env)?, &state.names)?,
+                        AssignMode::Add => checked_add(state.ints[slot], value.int(&env)?)?,
+                    };
+                    state.ints[slot] = n;
+                }
+            },
+            StmtKind::Move { from, to, what, at } => {
+                let env = env!();
+                let (from, of) = (from.instance(&env)?, from.of);
+                let to = to.instance(&env)?;
+                let at = match at {
+                    MoveAt::Bottom => None,
+                    MoveAt::Top => Some(0),
+                    MoveAt::Index(k) => Some(k.int(&env)?),
+                };
+                let taken = match what {
                     MoveWhat::Item(item) => {
-                        let item = item(&env!())?;
-                        let code = encode_element(&item).ok_or_else(|| RuntimeError::new("cannot move none"))?;
+                        let item = item.eval(&env)?;
+                        let code = self.zone_code(of, &item, &state.names)?;
                         let Some(at) = state.zones[from].iter().position(|e| *e == code) else {
                             return Err(RuntimeError::new(format!(
                                 "{} is not in {}",
@@ -489,89 +537,122 @@ impl Game {
                                 self.zone_instance_name(from)
                             )));
                         };
-                        vec![state.zones[from].remove(at)]
+                        at..at + 1
                     }
-                    MoveWhat::Top(n) => {
-                        let n = (as_int(&n(&env!())?)?.max(0) as usize).min(state.zones[from].len());
-                        state.zones[from].drain(..n).collect()
-                    }
-                    MoveWhat::All => std::mem::take(&mut state.zones[from]),
+                    MoveWhat::Top(n) => 0..n.int(&env)?.clamp(0, state.zones[from].len() as i64) as usize,
+                    MoveWhat::All => 0..state.zones[from].len(),
                 };
-                state.zones[to].extend(moved);
+                match at {
+                    None => move_elements(&mut state.zones, from, to, taken),
+                    Some(at) => {
+                        // The position counts in the destination once the elements are out.
+                        let len = state.zones[to].len() - if from == to { taken.len() } else { 0 };
+                        if at < 0 || at as usize > len {
+                            return Err(RuntimeError::new(format!(
+                                "position {at} is outside {} ({len} elements: a move inserts at 0 to {len})",
+                                self.zone_instance_name(to)
+                            )));
+                        }
+                        let moved: Vec<u16> = state.zones[from].drain(taken).collect();
+                        let at = at as usize;
+                        state.zones[to].splice(at..at, moved);
+                    }
+                }
             }
             StmtKind::Push { to, value } => {
-                let to = self.zone_instance(to, &env!())?;
-                let v = value(&env!())?;
-                let code = encode_element(&v).ok_or_else(|| RuntimeError::new("cannot put none in a zone"))?;
-                state.zones[to].push(code);
+                let env = env!();
+                let zone = to.instance(&env)?;
+                let code = self.zone_code(to.of, &value.eval(&env)?, &state.names)?;
+                state.zones[zone].push(code);
             }
             StmtKind::Remove { from, what } => {
-                let from = self.zone_instance(from, &env!())?;
+                let env = env!();
+                let zone = from.instance(&env)?;
                 match what {
                     RemoveWhat::At(at) => {
-                        let at = as_int(&at(&env!())?)?;
-                        let len = state.zones[from].len();
+                        let at = at.int(&env)?;
+                        let len = state.zones[zone].len();
                         if at < 0 || at as usize >= len {
                             return Err(RuntimeError::new(format!(
                                 "position {at} is outside {} ({len} elements)",
-                                self.zone_instance_name(from)
+                                self.zone_instance_name(zone)
                             )));
                         }
-                        state.zones[from].remove(at as usize);
+                        state.zones[zone].remove(at as usize);
                     }
                     RemoveWhat::Item(item) => {
-                        let item = item(&env!())?;
-                        if let Some(code) = encode_element(&item) {
-                            if let Some(at) = state.zones[from].iter().position(|e| *e == code) {
-                                state.zones[from].remove(at);
+                        if let Some(code) = code_of(&item.eval(&env)?) {
+                            if let Some(at) = state.zones[zone].iter().position(|e| *e == code) {
+                                state.zones[zone].remove(at);
                             }
                         }
                     }
                 }
             }
             StmtKind::Shuffle { zone } => {
-                let zone = self.zone_instance(zone, &env!())?;
+                let zone = zone.instance(&env!())?;
                 if state.zones[zone].len() > 1 {
                     state.pending = Pending::Shuffle { zone };
                 }
             }
+            StmtKind::Clear { zone } => {
+                let zone = zone.instance(&env!())?;
+                state.zones[zone].clear();
+            }
             StmtKind::Place { board, at, piece } => {
                 let env = env!();
-                let instance = self.board_instance(board, &env)?;
-                let at = as_pos(&at(&env)?)?;
-                let piece = piece_of(&piece(&env)?)?;
+                let instance = board.instance(&env)?;
+                let at = as_pos(&at.eval(&env)?)?;
+                let piece = piece_of(&piece.eval(&env)?)?;
                 state.boards[instance].place(at, &piece).map_err(RuntimeError::new)?;
             }
             StmtKind::If { cond, then, otherwise } => {
-                let branch = if as_bool(&cond(&env!())?)? { Some(*then) } else { *otherwise };
+                let branch = if cond.bool(&env!())? { Some(*then) } else { *otherwise };
                 if let Some(b) = branch {
                     state.stack.push(Frame { block: b, pc: 0, base: base as u32, kind: FrameKind::Block });
                 }
             }
             StmtKind::ForEach { slot, list, body } => {
-                let list = as_list(list(&env!())?)?;
+                let list = as_list(list.eval(&env!())?)?;
                 if let Some(first) = list.first().cloned() {
-                    state.locals[base + *slot as usize] = first;
+                    state.locals[base + slot.index()] = first;
                     let kind = FrameKind::ForEach { slot: *slot, list, next: 1 };
                     state.stack.push(Frame { block: *body, pc: 0, base: base as u32, kind });
                 }
             }
             StmtKind::Repeat { count, body } => {
-                let n = as_int(&count(&env!())?)?;
+                let n = count.int(&env!())?;
                 if n > 0 {
                     let kind = FrameKind::Repeat { left: n - 1 };
                     state.stack.push(Frame { block: *body, pc: 0, base: base as u32, kind });
                 }
             }
             StmtKind::While { cond, body } => {
-                if as_bool(&cond(&env!())?)? {
+                if cond.bool(&env!())? {
                     let kind = FrameKind::While { block, pc };
                     state.stack.push(Frame { block: *body, pc: 0, base: base as u32, kind });
                 }
             }
+            StmtKind::RepeatUpTo { count, body, .. } => {
+                // Frames stay small: a round counter is 16 bits.
+                let n = count.int(&env!())?;
+                let n = u16::try_from(n.max(0))
+                    .map_err(|_| RuntimeError::new(format!("repeat up_to {n}: at most {} rounds", u16::MAX)))?;
+                if n > 0 && self.begin_round(state, base, block, pc, 1)? {
+                    let kind = FrameKind::UpTo { block, pc, round: 1, count: n };
+                    state.stack.push(Frame { block: *body, pc: 0, base: base as u32, kind });
+                }
+            }
+            StmtKind::EndLoop => loop {
+                match state.stack.pop().map(|f| f.kind) {
+                    Some(FrameKind::UpTo { .. }) => break,
+                    Some(FrameKind::Block) => {}
+                    _ => return Err(RuntimeError::new("internal: 'done' outside its repeat loop")),
+                }
+            },
             StmtKind::Choose(choose) => {
                 let env = env!();
-                let player = match (choose.who)(&env)? {
+                let player = match choose.who.eval(&env)? {
                     Value::Player(p) if (p as usize) < state.names.len() => p,
                     other => {
                         return Err(RuntimeError::new(format!(
@@ -592,24 +673,39 @@ impl Game {
             }
             StmtKind::Random { slot, outcomes, weights } => {
                 let env = env!();
-                let outcomes = as_list(outcomes(&env)?)?;
+                let outcomes = as_list(outcomes.eval(&env)?)?;
                 let weights: Vec<u64> = match weights {
-                    Some(w) => as_list(w(&env)?)?.iter().map(|w| as_int(w).map(|w| w.max(0) as u64)).collect::<Result<_, _>>()?,
+                    Some(w) => as_list(w.eval(&env)?)?.iter().map(|w| as_int(w).map(|w| w.max(0) as u64)).collect::<Result<_, _>>()?,
                     None => vec![1; outcomes.len()],
                 };
                 if outcomes.is_empty() || weights.len() != outcomes.len() || weights.iter().all(|w| *w == 0) {
                     return Err(RuntimeError::new("a random choice needs outcomes, and as many positive weights"));
                 }
+                if weights.iter().try_fold(0u64, |total, w| total.checked_add(*w)).is_none() {
+                    return Err(RuntimeError::new("the weights of a random choice add up past 2⁶⁴−1"));
+                }
                 if outcomes.len() == 1 {
-                    state.locals[base + *slot as usize] = outcomes[0].clone();
+                    state.locals[base + slot.index()] = outcomes[0].clone();
                 } else {
                     state.pending = Pending::Chance { slot: *slot, outcomes: outcomes.to_vec(), weights };
                 }
             }
-            StmtKind::Call { proc, args } => {
-                let env = env!();
-                let args = args.iter().map(|a| a(&env)).collect::<Result<Vec<_>, _>>()?;
-                self.enter(state, *proc, args);
+            StmtKind::Call { proc, args, into } => {
+                // The arguments are evaluated in the caller's frame, straight into the
+                // callee's parameter slots.
+                if state.stack.len() > MAX_FRAMES {
+                    let message = format!("calls nested more than {MAX_FRAMES} deep: does a procedure call itself without end?");
+                    return Err(RuntimeError::new(message));
+                }
+                let p = &self.procedures[proc.index()];
+                journal.cover(&p.rule);
+                let callee = state.locals.len();
+                state.locals.resize(callee + p.locals, Value::None);
+                for (slot, arg) in p.params.iter().zip(args) {
+                    let v = arg.eval(&Env::new(self, &*state, &state.locals[base..callee]))?;
+                    state.locals[callee + slot.index()] = v;
+                }
+                state.stack.push(Frame { block: p.body, pc: 0, base: callee as u32, kind: FrameKind::Call { into: *into } });
             }
             StmtKind::Log(template) => {
                 if journal.is_on() {
@@ -620,39 +716,216 @@ impl Game {
             StmtKind::EndGame => {
                 self.finish(state)?;
             }
-        }
-        Ok(())
-    }
-
-    /// The options of a decision, in the order the ruleset lists them.
-    fn enumerate_options(&self, choose: &crate::model::Choose, env: &Env) -> Result<Vec<(u16, Value)>, RuntimeError> {
-        let mut options = Vec::new();
-        for (g, group) in choose.groups.iter().enumerate() {
-            match &group.binding {
-                None => {
-                    let legal = match &group.condition {
-                        Some(c) => as_bool(&c(env)?)?,
-                        None => true,
-                    };
-                    if legal {
-                        options.push((g as u16, Value::None));
-                    }
-                }
-                Some((slot, list)) => {
-                    let items = as_list(list(env)?)?;
-                    for item in items.iter() {
-                        let legal = match &group.condition {
-                            Some(c) => as_bool(&c(&env.with_bound(*slot, item))?)?,
-                            None => true,
-                        };
-                        if legal {
-                            options.push((g as u16, item.clone()));
+            StmtKind::Award(award) => self.award(state, base, award)?,
+            StmtKind::Return(value) => {
+                let value = match value {
+                    Some(v) => Some(v.eval(&env!())?),
+                    None => None,
+                };
+                // Leave every block of the procedure, then the procedure itself.
+                while let Some(frame) = state.stack.pop() {
+                    if let FrameKind::Call { into } = frame.kind {
+                        state.locals.truncate(frame.base as usize);
+                        if let (Some(slot), Some(value)) = (into, value) {
+                            let caller = self.top_base(state) + slot.index();
+                            let cell = state.locals.get_mut(caller).ok_or_else(|| RuntimeError::new("return: the caller has no such local"))?;
+                            *cell = value;
                         }
+                        break;
                     }
                 }
             }
         }
+        Ok(())
+    }
+
+    /// Gives the prizes of an `award:`: ranks the entrants, then adds each prize where
+    /// `to` says (for that entrant).
+    fn award(&self, state: &mut State, base: usize, award: &crate::model::Award) -> Result<(), RuntimeError> {
+        let env = Env::new(self, state, &state.locals[base..]);
+        let mut entrants: Vec<Value> = Vec::new();
+        let mut keys: Vec<Vec<i64>> = Vec::new();
+        award.among.each(&env, |v| {
+            let each = env.with_it(v);
+            if award.only.as_ref().map_or(Ok(true), |c| c.bool(&each))? {
+                keys.push(award.keys.iter().map(|k| k.int(&each)).collect::<Result<_, _>>()?);
+                entrants.push(v.clone());
+            }
+            Ok(std::ops::ControlFlow::Continue(()))
+        })?;
+        let prizes: Vec<i64> = as_list(award.prizes.eval(&env)?)?.iter().map(as_int).collect::<Result<_, _>>()?;
+        let amounts = crate::award::prizes(&keys, &prizes, award.ties).map_err(RuntimeError::new)?;
+        // Where each prize goes, found before anything is changed.
+        let mut targets = Vec::with_capacity(entrants.len());
+        for (v, amount) in entrants.iter().zip(amounts) {
+            let each = env.with_it(v);
+            let target = match &award.to {
+                Place::Local(slot) => Cell::Local(base + slot.index()),
+                Place::Var { var, index } => {
+                    let decl = &self.vars[var.index()];
+                    let i = match index {
+                        Some(index) => self.checked_index(decl.per, index.index(&each, &decl.name)?, &decl.name)?,
+                        None => 0,
+                    };
+                    Cell::Int(decl.base + i)
+                }
+            };
+            targets.push((target, amount));
+        }
+        for (target, amount) in targets {
+            match target {
+                Cell::Int(slot) => state.ints[slot] = checked_add(state.ints[slot], amount)?,
+                Cell::Local(local) => state.locals[local] = Value::Int(checked_add(as_int(&state.locals[local])?, amount)?),
+            }
+        }
+        Ok(())
+    }
+
+    /// The number a variable's slot stores for `v`, which must be of the variable's type:
+    /// a script's result is checked here, where it is stored. Scripts speak of players
+    /// as seat numbers and of rows by id, so those convert.
+    pub(crate) fn slot_value(&self, var: &Var, v: &Value, names: &[String]) -> Result<i64, RuntimeError> {
+        let stored = match (&var.ty, v) {
+            (Type::Int, Value::Int(n)) => Some(*n),
+            (Type::Bool, Value::Bool(b)) => Some(*b as i64),
+            (Type::Player | Type::Row(_), Value::None) => Some(-1),
+            (Type::Player | Type::Row(_), _) => self.element_of(var.ty.clone(), v, names).map(i64::from),
+            _ => None,
+        };
+        stored.ok_or_else(|| {
+            RuntimeError::new(format!(
+                "'{}' holds {}, not {}",
+                var.name,
+                self.type_words(&var.ty),
+                self.value_words(v, names)
+            ))
+        })
+    }
+
+    /// The code of a player or row that `v` stands for, as a value of type `ty`: a player,
+    /// a seat number (scripts), a row of the table, or its id (scripts).
+    fn element_of(&self, ty: Type, v: &Value, names: &[String]) -> Option<u16> {
+        match (ty, v) {
+            (Type::Player, Value::Player(p)) => ((*p as usize) < names.len()).then_some(*p as u16),
+            (Type::Player, Value::Int(n)) => (0..names.len() as i64).contains(n).then_some(*n as u16),
+            (Type::Row(t), Value::Row(u, r)) => (t == *u && (*r as usize) < self.tables[t as usize].rows.len()).then_some(*r),
+            (Type::Row(t), Value::Str(id)) => self.tables[t as usize].row_index(id),
+            _ => None,
+        }
+    }
+
+    /// The code a zone holding `of` stores for `v`, which must be one of its elements.
+    fn zone_code(&self, of: Element, v: &Value, names: &[String]) -> Result<u16, RuntimeError> {
+        if *v == Value::None {
+            return Err(RuntimeError::new("cannot put none in a zone"));
+        }
+        self.element_of(of.value_type(), v, names).ok_or_else(|| {
+            RuntimeError::new(format!(
+                "a zone of {} cannot hold {}",
+                self.type_words(&of.value_type()),
+                self.value_words(v, names)
+            ))
+        })
+    }
+
+    /// A type as messages name it: "a number", "a row of cards".
+    fn type_words(&self, ty: &Type) -> String {
+        match ty {
+            Type::Int => "a number".into(),
+            Type::Bool => "true/false".into(),
+            Type::Player => "a player".into(),
+            Type::Row(t) => format!("a row of {}", self.tables[*t as usize].name),
+            Type::Str => "a text".into(),
+            Type::Pos => "a position".into(),
+            Type::List(_) => "a list".into(),
+            Type::None => "none".into(),
+            Type::Any => "anything".into(),
+        }
+    }
+
+    /// A value as messages name it: its kind and how it reads.
+    fn value_words(&self, v: &Value, names: &[String]) -> String {
+        let kind = match v {
+            Value::Int(_) => "the number",
+            Value::Bool(_) => "the truth value",
+            Value::Str(_) => "the text",
+            Value::List(_) => "the list",
+            Value::Pos(_) => "the position",
+            Value::Player(p) if (*p as usize) >= names.len() => return format!("seat {p}, which does not play"),
+            Value::Player(_) => "the player",
+            Value::Row(t, r) if (*r as usize) >= self.tables.get(*t as usize).map_or(0, |t| t.rows.len()) => {
+                return format!("row number {r}, which does not exist")
+            }
+            Value::Row(..) => "the row",
+            Value::None => return "none".into(),
+        };
+        format!("{kind} {}", self.value_text(v, names))
+    }
+
+    /// The options of a decision, in the order the ruleset lists them.
+    fn enumerate_options(&self, choose: &crate::model::Choose, env: &Env) -> Result<Vec<(u16, Value)>, RuntimeError> {
+        let mut options = spare_options();
+        for (g, group) in choose.groups.iter().enumerate() {
+            let g = g as u16;
+            match group.bindings.as_slice() {
+                [] => {
+                    if legal(group, env)? {
+                        options.push((g, Value::None));
+                    }
+                }
+                [(slot, list)] => list.each(env, |item| {
+                    if legal(group, &env.with_bound(*slot, item))? {
+                        options.push((g, item.clone()));
+                    }
+                    Ok(std::ops::ControlFlow::Continue(()))
+                })?,
+                bindings => {
+                    let mut scratch = env.locals.to_vec();
+                    self.product_options(env, group, g, bindings, &mut scratch, &mut Vec::new(), &mut options)?;
+                }
+            }
+        }
         Ok(options)
+    }
+
+    /// The options of a group with several `for:` lists: one per combination, the first
+    /// list outermost. Each option's value is the list of its elements. The names bound
+    /// so far are written into `scratch`, a copy of the locals; the last is bound in place.
+    #[allow(clippy::too_many_arguments)]
+    fn product_options(
+        &self,
+        env: &Env,
+        group: &OptionGroup,
+        g: u16,
+        bindings: &[(Slot, crate::ir::Expr)],
+        scratch: &mut Vec<Value>,
+        chosen: &mut Vec<Value>,
+        options: &mut Vec<(u16, Value)>,
+    ) -> Result<(), RuntimeError> {
+        let Some(((slot, list), rest)) = bindings.split_first() else { return Ok(()) };
+        if rest.is_empty() {
+            let inner = Env::new(env.game, env.state, scratch);
+            return list.each(&inner, |item| {
+                if legal(group, &inner.with_bound(*slot, item))? {
+                    let mut values = chosen.clone();
+                    values.push(item.clone());
+                    options.push((g, Value::list(values)));
+                }
+                Ok(std::ops::ControlFlow::Continue(()))
+            });
+        }
+        let mut items = Vec::new();
+        list.each(&Env::new(env.game, env.state, scratch), |item| {
+            items.push(item.clone());
+            Ok(std::ops::ControlFlow::Continue(()))
+        })?;
+        for item in items {
+            scratch[slot.index()] = item.clone();
+            chosen.push(item);
+            self.product_options(env, group, g, rest, scratch, chosen, options)?;
+            chosen.pop();
+        }
+        Ok(())
     }
 
     /// The label of option `i` of the pending decision, as traces and players see it.
@@ -660,16 +933,24 @@ impl Game {
         let Pending::Decision { block, pc, options, .. } = &state.pending else {
             return Err(RuntimeError::new("the game is not waiting for a decision"));
         };
-        let StmtKind::Choose(choose) = &self.blocks[*block as usize][*pc as usize].kind else {
+        let StmtKind::Choose(choose) = &self.blocks[block.index()][*pc as usize].kind else {
             return Err(RuntimeError::new("internal: a decision without its choose"));
         };
         let (g, value) = options.get(i).ok_or_else(|| RuntimeError::new("no such option"))?;
         let group = &choose.groups[*g as usize];
         let base = self.top_base(state);
         let env = Env::new(self, state, &state.locals[base..]);
-        match &group.binding {
-            Some((slot, _)) => group.label.render(&env.with_bound(*slot, value)),
-            None => group.label.render(&env),
+        match (group.bindings.as_slice(), value) {
+            ([], _) => group.label.render(&env),
+            ([(slot, _)], value) => group.label.render(&env.with_bound(*slot, value)),
+            (bindings, Value::List(values)) => {
+                let mut scratch = state.locals[base..].to_vec();
+                for ((slot, _), value) in bindings.iter().zip(values.iter()) {
+                    scratch[slot.index()] = value.clone();
+                }
+                group.label.render(&Env::new(self, state, &scratch))
+            }
+            _ => Err(RuntimeError::new("internal: an option of several lists without its elements")),
         }
     }
 
@@ -684,15 +965,43 @@ impl Game {
     /// The prompt of the pending decision.
     pub fn prompt(&self, state: &State) -> Result<String, RuntimeError> {
         let Pending::Decision { block, pc, .. } = &state.pending else { return Ok(String::new()) };
-        let StmtKind::Choose(choose) = &self.blocks[*block as usize][*pc as usize].kind else { return Ok(String::new()) };
+        let StmtKind::Choose(choose) = &self.blocks[block.index()][*pc as usize].kind else { return Ok(String::new()) };
         let base = self.top_base(state);
         choose.prompt.render(&Env::new(self, state, &state.locals[base..]))
+    }
+
+    /// Every `rule:` reference that a game can run through: those of the statements, of
+    /// the options of decisions and of the procedures (what `Journal::Rules` collects).
+    pub fn runnable_rules(&self) -> std::collections::BTreeSet<Arc<str>> {
+        let mut rules = std::collections::BTreeSet::new();
+        for stmt in self.blocks.iter().flatten() {
+            rules.extend(stmt.rule.clone());
+            if let StmtKind::Choose(choose) = &stmt.kind {
+                rules.extend(choose.groups.iter().filter_map(|g| g.rule.clone()));
+            }
+        }
+        rules.extend(self.procedures.iter().filter_map(|p| p.rule.clone()));
+        rules
+    }
+
+    /// The `rule:` references of the declarations (parameters, tables, variables, zones,
+    /// boards, functions, the ranking): in force in every game of the ruleset.
+    pub fn declared_rules(&self) -> std::collections::BTreeSet<Arc<str>> {
+        let mut rules = std::collections::BTreeSet::new();
+        rules.extend(self.params.iter().filter_map(|x| x.rule.clone()));
+        rules.extend(self.tables.iter().filter_map(|x| x.rule.clone()));
+        rules.extend(self.vars.iter().filter_map(|x| x.rule.clone()));
+        rules.extend(self.zones.iter().filter_map(|x| x.rule.clone()));
+        rules.extend(self.boards.iter().filter_map(|x| x.rule.clone()));
+        rules.extend(self.functions.iter().filter_map(|x| x.rule.clone()));
+        rules.extend(self.ranking.rule.clone());
+        rules
     }
 
     /// The rule reference of the pending decision's statement, if any.
     pub fn pending_rule(&self, state: &State) -> Option<Arc<str>> {
         let Pending::Decision { block, pc, .. } = &state.pending else { return None };
-        self.blocks[*block as usize][*pc as usize].rule.clone()
+        self.blocks[block.index()][*pc as usize].rule.clone()
     }
 
     /// Labels of a chance point's outcomes (a shuffle has one label per element).
@@ -733,31 +1042,11 @@ impl Game {
         }
     }
 
-    fn checked_index(&self, domain: Domain, index: &Value, what: &str) -> Result<usize, RuntimeError> {
-        let i = index_of(index, what)?;
+    fn checked_index(&self, domain: Domain, i: usize, what: &str) -> Result<usize, RuntimeError> {
         if i >= self.domain_len(domain) {
             return Err(RuntimeError::new(format!("{what}: index out of range")));
         }
         Ok(i)
-    }
-
-    pub(crate) fn zone_instance(&self, zone: &ZoneRef, env: &Env) -> Result<usize, RuntimeError> {
-        let decl = &self.zones[zone.zone as usize];
-        self.instance(decl.per, decl.base, zone.index.as_ref(), &decl.name, env)
-    }
-
-    pub(crate) fn board_instance(&self, board: &BoardRef, env: &Env) -> Result<usize, RuntimeError> {
-        let decl = &self.boards[board.board as usize];
-        self.instance(decl.per, decl.base, board.index.as_ref(), &decl.name, env)
-    }
-
-    /// The instance of an indexed declaration (zone, board) that `index` selects.
-    fn instance(&self, per: Domain, base: usize, index: Option<&crate::eval::Eval>, name: &str, env: &Env) -> Result<usize, RuntimeError> {
-        let i = match index {
-            Some(index) => self.checked_index(per, &index(env)?, name)?,
-            None => 0,
-        };
-        Ok(base + i)
     }
 
     /// The zone declaration and index of a zone instance.
@@ -783,7 +1072,19 @@ impl Game {
             Domain::Global => decl.name.clone(),
             Domain::Players => format!("{}[p{}]", decl.name, i + 1),
             Domain::Table(t) => format!("{}[{}]", decl.name, self.tables[t as usize].rows[i].id),
+            Domain::Pair(a, b) => {
+                let (i, j) = self.split_index(decl.per, i);
+                format!("{}[{}, {}]", decl.name, self.key_text(a, i), self.key_text(b, j))
+            }
         }
+    }
+}
+
+/// Whether an option's `if:` holds (an option without one always may be chosen).
+fn legal(group: &OptionGroup, env: &Env) -> Result<bool, RuntimeError> {
+    match &group.condition {
+        Some(c) => c.bool(env),
+        None => Ok(true),
     }
 }
 
@@ -793,7 +1094,7 @@ fn piece_of(v: &Value) -> Result<Piece, RuntimeError> {
     let mut piece = Vec::with_capacity(rows.len());
     for row in rows.iter() {
         let cells = as_list(row.clone())?;
-        piece.push(cells.iter().map(|c| if *c == Value::None { Ok(None) } else { encode_element(c).map(Some).ok_or(()) }).collect::<Result<Vec<_>, ()>>().map_err(|_| RuntimeError::new("a piece holds rows or players, or none for a gap"))?);
+        piece.push(cells.iter().map(|c| if *c == Value::None { Ok(None) } else { code_of(c).map(Some).ok_or(()) }).collect::<Result<Vec<_>, ()>>().map_err(|_| RuntimeError::new("a piece holds rows or players, or none for a gap"))?);
     }
     crate::grid::check_piece(&piece).map_err(RuntimeError::new)?;
     Ok(piece)
@@ -807,33 +1108,58 @@ fn is_reordering(order: &[u16], zone: &[u16]) -> bool {
     a == b
 }
 
-pub(crate) fn as_int(v: &Value) -> Result<i64, RuntimeError> {
-    match v {
-        Value::Int(n) => Ok(*n),
-        other => Err(RuntimeError::new(format!("expected a number, found {other:?}"))),
-    }
+/// How many statements may run between two suspensions (decisions, chance points): a
+/// loop that runs longer without asking anything is taken for an endless one.
+pub const MAX_STATEMENTS_BETWEEN_STEPS: u64 = 10_000_000;
+/// How deep procedure calls (with the blocks between them) may nest.
+pub const MAX_FRAMES: usize = 10_000;
+
+thread_local! {
+    /// An emptied option list kept for the next decision: a playout then allocates no
+    /// option list per decision. Only capacity is kept, never contents.
+    static SPARE_OPTIONS: std::cell::Cell<Vec<(u16, Value)>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
-pub(crate) fn as_pos(v: &Value) -> Result<crate::grid::Pos, RuntimeError> {
-    match v {
-        Value::Pos(p) => Ok(*p),
-        other => Err(RuntimeError::new(format!("expected a position, found {other:?}"))),
+fn spare_options() -> Vec<(u16, Value)> {
+    let mut options = SPARE_OPTIONS.with(|spare| spare.take());
+    if options.capacity() == 0 {
+        options.reserve(16);
     }
+    options
 }
 
-pub(crate) fn as_bool(v: &Value) -> Result<bool, RuntimeError> {
-    match v {
-        Value::Bool(b) => Ok(*b),
-        other => Err(RuntimeError::new(format!("expected true or false, found {other:?}"))),
-    }
+fn recycle_options(mut options: Vec<(u16, Value)>) {
+    options.clear();
+    SPARE_OPTIONS.with(|spare| spare.set(options));
 }
 
-pub(crate) fn as_list(v: Value) -> Result<Arc<Vec<Value>>, RuntimeError> {
-    match v {
-        Value::List(items) => Ok(items),
-        Value::None => Ok(Arc::new(Vec::new())),
-        other => Err(RuntimeError::new(format!("expected a list, found {other:?}"))),
+/// Where a number is stored: an integer slot of the state, or a local.
+enum Cell {
+    Int(usize),
+    Local(usize),
+}
+
+/// Moves `zones[from][taken]` to the end of `zones[to]`, keeping their order.
+fn move_elements(zones: &mut [Vec<u16>], from: usize, to: usize, taken: std::ops::Range<usize>) {
+    if from == to {
+        let moved: Vec<u16> = zones[from].drain(taken).collect();
+        zones[to].extend(moved);
+        return;
     }
+    let (source, target) = if from < to {
+        let (a, b) = zones.split_at_mut(to);
+        (&mut a[from], &mut b[0])
+    } else {
+        let (a, b) = zones.split_at_mut(from);
+        (&mut b[0], &mut a[to])
+    };
+    target.extend(source.drain(taken));
+}
+
+fn checked_add(a: i64, b: i64) -> Result<i64, RuntimeError> {
+    a.checked_add(b).ok_or_else(|| {
+        RuntimeError::new(format!("{a} + {b} is outside the whole numbers a state holds (−2⁶³ to 2⁶³−1)"))
+    })
 }
 
 impl State {

@@ -4,17 +4,12 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::eval::{Eval, Template};
+use crate::eval::Template;
+use crate::ir::Expr;
+pub use crate::ir::{BlockId, BoardId, BoardRead, ProcId, Slot, VarId, ZoneId, ZoneRead};
 use crate::script::Scripts;
 use crate::value::{TableId, Type, Value};
 
-pub type VarId = u16;
-pub type ZoneId = u16;
-pub type BoardId = u16;
-pub type BlockId = u32;
-pub type ProcId = u16;
-/// A local variable's position in its procedure's frame.
-pub type Slot = u16;
 
 /// A rulebook reference such as `5.2`, carried by every element that encodes a rule.
 pub type RuleRef = Option<Arc<str>>;
@@ -27,6 +22,8 @@ pub struct Game {
     pub zones: Vec<Zone>,
     pub boards: Vec<Board>,
     pub procedures: Vec<Procedure>,
+    /// The ruleset's `functions:`: named, typed expressions.
+    pub functions: Vec<Function>,
     pub blocks: Vec<Block>,
     pub setup: ProcId,
     pub play: ProcId,
@@ -38,6 +35,12 @@ pub struct Game {
     pub int_slots: usize,
     pub zone_slots: usize,
     pub board_slots: usize,
+    /// The ruleset's files (a variant first, then what it extends): name and text, so
+    /// that a runtime error can say where its statement stands.
+    pub sources: Vec<(String, String)>,
+    /// `players` for each number of players (index n: the seats of an n-player game),
+    /// made once so that reading it allocates nothing.
+    pub seats: Vec<crate::value::Value>,
 }
 
 pub struct Meta {
@@ -68,6 +71,8 @@ pub struct Table {
     pub reconstructed: Option<String>,
     /// How a row reads in state displays (`it` is the row); its id alone by default.
     pub show: Option<Template>,
+    /// For a table of hexes (`geometry:`): where each row lies and its neighbours.
+    pub geometry: Option<crate::hex::HexTable>,
 }
 
 pub struct Column {
@@ -95,15 +100,53 @@ pub enum Domain {
     Global,
     Players,
     Table(TableId),
+    /// Two keys (`per: [players, sections]`): one entry per pair, laid out by the first
+    /// key then the second (entry `first * len(second) + second`).
+    Pair(Axis, Axis),
+}
+
+/// One key of a two-key domain: the players or the rows of a table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Axis {
+    Players,
+    Table(TableId),
+}
+
+impl Axis {
+    /// The one-key domain of this key.
+    pub fn domain(self) -> Domain {
+        match self {
+            Axis::Players => Domain::Players,
+            Axis::Table(t) => Domain::Table(t),
+        }
+    }
+
+    pub fn index_type(self) -> Type {
+        match self {
+            Axis::Players => Type::Player,
+            Axis::Table(t) => Type::Row(t),
+        }
+    }
 }
 
 impl Domain {
-    /// The type of an index into this domain (none for the single global value).
+    /// The type of an index into this domain (none for the single global value, and for
+    /// two keys, which are indexed by two values: see [`Domain::keys`]).
     pub fn index_type(self) -> Option<Type> {
         match self {
-            Domain::Global => None,
+            Domain::Global | Domain::Pair(..) => None,
             Domain::Players => Some(Type::Player),
             Domain::Table(t) => Some(Type::Row(t)),
+        }
+    }
+
+    /// The keys an entry is found by, in order: none, one or two.
+    pub fn keys(self) -> Vec<Axis> {
+        match self {
+            Domain::Global => Vec::new(),
+            Domain::Players => vec![Axis::Players],
+            Domain::Table(t) => vec![Axis::Table(t)],
+            Domain::Pair(a, b) => vec![a, b],
         }
     }
 }
@@ -114,7 +157,7 @@ pub struct Var {
     pub per: Domain,
     /// First integer slot; an indexed variable takes one slot per index.
     pub base: usize,
-    pub init: Eval,
+    pub init: Expr,
     pub doc: Option<String>,
     pub rule: RuleRef,
 }
@@ -156,7 +199,7 @@ pub struct Zone {
     pub base: usize,
     pub visibility: Visibility,
     /// Initial contents (evaluated per index, `it` bound to the index).
-    pub init: Option<Eval>,
+    pub init: Option<Expr>,
     pub doc: Option<String>,
     pub rule: RuleRef,
 }
@@ -171,13 +214,28 @@ pub struct Board {
     /// How a cell reads in the terminal (`it` is the element); its id by default.
     pub cell_text: Option<Template>,
     /// A colour name per cell (`it` is the element), when the terminal shows colour.
-    pub cell_colour: Option<Eval>,
+    pub cell_colour: Option<Expr>,
+    pub doc: Option<String>,
+    pub rule: RuleRef,
+}
+
+/// A function of the ruleset (`functions:`): a named expression of typed parameters.
+pub struct Function {
+    pub name: String,
+    pub params: Vec<(String, Type)>,
+    pub returns: Type,
+    /// The body; `Expr::Param(i)` reads the i-th argument.
+    pub body: Expr,
+    /// The body as written, for `describe`.
+    pub source: String,
     pub doc: Option<String>,
     pub rule: RuleRef,
 }
 
 pub struct Procedure {
     pub name: String,
+    /// The type of the value it gives back with `return:`, if any.
+    pub returns: Option<Type>,
     pub params: Vec<Slot>,
     pub param_names: Vec<String>,
     pub body: BlockId,
@@ -196,21 +254,47 @@ pub struct Stmt {
 }
 
 pub enum StmtKind {
-    Assign { target: Place, value: Eval, mode: AssignMode },
-    Move { from: ZoneRef, to: ZoneRef, what: MoveWhat },
-    Push { to: ZoneRef, value: Eval },
-    Remove { from: ZoneRef, what: RemoveWhat },
-    Shuffle { zone: ZoneRef },
-    Place { board: BoardRef, at: Eval, piece: Eval },
-    If { cond: Eval, then: BlockId, otherwise: Option<BlockId> },
-    ForEach { slot: Slot, list: Eval, body: BlockId },
-    Repeat { count: Eval, body: BlockId },
-    While { cond: Eval, body: BlockId },
+    Assign { target: Place, value: Expr, mode: AssignMode },
+    Move { from: ZoneRead, to: ZoneRead, what: MoveWhat, at: MoveAt },
+    Push { to: ZoneRead, value: Expr },
+    Remove { from: ZoneRead, what: RemoveWhat },
+    Shuffle { zone: ZoneRead },
+    /// Empties a zone instance.
+    Clear { zone: ZoneRead },
+    Place { board: BoardRead, at: Expr, piece: Expr },
+    If { cond: Expr, then: BlockId, otherwise: Option<BlockId> },
+    ForEach { slot: Slot, list: Expr, body: BlockId },
+    Repeat { count: Expr, body: BlockId },
+    While { cond: Expr, body: BlockId },
+    /// `repeat: { up_to: count, as: name, while: cond }`: at most `count` rounds, each
+    /// begun only when `cond` holds; `round` (a hidden local) and `name` hold the round
+    /// number from 1. The `done` option of the body's decisions runs [`StmtKind::EndLoop`].
+    RepeatUpTo { count: Expr, round: Slot, name: Option<Slot>, cond: Option<Expr>, body: BlockId },
+    /// Ends the innermost `repeat: { up_to }` loop: leaves the blocks entered since its
+    /// round began (branches, the chosen option's block) and the loop itself.
+    EndLoop,
     Choose(Box<Choose>),
-    Random { slot: Slot, outcomes: Eval, weights: Option<Eval> },
-    Call { proc: ProcId, args: Vec<Eval> },
+    Random { slot: Slot, outcomes: Expr, weights: Option<Expr> },
+    /// A procedure call; `into` is the local that receives its value.
+    Call { proc: ProcId, args: Vec<Expr>, into: Option<Slot> },
+    /// Ends the procedure, giving the value (if it returns one) to its call.
+    Return(Option<Expr>),
     Log(Template),
     EndGame,
+    Award(Box<Award>),
+}
+
+/// An `award:` statement: prizes by place among entrants ranked by keys.
+pub struct Award {
+    pub among: Expr,
+    /// Per entrant (`it`): the keys, compared in order, higher first.
+    pub keys: Vec<Expr>,
+    /// Per entrant: whether it may place at all.
+    pub only: Option<Expr>,
+    pub prizes: Expr,
+    pub ties: crate::award::Ties,
+    /// Per entrant: the number its prize is added to.
+    pub to: Place,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -222,66 +306,66 @@ pub enum AssignMode {
 /// Something that can be assigned: a local or a (possibly indexed) state variable.
 pub enum Place {
     Local(Slot),
-    Var { var: VarId, index: Option<Eval> },
-}
-
-/// A zone instance: the zone and, for indexed zones, the index expression.
-#[derive(Clone)]
-pub struct ZoneRef {
-    pub zone: ZoneId,
-    pub index: Option<Eval>,
-}
-
-/// A board instance: the board and, for indexed boards, the index expression.
-#[derive(Clone)]
-pub struct BoardRef {
-    pub board: BoardId,
-    pub index: Option<Eval>,
+    Var { var: VarId, index: Option<Expr> },
 }
 
 pub enum MoveWhat {
     /// One given element (the first equal one).
-    Item(Eval),
+    Item(Expr),
     /// The first `n` elements (fewer if the zone holds fewer).
-    Top(Eval),
+    Top(Expr),
     All,
 }
 
+/// Where moved elements go in the destination zone.
+pub enum MoveAt {
+    /// After its last element (the default).
+    Bottom,
+    /// Before its first element.
+    Top,
+    /// The first moved element at this position (0 = top), counted once the elements
+    /// are taken out; from 0 to the zone's length.
+    Index(Expr),
+}
+
 pub enum RemoveWhat {
-    Item(Eval),
-    At(Eval),
+    Item(Expr),
+    At(Expr),
 }
 
 pub struct Choose {
-    pub who: Eval,
+    pub who: Expr,
     pub prompt: Template,
     pub groups: Vec<OptionGroup>,
 }
 
-/// One line of a `choose`: a single option, or one option per element of a list.
+/// One line of a `choose`: a single option, or one option per element of a list, or per
+/// combination of elements of several lists (`for: { a: list1, b: list2 }`, the first
+/// list outermost).
 pub struct OptionGroup {
     pub label: Template,
-    pub binding: Option<(Slot, Eval)>,
-    pub condition: Option<Eval>,
+    /// The `for:` names and their lists, in the order written (empty: a single option).
+    pub bindings: Vec<(Slot, Expr)>,
+    pub condition: Option<Expr>,
     pub body: BlockId,
     pub rule: RuleRef,
 }
 
 pub struct Ranking {
-    pub score: Eval,
-    pub tiebreak: Vec<Eval>,
+    pub score: Expr,
+    pub tiebreak: Vec<Expr>,
     pub rule: RuleRef,
 }
 
 impl Game {
     pub fn var(&self, name: &str) -> Option<(VarId, &Var)> {
-        self.vars.iter().enumerate().find(|(_, v)| v.name == name).map(|(i, v)| (i as VarId, v))
+        self.vars.iter().enumerate().find(|(_, v)| v.name == name).map(|(i, v)| (VarId(i as u16), v))
     }
     pub fn zone(&self, name: &str) -> Option<(ZoneId, &Zone)> {
-        self.zones.iter().enumerate().find(|(_, z)| z.name == name).map(|(i, z)| (i as ZoneId, z))
+        self.zones.iter().enumerate().find(|(_, z)| z.name == name).map(|(i, z)| (ZoneId(i as u16), z))
     }
     pub fn board(&self, name: &str) -> Option<(BoardId, &Board)> {
-        self.boards.iter().enumerate().find(|(_, b)| b.name == name).map(|(i, b)| (i as BoardId, b))
+        self.boards.iter().enumerate().find(|(_, b)| b.name == name).map(|(i, b)| (BoardId(i as u16), b))
     }
     pub fn table(&self, name: &str) -> Option<(TableId, &Table)> {
         self.tables.iter().enumerate().find(|(_, t)| t.name == name).map(|(i, t)| (i as TableId, t))
@@ -293,6 +377,26 @@ impl Game {
             Domain::Global => 1,
             Domain::Players => self.meta.max_players as usize,
             Domain::Table(t) => self.tables[t as usize].rows.len(),
+            Domain::Pair(a, b) => self.domain_len(a.domain()) * self.domain_len(b.domain()),
+        }
+    }
+
+    /// The two key indexes of entry `i` of a two-key domain (`i` itself and 0 otherwise).
+    pub fn split_index(&self, domain: Domain, i: usize) -> (usize, usize) {
+        match domain {
+            Domain::Pair(_, b) => {
+                let stride = self.domain_len(b.domain()).max(1);
+                (i / stride, i % stride)
+            }
+            _ => (i, 0),
+        }
+    }
+
+    /// Index `i` of one key as rulesets write it in messages: `p1` or a row id.
+    pub fn key_text(&self, axis: Axis, i: usize) -> String {
+        match axis {
+            Axis::Players => format!("p{}", i + 1),
+            Axis::Table(t) => self.tables[t as usize].rows.get(i).map_or_else(String::new, |r| r.id.clone()),
         }
     }
 
@@ -301,6 +405,18 @@ impl Game {
             Domain::Global => "nothing".into(),
             Domain::Players => "players".into(),
             Domain::Table(t) => self.tables[t as usize].name.clone(),
+            Domain::Pair(a, b) => format!("{} and {}", self.domain_name(a.domain()), self.domain_name(b.domain())),
+        }
+    }
+}
+
+impl Game {
+    /// Where the element at a YAML path stands: `ruleset.yaml:12:9: play[0].set.v`.
+    /// Found only when asked (a runtime error), so loading does not pay for it.
+    pub fn location(&self, path: &str) -> Arc<str> {
+        match crate::load::locate_in(&self.sources, path, None) {
+            (file, Some((line, column))) => Arc::from(format!("{file}:{line}:{column}: {path}")),
+            (file, None) => Arc::from(format!("{file}: {path}")),
         }
     }
 }

@@ -7,6 +7,8 @@
 //! zones:  { hand: { red: [gw-01, gw-17] }, track: { east: [green, red] } }
 //! boards: { town: { red: [[0, 0, c01-tl], [0, 1, c01-tr]] } }   # [row, col, element]
 //! ```
+//! A variable or zone with two keys is a mapping by the first of mappings by the second:
+//! `supply: { red: { mine: 2 } }`.
 //! A position lists only what differs from the declared initial values; without a
 //! `continuation` it resumes at the start of `play` (after setup). A serialized state
 //! also has its `continuation`, `pending` and `steps`, and resumes exactly where it was.
@@ -67,8 +69,18 @@ impl Game {
     }
 
     fn indexed(&self, per: Domain, state: &State, f: impl Fn(usize) -> Yaml) -> Yaml {
+        self.indexed_by(per, state, &f)
+    }
+
+    /// A value per index of a domain: one value, a mapping by player name or row id, or
+    /// for two keys a mapping by the first key of mappings by the second.
+    fn indexed_by(&self, per: Domain, state: &State, f: &dyn Fn(usize) -> Yaml) -> Yaml {
         match per {
             Domain::Global => f(0),
+            Domain::Pair(a, b) => {
+                let stride = self.domain_len(b.domain());
+                self.indexed_by(a.domain(), state, &|i| self.indexed_by(b.domain(), state, &|j| f(i * stride + j)))
+            }
             Domain::Players => {
                 let mut m = Mapping::new();
                 for (i, n) in state.names.iter().enumerate() {
@@ -117,15 +129,16 @@ impl Game {
 
     fn frame_yaml(&self, f: &Frame, state: &State) -> Yaml {
         let mut m = Mapping::new();
-        m.insert("block".into(), Yaml::from(f.block as u64));
+        m.insert("block".into(), Yaml::from(f.block.0 as u64));
         m.insert("pc".into(), Yaml::from(f.pc as u64));
         m.insert("base".into(), Yaml::from(f.base as u64));
         let kind = match &f.kind {
-            FrameKind::Call => Yaml::from("call"),
+            FrameKind::Call { into: None } => Yaml::from("call"),
+            FrameKind::Call { into: Some(slot) } => one_map("call", Mapping::from_iter([("into".into(), Yaml::from(slot.0 as u64))])),
             FrameKind::Block => Yaml::from("block"),
             FrameKind::ForEach { slot, list, next } => {
                 let mut k = Mapping::new();
-                k.insert("slot".into(), Yaml::from(*slot as u64));
+                k.insert("slot".into(), Yaml::from(slot.0 as u64));
                 k.insert("list".into(), self.tagged(&Value::List(list.clone()), state));
                 k.insert("next".into(), Yaml::from(*next as u64));
                 one_map("for_each", k)
@@ -133,7 +146,16 @@ impl Game {
             FrameKind::Repeat { left } => one_map("repeat", Mapping::from_iter([("left".into(), Yaml::from(*left))])),
             FrameKind::While { block, pc } => one_map(
                 "while",
-                Mapping::from_iter([("block".into(), Yaml::from(*block as u64)), ("pc".into(), Yaml::from(*pc as u64))]),
+                Mapping::from_iter([("block".into(), Yaml::from(block.0 as u64)), ("pc".into(), Yaml::from(*pc as u64))]),
+            ),
+            FrameKind::UpTo { block, pc, round, count } => one_map(
+                "up_to",
+                Mapping::from_iter([
+                    ("block".into(), Yaml::from(block.0 as u64)),
+                    ("pc".into(), Yaml::from(*pc as u64)),
+                    ("round".into(), Yaml::from(*round)),
+                    ("count".into(), Yaml::from(*count)),
+                ]),
             ),
         };
         m.insert("kind".into(), kind);
@@ -173,6 +195,7 @@ impl Game {
             })?;
         }
         let zones = top.get("zones").and_then(Yaml::as_mapping).unwrap_or(&empty);
+        let initial_zones = state.zones.clone();
         for (k, v) in zones {
             let name = k.as_str().unwrap_or_default();
             let Some((_, zone)) = self.zone(name) else { return Err(format!("zones.{name}: no such zone")) };
@@ -206,12 +229,69 @@ impl Game {
         state.steps = top.get("steps").and_then(Yaml::as_u64).unwrap_or(0) as u32;
         match top.get("continuation") {
             None => {
+                self.conserve_elements(&initial_zones, &mut state)?;
                 self.enter_play(&mut state);
                 self.run(&mut state, &mut Journal::Off).map_err(|e| e.to_string())?;
             }
             Some(c) => self.read_continuation(c, &mut state)?,
         }
         Ok(state)
+    }
+
+    /// For a hand-written position: the rows of a table that the declared initial zones hold
+    /// once each (a deck of cards) stay held once. An element the position writes into a
+    /// zone leaves the zones it did not write (a card put in a hand leaves the deck); an
+    /// element written into two zones, or twice into one, is an error naming it.
+    fn conserve_elements(&self, initial: &[Vec<u16>], state: &mut State) -> Result<(), String> {
+        let written: Vec<bool> = initial.iter().zip(&state.zones).map(|(a, b)| a != b).collect();
+        // Positions name players by name, not seat.
+        let key_name = |axis: crate::model::Axis, i: usize| match axis {
+            crate::model::Axis::Players => state.names.get(i).cloned().unwrap_or_else(|| "?".into()),
+            crate::model::Axis::Table(_) => self.key_text(axis, i),
+        };
+        let instance_name = |slot: usize| {
+            let (z, i) = self.zone_of_instance(slot);
+            let decl = &self.zones[z];
+            match decl.per {
+                Domain::Global => decl.name.clone(),
+                Domain::Players => format!("{}[{}]", decl.name, state.names.get(i).map_or("?", String::as_str)),
+                Domain::Table(t) => format!("{}[{}]", decl.name, self.tables[t as usize].rows[i].id),
+                Domain::Pair(a, b) => {
+                    let (i, j) = self.split_index(decl.per, i);
+                    format!("{}[{}, {}]", decl.name, key_name(a, i), key_name(b, j))
+                }
+            }
+        };
+        for (t, table) in self.tables.iter().enumerate() {
+            let slots: Vec<usize> = (0..initial.len())
+                .filter(|&slot| self.zones[self.zone_of_instance(slot).0].of == crate::model::Element::Row(t as _))
+                .collect();
+            let mut held = vec![0usize; table.rows.len()];
+            for &slot in &slots {
+                for &code in &initial[slot] {
+                    held[code as usize] += 1;
+                }
+            }
+            if slots.is_empty() || held.iter().any(|&n| n != 1) {
+                continue;
+            }
+            // Where the position puts each element.
+            let mut placed: Vec<Option<usize>> = vec![None; table.rows.len()];
+            for &slot in slots.iter().filter(|&&slot| written[slot]) {
+                for &code in &state.zones[slot] {
+                    if let Some(first) = placed[code as usize].replace(slot) {
+                        let id = &table.rows[code as usize].id;
+                        let (a, b) = (instance_name(first), instance_name(slot));
+                        let place = if first == slot { format!("twice in {a}") } else { format!("both in {a} and in {b}") };
+                        return Err(format!("zones: {id} is {place} (each row of '{}' is in one zone at a time)", table.name));
+                    }
+                }
+            }
+            for &slot in slots.iter().filter(|&&slot| !written[slot]) {
+                state.zones[slot].retain(|&code| placed[code as usize].is_none());
+            }
+        }
+        Ok(())
     }
 
     /// The code of a zone element or board cell written as a player name or row id.
@@ -233,24 +313,42 @@ impl Game {
     ) -> Result<(), String> {
         match per {
             Domain::Global => f(0, v, st)?,
+            Domain::Pair(a, b) => {
+                // A mapping by the first key of mappings by the second.
+                let stride = self.domain_len(b.domain());
+                for (i, key, inner) in self.yaml_entries(a.domain(), v, st, path)? {
+                    for (j, _, item) in self.yaml_entries(b.domain(), inner, st, &format!("{path}.{key}"))? {
+                        f(i * stride + j, item, st)?;
+                    }
+                }
+            }
             _ => {
-                let Some(m) = v.as_mapping() else { return Err(format!("{path}: expected a mapping by {}", self.domain_name(per))) };
-                for (k, item) in m {
-                    let key = match k {
-                        Yaml::String(s) => s.clone(),
-                        other => serde_yaml::to_string(other).unwrap_or_default().trim().to_string(),
-                    };
-                    let i = match per {
-                        Domain::Players => st.names.iter().position(|n| *n == key),
-                        Domain::Table(t) => self.tables[t as usize].row_index(&key).map(|r| r as usize),
-                        Domain::Global => None,
-                    };
-                    let Some(i) = i else { return Err(format!("{path}.{key}: not a {}", self.domain_name(per))) };
+                for (i, _, item) in self.yaml_entries(per, v, st, path)? {
                     f(i, item, st)?;
                 }
             }
         }
         Ok(())
+    }
+
+    /// The entries of a mapping by player name or row id: index, key, value.
+    fn yaml_entries<'v>(&self, per: Domain, v: &'v Yaml, st: &State, path: &str) -> Result<Vec<(usize, String, &'v Yaml)>, String> {
+        let Some(m) = v.as_mapping() else { return Err(format!("{path}: expected a mapping by {}", self.domain_name(per))) };
+        let mut out = Vec::with_capacity(m.len());
+        for (k, item) in m {
+            let key = match k {
+                Yaml::String(s) => s.clone(),
+                other => serde_yaml::to_string(other).unwrap_or_default().trim().to_string(),
+            };
+            let i = match per {
+                Domain::Players => st.names.iter().position(|n| *n == key),
+                Domain::Table(t) => self.tables[t as usize].row_index(&key).map(|r| r as usize),
+                Domain::Global | Domain::Pair(..) => None,
+            };
+            let Some(i) = i else { return Err(format!("{path}.{key}: not a {}", self.domain_name(per))) };
+            out.push((i, key, item));
+        }
+        Ok(out)
     }
 
     fn read_plain(&self, ty: &Type, v: &Yaml, state: &State) -> Result<Value, String> {
@@ -316,28 +414,59 @@ impl Game {
                 return Err(format!("continuation: block {block} does not exist in this ruleset"));
             }
             let kind = match m.get("kind") {
-                Some(Yaml::String(s)) if s == "call" => FrameKind::Call,
+                Some(Yaml::String(s)) if s == "call" => FrameKind::Call { into: None },
                 Some(Yaml::String(s)) if s == "block" => FrameKind::Block,
                 Some(Yaml::Mapping(k)) => match k.iter().next() {
                     Some((Yaml::String(s), Yaml::Mapping(a))) if s == "for_each" => FrameKind::ForEach {
-                        slot: num(a, "slot")? as u16,
+                        slot: crate::ir::Slot(num(a, "slot")? as u16),
                         list: match self.read_tagged(a.get("list").unwrap_or(&Yaml::Null), state)? {
                             Value::List(l) => l,
                             _ => Arc::new(Vec::new()),
                         },
                         next: num(a, "next")? as u32,
                     },
+                    Some((Yaml::String(s), Yaml::Mapping(a))) if s == "call" => {
+                        FrameKind::Call { into: Some(crate::ir::Slot(num(a, "into")? as u16)) }
+                    }
                     Some((Yaml::String(s), Yaml::Mapping(a))) if s == "repeat" => {
                         FrameKind::Repeat { left: a.get("left").and_then(Yaml::as_i64).ok_or("continuation: repeat lacks 'left'")? }
                     }
                     Some((Yaml::String(s), Yaml::Mapping(a))) if s == "while" => {
-                        FrameKind::While { block: num(a, "block")? as u32, pc: num(a, "pc")? as u32 }
+                        let (block, pc) = (num(a, "block")? as usize, num(a, "pc")? as usize);
+                        if !matches!(self.blocks.get(block).and_then(|b| b.get(pc)), Some(stmt) if matches!(stmt.kind, crate::model::StmtKind::While { .. })) {
+                            return Err(format!("continuation: block {block} statement {pc} is not a while loop of this ruleset"));
+                        }
+                        FrameKind::While { block: crate::ir::BlockId(block as u32), pc: pc as u32 }
+                    }
+                    Some((Yaml::String(s), Yaml::Mapping(a))) if s == "up_to" => {
+                        let (block, pc) = (num(a, "block")? as usize, num(a, "pc")? as usize);
+                        if !matches!(self.blocks.get(block).and_then(|b| b.get(pc)), Some(stmt) if matches!(stmt.kind, crate::model::StmtKind::RepeatUpTo { .. })) {
+                            return Err(format!("continuation: block {block} statement {pc} is not a repeat up_to loop of this ruleset"));
+                        }
+                        let int = |k: &str| {
+                            a.get(k).and_then(Yaml::as_u64).and_then(|n| u16::try_from(n).ok()).ok_or_else(|| format!("continuation: up_to lacks '{k}' (a count from 0)"))
+                        };
+                        FrameKind::UpTo { block: crate::ir::BlockId(block as u32), pc: pc as u32, round: int("round")?, count: int("count")? }
                     }
                     _ => return Err("continuation: unknown frame kind".into()),
                 },
                 _ => return Err("continuation: unknown frame kind".into()),
             };
-            state.stack.push(Frame { block, pc: num(m, "pc")? as u32, base: num(m, "base")? as u32, kind });
+            let (pc, base) = (num(m, "pc")?, num(m, "base")?);
+            if pc as usize > self.blocks[block as usize].len() {
+                return Err(format!("continuation: block {block} has {} statements, not a statement {pc}", self.blocks[block as usize].len()));
+            }
+            let below = state.stack.last().map_or(0, |f| f.base as u64);
+            if base < below || base as usize > state.locals.len() {
+                return Err(format!("continuation: a frame's locals start at {base}, outside {below}..={}", state.locals.len()));
+            }
+            state.stack.push(Frame { block: crate::ir::BlockId(block), pc: pc as u32, base: base as u32, kind });
+        }
+        if let Some(top) = state.stack.last() {
+            // A suspended state stands at the statement that suspended it.
+            if c.get("pending").and_then(Yaml::as_str) == Some("suspended") && top.pc == 0 {
+                return Err("continuation: a suspended frame stands before its first statement".into());
+            }
         }
         match c.get("pending").and_then(Yaml::as_str) {
             Some("suspended") => {

@@ -18,18 +18,22 @@ pub enum Style {
 }
 
 impl Game {
-    fn index_label(&self, domain: Domain, i: usize, state: &State) -> String {
+    /// The entries of a domain in this game: each one's index in the slot layout and its
+    /// label (a player's name, a row id, `red, s1` for two keys, nothing for one value).
+    fn labelled_entries(&self, domain: Domain, state: &State) -> Vec<(usize, String)> {
         match domain {
-            Domain::Global => String::new(),
-            Domain::Players => state.names.get(i).cloned().unwrap_or_default(),
-            Domain::Table(t) => self.tables[t as usize].rows[i].id.clone(),
-        }
-    }
-
-    fn indexes(&self, domain: Domain, state: &State) -> usize {
-        match domain {
-            Domain::Players => state.names.len(),
-            other => self.domain_len(other),
+            Domain::Global => vec![(0, String::new())],
+            Domain::Players => state.names.iter().cloned().enumerate().collect(),
+            Domain::Table(t) => self.tables[t as usize].rows.iter().map(|r| r.id.clone()).enumerate().collect(),
+            Domain::Pair(a, b) => {
+                let stride = self.domain_len(b.domain());
+                let seconds = self.labelled_entries(b.domain(), state);
+                let mut out = Vec::new();
+                for (i, first) in self.labelled_entries(a.domain(), state) {
+                    out.extend(seconds.iter().map(|(j, second)| (i * stride + j, format!("{first}, {second}"))));
+                }
+                out
+            }
         }
     }
 
@@ -60,12 +64,13 @@ impl Game {
         let mut out = String::new();
         for var in &self.vars {
             let _ = write!(out, "{}:", var.name);
-            for i in 0..self.indexes(var.per, state) {
+            for (i, label) in self.labelled_entries(var.per, state) {
                 let v = decode(&var.ty, state.ints[var.base + i]);
-                let label = self.index_label(var.per, i, state);
                 let text = self.value_text(&v, &state.names);
                 if label.is_empty() {
                     let _ = write!(out, " {text}");
+                } else if let Domain::Pair(..) = var.per {
+                    let _ = write!(out, " [{label}]={text}");
                 } else {
                     let _ = write!(out, " {label}={text}");
                 }
@@ -73,9 +78,8 @@ impl Game {
             out.push('\n');
         }
         for zone in &self.zones {
-            for i in 0..self.indexes(zone.per, state) {
+            for (i, label) in self.labelled_entries(zone.per, state) {
                 let contents = &state.zones[zone.base + i];
-                let label = self.index_label(zone.per, i, state);
                 let name = if label.is_empty() { zone.name.clone() } else { format!("{}[{label}]", zone.name) };
                 let owner_sees = zone.per == Domain::Players && viewer == Some(i as u8);
                 let shown = match zone.visibility {
@@ -111,8 +115,7 @@ impl Game {
             }
         }
         for board in &self.boards {
-            for i in 0..self.indexes(board.per, state) {
-                let label = self.index_label(board.per, i, state);
+            for (i, label) in self.labelled_entries(board.per, state) {
                 let name = if label.is_empty() { board.name.clone() } else { format!("{}[{label}]", board.name) };
                 let _ = writeln!(out, "{name}:");
                 self.draw_grid(&mut out, board, &state.boards[board.base + i], state, style);
@@ -153,7 +156,7 @@ impl Game {
                 None => self.value_text(&element, &state.names),
             };
             let colour = match (&board.cell_colour, style) {
-                (Some(c), Style::Colour) => c(&it).ok().and_then(|v| match v {
+                (Some(c), Style::Colour) => c.eval(&it).ok().and_then(|v| match v {
                     Value::Str(s) => ansi_background(&s),
                     _ => None,
                 }),
@@ -272,6 +275,14 @@ impl Game {
             let shown = b.cell_text.as_ref().map(|t| format!(", a cell reads \"{}\"", t.source)).unwrap_or_default();
             let doc = b.doc.as_ref().map(|d| format!(" — {}", d.trim())).unwrap_or_default();
             let _ = writeln!(out, "  board {}{per}: a square grid of {of}{shown}{doc}{}", b.name, rule(&b.rule));
+        }
+        if !self.functions.is_empty() {
+            let _ = writeln!(out, "\nfunctions:");
+            for f in &self.functions {
+                let params: Vec<String> = f.params.iter().map(|(n, _)| n.clone()).collect();
+                let doc = f.doc.as_ref().map(|d| format!(" — {}", d.trim())).unwrap_or_default();
+                let _ = writeln!(out, "  {}({}) = {}{doc}{}", f.name, params.join(", "), f.source, rule(&f.rule));
+            }
         }
         let _ = writeln!(out, "\nflow: setup, then play; procedures:");
         for p in &self.procedures {

@@ -2,21 +2,35 @@
 //! sandboxed engine: no modules, no IO, no floats, and limits on operations, call depth
 //! and sizes, so a runaway script stops with an error naming it and the limit.
 //!
-//! Every script function receives the game as its first parameter: a read-only map of
-//! the state (`game.vp[p]`, `game.deck`, `game.wagons["east"]`, `game.players`), then
-//! the arguments given in the expression. Players are seat numbers from 0, rows their id.
+//! Every script function receives the game as its first parameter: a read-only handle
+//! on the state (`game.vp[p]`, `game.deck`, `game.wagons["east"]`, `game.players`,
+//! `game.town[p]`) whose entries are converted when read, then the arguments given in the
+//! expression. Players are seat numbers from 0, rows their id; a declaration with two
+//! keys is the first key's array or map of the second key's (`game.supply[p]["mine"]`). The grid built-ins
+//! (`groups`, `holes`, `neighbours`, `placements`, `cells`, `at`) are native functions
+//! over boards as scripts see them: arrays of cell maps `#{row, col, id, …}`.
 
-use std::sync::Arc;
+use std::cell::Cell;
+use std::marker::PhantomData;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 
-use rhai::{Array, Dynamic, Engine, Map, AST};
+use rhai::{Array, Dynamic, Engine, EvalAltResult, FnPtr, ImmutableString, Map, NativeCallContext, AST};
 
 use crate::eval::{Env, RuntimeError};
-use crate::machine::decode;
-use crate::model::Domain;
+use crate::grid::{Grid, Pos};
+use crate::machine::{decode, State};
+use crate::model::{Domain, Game};
 use crate::value::Value;
 
 pub const MAX_OPERATIONS: u64 = 200_000;
 pub const MAX_CALL_DEPTH: usize = 32;
+
+impl std::fmt::Debug for Scripts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Scripts({:?})", self.files)
+    }
+}
 
 pub struct Scripts {
     engine: Engine,
@@ -27,6 +41,8 @@ pub struct Scripts {
     files: Vec<String>,
     /// (name, arity without the game parameter, file index)
     functions: Vec<(String, usize, usize)>,
+    /// The game's table rows as scripts see them, made at the first call (see [`Rows`]).
+    rows: OnceLock<Rows>,
 }
 
 /// A problem in a script file: file, line:column if known, message.
@@ -66,7 +82,7 @@ impl Scripts {
                 all = all.merge(ast);
             }
             let files = compiled.into_iter().map(|(file, _)| file).collect();
-            Ok(Scripts { engine, all, files, functions })
+            Ok(Scripts { engine, all, files, functions, rows: OnceLock::new() })
         } else {
             Err(errors)
         }
@@ -86,14 +102,19 @@ impl Scripts {
             return Err(RuntimeError::new(format!("no script function {name}")));
         };
         let (file_name, ast) = (&self.files[*file], &self.all);
-        let mut call_args: Vec<Dynamic> = vec![Dynamic::from_map(game_map(env))];
-        call_args.extend(args.iter().map(|v| to_dynamic(env, v)));
+        // The handle reads env.game and env.state only while `reading` lives: until the
+        // end of this function, within the borrow of `env` (see `Reading`).
+        let reading = Reading::enter(env.game, env.state);
+        let mut call_args: Vec<Dynamic> = vec![Dynamic::from(reading.handle())];
+        let conv = Conv::new(env.game);
+        call_args.extend(args.iter().map(|v| conv.value(v)));
         let mut scope = rhai::Scope::new();
         let result = self
             .engine
             .call_fn_with_options::<Dynamic>(rhai::CallFnOptions::new().eval_ast(false), &mut scope, ast, name, call_args);
+        drop(reading);
         match result {
-            Ok(value) => from_dynamic(env, value).map_err(|m| RuntimeError::new(format!("script {file_name}, function {name}: {m}"))),
+            Ok(value) => from_dynamic(value).map_err(|m| RuntimeError::new(format!("script {file_name}, function {name}: {m}"))),
             Err(e) => {
                 let message = match *e {
                     rhai::EvalAltResult::ErrorTooManyOperations(_) => {
@@ -123,28 +144,291 @@ fn sandbox() -> Engine {
     engine.set_max_map_size(1_000);
     engine.on_print(|_| {});
     engine.on_debug(|_, _, _| {});
+    register_game_handle(&mut engine);
+    register_grid(&mut engine);
     engine
 }
 
-fn to_dynamic(env: &Env, v: &Value) -> Dynamic {
-    match v {
-        Value::None => Dynamic::UNIT,
-        Value::Int(n) => Dynamic::from_int(*n),
-        Value::Bool(b) => Dynamic::from_bool(*b),
-        Value::Player(p) => Dynamic::from_int(*p as i64),
-        Value::Row(t, r) => Dynamic::from(env.game.tables[*t as usize].rows[*r as usize].id.clone()),
-        Value::Str(s) => Dynamic::from(s.to_string()),
-        Value::List(items) => Dynamic::from_array(items.iter().map(|i| to_dynamic(env, i)).collect()),
-        Value::Pos(p) => {
-            let mut m = Map::new();
-            m.insert("row".into(), Dynamic::from_int(p.row as i64));
-            m.insert("col".into(), Dynamic::from_int(p.col as i64));
-            Dynamic::from_map(m)
-        }
+// ---------------------------------------------------------------------------------------
+// The game handle
+// ---------------------------------------------------------------------------------------
+
+/// The game as a script's first parameter: a read-only handle on the state of the call
+/// that created it. It holds no pointer itself, only the number of that call; reading an
+/// entry (`game.vp`, `game["town"]`) asks [`with_reading`] for the state, which is there
+/// only on the thread running that call and only while it runs.
+///
+/// Why this is sound without copying the state: Rhai values must be `'static`, so a
+/// handle cannot borrow `&Game`/`&State`. Instead [`Reading::enter`] takes the borrows
+/// for a lifetime `'a` and stores them as raw pointers in a thread-local slot, with a
+/// call number unique in the process; the `Reading` guard cannot outlive `'a` (it holds a
+/// `PhantomData<&'a _>`) and empties the slot when dropped, at the end of
+/// [`Scripts::call`] or while unwinding. So whenever the slot holds pointers, the game
+/// and the state they point to are alive and shared-borrowed (neither has interior
+/// mutability, and nothing can take `&mut` to them meanwhile). A handle dereferences
+/// only when the slot's call number is its own: a handle that somehow outlived its call,
+/// or reached another thread, finds nothing (or another call's number) and its reads
+/// fail with an error instead of touching freed memory. By construction it cannot
+/// escape anyway: a call returns a value converted to [`Value`] (a handle is refused),
+/// errors are turned into text, and the scope and arguments are dropped with the call.
+#[derive(Clone, Debug)]
+pub struct GameHandle {
+    call: u64,
+}
+
+/// `game.<board>` for a board per player or per row: a handle like [`GameHandle`] (the
+/// call's number, and which board), indexed as the array by seat or the map by row id
+/// that it stands for. Only the board indexed is converted: `game.town[p]` builds the
+/// cells of seat p's town, not those of every seat.
+#[derive(Clone, Debug)]
+pub struct Boards {
+    call: u64,
+    board: usize,
+}
+
+impl Boards {
+    /// The board at `index` (a seat, or a row's position in its table), converted; `None`
+    /// when there is none.
+    fn read(&self, index: impl FnOnce(&Game, &State, Domain) -> Option<usize>) -> Result<Option<Dynamic>, String> {
+        with_reading(&GameHandle { call: self.call }, |game, state| {
+            let board = game.boards.get(self.board)?;
+            let i = index(game, state, board.per)?;
+            Some(Conv::new(game).board(state.boards.get(board.base + i)?, board.of))
+        })
+    }
+
+    fn per(&self) -> Result<Domain, String> {
+        with_reading(&GameHandle { call: self.call }, |game, _| game.boards.get(self.board).map_or(Domain::Global, |b| b.per))
+    }
+
+    fn len(&self) -> Result<i64, String> {
+        with_reading(&GameHandle { call: self.call }, |game, state| match game.boards.get(self.board).map(|b| b.per) {
+            Some(Domain::Players) => state.names.len() as i64,
+            Some(Domain::Table(t)) => game.tables[t as usize].rows.len() as i64,
+            _ => 0,
+        })
     }
 }
 
-fn from_dynamic(env: &Env, d: Dynamic) -> Result<Value, String> {
+#[derive(Clone, Copy)]
+struct Current {
+    game: *const Game,
+    state: *const State,
+    call: u64,
+}
+
+thread_local! {
+    static CURRENT: Cell<Option<Current>> = const { Cell::new(None) };
+}
+
+static CALLS: AtomicU64 = AtomicU64::new(0);
+
+/// The guard of one script call's state: see [`GameHandle`].
+struct Reading<'a> {
+    call: u64,
+    previous: Option<Current>,
+    _borrow: PhantomData<(&'a Game, &'a State)>,
+}
+
+impl<'a> Reading<'a> {
+    fn enter(game: &'a Game, state: &'a State) -> Reading<'a> {
+        let call = CALLS.fetch_add(1, Ordering::Relaxed);
+        let current = Current { game, state, call };
+        let previous = CURRENT.with(|c| c.replace(Some(current)));
+        Reading { call, previous, _borrow: PhantomData }
+    }
+
+    fn handle(&self) -> GameHandle {
+        GameHandle { call: self.call }
+    }
+}
+
+impl Drop for Reading<'_> {
+    fn drop(&mut self) {
+        CURRENT.with(|c| c.set(self.previous));
+    }
+}
+
+/// Runs `read` on the game and state of the handle's call, if that call is running on
+/// this thread. `read` cannot keep the references: its result type is chosen by the
+/// caller, outside their (higher-ranked) lifetime.
+fn with_reading<R>(handle: &GameHandle, read: impl FnOnce(&Game, &State) -> R) -> Result<R, String> {
+    match CURRENT.with(Cell::get) {
+        Some(current) if current.call == handle.call => {
+            // SAFETY: the slot holds this call's pointers only while its `Reading<'a>`
+            // guard lives, which keeps `&'a Game` and `&'a State` borrowed (see
+            // `GameHandle`); we are on the thread that set them, inside that call.
+            let (game, state) = unsafe { (&*current.game, &*current.state) };
+            Ok(read(game, state))
+        }
+        _ => Err("the game may only be read during the script call that received it".to_string()),
+    }
+}
+
+fn register_game_handle(engine: &mut Engine) {
+    engine.register_type_with_name::<GameHandle>("Game");
+    // `game.town` falls back to this indexer with the name as a string: no getter per
+    // declaration is needed, and no setter exists, so writes fail.
+    engine.register_indexer_get(|handle: &mut GameHandle, name: ImmutableString| -> Result<Dynamic, Box<EvalAltResult>> {
+        Ok(with_reading(handle, |game, state| read_entry(game, state, &name, handle.call))?)
+    });
+    engine.register_type_with_name::<Boards>("Boards");
+    // game.town[p]: by seat, counting from the end when negative, as an array.
+    engine.register_indexer_get(|boards: &mut Boards, seat: i64| -> Result<Dynamic, Box<EvalAltResult>> {
+        if boards.per()? != Domain::Players {
+            return Err(format!("a board per row is indexed by row id, not by the number {seat}").into());
+        }
+        let read = boards.read(|_, state, _| {
+            let n = state.names.len() as i64;
+            let i = if seat < 0 { seat + n } else { seat };
+            (0..n).contains(&i).then_some(i as usize)
+        })?;
+        read.ok_or_else(|| format!("no board of index {seat} (there are {})", boards.len().unwrap_or(0)).into())
+    });
+    // game.track["east"]: by row id, () for an id that is no row, as a map.
+    engine.register_indexer_get(|boards: &mut Boards, id: ImmutableString| -> Result<Dynamic, Box<EvalAltResult>> {
+        let Domain::Table(t) = boards.per()? else {
+            return Err(format!("a board per player is indexed by seat number, not by the text \"{id}\"").into());
+        };
+        let read = boards.read(|game, _, _| game.tables.get(t as usize)?.row_index(&id).map(usize::from))?;
+        Ok(read.unwrap_or(Dynamic::UNIT))
+    });
+    engine.register_fn("len", |boards: &mut Boards| -> Result<i64, Box<EvalAltResult>> { Ok(boards.len()?) });
+}
+
+/// What `game.<name>` reads: the same value the whole state's map used to hold under that
+/// name (boards over zones over variables over `players` when names collide), `()` for
+/// an unknown name.
+fn read_entry(game: &Game, state: &State, name: &str, call: u64) -> Dynamic {
+    let conv = Conv::new(game);
+    if let Some(index) = game.boards.iter().rposition(|b| b.name == name) {
+        let board = &game.boards[index];
+        if board.per == Domain::Global {
+            return conv.board(&state.boards[board.base], board.of);
+        }
+        return Dynamic::from(Boards { call, board: index });
+    }
+    if let Some(zone) = game.zones.iter().rev().find(|z| z.name == name) {
+        let read = |i: usize| {
+            let items: Array =
+                state.zones[zone.base + i].iter().map(|e| conv.value(&crate::machine::decode_element(zone.of, *e))).collect();
+            Dynamic::from_array(items)
+        };
+        return by_index(game, state, zone.per, read);
+    }
+    if let Some(var) = game.vars.iter().rev().find(|v| v.name == name) {
+        let read = |i: usize| conv.value(&decode(&var.ty, state.ints[var.base + i]));
+        return by_index(game, state, var.per, read);
+    }
+    if name == "players" {
+        return Dynamic::from_int(state.names.len() as i64);
+    }
+    Dynamic::UNIT
+}
+
+/// The rows of a game's tables as scripts see them, converted once per game rather than at
+/// every read: each row's id as a Rhai string, and the map `#{id, <columns>…}` that every
+/// board cell holding that row copies (strings shared, not copied). A `Scripts` belongs to
+/// the one game loaded with it; [`Conv::new`] still checks that they were made from the
+/// tables at hand (and otherwise converts without them).
+struct Rows {
+    /// The address of the tables they were made from (a game's tables never change).
+    tables: usize,
+    /// Per table, per row: the id.
+    ids: Vec<Vec<Dynamic>>,
+    /// Per table, per row: `#{id, <column>: value…}`.
+    cells: Vec<Vec<Map>>,
+}
+
+impl Rows {
+    fn new(game: &Game) -> Rows {
+        let ids: Vec<Vec<Dynamic>> = game
+            .tables
+            .iter()
+            .map(|t| t.rows.iter().map(|r| Dynamic::from(ImmutableString::from(r.id.as_str()))).collect())
+            .collect();
+        let with_ids = Rows { tables: game.tables.as_ptr() as usize, ids, cells: Vec::new() };
+        let conv = Conv { game, rows: Some(&with_ids) };
+        let cells =
+            game.tables.iter().enumerate().map(|(t, table)| (0..table.rows.len()).map(|r| conv.row_map(t, r)).collect()).collect();
+        Rows { tables: game.tables.as_ptr() as usize, ids: with_ids.ids, cells }
+    }
+
+    /// Whether these rows were made from `game`'s tables (same tables, same row counts).
+    fn fits(&self, game: &Game) -> bool {
+        self.tables == game.tables.as_ptr() as usize
+            && self.ids.len() == game.tables.len()
+            && self.ids.iter().zip(&game.tables).all(|(ids, t)| ids.len() == t.rows.len())
+    }
+}
+
+/// Converts values of one game to Rhai values, with its converted rows when there are.
+#[derive(Clone, Copy)]
+struct Conv<'a> {
+    game: &'a Game,
+    rows: Option<&'a Rows>,
+}
+
+impl<'a> Conv<'a> {
+    fn new(game: &'a Game) -> Conv<'a> {
+        let rows = game.scripts.as_ref().map(|s| s.rows.get_or_init(|| Rows::new(game))).filter(|r| r.fits(game));
+        Conv { game, rows }
+    }
+
+    fn value(&self, v: &Value) -> Dynamic {
+        match v {
+            Value::None => Dynamic::UNIT,
+            Value::Int(n) => Dynamic::from_int(*n),
+            Value::Bool(b) => Dynamic::from_bool(*b),
+            Value::Player(p) => Dynamic::from_int(*p as i64),
+            Value::Row(t, r) => match self.rows.and_then(|rows| rows.ids.get(*t as usize)?.get(*r as usize)) {
+                Some(id) => id.clone(),
+                None => Dynamic::from(self.game.tables[*t as usize].rows[*r as usize].id.clone()),
+            },
+            Value::Str(s) => Dynamic::from(ImmutableString::from(&**s)),
+            Value::List(items) => Dynamic::from_array(items.iter().map(|i| self.value(i)).collect()),
+            Value::Pos(p) => Dynamic::from_map(pos_map(*p)),
+        }
+    }
+
+    /// `#{id, <column>: value…}` for row `r` of table `t`.
+    fn row_map(&self, t: usize, r: usize) -> Map {
+        let mut m = Map::new();
+        m.insert("id".into(), self.value(&Value::Row(t as u16, r as u16)));
+        let table = &self.game.tables[t];
+        for (column, value) in table.columns.iter().zip(&table.rows[r].values) {
+            m.insert(column.name.as_str().into(), self.value(value));
+        }
+        m
+    }
+
+    /// A board cell as scripts see it: `#{row, col, id}` and, for a row of a table, its
+    /// columns.
+    fn cell(&self, p: Pos, element: &Value) -> Map {
+        let mut m = match element {
+            Value::Row(t, r) => match self.rows.and_then(|rows| rows.cells.get(*t as usize)?.get(*r as usize)) {
+                Some(m) => m.clone(),
+                None => self.row_map(*t as usize, *r as usize),
+            },
+            other => {
+                let mut m = Map::new();
+                m.insert("id".into(), self.value(other));
+                m
+            }
+        };
+        m.insert("row".into(), Dynamic::from_int(p.row as i64));
+        m.insert("col".into(), Dynamic::from_int(p.col as i64));
+        m
+    }
+
+    fn board(&self, grid: &Grid, of: crate::model::Element) -> Dynamic {
+        let cells: Array =
+            grid.cells().iter().map(|(p, e)| Dynamic::from_map(self.cell(*p, &crate::machine::decode_element(of, *e)))).collect();
+        Dynamic::from_array(cells)
+    }
+}
+
+fn from_dynamic(d: Dynamic) -> Result<Value, String> {
     if d.is_unit() {
         return Ok(Value::None);
     }
@@ -159,74 +443,499 @@ fn from_dynamic(env: &Env, d: Dynamic) -> Result<Value, String> {
     }
     if d.is_array() {
         let items: Array = d.cast();
-        return Ok(Value::list(items.into_iter().map(|i| from_dynamic(env, i)).collect::<Result<_, _>>()?));
+        return Ok(Value::list(items.into_iter().map(from_dynamic).collect::<Result<_, _>>()?));
     }
-    Err(format!("returned a {}, expected a number, true/false, a text or a list", d.type_name()))
+    Err(format!("returned a {}, expected a number, true/false, a text or a list", type_name(&d)))
 }
 
-/// The read-only view of the state a script receives.
-fn game_map(env: &Env) -> Map {
-    let game = env.game;
-    let state = env.state;
-    let mut map = Map::new();
-    map.insert("players".into(), Dynamic::from_int(state.names.len() as i64));
-    for var in &game.vars {
-        let read = |i: usize| to_dynamic(env, &decode(&var.ty, state.ints[var.base + i]));
-        let value = by_index(env, var.per, read);
-        map.insert(var.name.as_str().into(), value);
+/// A value's type as scripts name it (`type_of`).
+fn type_name(d: &Dynamic) -> &'static str {
+    if d.is::<GameHandle>() {
+        "Game"
+    } else if d.is::<Boards>() {
+        "Boards"
+    } else {
+        d.type_name()
     }
-    for zone in &game.zones {
-        let read = |i: usize| {
-            let items: Array = state.zones[zone.base + i]
-                .iter()
-                .map(|e| to_dynamic(env, &crate::machine::decode_element(zone.of, *e)))
-                .collect();
-            Dynamic::from_array(items)
-        };
-        let value = by_index(env, zone.per, read);
-        map.insert(zone.name.as_str().into(), value);
-    }
-    for board in &game.boards {
-        let read = |i: usize| {
-            let cells: Array = state.boards[board.base + i]
-                .cells()
-                .iter()
-                .map(|(p, e)| Dynamic::from_map(cell_map(env, *p, &crate::machine::decode_element(board.of, *e))))
-                .collect();
-            Dynamic::from_array(cells)
-        };
-        let value = by_index(env, board.per, read);
-        map.insert(board.name.as_str().into(), value);
-    }
-    map
 }
 
-/// A board cell as scripts see it: `#{row, col, id}` and, for a row of a table, its columns.
-fn cell_map(env: &Env, p: crate::grid::Pos, element: &Value) -> Map {
+fn pos_map(p: Pos) -> Map {
     let mut m = Map::new();
     m.insert("row".into(), Dynamic::from_int(p.row as i64));
     m.insert("col".into(), Dynamic::from_int(p.col as i64));
-    m.insert("id".into(), to_dynamic(env, element));
-    if let Value::Row(t, r) = element {
-        let table = &env.game.tables[*t as usize];
-        for (column, value) in table.columns.iter().zip(&table.rows[*r as usize].values) {
-            m.insert(column.name.as_str().into(), to_dynamic(env, value));
-        }
-    }
     m
 }
 
-/// A value per index of a domain: one value, an array by seat, or a map by row id.
-fn by_index(env: &Env, per: Domain, read: impl Fn(usize) -> Dynamic) -> Dynamic {
+/// A value per index of a domain: one value, an array by seat, or a map by row id; for
+/// two keys, the first key's array or map of the second key's (`game.supply[p]["s1"]`).
+fn by_index(game: &Game, state: &State, per: Domain, read: impl Fn(usize) -> Dynamic) -> Dynamic {
     match per {
         Domain::Global => read(0),
-        Domain::Players => Dynamic::from_array((0..env.state.names.len()).map(read).collect()),
+        Domain::Pair(a, b) => {
+            let stride = game.domain_len(b.domain());
+            by_key(game, state, a.domain(), &|i| by_key(game, state, b.domain(), &|j| read(i * stride + j)))
+        }
+        one => by_key(game, state, one, &read),
+    }
+}
+
+/// One key's array by seat or map by row id.
+fn by_key(game: &Game, state: &State, per: Domain, read: &dyn Fn(usize) -> Dynamic) -> Dynamic {
+    match per {
+        Domain::Players => Dynamic::from_array((0..state.names.len()).map(read).collect()),
         Domain::Table(t) => {
             let mut m = Map::new();
-            for (i, row) in env.game.tables[t as usize].rows.iter().enumerate() {
+            for (i, row) in game.tables[t as usize].rows.iter().enumerate() {
                 m.insert(row.id.as_str().into(), read(i));
             }
             Dynamic::from_map(m)
         }
+        Domain::Global | Domain::Pair(..) => read(0),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Grid built-ins
+// ---------------------------------------------------------------------------------------
+
+type Native<T> = Result<T, Box<EvalAltResult>>;
+
+/// The largest piece `placements` takes, as in expressions.
+const MAX_PIECE_SIDE: i64 = 64;
+
+/// The most candidate positions `placements` examines (a board of the array size limit
+/// with a large piece would otherwise allocate hundreds of megabytes).
+const MAX_PLACEMENT_CANDIDATES: i64 = 4_000_000;
+
+/// The cells of a board (or any array of maps with `row` and `col`) as a grid whose
+/// element codes are the indices in the array; a later cell at the same position covers
+/// an earlier one.
+fn grid_of(board: &Array) -> Result<Grid, String> {
+    if board.len() > u16::MAX as usize {
+        return Err(format!("a board of {} cells: at most {}", board.len(), u16::MAX));
+    }
+    let mut grid = Grid::default();
+    for (i, cell) in board.iter().enumerate() {
+        let p = position(cell).map_err(|m| format!("element {i} of the board: {m}"))?;
+        grid.set(p, i as u16);
+    }
+    Ok(grid)
+}
+
+/// A position: a map with integer `row` and `col` (a position or a cell).
+fn position(d: &Dynamic) -> Result<Pos, String> {
+    let expected = || format!("expected a position #{{row, col}} or a cell, found {}", type_name(d));
+    let map = d.read_lock::<Map>().ok_or_else(expected)?;
+    // One walk over the (few, sorted) keys costs less than two searches: "col" comes
+    // before "row", so the walk stops at "row".
+    let (mut row, mut col) = (None, None);
+    for (key, value) in map.iter() {
+        match key.as_str() {
+            "col" => col = Some(value),
+            "row" => {
+                row = Some(value);
+                break;
+            }
+            _ => {}
+        }
+    }
+    let coordinate = |v: Option<&Dynamic>| v.and_then(|v| v.as_int().ok()).and_then(Pos::coordinate);
+    match (coordinate(row), coordinate(col)) {
+        (Some(row), Some(col)) => Ok(Pos::new(row, col)),
+        _ => Err(format!("{}: row and col must be integers within ±{}", expected(), crate::grid::LIMIT - 1)),
+    }
+}
+
+fn positions(list: impl IntoIterator<Item = Pos>) -> Array {
+    list.into_iter().map(|p| Dynamic::from_map(pos_map(p))).collect()
+}
+
+/// The index in `board` of the cell at `p` (the last one there), by a scan: one call
+/// reads each cell once, less than building a grid.
+fn index_at(board: &Array, p: Pos) -> Result<Option<usize>, String> {
+    let mut found = None;
+    for (i, cell) in board.iter().enumerate() {
+        if position(cell).map_err(|m| format!("element {i} of the board: {m}"))? == p {
+            found = Some(i);
+        }
+    }
+    Ok(found)
+}
+
+fn register_grid(engine: &mut Engine) {
+    // neighbours(pos): the four edge neighbours' positions, above, left, right, below.
+    engine.register_fn("neighbours", |pos: Dynamic| -> Native<Array> { Ok(positions(position(&pos)?.neighbours())) });
+    // neighbours(board, pos): the occupied ones among them, as cells, in the same order.
+    engine.register_fn("neighbours", |board: &mut Array, pos: Dynamic| -> Native<Array> {
+        let around = position(&pos)?.neighbours();
+        let mut found = [None; 4];
+        for (i, cell) in board.iter().enumerate() {
+            let p = position(cell).map_err(|m| format!("element {i} of the board: {m}"))?;
+            if let Some(k) = around.iter().position(|n| *n == p) {
+                found[k] = Some(i);
+            }
+        }
+        Ok(found.iter().flatten().map(|&i| board[i].clone()).collect())
+    });
+    // at(board, pos): the cell there, or () when it is empty.
+    engine.register_fn("at", |board: &mut Array, pos: Dynamic| -> Native<Dynamic> {
+        let p = position(&pos)?;
+        Ok(index_at(board, p)?.map_or(Dynamic::UNIT, |i| board[i].clone()))
+    });
+    // cells(board): the positions of its occupied cells, reading order.
+    engine.register_fn("cells", |board: &mut Array| -> Native<Array> {
+        Ok(positions(grid_of(board)?.cells().iter().map(|(p, _)| *p)))
+    });
+    // holes(board): the empty positions it encloses, reading order.
+    engine.register_fn("holes", |board: &mut Array| -> Native<Array> { Ok(positions(grid_of(board)?.holes()?)) });
+    // placements(board, rows, cols): where a rows × cols piece may go, reading order.
+    engine.register_fn("placements", |board: &mut Array, rows: i64, cols: i64| -> Native<Array> {
+        if !(1..=MAX_PIECE_SIDE).contains(&rows) || !(1..=MAX_PIECE_SIDE).contains(&cols) {
+            return Err(format!("placements of a {rows}×{cols} piece: sizes go from 1 to {MAX_PIECE_SIDE}").into());
+        }
+        // The candidates examined grow with cells × piece area: bound them like the result.
+        if board.len() as i64 * (rows * cols + 2 * rows + 2 * cols) > MAX_PLACEMENT_CANDIDATES {
+            return Err(format!("placements of a {rows}×{cols} piece on {} cells: too many candidates", board.len()).into());
+        }
+        Ok(positions(grid_of(board)?.placements(rows as i16, cols as i16)))
+    });
+    // groups(board, |cell| …): the edge-connected groups of the cells the function keeps,
+    // largest first, each an array of cells in reading order. The board is taken by value
+    // (a copy) because the function may read the variable that holds it.
+    engine.register_fn("groups", |context: NativeCallContext, board: Array, keep: FnPtr| -> Native<Array> {
+        let grid = grid_of(&board)?;
+        let groups = grid.groups(|e| match keep.call_within_context::<Dynamic>(&context, (board[e as usize].clone(),))? {
+            kept if kept.is_bool() => Ok(kept.as_bool().unwrap_or(false)),
+            other => Err(Box::<EvalAltResult>::from(format!(
+                "groups: the function must return true or false, not a {}",
+                type_name(&other)
+            ))),
+        })?;
+        let cell = |p: Pos| grid.get(p).map_or(Dynamic::UNIT, |e| board[e as usize].clone());
+        Ok(groups.into_iter().map(|g| Dynamic::from_array(g.into_iter().map(cell).collect())).collect())
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::load::{load, RulesetSource};
+
+    const RULESET: &str = r#"
+name: script-test
+players: [2, 2]
+tables:
+  lands:
+    columns: { terrain: str, points: int }
+    rows:
+      - [f1, forest, 1]
+      - [w1, water, 2]
+state:
+  round: { init: 3 }
+  gold: { per: players, init: 5 }
+  owner: { per: lands, type: player }
+zones:
+  deck: { of: lands }
+  hands: { of: lands, per: players }
+boards:
+  town: { of: lands, per: players }
+  plots: { of: lands, per: lands }
+play:
+  - choose:
+      who: "players[0]"
+      options:
+        - label: "pass"
+ranking:
+  score: "gold[it]"
+"#;
+
+    const SCRIPT: &str = r#"
+fn round(game) { game.round }
+fn round_by_index(game) { game["round"] }
+fn gold(game, p) { game.gold[p] }
+fn golds(game) { game.gold }
+fn owner(game, land) { game.owner[land] }
+fn players(game) { game.players }
+fn deck(game) { game.deck }
+fn hand(game, p) { game.hands[p] }
+fn unknown(game) { game.nothing_by_that_name }
+fn town_cells(game, p) { game.town[p].map(|c| [c.row, c.col, c.id, c.terrain, c.points]) }
+fn towns(game) { game.town.len() }
+fn last_town(game) { game.town[-1].len() }
+fn town_of(game, p) { game.town[p].len() }
+fn town_by_id(game) { game.town["p1"] }
+fn plot(game, land) { game.plots[land] }
+fn plots(game) { game.plots.len() }
+fn plot_by_number(game) { game.plots[0] }
+fn the_towns(game) { game.town }
+fn set_round(game) { game.round = 9; game.round }
+fn set_gold(game) { game.gold[0] = 9; game.gold[0] }
+fn the_handle(game) { game }
+
+fn neighbours_of(game, row, col) { neighbours(#{ row: row, col: col }).map(|p| [p.row, p.col]) }
+fn neighbour_cells(game, p, row, col) { neighbours(game.town[p], #{ row: row, col: col }).map(|c| c.id) }
+fn terrain_at(game, p, row, col) { at(game.town[p], #{ row: row, col: col })?.terrain }
+fn cells_of(game, p) { cells(game.town[p]).map(|c| [c.row, c.col]) }
+fn holes_of(game, p) { holes(game.town[p]).map(|c| [c.row, c.col]) }
+fn placements_of(game, p, rows, cols) { placements(game.town[p], rows, cols).map(|c| [c.row, c.col]) }
+fn groups_of(game, p, terrain) {
+    groups(game.town[p], |cell| cell.terrain == terrain).map(|g| g.map(|c| [c.row, c.col]))
+}
+fn groups_reading_the_board(game, p) {
+    let board = game.town[p];
+    groups(board, |cell| at(board, cell) != ()).len()
+}
+fn groups_not_bool(game, p) { groups(game.town[p], |cell| 1) }
+fn not_a_board(game) { cells([1, 2]) }
+fn far_away(game) { neighbours(#{ row: 100000, col: 0 }) }
+fn huge_piece(game, p) { placements(game.town[p], 65, 1) }
+"#;
+
+    fn game() -> Game {
+        let source = RulesetSource {
+            origin: "test".into(),
+            file: "test.yaml".into(),
+            text: RULESET.into(),
+            scripts: vec![("test.rhai".into(), SCRIPT.into())],
+        };
+        load(&source, &|_| Err("no extends".into())).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A started game with some state: p2 owns w1, the deck holds w1 f1, p1's hand f1,
+    /// and p1's town is a ring of forest around (1,1) with water at (0,0) and (2,2):
+    ///
+    /// ```text
+    /// w f f
+    /// f . f
+    /// f f w
+    /// ```
+    fn state(game: &Game) -> State {
+        let mut state = game.start(vec!["p1".into(), "p2".into()]).unwrap();
+        let var = |name: &str| game.vars.iter().find(|v| v.name == name).unwrap();
+        state.ints[var("owner").base + 1] = 1;
+        let zone = |name: &str| game.zones.iter().find(|z| z.name == name).unwrap();
+        state.zones[zone("deck").base] = vec![1, 0];
+        state.zones[zone("hands").base] = vec![0];
+        let town = &mut state.boards[game.boards[0].base];
+        for row in 0..3 {
+            for col in 0..3 {
+                if (row, col) != (1, 1) {
+                    let water = (row, col) == (0, 0) || (row, col) == (2, 2);
+                    town.set(Pos::new(row, col), water as u16);
+                }
+            }
+        }
+        state
+    }
+
+    fn call(game: &Game, state: &State, name: &str, args: Vec<Value>) -> Result<Value, RuntimeError> {
+        game.scripts.as_ref().unwrap().call(&Env::new(game, state, &[]), name, args)
+    }
+
+    fn int(n: i64) -> Value {
+        Value::Int(n)
+    }
+
+    fn text(s: &str) -> Value {
+        Value::Str(Arc::from(s))
+    }
+
+    fn list(items: Vec<Value>) -> Value {
+        Value::list(items)
+    }
+
+    /// [[row, col], …]
+    fn positions(list: &[(i64, i64)]) -> Value {
+        Value::list(list.iter().map(|&(r, c)| Value::list(vec![int(r), int(c)])).collect())
+    }
+
+    #[test]
+    fn the_handle_reads_a_variable_a_per_player_variable_and_a_per_row_one() {
+        let game = game();
+        let state = state(&game);
+        assert_eq!(call(&game, &state, "round", vec![]), Ok(int(3)));
+        assert_eq!(call(&game, &state, "round_by_index", vec![]), Ok(int(3)));
+        assert_eq!(call(&game, &state, "gold", vec![Value::Player(1)]), Ok(int(5)));
+        assert_eq!(call(&game, &state, "golds", vec![]), Ok(list(vec![int(5), int(5)])));
+        assert_eq!(call(&game, &state, "owner", vec![text("w1")]), Ok(int(1)));
+        assert_eq!(call(&game, &state, "owner", vec![text("f1")]), Ok(Value::None));
+        assert_eq!(call(&game, &state, "players", vec![]), Ok(int(2)));
+        assert_eq!(call(&game, &state, "unknown", vec![]), Ok(Value::None));
+    }
+
+    #[test]
+    fn the_handle_reads_zones_as_arrays_of_ids() {
+        let game = game();
+        let state = state(&game);
+        assert_eq!(call(&game, &state, "deck", vec![]), Ok(list(vec![text("w1"), text("f1")])));
+        assert_eq!(call(&game, &state, "hand", vec![Value::Player(0)]), Ok(list(vec![text("f1")])));
+        assert_eq!(call(&game, &state, "hand", vec![Value::Player(1)]), Ok(list(vec![])));
+    }
+
+    #[test]
+    fn the_handle_reads_a_board_as_cell_maps_in_reading_order_with_the_columns() {
+        let game = game();
+        let state = state(&game);
+        let cell = |r: i64, c: i64, id: &str, terrain: &str, points: i64| {
+            list(vec![int(r), int(c), text(id), text(terrain), int(points)])
+        };
+        let town = call(&game, &state, "town_cells", vec![Value::Player(0)]).unwrap();
+        let Value::List(cells) = &town else { panic!("{town:?}") };
+        assert_eq!(cells.len(), 8);
+        assert_eq!(cells[0], cell(0, 0, "w1", "water", 2));
+        assert_eq!(cells[1], cell(0, 1, "f1", "forest", 1));
+        assert_eq!(cells[3], cell(1, 0, "f1", "forest", 1));
+        assert_eq!(cells[7], cell(2, 2, "w1", "water", 2));
+        assert_eq!(call(&game, &state, "town_cells", vec![Value::Player(1)]), Ok(list(vec![])));
+    }
+
+    #[test]
+    fn a_board_per_player_is_indexed_by_seat_and_builds_only_the_board_indexed() {
+        let game = game();
+        let state = state(&game);
+        assert_eq!(call(&game, &state, "towns", vec![]), Ok(int(2)));
+        assert_eq!(call(&game, &state, "town_of", vec![int(0)]), Ok(int(8)));
+        assert_eq!(call(&game, &state, "town_of", vec![int(1)]), Ok(int(0)));
+        assert_eq!(call(&game, &state, "town_of", vec![int(-2)]), Ok(int(8)));
+        assert_eq!(call(&game, &state, "last_town", vec![]), Ok(int(0)));
+        let err = call(&game, &state, "town_of", vec![int(2)]).unwrap_err();
+        assert!(err.message().contains("no board of index 2 (there are 2)"), "{err}");
+        let err = call(&game, &state, "town_by_id", vec![]).unwrap_err();
+        assert!(err.message().contains("indexed by seat number"), "{err}");
+        let err = call(&game, &state, "the_towns", vec![]).unwrap_err();
+        assert!(err.message().contains("returned a Boards"), "{err}");
+    }
+
+    #[test]
+    fn a_board_per_row_is_indexed_by_row_id() {
+        let game = game();
+        let state = state(&game);
+        assert_eq!(call(&game, &state, "plots", vec![]), Ok(int(2)));
+        assert_eq!(call(&game, &state, "plot", vec![text("w1")]), Ok(list(vec![])));
+        assert_eq!(call(&game, &state, "plot", vec![text("nowhere")]), Ok(Value::None));
+        let err = call(&game, &state, "plot_by_number", vec![]).unwrap_err();
+        assert!(err.message().contains("indexed by row id"), "{err}");
+    }
+
+    #[test]
+    fn writing_to_the_handle_fails_and_leaves_the_state_alone() {
+        let game = game();
+        let state = state(&game);
+        let before = state.clone();
+        let err = call(&game, &state, "set_round", vec![]).unwrap_err();
+        assert!(err.message().starts_with("script test.rhai, function set_round: "), "{err}");
+        // An element of a value read from the handle is a copy: changing it may fail or
+        // change the copy, never the state.
+        match call(&game, &state, "set_gold", vec![]) {
+            Ok(v) => assert!(v == int(9) || v == int(5), "{v:?}"),
+            Err(e) => assert!(e.message().contains("function set_gold"), "{e}"),
+        }
+        assert_eq!(state, before);
+        assert_eq!(call(&game, &state, "round", vec![]), Ok(int(3)));
+    }
+
+    #[test]
+    fn the_handle_cannot_be_returned_nor_read_outside_its_call() {
+        let game = game();
+        let state = state(&game);
+        let err = call(&game, &state, "the_handle", vec![]).unwrap_err();
+        assert!(err.message().contains("returned a Game"), "{err}");
+        let reading = Reading::enter(&game, &state);
+        let handle = reading.handle();
+        assert_eq!(with_reading(&handle, |_, s| s.names.len()), Ok(2));
+        assert!(with_reading(&GameHandle { call: handle.call + 1 }, |_, _| ()).is_err());
+        drop(reading);
+        assert!(with_reading(&handle, |_, _| ()).is_err());
+    }
+
+    #[test]
+    fn neighbours_of_a_position_and_the_occupied_ones_on_a_board() {
+        let game = game();
+        let state = state(&game);
+        let (p1, p2) = (Value::Player(0), Value::Player(1));
+        assert_eq!(
+            call(&game, &state, "neighbours_of", vec![int(0), int(0)]),
+            Ok(positions(&[(-1, 0), (0, -1), (0, 1), (1, 0)]))
+        );
+        // Around the hole: above, left, right, below, all forest.
+        assert_eq!(call(&game, &state, "neighbour_cells", vec![p1.clone(), int(1), int(1)]), Ok(list(vec![text("f1"); 4])));
+        // Around a corner: only right and below are occupied.
+        assert_eq!(
+            call(&game, &state, "neighbour_cells", vec![p1, int(0), int(0)]),
+            Ok(list(vec![text("f1"), text("f1")]))
+        );
+        assert_eq!(call(&game, &state, "neighbour_cells", vec![p2, int(0), int(0)]), Ok(list(vec![])));
+    }
+
+    #[test]
+    fn at_gives_the_cell_or_nothing() {
+        let game = game();
+        let state = state(&game);
+        let p1 = Value::Player(0);
+        assert_eq!(call(&game, &state, "terrain_at", vec![p1.clone(), int(2), int(2)]), Ok(text("water")));
+        assert_eq!(call(&game, &state, "terrain_at", vec![p1.clone(), int(0), int(1)]), Ok(text("forest")));
+        assert_eq!(call(&game, &state, "terrain_at", vec![p1.clone(), int(1), int(1)]), Ok(Value::None));
+        assert_eq!(call(&game, &state, "terrain_at", vec![p1, int(-5), int(7)]), Ok(Value::None));
+    }
+
+    #[test]
+    fn cells_and_holes_are_positions_in_reading_order() {
+        let game = game();
+        let state = state(&game);
+        let p1 = Value::Player(0);
+        assert_eq!(
+            call(&game, &state, "cells_of", vec![p1.clone()]),
+            Ok(positions(&[(0, 0), (0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1), (2, 2)]))
+        );
+        assert_eq!(call(&game, &state, "holes_of", vec![p1]), Ok(positions(&[(1, 1)])));
+        assert_eq!(call(&game, &state, "holes_of", vec![Value::Player(1)]), Ok(positions(&[])));
+    }
+
+    #[test]
+    fn placements_are_those_of_the_grid() {
+        let game = game();
+        let state = state(&game);
+        // An empty board takes its first piece at the origin.
+        assert_eq!(call(&game, &state, "placements_of", vec![Value::Player(1), int(2), int(2)]), Ok(positions(&[(0, 0)])));
+        let town = &state.boards[game.boards[0].base];
+        let expected: Vec<(i64, i64)> = town.placements(1, 2).iter().map(|p| (p.row as i64, p.col as i64)).collect();
+        assert!(expected.contains(&(1, 0)) && expected.contains(&(-1, 1)));
+        assert_eq!(call(&game, &state, "placements_of", vec![Value::Player(0), int(1), int(2)]), Ok(positions(&expected)));
+        let err = call(&game, &state, "huge_piece", vec![Value::Player(0)]).unwrap_err();
+        assert!(err.message().contains("sizes go from 1 to 64"), "{err}");
+    }
+
+    #[test]
+    fn groups_keep_the_cells_a_function_accepts_largest_first() {
+        let game = game();
+        let state = state(&game);
+        let p1 = Value::Player(0);
+        // The waters in two corners cut the six forests into two groups of three, the
+        // one whose first cell comes first in reading order first.
+        assert_eq!(
+            call(&game, &state, "groups_of", vec![p1.clone(), text("forest")]),
+            Ok(list(vec![positions(&[(0, 1), (0, 2), (1, 2)]), positions(&[(1, 0), (2, 0), (2, 1)])]))
+        );
+        // The two waters touch nothing of their own: two groups of one, in reading order.
+        assert_eq!(
+            call(&game, &state, "groups_of", vec![p1.clone(), text("water")]),
+            Ok(list(vec![positions(&[(0, 0)]), positions(&[(2, 2)])]))
+        );
+        assert_eq!(call(&game, &state, "groups_of", vec![Value::Player(1), text("water")]), Ok(list(vec![])));
+        // The function may read the board it is grouping: all eight cells, one ring.
+        assert_eq!(call(&game, &state, "groups_reading_the_board", vec![p1.clone()]), Ok(int(1)));
+        let err = call(&game, &state, "groups_not_bool", vec![p1]).unwrap_err();
+        assert!(err.message().contains("function groups_not_bool") && err.message().contains("true or false"), "{err}");
+    }
+
+    #[test]
+    fn grid_functions_refuse_what_is_not_a_board_or_a_position() {
+        let game = game();
+        let state = state(&game);
+        let err = call(&game, &state, "not_a_board", vec![]).unwrap_err();
+        assert!(err.message().starts_with("script test.rhai, function not_a_board: "), "{err}");
+        assert!(err.message().contains("element 0 of the board"), "{err}");
+        let err = call(&game, &state, "far_away", vec![]).unwrap_err();
+        assert!(err.message().contains("row and col must be integers"), "{err}");
     }
 }

@@ -4,9 +4,12 @@
 use frontier_grammar::expr::{parse_expr, ExprKind};
 use frontier_grammar::trace::{Header, HeaderLines, Line, LineKind, RulesetRef, Start, Trace};
 use frontier_grammar::{LineCol, Span};
+use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use crate::eval::Env;
-use crate::load::{closest_first, Compiler, Decls, Scope};
+use crate::hints::closest_first;
+use crate::load::{Compiler, Decls, Scope};
 use crate::machine::{Choice, Journal, Outcome, State, Status};
 use crate::model::Game;
 use crate::rng::GameRng;
@@ -64,14 +67,18 @@ pub struct Divergence {
 
 impl std::fmt::Display for Divergence {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // The caller puts the file and line:column in front.
+        // The caller puts "file:line:column: " in front.
+        let mut context = Vec::new();
         if self.step > 0 {
-            write!(f, " step {}", self.step)?;
+            context.push(format!("step {}", self.step));
         }
         if let Some(r) = &self.rule {
-            write!(f, " [rule {r}]")?;
+            context.push(format!("[rule {r}]"));
         }
-        write!(f, ": {}", self.message)?;
+        if !context.is_empty() {
+            write!(f, "{}: ", context.join(" "))?;
+        }
+        f.write_str(&self.message)?;
         if !self.legal.is_empty() {
             let shown: Vec<&str> = self.legal.iter().take(12).map(String::as_str).collect();
             let more = if self.legal.len() > 12 { format!(" … ({} in all)", self.legal.len()) } else { String::new() };
@@ -99,11 +106,31 @@ pub struct ReplayStep<'a> {
 
 /// Replays `trace` from `start` (a fresh game, or a position read by the caller).
 /// `on_step` sees every applied step.
-pub fn replay(
+pub fn replay(game: &Game, trace: &Trace, state: State, on_step: impl FnMut(ReplayStep)) -> Result<Replayed, Divergence> {
+    replay_with(game, trace, state, on_step, None)
+}
+
+/// Replays `trace` like `replay`, collecting into `rules` the `rule:` references of what
+/// the game runs (statements, options, procedures: see `Game::runnable_rules`). The steps
+/// `on_step` sees then carry no log.
+pub fn replay_covering(game: &Game, trace: &Trace, state: State, rules: &mut BTreeSet<Arc<str>>) -> Result<Replayed, Divergence> {
+    replay_with(game, trace, state, |_| {}, Some(rules))
+}
+
+/// Where a replay's `apply` writes: the step's log, or the rules it runs through.
+fn journal<'a>(rules: &'a mut Option<&mut BTreeSet<Arc<str>>>, log: &'a mut Vec<String>) -> Journal<'a> {
+    match rules {
+        Some(rules) => Journal::Rules(rules),
+        None => Journal::On(log),
+    }
+}
+
+fn replay_with(
     game: &Game,
     trace: &Trace,
     mut state: State,
     mut on_step: impl FnMut(ReplayStep),
+    mut rules: Option<&mut BTreeSet<Arc<str>>>,
 ) -> Result<Replayed, Divergence> {
     let mut rng = trace.header.seed.map(GameRng::new);
     let decls = Decls::from_game(game);
@@ -127,7 +154,11 @@ pub fn replay(
                     return Err(fail(step, format!("{what} needs an outcome: write a 'chance:' line, or give the trace a seed"), Vec::new()));
                 };
                 let choice = sample_chance(&state, chance, rng);
-                game.apply(&mut state, choice, &mut Journal::Off).map_err(|e| fail(step, e.to_string(), Vec::new()))?;
+                let mut journal = match rules.as_deref_mut() {
+                    Some(rules) => Journal::Rules(rules),
+                    None => Journal::Off,
+                };
+                game.apply(&mut state, choice, &mut journal).map_err(|e| fail(step, e.to_string(), Vec::new()))?;
             }
         }
         match &line.kind {
@@ -147,7 +178,7 @@ pub fn replay(
                     return Err(fail(step, format!("'{label}' is not a legal option for {player} at \"{prompt}\""), closest_first(label, labels)));
                 };
                 log.clear();
-                game.apply(&mut state, Choice::Option(i), &mut Journal::On(&mut log)).map_err(|e| fail(step, e.to_string(), Vec::new()))?;
+                game.apply(&mut state, Choice::Option(i), &mut journal(&mut rules, &mut log)).map_err(|e| fail(step, e.to_string(), Vec::new()))?;
                 on_step(ReplayStep { number: step, line, log: &log, state: &state });
             }
             LineKind::Chance { label } => {
@@ -165,7 +196,7 @@ pub fn replay(
                     return Err(fail(step, format!("'{label}' is not a possible outcome of {}", chance_name(game, &state)), closest_first(label, legal)));
                 };
                 log.clear();
-                game.apply(&mut state, choice, &mut Journal::On(&mut log)).map_err(|e| fail(step, e.to_string(), Vec::new()))?;
+                game.apply(&mut state, choice, &mut journal(&mut rules, &mut log)).map_err(|e| fail(step, e.to_string(), Vec::new()))?;
                 on_step(ReplayStep { number: step, line, log: &log, state: &state });
             }
             LineKind::Assert { source, .. } => {
@@ -177,6 +208,68 @@ pub fn replay(
                     return Err(fail(step, format!("the trace expects the game to be over, but {}", waiting_for(game, &state)), Vec::new()));
                 };
                 check_scores(outcome, &state, scores).map_err(|m| fail(step, m, Vec::new()))?;
+            }
+            LineKind::Reject { player, label } => {
+                let labels = options_of(game, &state, player, &format!("rejects '{label}'")).map_err(|(m, l)| fail(step, m, l))?;
+                if labels.iter().any(|l| l == label) {
+                    let prompt = game.prompt(&state).unwrap_or_default();
+                    return Err(fail(
+                        step,
+                        format!("'{label}' is a legal option for {player} at \"{prompt}\", but the trace rejects it"),
+                        closest_first(label, labels),
+                    ));
+                }
+            }
+            LineKind::ExpectOptions { player, labels: expected } => {
+                let labels = options_of(game, &state, player, "expects options").map_err(|(m, l)| fail(step, m, l))?;
+                let missing: Vec<String> = expected.iter().filter(|e| !labels.contains(e)).map(|e| format!("'{e}'")).collect();
+                let extra: Vec<String> = labels.iter().filter(|l| !expected.contains(l)).map(|l| format!("'{l}'")).collect();
+                if !missing.is_empty() || !extra.is_empty() {
+                    let prompt = game.prompt(&state).unwrap_or_default();
+                    let mut parts = Vec::new();
+                    let some = |list: Vec<String>| match list.len() {
+                        0..=6 => list.join(", "),
+                        n => format!("{}, … ({n} in all)", list[..5].join(", ")),
+                    };
+                    if !missing.is_empty() {
+                        parts.push(format!("not legal: {}", some(missing)));
+                    }
+                    if !extra.is_empty() {
+                        parts.push(format!("legal but not listed: {}", some(extra)));
+                    }
+                    return Err(fail(
+                        step,
+                        format!("the options of {player} at \"{prompt}\" differ from the trace's ({})", parts.join("; ")),
+                        labels,
+                    ));
+                }
+            }
+            LineKind::ExpectWinner { players } => {
+                let Status::Over(outcome) = game.status(&state) else {
+                    return Err(fail(step, format!("the trace expects the game to be over, but {}", waiting_for(game, &state)), Vec::new()));
+                };
+                let winners: Vec<String> = outcome.winners().iter().map(|&p| state.names[p].clone()).collect();
+                let same = winners.len() == players.len() && players.iter().all(|p| winners.contains(p));
+                if !same {
+                    return Err(fail(step, format!("the trace expects the winner {}, but {}", players.join(" and "), ranking_text(outcome, &state)), Vec::new()));
+                }
+            }
+            LineKind::ExpectRanking { ranks } => {
+                let Status::Over(outcome) = game.status(&state) else {
+                    return Err(fail(step, format!("the trace expects the game to be over, but {}", waiting_for(game, &state)), Vec::new()));
+                };
+                for (name, rank) in ranks {
+                    let Some(p) = state.names.iter().position(|n| n == name) else {
+                        return Err(fail(step, format!("'{name}' is not a player"), Vec::new()));
+                    };
+                    if u32::from(outcome.ranks[p]) != *rank {
+                        return Err(fail(
+                            step,
+                            format!("the trace expects {name} ranked {rank}, but {}", ranking_text(outcome, &state)),
+                            Vec::new(),
+                        ));
+                    }
+                }
             }
         }
     }
@@ -227,6 +320,29 @@ fn chance_name(game: &Game, state: &State) -> String {
     }
 }
 
+/// The labels of the options `player` has here; an error (message, legal options) if the
+/// game is not waiting for that player's decision. `what` says what the trace does.
+fn options_of(game: &Game, state: &State, player: &str, what: &str) -> Result<Vec<String>, (String, Vec<String>)> {
+    let Status::Decision { player: seat, .. } = game.status(state) else {
+        return Err((format!("the trace has {player} decide ({what}), but {}", waiting_for(game, state)), Vec::new()));
+    };
+    let labels = game.option_labels(state).map_err(|e| (e.to_string(), Vec::new()))?;
+    let decider = &state.names[seat as usize];
+    if decider != player {
+        let prompt = game.prompt(state).unwrap_or_default();
+        return Err((format!("the trace has {player} decide ({what}), but {decider} decides here (\"{prompt}\")"), labels));
+    }
+    Ok(labels)
+}
+
+/// "the ranking is 1. red (12), 2. blue (10), 2. green (10)".
+fn ranking_text(outcome: &Outcome, state: &State) -> String {
+    let mut seats: Vec<usize> = (0..outcome.ranks.len()).collect();
+    seats.sort_by_key(|&p| outcome.ranks[p]);
+    let places: Vec<String> = seats.iter().map(|&p| format!("{}. {} ({})", outcome.ranks[p], state.names[p], outcome.scores[p])).collect();
+    format!("the ranking is {}", places.join(", "))
+}
+
 fn check_scores(outcome: &Outcome, state: &State, scores: &[(String, i64)]) -> Result<(), String> {
     for (name, expected) in scores {
         let Some(p) = state.names.iter().position(|n| n == name) else {
@@ -244,16 +360,36 @@ fn check_scores(outcome: &Outcome, state: &State, scores: &[(String, i64)]) -> R
 /// Evaluates an expression of the ruleset's language against a state, with the players'
 /// names bound to the players (as in trace assertions): `score[red] + len(cells(town[red]))`.
 pub fn evaluate(game: &Game, state: &State, source: &str) -> Result<Value, String> {
-    let decls = Decls::from_game(game);
-    let ast = parse_expr(source).map_err(|e| format!("{source}: syntax error at column {}: {}", e.offset + 1, e.message))?;
-    let (locals, values) = player_locals(state);
-    let scope = Scope { locals: &locals, it: None };
-    let mut compiler = Compiler::new(&decls);
-    let (eval, _) = compiler.compile(&ast, &scope);
-    if let Some(e) = compiler.errors.first() {
-        return Err(format!("{source}: {} at '{}'", e.message, snippet(source, e.span)));
+    Query::compile(game, state, source)?.evaluate(game, state)
+}
+
+/// An expression compiled once, as `evaluate` compiles it, to evaluate against many
+/// states of the same game with the same players.
+pub struct Query {
+    source: String,
+    expr: crate::ir::Expr,
+    values: Vec<Value>,
+}
+
+impl Query {
+    /// Compiles `source` with the names of `state`'s players bound.
+    pub fn compile(game: &Game, state: &State, source: &str) -> Result<Query, String> {
+        let decls = Decls::from_game(game);
+        let ast = parse_expr(source).map_err(|e| format!("{source}: syntax error at column {}: {}", e.offset + 1, e.message))?;
+        let (locals, values) = player_locals(state);
+        let scope = Scope { locals: &locals, it: None };
+        let mut compiler = Compiler::new(&decls);
+        let (mut expr, _) = compiler.compile(&ast, &scope);
+        if let Some(e) = compiler.errors.first() {
+            return Err(format!("{source}: {} at '{}'", e.message, snippet(source, e.span)));
+        }
+        crate::optimize::expression(game, &mut expr);
+        Ok(Query { source: source.to_string(), expr, values })
     }
-    eval(&Env::new(game, state, &values)).map_err(|e| format!("{source}: {e}"))
+
+    pub fn evaluate(&self, game: &Game, state: &State) -> Result<Value, String> {
+        self.expr.eval(&Env::new(game, state, &self.values)).map_err(|e| format!("{}: {e}", self.source))
+    }
 }
 
 /// The players' names as locals bound to the players, for expressions written outside a
@@ -274,7 +410,7 @@ fn check_assertion(game: &Game, decls: &Decls, state: &State, source: &str) -> R
         return Err(format!("assert {source}: {} at '{}'", e.message, snippet(source, e.span)));
     }
     let env = Env::new(game, state, &values);
-    match eval(&env) {
+    match eval.eval(&env) {
         Ok(Value::Bool(true)) => Ok(()),
         Ok(_) => {
             let mut parts = String::new();
@@ -282,7 +418,7 @@ fn check_assertion(game: &Game, decls: &Decls, state: &State, source: &str) -> R
                 for side in [a, b] {
                     let mut c = Compiler::new(decls);
                     let (e, _) = c.compile(side, &scope);
-                    if let Ok(v) = e(&env) {
+                    if let Ok(v) = e.eval(&env) {
                         parts.push_str(&format!("; {} = {}", snippet(source, side.span), game.value_text(&v, &state.names)));
                     }
                 }

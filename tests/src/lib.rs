@@ -89,6 +89,41 @@ pub fn random_game(game: &Game, players: usize, seed: u64, recording: Recording)
     runner::run(game, state, &mut rng, &mut agents, recording, 200_000).unwrap_or_else(|e| panic!("seed {seed}: {e}"))
 }
 
+/// A seeded random playout as `frontier bench` and `frontier simulate` play it: a
+/// `RandomAgent` per seat from `GameRng::derived(seed, seat + 1)`, chance from
+/// `GameRng::new(seed)`, players named p1, p2, ….
+pub fn play_random(game: &Game, players: usize, seed: u64, recording: Recording) -> GameRecord {
+    let state = game.start(names(players)).expect("start");
+    let mut agents: Vec<Box<dyn Agent>> =
+        (0..players).map(|p| Box::new(RandomAgent::new(GameRng::derived(seed, p as u64 + 1))) as Box<dyn Agent>).collect();
+    let mut rng = GameRng::new(seed);
+    runner::run(game, state, &mut rng, &mut agents, recording, runner::MAX_STEPS).unwrap_or_else(|e| panic!("seed {seed}: {e}")).0
+}
+
+/// The state after the first `decisions` decisions of the seeded random playout
+/// `play_random` plays (or the final state, if the game ends before).
+pub fn random_state(game: &Game, players: usize, seed: u64, decisions: u64) -> State {
+    let mut state = game.start(names(players)).expect("start");
+    let mut agents: Vec<RandomAgent> = (0..players).map(|p| RandomAgent::new(GameRng::derived(seed, p as u64 + 1))).collect();
+    let mut rng = GameRng::new(seed);
+    let mut taken = 0;
+    loop {
+        let choice = match game.status(&state) {
+            Status::Over(_) => return state,
+            Status::Decision { player, .. } => {
+                if taken == decisions {
+                    return state;
+                }
+                taken += 1;
+                let view = game.view(&state).expect("a decision has a view");
+                Choice::Option(agents[player as usize].decide(&view).expect("random decision"))
+            }
+            Status::Chance(c) => runner::sample_chance(&state, c, &mut rng),
+        };
+        game.apply(&mut state, choice, &mut Journal::Off).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+    }
+}
+
 /// The options of the pending decision, as labels.
 pub fn options(game: &Game, state: &State) -> Vec<String> {
     match game.status(state) {
@@ -112,6 +147,7 @@ pub fn var(game: &Game, state: &State, name: &str, index: &str) -> i64 {
         Domain::Players => state.names.iter().position(|n| n == index).unwrap_or_else(|| panic!("no player {index}")),
         Domain::Table(t) => game.tables[t as usize].row_index(index).unwrap_or_else(|| panic!("no row {index}")) as usize,
         Domain::Global => 0,
+        Domain::Pair(..) => panic!("{name} has two keys: read it with eval(\"{name}[…, …]\")"),
     };
     state.ints[v.base + i]
 }

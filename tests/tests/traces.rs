@@ -67,3 +67,122 @@ fn a_changed_decision_is_reported_at_its_line() {
     assert!(err.message.contains("no-such-option"), "{}", err.message);
     assert!(!err.legal.is_empty());
 }
+
+/// Checks trace text as if it were a file in `dir` (positions are read relative to it).
+fn check_text(text: &str, dir: &Path) -> Result<frontier_interpreter::trace::Replayed, frontier_interpreter::trace::Divergence> {
+    let trace = parse(text).unwrap_or_else(|e| panic!("{e:?} in\n{text}"));
+    let RulesetRef::Name(name) = &trace.header.ruleset else { panic!("examples name their ruleset") };
+    let game = load_with_params(&source(&workspace().join("rulesets").join(name)), &|_| Err("no variants here".into()), &trace.header.params)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let start = starting_state(&game, &trace, |p| std::fs::read_to_string(dir.join(p)).map_err(|e| e.to_string()))?;
+    replay(&game, &trace, start, |_| {})
+}
+
+/// The fenced blocks of `markdown` whose info string is `trace`, with the line each starts on.
+fn trace_blocks(markdown: &str) -> Vec<(usize, String)> {
+    let mut blocks = Vec::new();
+    let mut current: Option<(usize, String)> = None;
+    for (i, line) in markdown.lines().enumerate() {
+        match (&mut current, line.trim_end()) {
+            (None, "```trace") => current = Some((i + 2, String::new())),
+            (Some(_), "```") => blocks.extend(current.take()),
+            (Some((_, text)), _) => {
+                text.push_str(line);
+                text.push('\n');
+            }
+            (None, _) => {}
+        }
+    }
+    blocks
+}
+
+#[test]
+fn every_trace_example_in_the_docs_checks_clean() {
+    let docs = workspace().join("docs");
+    let markdown = std::fs::read_to_string(docs.join("traces.md")).unwrap();
+    let blocks = trace_blocks(&markdown);
+    assert!(!blocks.is_empty(), "docs/traces.md marks no example as ```trace");
+    for (line, text) in blocks {
+        check_text(&text, &docs).unwrap_or_else(|d| panic!("docs/traces.md, example at line {line}: line {}: {d}", d.line));
+    }
+}
+
+const END_OF_GAME: &str = "frontier-trace 1
+ruleset go-west
+players red green blue
+start position \"positions/free-scoring-end.yaml\"
+
+red: one action
+red: play card:gw-03
+";
+
+fn go_west_traces() -> std::path::PathBuf {
+    workspace().join("rulesets/go-west/traces")
+}
+
+#[test]
+fn reject_and_expect_options_pass_and_fail_at_their_line() {
+    let dir = go_west_traces();
+    let ok = format!("{END_OF_GAME}reject red: move wagon from:california\nexpect options red: move wagon from:great-plains, move wagon from:east\nred: move wagon from:east\n");
+    assert_eq!(check_text(&ok, &dir).unwrap().steps, 3);
+    // rejecting a legal option fails there, naming the legal options
+    let legal = format!("{END_OF_GAME}reject red: move wagon from:east\n");
+    let d = check_text(&legal, &dir).unwrap_err();
+    assert_eq!((d.line, d.column), (8, 1));
+    assert!(d.message.contains("is a legal option for red"), "{}", d.message);
+    assert!(d.legal.contains(&"move wagon from:east".to_string()));
+    // one option too many, one missing
+    let wrong = format!("{END_OF_GAME}expect options red: move wagon from:east, move wagon from:midwest\n");
+    let d = check_text(&wrong, &dir).unwrap_err();
+    assert_eq!(d.line, 8);
+    assert!(d.message.contains("not legal: 'move wagon from:midwest'") && d.message.contains("legal but not listed: 'move wagon from:great-plains'"), "{}", d.message);
+    // another player's decision
+    let other = format!("{END_OF_GAME}reject green: move wagon from:midwest\n");
+    assert!(check_text(&other, &dir).unwrap_err().message.contains("red decides here"));
+}
+
+#[test]
+fn expect_winner_and_ranking() {
+    let dir = go_west_traces();
+    let end = format!("{END_OF_GAME}red: move wagon from:east\n");
+    let ok = format!("{end}expect winner green\nexpect ranking green=1 blue=2 red=3\nexpect ranking red=3\nassert vp[green] == 12\n");
+    assert_eq!(check_text(&ok, &dir).unwrap().assertions, 1);
+    for (line, wants) in [("expect winner red", "expects the winner red"), ("expect winner green red", "expects the winner green and red"), ("expect ranking blue=1", "expects blue ranked 1")] {
+        let d = check_text(&format!("{end}{line}\n"), &dir).unwrap_err();
+        assert_eq!(d.line, 9, "{line}");
+        assert!(d.message.contains(wants) && d.message.contains("1. green (12)"), "{}", d.message);
+    }
+    // not over yet
+    let d = check_text(&format!("{END_OF_GAME}expect winner green\n"), &dir).unwrap_err();
+    assert!(d.message.contains("expects the game to be over"), "{}", d.message);
+}
+
+#[test]
+fn divergences_display_without_a_doubled_colon() {
+    let dir = go_west_traces();
+    let d = check_text("ruleset go-west\nplayers red green blue\nstart position \"positions/free-scoring-end.yaml\"\nassert vp[red] == 99\n", &dir).unwrap_err();
+    let shown = d.to_string();
+    assert!(shown.starts_with("assertion failed: vp[red] == 99"), "{shown}");
+    let d = check_text(&format!("{END_OF_GAME}rule 5.1\nreject red: move wagon from:east\n"), &dir).unwrap_err();
+    assert!(d.to_string().starts_with("step 2 [rule 5.1]: 'move wagon from:east' is a legal option"), "{d}");
+}
+
+#[test]
+fn a_position_that_puts_a_card_in_a_hand_takes_it_out_of_the_deck() {
+    let game = load_ruleset("go-west");
+    let state = game
+        .state_from_yaml("players: [red, green]\nzones:\n  hand: { red: [gw-05, gw-17] }\n  discard: [gw-30]\n")
+        .unwrap();
+    let deck = frontier_tests::eval(&game, &state, "deck");
+    let frontier_interpreter::Value::List(deck) = deck else { panic!("{deck:?}") };
+    assert_eq!(deck.len(), 56 - 3);
+    let kept = frontier_tests::eval(&game, &state, "contains(deck, cards[\"gw-05\"]) or contains(deck, cards[\"gw-30\"])");
+    assert_eq!(kept, frontier_interpreter::Value::Bool(false));
+    // written in two zones, or twice in one: an error naming the card
+    let twice = game.state_from_yaml("players: [red, green]\nzones:\n  hand: { red: [gw-05], green: [gw-05] }\n").unwrap_err();
+    assert_eq!(twice, "zones: gw-05 is both in hand[red] and in hand[green] (each row of 'cards' is in one zone at a time)");
+    let deck_too = game.state_from_yaml("players: [red, green]\nzones:\n  hand: { red: [gw-05] }\n  deck: [gw-01, gw-05]\n").unwrap_err();
+    assert!(deck_too.contains("gw-05 is both in"), "{deck_too}");
+    let same = game.state_from_yaml("players: [red, green]\nzones:\n  deck: [gw-01, gw-01]\n").unwrap_err();
+    assert!(same.contains("gw-01 is twice in deck"), "{same}");
+}

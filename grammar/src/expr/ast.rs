@@ -24,7 +24,7 @@ pub enum ExprKind {
     Name(Name),
     /// `base.field`
     Field(Box<Expr>, Name),
-    /// `base[index]`
+    /// `base[index]`; `base[i, j]` is written in the tree as `base[i][j]`.
     Index(Box<Expr>, Box<Expr>),
     /// `function(args…)`: a built-in or a script function.
     Call(Name, Vec<Expr>),
@@ -33,6 +33,10 @@ pub enum ExprKind {
     Binary(BinaryOp, Box<Expr>, Box<Expr>),
     /// `if c then a else b`
     If(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `x => body`: a per-element argument that names its element.
+    Lambda(Name, Box<Expr>),
+    /// `@id` or `table@id`: a row of a table by its id (the span of `Name` is the id's).
+    Row(Option<Name>, Name),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

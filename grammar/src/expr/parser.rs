@@ -25,8 +25,42 @@ impl std::fmt::Display for SyntaxError {
     }
 }
 
+/// How deep brackets may nest in one expression or template.
+pub const MAX_NESTING: usize = 64;
+/// How many operators one expression or template may hold: a chain of operators is a
+/// tree as deep as it is long, and every later pass walks it recursively.
+pub const MAX_OPERATORS: usize = 1_000;
+
+/// Refuses sources that would make trees too deep to walk safely, before parsing them
+/// (the parser itself descends recursively into brackets).
+fn check_size(source: &str) -> Result<(), SyntaxError> {
+    let (mut depth, mut operators, mut in_string) = (0usize, 0usize, false);
+    for (offset, c) in source.char_indices() {
+        match c {
+            '"' => in_string = !in_string,
+            _ if in_string => {}
+            '(' | '[' | '{' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Err(SyntaxError { offset, message: format!("brackets nested more than {MAX_NESTING} deep") });
+                }
+            }
+            ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            '+' | '-' | '*' | '/' | '%' | '<' | '>' | '=' | '!' | ',' => {
+                operators += 1;
+                if operators > MAX_OPERATORS {
+                    return Err(SyntaxError { offset, message: format!("more than {MAX_OPERATORS} operators in one expression: split it (functions: can name its parts)") });
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 /// Parses one expression, e.g. `count(track[r], it) > 2 and not pawn[active]`.
 pub fn parse_expr(source: &str) -> Result<Expr, SyntaxError> {
+    check_size(source)?;
     let mut pairs = ExprGrammar::parse(Rule::expression, source).map_err(to_syntax_error)?;
     let root = pairs.next().and_then(|p| p.into_inner().next());
     match root {
@@ -37,6 +71,7 @@ pub fn parse_expr(source: &str) -> Result<Expr, SyntaxError> {
 
 /// Parses a label template, e.g. `move wagon from:{r}`.
 pub fn parse_template(source: &str) -> Result<Vec<TemplatePart>, SyntaxError> {
+    check_size(source)?;
     let mut pairs = ExprGrammar::parse(Rule::template, source).map_err(to_syntax_error)?;
     let mut parts = Vec::new();
     let Some(root) = pairs.next() else { return Ok(parts) };
@@ -77,12 +112,13 @@ fn to_syntax_error(error: pest::error::Error<Rule>) -> SyntaxError {
 
 fn describe_rule(rule: Rule) -> Option<&'static str> {
     Some(match rule {
-        Rule::expr | Rule::primary | Rule::int | Rule::name | Rule::call | Rule::list | Rule::string => {
+        Rule::expr | Rule::primary | Rule::int | Rule::name | Rule::call | Rule::list | Rule::string | Rule::row => {
             "a value"
         }
         Rule::or | Rule::and | Rule::eq | Rule::ne | Rule::le | Rule::ge | Rule::lt | Rule::gt => "an operator",
         Rule::add | Rule::sub | Rule::mul | Rule::div | Rule::rem | Rule::in_ => "an operator",
         Rule::field | Rule::index => "'.' or '['",
+        Rule::row_id => "a row id",
         Rule::EOI => "the end of the expression",
         Rule::hole => "'{'",
         _ => return None,
@@ -141,8 +177,14 @@ fn build_pratt(pairs: Pairs<Rule>) -> Result<Expr, SyntaxError> {
                     ExprKind::Field(Box::new(lhs), name)
                 }
                 _ => {
-                    let index = op.into_inner().next().ok_or_else(|| missing(span))?;
-                    ExprKind::Index(Box::new(lhs), Box::new(build_expr(index)?))
+                    // `base[i, j]` is `base[i][j]`: each index wraps the node before it.
+                    let mut indexes = op.into_inner();
+                    let first = indexes.next().ok_or_else(|| missing(span))?;
+                    let mut node = Expr { kind: ExprKind::Index(Box::new(lhs), Box::new(build_expr(first)?)), span };
+                    for index in indexes {
+                        node = Expr { kind: ExprKind::Index(Box::new(node), Box::new(build_expr(index)?)), span };
+                    }
+                    return Ok(node);
                 }
             };
             Ok(Expr { kind, span })
@@ -209,6 +251,23 @@ fn build_primary(pair: Pair<Rule>) -> Result<Expr, SyntaxError> {
             let mut next = || parts.next().unwrap_or_else(|| Err(missing(span)));
             let (c, a, b) = (next()?, next()?, next()?);
             ExprKind::If(Box::new(c), Box::new(a), Box::new(b))
+        }
+        Rule::row => {
+            let mut table = None;
+            let mut id = None;
+            for part in pair.into_inner() {
+                match part.as_rule() {
+                    Rule::name => table = Some(build_name(part)),
+                    _ => id = Some(build_name(part)),
+                }
+            }
+            ExprKind::Row(table, id.ok_or_else(|| missing(span))?)
+        }
+        Rule::lambda => {
+            let mut inner = pair.into_inner();
+            let name = inner.next().map(build_name).ok_or_else(|| missing(span))?;
+            let body = inner.next().map(build_expr).ok_or_else(|| missing(span))??;
+            ExprKind::Lambda(name, Box::new(body))
         }
         Rule::expr => return build_expr(pair),
         _ => return Err(missing(span)),

@@ -22,6 +22,8 @@ fn sexpr(e: &Expr) -> String {
         ExprKind::Unary(UnaryOp::Not, x) => format!("(not {})", sexpr(x)),
         ExprKind::Binary(op, a, b) => format!("({} {} {})", op.symbol(), sexpr(a), sexpr(b)),
         ExprKind::If(c, a, b) => format!("(if {} {} {})", sexpr(c), sexpr(a), sexpr(b)),
+        ExprKind::Lambda(x, body) => format!("(=> {} {})", x.text, sexpr(body)),
+        ExprKind::Row(table, id) => format!("(@ {}{})", table.as_ref().map(|t| format!("{} ", t.text)).unwrap_or_default(), id.text),
     }
 }
 
@@ -47,6 +49,40 @@ fn literals_and_names() {
 }
 
 #[test]
+fn row_literals() {
+    check("@deadwood", "(@ deadwood)");
+    check("towns@dodge-city", "(@ towns dodge-city)");
+    check("herd[@new-england]", "([] herd (@ new-england))");
+    check("@gw-01.cost + 1", "(+ (. (@ gw-01) cost) 1)");
+    check("[@a, towns@b]", "[(@ a) (@ towns b)]");
+    check("it == @c07", "(== it (@ c07))");
+    check("@", "error at 1: expected a row id");
+}
+
+#[test]
+fn lambdas() {
+    check("map(players, p => money[p])", "(map players (=> p ([] money p)))");
+    // The body extends as far as it can.
+    check("filter(l, x => x > 1 and y)", "(filter l (=> x (and (> x 1) y)))");
+    check("any(a, x => all(b, y => x == y))", "(any a (=> x (all b (=> y (== x y)))))");
+    check("x => 1", "(=> x 1)");
+    check("f(=> 1)", "error at 2: expected a value");
+}
+
+#[test]
+fn sources_too_deep_or_too_long_are_refused_before_parsing() {
+    let deep = format!("{}1{}", "(".repeat(20_000), ")".repeat(20_000));
+    check(&deep, "error at 64: brackets nested more than 64 deep");
+    let long = vec!["1"; 40_000].join("+");
+    check(&long, "error at 2001: more than 1000 operators in one expression: split it (functions: can name its parts)");
+    // Brackets and operators inside texts do not count.
+    let text = "((((+".repeat(500);
+    check(&format!("\"{text}\""), &format!("{text:?}"));
+    let nested_ok = format!("{}1{}", "(".repeat(64), ")".repeat(64));
+    check(&nested_ok, "1");
+}
+
+#[test]
 fn precedence() {
     check("1 + 2 * 3", "(+ 1 (* 2 3))");
     check("(1 + 2) * 3", "(* (+ 1 2) 3)");
@@ -64,6 +100,10 @@ fn paths_calls_lists() {
     check("player.tokens", "(. player tokens)");
     check("wagons[r.west]", "([] wagons (. r west))");
     check("track[r][0]", "([] ([] track r) 0)");
+    // Two indexes in one pair of brackets are two indexes in a row.
+    check("supply[active, s]", "([] ([] supply active) s)");
+    check("supply[p, s.next][0]", "([] ([] ([] supply p) (. s next)) 0)");
+    check("supply[p,]", "error at 9: expected a value");
     check("count(track[r], it)", "(count ([] track r) it)");
     check("len()", "(len)");
     check("[1, 2, 3,]", "[1 2 3]");

@@ -111,6 +111,38 @@ impl<'t> Assembler<'t> {
                 }
             }
             K::ExpectOver(scores) => self.expect_over(at, scores),
+            K::Reject { player, label } => {
+                if self.start_body(at) && self.is_player(&player) {
+                    let player = player.text.to_string();
+                    self.push_step(at, LineKind::Reject { player, label });
+                }
+            }
+            K::ExpectOptions { player, labels } => {
+                if self.start_body(at) && self.is_player(&player) {
+                    let player = player.text.to_string();
+                    self.push_step(at, LineKind::ExpectOptions { player, labels });
+                }
+            }
+            K::ExpectWinner(names) => {
+                if !self.start_body(at) {
+                    return;
+                }
+                let Some(players) = self.distinct_players(names, "winner") else {
+                    return;
+                };
+                self.push_step(at, LineKind::ExpectWinner { players });
+            }
+            K::ExpectRanking(places) => {
+                if !self.start_body(at) {
+                    return;
+                }
+                let (names, ranks): (Vec<_>, Vec<_>) = places.into_iter().unzip();
+                let Some(players) = self.distinct_players(names, "rank") else {
+                    return;
+                };
+                let ranks = players.into_iter().zip(ranks).collect();
+                self.push_step(at, LineKind::ExpectRanking { ranks });
+            }
         }
     }
 
@@ -222,6 +254,22 @@ impl<'t> Assembler<'t> {
             recorded.push((name.text.to_string(), value));
         }
         self.push_step(at, LineKind::ExpectOver { scores: recorded });
+    }
+
+    /// The names as players, each at most once; `None` after reporting the first problem.
+    fn distinct_players(&mut self, names: Vec<Word<'t>>, what: &str) -> Option<Vec<String>> {
+        let mut players: Vec<String> = Vec::new();
+        for name in names {
+            if !self.is_player(&name) {
+                return None;
+            }
+            if players.iter().any(|player| player == name.text) {
+                self.report(name.at, format!("{what} for '{}' is given twice", name.text));
+                return None;
+            }
+            players.push(name.text.to_string());
+        }
+        Some(players)
     }
 
     /// Notes where a single-use header line is; false (after reporting why) if it is

@@ -83,4 +83,13 @@ pub enum LineKind {
     },
     /// The game is over here; the listed players have these final scores.
     ExpectOver { scores: Vec<(String, i64)> },
+    /// The player decides here and this option is not legal; the trace goes on.
+    Reject { player: String, label: String },
+    /// The player decides here and the legal options are exactly these, in any order.
+    ExpectOptions { player: String, labels: Vec<String> },
+    /// The game is over and exactly these players share rank 1.
+    ExpectWinner { players: Vec<String> },
+    /// The game is over and the listed players have these ranks (1 = first; equal ranks
+    /// are shared places).
+    ExpectRanking { ranks: Vec<(String, u32)> },
 }

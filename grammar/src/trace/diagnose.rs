@@ -27,7 +27,7 @@ fn what_is_missing(line: &str, word: &str) -> Option<String> {
         .starts_with(':');
     if let Some(form) = expected_form(word) {
         // Labels and expressions may hold any quotes; other lines only pairs of them.
-        let holds_text = word == "assert" || word == "chance";
+        let holds_text = matches!(word, "assert" | "chance" | "reject");
         let message = if !holds_text && line.matches('"').count() % 2 == 1 {
             "missing closing '\"'"
         } else if word == "chance" && colon_follows {
@@ -81,7 +81,8 @@ fn expected_form(keyword: &str) -> Option<&'static str> {
         "rule" => "expected 'rule' then a reference such as 5.2 or a \"quoted text\"",
         "chance" => "expected 'chance: <outcome>'",
         "assert" => "expected an expression after 'assert'",
-        "expect" => "expected 'expect over', optionally followed by scores such as red=12",
+        "expect" => "expected 'expect over' (optionally with scores such as red=12), 'expect winner <players>', 'expect ranking red=1 …' or 'expect options <player>: <label>, …'",
+        "reject" => "expected 'reject <player>: <option>'",
         _ => return None,
     })
 }
@@ -93,7 +94,7 @@ fn unrecognised(line: &str, word: &str) -> String {
     }
     format!(
         "unrecognised line '{}': expected a header line or a step ('player: option', 'chance: outcome', \
-         'assert <expression>', 'rule <reference>' or 'expect over')",
+         'reject player: option', 'assert <expression>', 'rule <reference>' or 'expect …')",
         excerpt(line)
     )
 }

@@ -17,7 +17,7 @@ use super::diagnose::{explain_invalid, keyword_of};
 pub(super) struct TraceParser;
 
 /// Words that start lines, so they cannot be player names.
-pub(super) const KEYWORDS: [&str; 11] = [
+pub(super) const KEYWORDS: [&str; 12] = [
     "frontier-trace",
     "ruleset",
     "variant",
@@ -29,6 +29,7 @@ pub(super) const KEYWORDS: [&str; 11] = [
     "chance",
     "assert",
     "expect",
+    "reject",
 ];
 
 /// A problem in a trace, at a 1-based line and column (columns count characters).
@@ -88,6 +89,16 @@ pub(super) enum StatementKind<'t> {
         offset: usize,
     },
     ExpectOver(Vec<(Word<'t>, i64)>),
+    Reject {
+        player: Word<'t>,
+        label: String,
+    },
+    ExpectOptions {
+        player: Word<'t>,
+        labels: Vec<String>,
+    },
+    ExpectWinner(Vec<Word<'t>>),
+    ExpectRanking(Vec<(Word<'t>, u32)>),
 }
 
 /// Parses a whole trace.
@@ -174,9 +185,11 @@ fn read_statement(pair: Pair<'_, Rule>) -> Result<Statement<'_>, Problem> {
                 offset: expression.as_span().start() + leading,
             }
         }
-        (Rule::expect_line, scores) => {
-            K::ExpectOver(scores.iter().map(score).collect::<Result<_, _>>()?)
-        }
+        (Rule::reject_line, [player, label]) => K::Reject {
+            player: word(player),
+            label: trim_blanks(label.as_str()).to_string(),
+        },
+        (Rule::expect_line, _) => expectation(parts)?,
         _ => {
             return Err(Problem {
                 at,
@@ -187,15 +200,47 @@ fn read_statement(pair: Pair<'_, Rule>) -> Result<Statement<'_>, Problem> {
     Ok(Statement { at, kind })
 }
 
+/// An `expect` line: its parts start with the word after `expect`.
+fn expectation(parts: Vec<Pair<'_, Rule>>) -> Result<StatementKind<'_>, Problem> {
+    use StatementKind as K;
+
+    let (first, rest) = match parts.split_first() {
+        Some((first, rest)) => (first.as_rule(), rest),
+        None => (Rule::over, &[][..]),
+    };
+    Ok(match (first, rest) {
+        (Rule::winner, names) => K::ExpectWinner(names.iter().map(word).collect()),
+        (Rule::ranking, places) => K::ExpectRanking(places.iter().map(place).collect::<Result<_, _>>()?),
+        (Rule::options, [player, label]) => K::ExpectOptions {
+            player: word(player),
+            labels: option_list(label)?,
+        },
+        (_, scores) => K::ExpectOver(scores.iter().map(score).collect::<Result<_, _>>()?),
+    })
+}
+
+/// The labels of `expect options`, separated by commas.
+fn option_list(pair: &Pair<'_, Rule>) -> Result<Vec<String>, Problem> {
+    let mut labels = Vec::new();
+    let mut at = pair.as_span().start();
+    for piece in pair.as_str().split(',') {
+        let label = trim_blanks(piece);
+        if label.is_empty() {
+            return Err(Problem {
+                at,
+                message: "expected an option label between commas".to_string(),
+            });
+        }
+        labels.push(label.to_string());
+        at += piece.len() + 1;
+    }
+    Ok(labels)
+}
+
 /// The parts of a line that carry values, without the separators between them.
 fn meaningful_parts(pair: Pair<'_, Rule>) -> Vec<Pair<'_, Rule>> {
     pair.into_inner()
-        .filter(|part| {
-            !matches!(
-                part.as_rule(),
-                Rule::gap | Rule::colon | Rule::equals | Rule::over
-            )
-        })
+        .filter(|part| !matches!(part.as_rule(), Rule::gap | Rule::colon | Rule::equals))
         .collect()
 }
 
@@ -229,6 +274,26 @@ fn score<'t>(pair: &Pair<'t, Rule>) -> Result<(Word<'t>, i64), Problem> {
         _ => Err(Problem {
             at: pair.as_span().start(),
             message: "expected a score such as red=12".to_string(),
+        }),
+    }
+}
+
+fn place<'t>(pair: &Pair<'t, Rule>) -> Result<(Word<'t>, u32), Problem> {
+    let parts = meaningful_parts(pair.clone());
+    match parts.as_slice() {
+        [name, value] => {
+            let rank: u32 = number(value)?;
+            if rank == 0 {
+                return Err(Problem {
+                    at: value.as_span().start(),
+                    message: "ranks start at 1".to_string(),
+                });
+            }
+            Ok((word(name), rank))
+        }
+        _ => Err(Problem {
+            at: pair.as_span().start(),
+            message: "expected a rank such as red=1".to_string(),
         }),
     }
 }

@@ -20,7 +20,11 @@ assert vp[red] == 13 and tokens[green] >= 2
 rule "5.3 selling"
 green: move wagon from:new-england
 assert name(red) == "a # b"  # '#' in a string is kept
+reject blue: play card:gw-99
+expect options blue: score, sell card:gw-01 ,play card:gw-02
 expect over red=12 green=10 blue=8
+expect winner red
+expect ranking red=1 green=2 blue=2
 "#;
 
 /// The header every body case below is parsed with (2 lines, so steps start on line 3).
@@ -137,7 +141,11 @@ header version=1 ruleset=Name("go-west") variant="variants/short.yaml" players=r
 14:1 5.2 Assert { source: "vp[red] == 13 and tokens[green] >= 2", offset: 294 }
 16:1 5.3 selling Decision { player: "green", label: "move wagon from:new-england" }
 17:1 5.3 selling Assert { source: "name(red) == \"a # b\"", offset: 392 }
-18:1 5.3 selling ExpectOver { scores: [("red", 12), ("green", 10), ("blue", 8)] }
+18:1 5.3 selling Reject { player: "blue", label: "play card:gw-99" }
+19:1 5.3 selling ExpectOptions { player: "blue", labels: ["score", "sell card:gw-01", "play card:gw-02"] }
+20:1 5.3 selling ExpectOver { scores: [("red", 12), ("green", 10), ("blue", 8)] }
+21:1 5.3 selling ExpectWinner { players: ["red"] }
+22:1 5.3 selling ExpectRanking { ranks: [("red", 1), ("green", 2), ("blue", 2)] }
 "#,
     );
     let cases = [
@@ -210,6 +218,30 @@ fn body_lines() {
         (
             "expect over red=12 blue = -1",
             r#"3:1 - ExpectOver { scores: [("red", 12), ("blue", -1)] }"#,
+        ),
+        (
+            "reject red: play card:gw-17 # not affordable",
+            r#"3:1 - Reject { player: "red", label: "play card:gw-17" }"#,
+        ),
+        (
+            "reject\tblue :x",
+            r#"3:1 - Reject { player: "blue", label: "x" }"#,
+        ),
+        (
+            "expect options red: pass,play card:gw-17 ,  score",
+            r#"3:1 - ExpectOptions { player: "red", labels: ["pass", "play card:gw-17", "score"] }"#,
+        ),
+        (
+            "expect options red:pass",
+            r#"3:1 - ExpectOptions { player: "red", labels: ["pass"] }"#,
+        ),
+        (
+            "expect winner red blue",
+            r#"3:1 - ExpectWinner { players: ["red", "blue"] }"#,
+        ),
+        (
+            "expect ranking red=1 blue = 1 green=3",
+            r#"3:1 - ExpectRanking { ranks: [("red", 1), ("blue", 1), ("green", 3)] }"#,
         ),
         (
             "rule 5.1b\nchance: 1\n\n# note\nrule \"§ 6\"\nchance: 2\nrule \"\"\nchance: 3",
@@ -289,16 +321,28 @@ fn body_errors() {
         ("rule", "line 3:5: expected 'rule' then a reference such as 5.2 or a \"quoted text\""),
         ("rule #5", "line 3:6: expected 'rule' then a reference such as 5.2 or a \"quoted text\""),
         ("rule \"5.2", "line 3:6: missing closing '\"'"),
-        ("expect red=1", "line 3:8: expected 'expect over', optionally followed by scores such as red=12"),
-        ("expect over red=x", "line 3:17: expected 'expect over', optionally followed by scores such as red=12"),
+        ("expect red=1", "line 3:8: expected 'expect over' (optionally with scores such as red=12), 'expect winner <players>', 'expect ranking red=1 …' or 'expect options <player>: <label>, …'"),
+        ("expect over red=x", "line 3:17: expected 'expect over' (optionally with scores such as red=12), 'expect winner <players>', 'expect ranking red=1 …' or 'expect options <player>: <label>, …'"),
         ("expect over bleu=1", "line 3:13: unknown player 'bleu' (players are red, green, blue)"),
         ("expect over red=1 red=2", "line 3:19: score for 'red' is given twice"),
         ("expect over red=99999999999999999999", "line 3:17: number too large"),
+        ("reject bleu: pass", "line 3:8: unknown player 'bleu' (players are red, green, blue)"),
+        ("reject red:", "line 3:12: expected 'reject <player>: <option>'"),
+        ("reject red pass", "line 3:12: expected 'reject <player>: <option>'"),
+        ("expect options red: a,, b", "line 3:23: expected an option label between commas"),
+        ("expect options red: a, b,", "line 3:26: expected an option label between commas"),
+        ("expect options red", "line 3:19: expected 'expect over' (optionally with scores such as red=12), 'expect winner <players>', 'expect ranking red=1 …' or 'expect options <player>: <label>, …'"),
+        ("expect winner", "line 3:14: expected 'expect over' (optionally with scores such as red=12), 'expect winner <players>', 'expect ranking red=1 …' or 'expect options <player>: <label>, …'"),
+        ("expect winner red red", "line 3:19: winner for 'red' is given twice"),
+        ("expect winner red bleu", "line 3:19: unknown player 'bleu' (players are red, green, blue)"),
+        ("expect ranking red=0", "line 3:20: ranks start at 1"),
+        ("expect ranking red=1 red=2", "line 3:22: rank for 'red' is given twice"),
+        ("expect ranking red=-1", "line 3:20: expected 'expect over' (optionally with scores such as red=12), 'expect winner <players>', 'expect ranking red=1 …' or 'expect options <player>: <label>, …'"),
         ("3red: pass", "line 3:1: '3red' is not a player name (names start with a letter or '_' and hold letters, digits, '_' and '-')"),
-        ("red plays gw-17", "line 3:1: unrecognised line 'red plays gw-17': expected a header line or a step ('player: option', 'chance: outcome', 'assert <expression>', 'rule <reference>' or 'expect over')"),
-        ("   ¿qué? ¿qué? ¿qué? ¿qué? ¿qué? ¿qué?", "line 3:4: unrecognised line '¿qué? ¿qué? ¿qué? ¿qué? ¿qué? ...': expected a header line or a step ('player: option', 'chance: outcome', 'assert <expression>', 'rule <reference>' or 'expect over')"),
+        ("red plays gw-17", "line 3:1: unrecognised line 'red plays gw-17': expected a header line or a step ('player: option', 'chance: outcome', 'reject player: option', 'assert <expression>', 'rule <reference>' or 'expect …')"),
+        ("   ¿qué? ¿qué? ¿qué? ¿qué? ¿qué? ¿qué?", "line 3:4: unrecognised line '¿qué? ¿qué? ¿qué? ¿qué? ¿qué? ...': expected a header line or a step ('player: option', 'chance: outcome', 'reject player: option', 'assert <expression>', 'rule <reference>' or 'expect …')"),
         ("red pass\nbleu: x\nchance:", "
-line 3:1: unrecognised line 'red pass': expected a header line or a step ('player: option', 'chance: outcome', 'assert <expression>', 'rule <reference>' or 'expect over')
+line 3:1: unrecognised line 'red pass': expected a header line or a step ('player: option', 'chance: outcome', 'reject player: option', 'assert <expression>', 'rule <reference>' or 'expect …')
 line 4:1: unknown player 'bleu' (players are red, green, blue)
 line 5:8: missing outcome after 'chance:'"),
     ];
@@ -355,7 +399,11 @@ assert vp[red] == 13 and tokens[green] >= 2
 rule "5.3 selling"
 green: move wagon from:new-england
 assert name(red) == "a # b"
+reject blue: play card:gw-99
+expect options blue: score, sell card:gw-01, play card:gw-02
 expect over red=12 green=10 blue=8
+expect winner red
+expect ranking red=1 green=2 blue=2
 "#
     );
 }
@@ -406,6 +454,11 @@ fn notation_soup() -> impl Strategy<Value = String> {
         Just("chance"),
         Just("assert "),
         Just("expect over"),
+        Just("expect winner "),
+        Just("expect ranking "),
+        Just("expect options "),
+        Just("reject "),
+        Just(","),
         Just("position "),
         Just("none"),
         Just("red"),
@@ -494,9 +547,20 @@ fn step_kind(players: &[String]) -> impl Strategy<Value = LineKind> {
         (player, label()).prop_map(|(player, label)| LineKind::Decision { player, label }),
         label().prop_map(|label| LineKind::Chance { label }),
         expression().prop_map(|source| LineKind::Assert { source, offset: 0 }),
-        (scores, prop::collection::vec(any::<i64>(), players.len())).prop_map(|(names, values)| {
+        (scores.clone(), prop::collection::vec(any::<i64>(), players.len())).prop_map(|(names, values)| {
             LineKind::ExpectOver {
                 scores: names.into_iter().zip(values).collect(),
+            }
+        }),
+        (prop::sample::select(players.to_vec()), label())
+            .prop_map(|(player, label)| LineKind::Reject { player, label }),
+        (prop::sample::select(players.to_vec()), prop::collection::vec(label(), 1..4))
+            .prop_map(|(player, labels)| LineKind::ExpectOptions { player, labels }),
+        prop::sample::subsequence(players.to_vec(), 1..=players.len())
+            .prop_map(|players| LineKind::ExpectWinner { players }),
+        (prop::sample::subsequence(players.to_vec(), 1..=players.len()), prop::collection::vec(1..=u32::MAX, players.len())).prop_map(|(names, ranks)| {
+            LineKind::ExpectRanking {
+                ranks: names.into_iter().zip(ranks).collect(),
             }
         }),
     ]

@@ -11,7 +11,8 @@ impl Trace {
     ///
     /// Parsing the result gives this trace back, apart from locations, provided its
     /// text is writable: no line breaks anywhere, no '"' in paths or quoted references,
-    /// and labels without blanks before a '#' (that would start a comment).
+    /// and labels without blanks before a '#' (that would start a comment), nor commas in
+    /// the labels of `expect options`.
     pub fn to_text(&self) -> String {
         self.to_string()
     }
@@ -69,6 +70,25 @@ fn write_step(out: &mut impl Write, kind: &LineKind) -> fmt::Result {
             out.write_str("expect over")?;
             for (player, score) in scores {
                 write!(out, " {player}={score}")?;
+            }
+            out.write_char('\n')
+        }
+        LineKind::Reject { player, label } => writeln!(out, "reject {player}:{}", spaced(label)),
+        LineKind::ExpectOptions { player, labels } => {
+            write!(out, "expect options {player}:")?;
+            for (i, label) in labels.iter().enumerate() {
+                if i > 0 {
+                    out.write_char(',')?;
+                }
+                out.write_str(&spaced(label))?;
+            }
+            out.write_char('\n')
+        }
+        LineKind::ExpectWinner { players } => writeln!(out, "expect winner {}", players.join(" ")),
+        LineKind::ExpectRanking { ranks } => {
+            out.write_str("expect ranking")?;
+            for (player, rank) in ranks {
+                write!(out, " {player}={rank}")?;
             }
             out.write_char('\n')
         }

@@ -1,14 +1,16 @@
-//! Type-checks expression ASTs against the declared state and compiles them to closures.
+//! Type-checks expression ASTs against the declared state and lowers them to the IR
+//! ([`crate::ir::Expr`]). Built-in calls are checked and lowered by their entry in the
+//! registry ([`crate::builtins`]); this file handles names, operators and fields.
 
 use std::sync::Arc;
 
-use frontier_grammar::expr::{BinaryOp, Expr, ExprKind, Name, UnaryOp};
+use frontier_grammar::expr::{BinaryOp, Expr as Ast, ExprKind, Name, UnaryOp};
 use frontier_grammar::Span;
 
-use super::board::BOARD_BUILTINS;
-use crate::eval::{Env, Eval, RuntimeError};
-use crate::machine::{as_bool, as_int, as_list, decode, decode_element, index_of};
-use crate::model::{Domain, Element};
+use crate::builtins::{self, CallSite};
+use crate::hints::did_you_mean;
+use crate::ir::{ArithOp, CmpOp, Code, Expr, Slot, ZoneRead};
+use crate::model::{Axis, Domain, Element};
 use crate::value::{TableId, Type, Value};
 
 /// What expressions may name, known before any expression is compiled.
@@ -20,12 +22,67 @@ pub(crate) struct Decls {
     pub boards: Vec<BoardDecl>,
     pub script_functions: Vec<(String, usize)>,
     pub scripts: Option<Arc<crate::script::Scripts>>,
+    /// The signatures of the ruleset's `functions:` (bodies compile against these).
+    pub functions: Vec<FunctionSig>,
+    /// Seats in the slot layout: the length of a `players` key.
+    pub max_players: usize,
+}
+
+impl Decls {
+    /// How many entries one key has in the slot layout (the stride of a first key).
+    pub fn axis_len(&self, axis: Axis) -> usize {
+        match axis {
+            Axis::Players => self.max_players,
+            Axis::Table(t) => self.tables[t as usize].row_ids.len(),
+        }
+    }
+
+    /// The index of an entry from its keys' compiled indexes (one per key of `per`): one
+    /// as it is, two as an `Expr::Pair` over the second key's length.
+    pub fn key_index(&self, per: Domain, parts: Vec<Expr>) -> Expr {
+        let mut parts = parts.into_iter();
+        match (per, parts.next(), parts.next()) {
+            (Domain::Pair(_, b), Some(first), Some(second)) => {
+                Expr::Pair { first: first.boxed(), second: second.boxed(), stride: self.axis_len(b) as u32 }
+            }
+            (_, Some(one), None) => one,
+            _ => Expr::Const(Value::None),
+        }
+    }
+
+    /// Says how many keys a declaration has and how to index it: `'supply' has two keys
+    /// (players and sections): write supply[…, …]`. `what` names it (`'supply'`, `zone
+    /// 'supply'`).
+    pub fn keys_message(&self, what: &str, name: &str, per: Domain) -> String {
+        let keys: Vec<String> = per
+            .keys()
+            .iter()
+            .map(|k| match k {
+                Axis::Players => "players".to_string(),
+                Axis::Table(t) => self.tables[*t as usize].name.clone(),
+            })
+            .collect();
+        let count = if keys.len() == 1 { "one key" } else { "two keys" };
+        format!("{what} has {count} ({}): write {name}{}", keys.join(" and "), blanks(per))
+    }
+}
+
+/// What a call of a ruleset function needs to know of it.
+#[derive(Clone)]
+pub(crate) struct FunctionSig {
+    pub name: String,
+    pub params: Vec<(String, Type)>,
+    pub returns: Type,
 }
 
 pub(crate) struct TableDecl {
     pub name: String,
     pub columns: Vec<(String, Type)>,
     pub row_ids: Vec<String>,
+    /// Each column's value per row (what a column read in the IR indexes).
+    pub column_values: Vec<Arc<[Value]>>,
+    /// Whether the rows are hexes of a `geometry:`.
+    pub hex: bool,
 }
 
 impl TableDecl {
@@ -34,6 +91,8 @@ impl TableDecl {
             name: t.name.clone(),
             columns: t.columns.iter().map(|c| (c.name.clone(), c.ty.clone())).collect(),
             row_ids: t.rows.iter().map(|r| r.id.clone()).collect(),
+            column_values: (0..t.columns.len()).map(|c| t.rows.iter().map(|r| r.values[c].clone()).collect()).collect(),
+            hex: t.geometry.is_some(),
         }
     }
 }
@@ -50,12 +109,23 @@ pub(crate) struct ZoneDecl {
     pub of: Element,
     pub per: Domain,
     pub base: usize,
+    /// Instances: 1, or one per index of `per`.
+    pub len: usize,
 }
 
 pub(crate) struct BoardDecl {
     pub name: String,
     pub of: Element,
     pub per: Domain,
+    pub base: usize,
+    pub len: usize,
+}
+
+impl ZoneDecl {
+    /// The zone instance `index` selects (none for a single zone).
+    pub fn read(&self, index: Option<Box<Expr>>) -> ZoneRead {
+        ZoneRead { base: self.base as u32, len: self.len as u32, index, of: self.of, name: Arc::from(self.name.as_str()) }
+    }
 }
 
 /// The locals visible where an expression stands (slot = position) and the type of `it`.
@@ -63,6 +133,13 @@ pub(crate) struct Scope<'a> {
     /// Visible locals: name, type, slot. Later entries shadow earlier ones.
     pub locals: &'a [(String, Type, u16)],
     pub it: Option<Type>,
+}
+
+impl Scope<'_> {
+    /// Whether a local (or `it`) hides a declaration of this name.
+    pub fn hides(&self, name: &str) -> bool {
+        name == "it" || self.locals.iter().any(|(n, _, _)| n == name)
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -74,38 +151,83 @@ pub(crate) struct ExprError {
 pub(crate) struct Compiler<'a> {
     pub decls: &'a Decls,
     pub errors: Vec<ExprError>,
+    /// The expression's source text, so that runtime errors can quote the part at fault.
+    source: Option<&'a str>,
+    /// The parameters of the function whose body is being compiled (none elsewhere).
+    function_params: &'a [(String, Type)],
+    /// The per-element arguments being compiled, innermost last: the name a lambda gives
+    /// its element (`x => …`), if any, and the element's type.
+    lambdas: Vec<(Option<String>, Type)>,
 }
 
-type Compiled = (Eval, Type);
+pub(crate) type Compiled = (Expr, Type);
 
-const BUILTINS: &[&str] = &[
-    "len", "count", "count_if", "sum", "min", "max", "first", "last", "take", "drop", "filter", "map", "sort_by",
-    "reverse", "any", "all", "contains", "index_of", "range", "next_player", "abs", "concat", "text",
-];
+/// How deep per-element arguments may nest (each level is an `Outer` step at run time).
+const MAX_LAMBDA_DEPTH: usize = 16;
 
-/// `name` or `name[index]` (how zones and boards are named): the name and the index.
-pub(crate) fn name_and_index(e: &Expr) -> Option<(&Name, Option<&Expr>)> {
-    match &e.kind {
-        ExprKind::Name(n) => Some((n, None)),
-        ExprKind::Index(base, index) => match &base.kind {
-            ExprKind::Name(n) => Some((n, Some(&**index))),
-            _ => None,
-        },
-        _ => None,
+/// `name`, `name[index]` or `name[i, j]` (how zones and boards are named): the name and
+/// its indexes in order (`name[i, j]` and `name[i][j]` are the same tree).
+pub(crate) fn name_and_indexes(e: &Ast) -> Option<(&Name, Vec<&Ast>)> {
+    let mut indexes = Vec::new();
+    let mut node = e;
+    loop {
+        match &node.kind {
+            ExprKind::Name(n) => {
+                indexes.reverse();
+                return Some((n, indexes));
+            }
+            ExprKind::Index(base, index) => {
+                indexes.push(&**index);
+                node = base;
+            }
+            _ => return None,
+        }
     }
 }
 
-pub(crate) fn is_builtin(name: &str) -> bool {
-    BUILTINS.contains(&name) || BOARD_BUILTINS.contains(&name)
+/// What `'it'` undefined is reported as; the loader adds to it where `it` is undefined on
+/// purpose (the init of a two-key declaration).
+pub(crate) const IT_UNDEFINED: &str = "'it' is only defined inside a per-element argument (filter, sort_by, …)";
+
+/// `[…]` or `[…, …]`: how a declaration with these keys is indexed, for messages.
+pub(crate) fn blanks(per: Domain) -> &'static str {
+    match per {
+        Domain::Pair(..) => "[…, …]",
+        _ => "[…]",
+    }
 }
 
-fn constant(v: Value) -> Eval {
-    Arc::new(move |_| Ok(v.clone()))
+/// How a state slot of this type stores its value.
+pub(crate) fn code_of_type(ty: &Type) -> Code {
+    match ty {
+        Type::Bool => Code::Bool,
+        Type::Player => Code::Player,
+        Type::Row(t) => Code::Row(*t),
+        _ => Code::Int,
+    }
 }
 
 impl<'a> Compiler<'a> {
     pub fn new(decls: &'a Decls) -> Compiler<'a> {
-        Compiler { decls, errors: Vec::new() }
+        Compiler { decls, errors: Vec::new(), source: None, function_params: &[], lambdas: Vec::new() }
+    }
+
+    /// A compiler that knows the source text of what it compiles.
+    pub fn with_source(decls: &'a Decls, source: &'a str) -> Compiler<'a> {
+        Compiler { decls, errors: Vec::new(), source: Some(source), function_params: &[], lambdas: Vec::new() }
+    }
+
+    /// A compiler for the body of a function with these parameters.
+    pub fn for_function(decls: &'a Decls, source: &'a str, params: &'a [(String, Type)]) -> Compiler<'a> {
+        Compiler { decls, errors: Vec::new(), source: Some(source), function_params: params, lambdas: Vec::new() }
+    }
+
+    /// Whether a local, `it` or a parameter of the function being compiled hides a
+    /// declaration of this name.
+    fn hides(&self, scope: &Scope, name: &str) -> bool {
+        scope.hides(name)
+            || self.function_params.iter().any(|(n, _)| n == name)
+            || self.lambdas.iter().any(|(n, _)| n.as_deref() == Some(name))
     }
 
     pub(crate) fn report(&mut self, span: Span, message: impl Into<String>) {
@@ -115,7 +237,12 @@ impl<'a> Compiler<'a> {
     /// Reports an error and stands in for the faulty expression.
     pub(crate) fn error(&mut self, span: Span, message: impl Into<String>) -> Compiled {
         self.report(span, message);
-        (constant(Value::None), Type::Any)
+        nothing()
+    }
+
+    /// The text of a node, for runtime messages.
+    fn text(&self, span: Span) -> Arc<str> {
+        Arc::from(self.source.and_then(|s| s.get(span.start..span.end)).unwrap_or("?"))
     }
 
     pub fn type_name(&self, ty: &Type) -> String {
@@ -133,7 +260,7 @@ impl<'a> Compiler<'a> {
     }
 
     /// Compiles `expr`, requiring its type to be accepted by `want` (if given).
-    pub fn expect(&mut self, expr: &Expr, scope: &Scope, want: &Type) -> Eval {
+    pub fn expect(&mut self, expr: &Ast, scope: &Scope, want: &Type) -> Expr {
         let (eval, ty) = self.compile(expr, scope);
         if !want.accepts(&ty) {
             let message = format!("expected {}, found {}", self.type_name(want), self.type_name(&ty));
@@ -151,48 +278,69 @@ impl<'a> Compiler<'a> {
         kind: &str,
         name: &str,
         per: Domain,
-        index: Option<&Expr>,
+        indexes: &[&Ast],
         scope: &Scope,
-    ) -> Option<Option<Eval>> {
-        match (per, index) {
-            (Domain::Global, None) => Some(None),
-            (Domain::Global, Some(_)) => {
+    ) -> Option<Option<Box<Expr>>> {
+        let keys = per.keys().len();
+        match (per, indexes.len()) {
+            (Domain::Global, 0) => Some(None),
+            (Domain::Global, _) => {
                 self.report(span, format!("{kind} '{name}' is a single {kind}: it cannot be indexed"));
                 None
             }
-            (_, None) => {
+            (Domain::Players | Domain::Table(_), 0) => {
                 self.report(span, format!("{kind} '{name}' has one instance per index: write {name}[…]"));
                 None
             }
-            (per, Some(index)) => Some(Some(self.expect(index, scope, &per.index_type().unwrap_or(Type::Any)))),
+            (_, n) if n == keys => Some(Some(self.keyed_index(per, indexes, scope))),
+            _ => {
+                let message = self.keys_message(&format!("{kind} '{name}'"), name, per);
+                self.report(span, message);
+                None
+            }
         }
     }
 
-    pub fn compile(&mut self, expr: &Expr, scope: &Scope) -> Compiled {
+    /// The index of an entry of a declaration with keys, from as many indexes as it has
+    /// keys, each checked against its key.
+    pub(crate) fn keyed_index(&mut self, per: Domain, indexes: &[&Ast], scope: &Scope) -> Box<Expr> {
+        let parts = per.keys().iter().zip(indexes).map(|(key, index)| self.expect(index, scope, &key.index_type())).collect();
+        self.decls.key_index(per, parts).boxed()
+    }
+
+    pub(crate) fn keys_message(&self, what: &str, name: &str, per: Domain) -> String {
+        self.decls.keys_message(what, name, per)
+    }
+
+    pub fn compile(&mut self, expr: &Ast, scope: &Scope) -> Compiled {
         match &expr.kind {
-            ExprKind::Int(n) => (constant(Value::Int(*n)), Type::Int),
-            ExprKind::Bool(b) => (constant(Value::Bool(*b)), Type::Bool),
-            ExprKind::None => (constant(Value::None), Type::None),
-            ExprKind::Str(s) => (constant(Value::Str(Arc::from(s.as_str()))), Type::Str),
+            ExprKind::Int(n) => (Expr::Const(Value::Int(*n)), Type::Int),
+            ExprKind::Bool(b) => (Expr::Const(Value::Bool(*b)), Type::Bool),
+            ExprKind::None => (Expr::Const(Value::None), Type::None),
+            ExprKind::Str(s) => (Expr::Const(Value::Str(Arc::from(s.as_str()))), Type::Str),
             ExprKind::Name(name) => self.name(name, scope),
             ExprKind::Field(base, field) => self.field(base, field, scope),
             ExprKind::Index(base, index) => self.index(expr.span, base, index, scope),
             ExprKind::Call(name, args) => self.call(expr.span, name, args, scope),
             ExprKind::List(items) => self.list(expr.span, items, scope),
-            ExprKind::Unary(op, operand) => self.unary(*op, operand, scope),
+            ExprKind::Unary(op, operand) => self.unary(expr.span, *op, operand, scope),
             ExprKind::Binary(op, a, b) => self.binary(expr.span, *op, a, b, scope),
+            ExprKind::Row(table, id) => self.row(table.as_ref(), id),
+            ExprKind::Lambda(..) => self.error(
+                expr.span,
+                "a lambda (x => …) stands only as the per-element argument of a built-in (filter, map, sort_by, …)",
+            ),
             ExprKind::If(c, a, b) => {
-                let c = self.expect(c, scope, &Type::Bool);
-                let (a_eval, a_ty) = self.compile(a, scope);
-                let (b_eval, b_ty) = self.compile(b, scope);
+                let cond = self.expect(c, scope, &Type::Bool).boxed();
+                let (then, a_ty) = self.compile(a, scope);
+                let (otherwise, b_ty) = self.compile(b, scope);
                 let ty = self.unify(expr.span, &a_ty, &b_ty);
-                let eval: Eval = Arc::new(move |env| if as_bool(&c(env)?)? { a_eval(env) } else { b_eval(env) });
-                (eval, ty)
+                (Expr::If { cond, then: then.boxed(), otherwise: otherwise.boxed() }, ty)
             }
         }
     }
 
-    fn unify(&mut self, span: Span, a: &Type, b: &Type) -> Type {
+    pub(crate) fn unify(&mut self, span: Span, a: &Type, b: &Type) -> Type {
         if a.accepts(b) && *a != Type::None && *a != Type::Any {
             a.clone()
         } else if b.accepts(a) {
@@ -207,6 +355,8 @@ impl<'a> Compiler<'a> {
     fn all_names(&self, scope: &Scope) -> Vec<String> {
         let d = self.decls;
         let mut names: Vec<String> = scope.locals.iter().map(|(n, _, _)| n.clone()).collect();
+        names.extend(self.function_params.iter().map(|(n, _)| n.clone()));
+        names.extend(self.lambdas.iter().filter_map(|(n, _)| n.clone()));
         names.extend(d.params.iter().map(|(n, _)| n.clone()));
         names.extend(d.vars.iter().map(|v| v.name.clone()));
         names.extend(d.zones.iter().map(|z| z.name.clone()));
@@ -216,44 +366,50 @@ impl<'a> Compiler<'a> {
         names
     }
 
-    fn unknown(&mut self, name: &Name, what: &str, candidates: Vec<String>) -> Compiled {
+    pub(crate) fn unknown(&mut self, name: &Name, what: &str, candidates: Vec<String>) -> Compiled {
         let hint = did_you_mean(&name.text, &candidates);
         self.error(name.span, format!("unknown {what} '{}'{hint}", name.text))
     }
 
     fn name(&mut self, name: &Name, scope: &Scope) -> Compiled {
         let text = name.text.as_str();
+        // A lambda's element, innermost first.
+        let named = self.lambdas.iter().rev().enumerate().find(|(_, (n, _))| n.as_deref() == Some(text));
+        if let Some((depth, (_, ty))) = named {
+            let read = if depth == 0 { Expr::It } else { Expr::Outer(depth as u8) };
+            return (read, ty.clone());
+        }
         if text == "it" {
             return match &scope.it {
-                Some(ty) => (Arc::new(|env: &Env| Ok(env.it.clone())), ty.clone()),
-                None => self.error(name.span, "'it' is only defined inside a per-element argument (filter, sort_by, …)"),
+                Some(ty) => (Expr::It, ty.clone()),
+                None => self.error(name.span, IT_UNDEFINED),
             };
         }
         if let Some((_, ty, slot)) = scope.locals.iter().rev().find(|(n, _, _)| n == text) {
-            let (ty, slot) = (ty.clone(), *slot);
-            return (Arc::new(move |env: &Env| Ok(env.local(slot).clone())), ty);
+            return (Expr::Local(Slot(*slot)), ty.clone());
+        }
+        if let Some(i) = self.function_params.iter().position(|(n, _)| n == text) {
+            return (Expr::Param(i as u16), self.function_params[i].1.clone());
         }
         if let Some((_, v)) = self.decls.params.iter().find(|(n, _)| n == text) {
-            return (constant(Value::Int(*v)), Type::Int);
+            return (Expr::Const(Value::Int(*v)), Type::Int);
         }
         if text == "players" {
-            return (Arc::new(|env: &Env| Ok(players(env))), Type::List(Box::new(Type::Player)));
+            return (Expr::Players, Type::List(Box::new(Type::Player)));
         }
         if let Some(var) = self.decls.vars.iter().find(|v| v.name == text) {
             if var.per != Domain::Global {
-                let message = format!("'{text}' has one value per {}: write {text}[…]", self.domain_word(var.per));
+                let message = format!("'{text}' has one value per {}: write {text}{}", self.domain_word(var.per), blanks(var.per));
                 return self.error(name.span, message);
             }
-            let (base, ty) = (var.base, var.ty.clone());
-            let out_ty = ty.clone();
-            return (Arc::new(move |env: &Env| Ok(decode(&ty, env.state.ints[base]))), out_ty);
+            return (Expr::Var { slot: var.base as u32, code: code_of_type(&var.ty) }, var.ty.clone());
         }
         if let Some(zone) = self.decls.zones.iter().find(|z| z.name == text) {
             if zone.per != Domain::Global {
-                let message = format!("zone '{text}' has one instance per {}: write {text}[…]", self.domain_word(zone.per));
+                let message = format!("zone '{text}' has one instance per {}: write {text}{}", self.domain_word(zone.per), blanks(zone.per));
                 return self.error(name.span, message);
             }
-            return zone_reader(zone.base, zone.of, None);
+            return (Expr::Zone(zone.read(None)), Type::List(Box::new(zone.of.value_type())));
         }
         if self.decls.boards.iter().any(|b| b.name == text) {
             return self.board_as_value(name.span, text);
@@ -262,10 +418,55 @@ impl<'a> Compiler<'a> {
             let t = t as TableId;
             let n = self.decls.tables[t as usize].row_ids.len() as u16;
             let rows = Value::list((0..n).map(|r| Value::Row(t, r)).collect());
-            return (constant(rows), Type::List(Box::new(Type::Row(t))));
+            return (Expr::Const(rows), Type::List(Box::new(Type::Row(t))));
         }
         let candidates = self.all_names(scope);
         self.unknown(name, "name", candidates)
+    }
+
+    /// `@id` (the one table with a row of that id) or `table@id`.
+    fn row(&mut self, table: Option<&Name>, id: &Name) -> Compiled {
+        let tables = &self.decls.tables;
+        let found: Vec<(usize, usize)> = match table {
+            Some(name) => match tables.iter().position(|t| t.name == name.text) {
+                Some(t) => tables[t].row_ids.iter().position(|r| *r == id.text).map(|r| (t, r)).into_iter().collect(),
+                None => {
+                    let candidates = tables.iter().map(|t| t.name.clone()).collect();
+                    return self.unknown(name, "table", candidates);
+                }
+            },
+            None => tables
+                .iter()
+                .enumerate()
+                .filter_map(|(t, table)| table.row_ids.iter().position(|r| *r == id.text).map(|r| (t, r)))
+                .collect(),
+        };
+        match found.as_slice() {
+            [(t, r)] => (Expr::Const(Value::Row(*t as TableId, *r as u16)), Type::Row(*t as TableId)),
+            [] => {
+                let candidates: Vec<String> = match table.and_then(|n| tables.iter().find(|t| t.name == n.text)) {
+                    Some(t) => t.row_ids.clone(),
+                    None => tables.iter().flat_map(|t| t.row_ids.iter().cloned()).collect(),
+                };
+                let hint = did_you_mean(&id.text, &candidates);
+                let message = match table {
+                    Some(t) => format!("table {} has no row '{}'{hint}", t.text, id.text),
+                    None => format!("no table has a row '{}'{hint}", id.text),
+                };
+                self.error(id.span, message)
+            }
+            many => {
+                let names: Vec<&str> = many.iter().map(|(t, _)| tables[*t].name.as_str()).collect();
+                let message = format!(
+                    "'@{}' is a row of several tables ({}): name the table, as in {}@{}",
+                    id.text,
+                    names.join(", "),
+                    names[0],
+                    id.text
+                );
+                self.error(id.span, message)
+            }
+        }
     }
 
     fn domain_word(&self, domain: Domain) -> String {
@@ -273,23 +474,22 @@ impl<'a> Compiler<'a> {
             Domain::Global => "game".into(),
             Domain::Players => "player".into(),
             Domain::Table(t) => format!("row of {}", self.decls.tables[t as usize].name),
+            Domain::Pair(a, b) => format!("pair of {} and {}", self.domain_word(a.domain()), self.domain_word(b.domain())),
         }
     }
 
+    /// Reads a board's name used as a plain value: boards are read through built-ins.
+    fn board_as_value(&mut self, span: Span, name: &str) -> Compiled {
+        self.error(span, format!("board '{name}' is read with cells(), at(), groups(), holes() or placements()"))
+    }
 
-    fn field(&mut self, base: &Expr, field: &Name, scope: &Scope) -> Compiled {
-        let (base_eval, base_ty) = self.compile(base, scope);
+    fn field(&mut self, base: &Ast, field: &Name, scope: &Scope) -> Compiled {
+        let (base_ir, base_ty) = self.compile(base, scope);
         match base_ty {
             Type::Row(t) => {
                 let table = &self.decls.tables[t as usize];
                 if field.text == "id" {
-                    return (
-                        Arc::new(move |env: &Env| match base_eval(env)? {
-                            Value::Row(t, r) => Ok(Value::Str(Arc::from(env.game.tables[t as usize].rows[r as usize].id.as_str()))),
-                            _ => Err(RuntimeError::new("none has no id")),
-                        }),
-                        Type::Str,
-                    );
+                    return (Expr::RowId(base_ir.boxed()), Type::Str);
                 }
                 let Some(c) = table.columns.iter().position(|(n, _)| *n == field.text) else {
                     let candidates = table.columns.iter().map(|(n, _)| n.clone()).collect();
@@ -297,36 +497,25 @@ impl<'a> Compiler<'a> {
                     return self.unknown(field, &what, candidates);
                 };
                 let ty = table.columns[c].1.clone();
-                let name = field.text.clone();
-                let eval: Eval = Arc::new(move |env: &Env| match base_eval(env)? {
-                    Value::Row(t, r) => Ok(env.game.tables[t as usize].rows[r as usize].values[c].clone()),
-                    _ => Err(RuntimeError::new(format!("none has no '{name}'"))),
-                });
-                (eval, ty)
+                let values = table.column_values[c].clone();
+                (Expr::Column { values, row: base_ir.boxed(), name: Arc::from(field.text.as_str()) }, ty)
             }
             Type::Player => {
+                if let Some(var) = self.decls.vars.iter().find(|v| v.name == field.text && matches!(v.per, Domain::Pair(..))) {
+                    let message = self.keys_message(&format!("'{}'", var.name), &var.name, var.per);
+                    return self.error(field.span, message);
+                }
                 let Some(var) = self.decls.vars.iter().find(|v| v.name == field.text && v.per == Domain::Players) else {
                     let candidates =
                         self.decls.vars.iter().filter(|v| v.per == Domain::Players).map(|v| v.name.clone()).collect();
                     return self.unknown(field, "per-player variable", candidates);
                 };
-                let (base, ty) = (var.base, var.ty.clone());
-                let out = ty.clone();
-                let eval: Eval = Arc::new(move |env: &Env| match base_eval(env)? {
-                    Value::Player(p) => Ok(decode(&ty, env.state.ints[base + p as usize])),
-                    _ => Err(RuntimeError::new("none is not a player")),
-                });
-                (eval, out)
+                let name = Arc::from(var.name.as_str());
+                (Expr::VarAt { base: var.base as u32, code: code_of_type(&var.ty), index: base_ir.boxed(), name }, var.ty.clone())
             }
-            Type::Pos if field.text == "row" || field.text == "col" => {
-                let row = field.text == "row";
-                let eval: Eval = Arc::new(move |env: &Env| match base_eval(env)? {
-                    Value::Pos(p) => Ok(Value::Int(if row { p.row } else { p.col } as i64)),
-                    _ => Err(RuntimeError::new("none has no row or col")),
-                });
-                (eval, Type::Int)
-            }
-            Type::Any => (constant(Value::None), Type::Any),
+            Type::Pos if field.text == "row" => (Expr::PosRow(base_ir.boxed()), Type::Int),
+            Type::Pos if field.text == "col" => (Expr::PosCol(base_ir.boxed()), Type::Int),
+            Type::Any => nothing(),
             other => {
                 let message = format!("{} has no fields ('.{}')", self.type_name(&other), field.text);
                 self.error(field.span, message)
@@ -334,43 +523,63 @@ impl<'a> Compiler<'a> {
         }
     }
 
-    fn index(&mut self, span: Span, base: &Expr, index: &Expr, scope: &Scope) -> Compiled {
-        if let ExprKind::Name(name) = &base.kind {
-            let shadowed = scope.locals.iter().any(|(n, _, _)| *n == name.text) || name.text == "it";
-            if !shadowed {
+    fn index(&mut self, span: Span, base: &Ast, index: &Ast, scope: &Scope) -> Compiled {
+        // `name[…]…`: the name and every index after it (`supply[p, s]` is `supply[p][s]`).
+        let chain = name_and_indexes(base).map(|(name, mut indexes)| {
+            indexes.push(index);
+            (name, indexes)
+        });
+        if let Some((name, indexes)) = chain {
+            if !self.hides(scope, &name.text) {
                 if let Some(var) = self.decls.vars.iter().find(|v| v.name == name.text) {
                     if var.per == Domain::Global {
                         return self.error(name.span, format!("'{}' has a single value: it cannot be indexed", name.text));
                     }
-                    let (base, ty, per) = (var.base, var.ty.clone(), var.per);
-                    let want = per.index_type().unwrap_or(Type::None);
-                    let index = self.expect(index, scope, &want);
-                    let out = ty.clone();
-                    let what = name.text.clone();
-                    let eval: Eval = Arc::new(move |env: &Env| {
-                        let i = index_of(&index(env)?, &what)?;
-                        Ok(decode(&ty, env.state.ints[base + i]))
-                    });
-                    return (eval, out);
+                    let (base, code, ty, per) = (var.base as u32, code_of_type(&var.ty), var.ty.clone(), var.per);
+                    if indexes.len() != per.keys().len() {
+                        let message = self.keys_message(&format!("'{}'", name.text), &name.text, per);
+                        return self.error(span, message);
+                    }
+                    let index = self.keyed_index(per, &indexes, scope);
+                    return (Expr::VarAt { base, code, index, name: Arc::from(name.text.as_str()) }, ty);
                 }
                 if let Some(zone) = self.decls.zones.iter().find(|z| z.name == name.text) {
                     if zone.per == Domain::Global {
                         return self.error(name.span, format!("zone '{}' is a single zone: it cannot be indexed", name.text));
                     }
-                    let want = zone.per.index_type().unwrap_or(Type::None);
-                    let (zbase, of) = (zone.base, zone.of);
-                    let index = self.expect(index, scope, &want);
-                    return zone_reader(zbase, of, Some((index, name.text.clone())));
+                    let keys = zone.per.keys().len();
+                    if indexes.len() < keys {
+                        let message = self.keys_message(&format!("zone '{}'", name.text), &name.text, zone.per);
+                        return self.error(span, message);
+                    }
+                    let elem = zone.of.value_type();
+                    let index = Some(self.keyed_index(zone.per, &indexes[..keys], scope));
+                    let mut read = (Expr::Zone(zone.read(index)), Type::List(Box::new(elem.clone())));
+                    // Any further index is a position in the instance's list: `hand[p][0]`.
+                    for at in &indexes[keys..] {
+                        let (at_ir, at_ty) = self.compile(at, scope);
+                        if matches!(at_ty, Type::Player | Type::Row(_)) {
+                            // A key too many, rather than a position.
+                            let message = self.keys_message(&format!("zone '{}'", name.text), &name.text, zone.per);
+                            return self.error(span, format!("{message}, then a position in its list (a number)"));
+                        }
+                        if !Type::Int.accepts(&at_ty) {
+                            let message = format!("expected {}, found {}", self.type_name(&Type::Int), self.type_name(&at_ty));
+                            self.report(at.span, message);
+                        }
+                        read = (Expr::Index { list: read.0.boxed(), at: at_ir.boxed() }, elem.clone());
+                    }
+                    return read;
                 }
                 if self.decls.boards.iter().any(|b| b.name == name.text) {
                     return self.board_as_value(name.span, &name.text);
                 }
-                if let Some(t) = self.decls.tables.iter().position(|t| t.name == name.text) {
+                if let (Some(t), [_]) = (self.decls.tables.iter().position(|t| t.name == name.text), indexes.as_slice()) {
                     let t = t as TableId;
                     if let ExprKind::Str(id) = &index.kind {
                         let table = &self.decls.tables[t as usize];
                         return match table.row_ids.iter().position(|r| r == id) {
-                            Some(r) => (constant(Value::Row(t, r as u16)), Type::Row(t)),
+                            Some(r) => (Expr::Const(Value::Row(t, r as u16)), Type::Row(t)),
                             None => {
                                 let candidates = table.row_ids.clone();
                                 let hint = did_you_mean(id, &candidates);
@@ -383,8 +592,8 @@ impl<'a> Compiler<'a> {
             }
         }
         // A list indexed by position.
-        let (base_eval, base_ty) = self.compile(base, scope);
-        let index = self.expect(index, scope, &Type::Int);
+        let (list, base_ty) = self.compile(base, scope);
+        let at = self.expect(index, scope, &Type::Int);
         let elem = match base_ty {
             Type::List(e) => *e,
             Type::Any => Type::Any,
@@ -393,101 +602,84 @@ impl<'a> Compiler<'a> {
                 return self.error(span, message);
             }
         };
-        let eval: Eval = Arc::new(move |env: &Env| {
-            let list = as_list(base_eval(env)?)?;
-            let i = as_int(&index(env)?)?;
-            usize::try_from(i)
-                .ok()
-                .and_then(|i| list.get(i).cloned())
-                .ok_or_else(|| RuntimeError::new(format!("position {i} is outside a list of {}", list.len())))
-        });
-        (eval, elem)
+        (Expr::Index { list: list.boxed(), at: at.boxed() }, elem)
     }
 
-    fn list(&mut self, span: Span, items: &[Expr], scope: &Scope) -> Compiled {
-        let mut evals = Vec::new();
+    fn list(&mut self, span: Span, items: &[Ast], scope: &Scope) -> Compiled {
+        let mut out = Vec::new();
         let mut ty = Type::Any;
         for item in items {
             let (e, t) = self.compile(item, scope);
             ty = if ty == Type::Any { t } else { self.unify(span, &ty, &t) };
-            evals.push(e);
+            out.push(e);
         }
-        let eval: Eval = Arc::new(move |env: &Env| {
-            Ok(Value::list(evals.iter().map(|e| e(env)).collect::<Result<Vec<_>, _>>()?))
-        });
-        (eval, Type::List(Box::new(ty)))
+        (Expr::List(out), Type::List(Box::new(ty)))
     }
 
-    fn unary(&mut self, op: UnaryOp, operand: &Expr, scope: &Scope) -> Compiled {
+    fn unary(&mut self, span: Span, op: UnaryOp, operand: &Ast, scope: &Scope) -> Compiled {
         match op {
             UnaryOp::Neg => {
                 let e = self.expect(operand, scope, &Type::Int);
-                (Arc::new(move |env: &Env| Ok(Value::Int(as_int(&e(env)?)?.wrapping_neg()))), Type::Int)
+                (Expr::Neg(e.boxed(), self.text(span)), Type::Int)
             }
             UnaryOp::Not => {
                 let e = self.expect(operand, scope, &Type::Bool);
-                (Arc::new(move |env: &Env| Ok(Value::Bool(!as_bool(&e(env)?)?))), Type::Bool)
+                (Expr::Not(e.boxed()), Type::Bool)
             }
         }
     }
 
-    fn binary(&mut self, span: Span, op: BinaryOp, a: &Expr, b: &Expr, scope: &Scope) -> Compiled {
+    fn binary(&mut self, span: Span, op: BinaryOp, a: &Ast, b: &Ast, scope: &Scope) -> Compiled {
         use BinaryOp::*;
         match op {
             And | Or => {
-                let a = self.expect(a, scope, &Type::Bool);
-                let b = self.expect(b, scope, &Type::Bool);
-                let eval: Eval = if op == And {
-                    Arc::new(move |env: &Env| Ok(Value::Bool(as_bool(&a(env)?)? && as_bool(&b(env)?)?)))
-                } else {
-                    Arc::new(move |env: &Env| Ok(Value::Bool(as_bool(&a(env)?)? || as_bool(&b(env)?)?)))
-                };
-                (eval, Type::Bool)
+                let a = self.expect(a, scope, &Type::Bool).boxed();
+                let b = self.expect(b, scope, &Type::Bool).boxed();
+                (if op == And { Expr::And(a, b) } else { Expr::Or(a, b) }, Type::Bool)
             }
             Add | Sub | Mul | Div | Rem => {
-                let a = self.expect(a, scope, &Type::Int);
-                let b = self.expect(b, scope, &Type::Int);
-                let eval: Eval = Arc::new(move |env: &Env| {
-                    let (x, y) = (as_int(&a(env)?)?, as_int(&b(env)?)?);
-                    let r = match op {
-                        Add => x.checked_add(y),
-                        Sub => x.checked_sub(y),
-                        Mul => x.checked_mul(y),
-                        // Division rounds down (toward minus infinity), as rulebooks do.
-                        Div => (y != 0).then(|| x.div_euclid(y)),
-                        _ => (y != 0).then(|| x.rem_euclid(y)),
-                    };
-                    r.map(Value::Int).ok_or_else(|| RuntimeError::new(format!("{x} {} {y} has no value", op.symbol())))
-                });
-                (eval, Type::Int)
+                let a = self.expect(a, scope, &Type::Int).boxed();
+                let b = self.expect(b, scope, &Type::Int).boxed();
+                let op = match op {
+                    Add => ArithOp::Add,
+                    Sub => ArithOp::Sub,
+                    Mul => ArithOp::Mul,
+                    Div => ArithOp::Div,
+                    _ => ArithOp::Rem,
+                };
+                (Expr::Arith { op, a, b, source: self.text(span) }, Type::Int)
             }
             Lt | Le | Gt | Ge => {
-                let a = self.expect(a, scope, &Type::Int);
-                let b = self.expect(b, scope, &Type::Int);
-                let eval: Eval = Arc::new(move |env: &Env| {
-                    let (x, y) = (as_int(&a(env)?)?, as_int(&b(env)?)?);
-                    Ok(Value::Bool(match op {
-                        Lt => x < y,
-                        Le => x <= y,
-                        Gt => x > y,
-                        _ => x >= y,
-                    }))
-                });
-                (eval, Type::Bool)
+                let a = self.expect(a, scope, &Type::Int).boxed();
+                let b = self.expect(b, scope, &Type::Int).boxed();
+                let op = match op {
+                    Lt => CmpOp::Lt,
+                    Le => CmpOp::Le,
+                    Gt => CmpOp::Gt,
+                    _ => CmpOp::Ge,
+                };
+                (Expr::Compare { op, a, b }, Type::Bool)
             }
             Eq | Ne => {
-                let (a_eval, a_ty) = self.compile(a, scope);
-                let (b_eval, b_ty) = self.compile(b, scope);
+                let (a_ir, a_ty) = self.compile(a, scope);
+                let (b_ir, b_ty) = self.compile(b, scope);
                 if !a_ty.accepts(&b_ty) && !b_ty.accepts(&a_ty) {
                     let message = format!("cannot compare {} with {}", self.type_name(&a_ty), self.type_name(&b_ty));
                     return self.error(span, message);
                 }
-                let eq = op == Eq;
-                (Arc::new(move |env: &Env| Ok(Value::Bool((a_eval(env)? == b_eval(env)?) == eq))), Type::Bool)
+                let (a, b) = (a_ir.boxed(), b_ir.boxed());
+                if a_ty == Type::Int && b_ty == Type::Int {
+                    return (Expr::Compare { op: if op == Eq { CmpOp::Eq } else { CmpOp::Ne }, a, b }, Type::Bool);
+                }
+                let element = |t: &Type| matches!(t, Type::Player | Type::Row(_));
+                if element(&a_ty) && a_ty == b_ty {
+                    return (Expr::Same { a, b, negate: op == Ne }, Type::Bool);
+                }
+                (Expr::Equal { a, b, negate: op == Ne }, Type::Bool)
             }
             In => {
-                let (a_eval, a_ty) = self.compile(a, scope);
-                let (b_eval, b_ty) = self.compile(b, scope);
+                let (item, a_ty) = self.compile(a, scope);
+                let (list, b_ty) = self.compile(b, scope);
                 match &b_ty {
                     Type::List(e) if !e.accepts(&a_ty) => {
                         let message = format!("{} can never be in {}", self.type_name(&a_ty), self.type_name(&b_ty));
@@ -499,16 +691,12 @@ impl<'a> Compiler<'a> {
                         return self.error(span, message);
                     }
                 }
-                let eval: Eval = Arc::new(move |env: &Env| {
-                    let x = a_eval(env)?;
-                    Ok(Value::Bool(as_list(b_eval(env)?)?.contains(&x)))
-                });
-                (eval, Type::Bool)
+                (Expr::In { item: item.boxed(), list: list.boxed() }, Type::Bool)
             }
         }
     }
 
-    pub(crate) fn arity(&mut self, span: Span, name: &str, args: &[Expr], allowed: &[usize]) -> bool {
+    pub(crate) fn arity(&mut self, span: Span, name: &str, args: &[Ast], allowed: &[usize]) -> bool {
         if allowed.contains(&args.len()) {
             return true;
         }
@@ -518,395 +706,77 @@ impl<'a> Compiler<'a> {
     }
 
     /// Compiles a list argument and returns its element type.
-    fn list_arg(&mut self, arg: &Expr, scope: &Scope) -> (Eval, Type) {
-        let (eval, ty) = self.compile(arg, scope);
+    pub(crate) fn list_arg(&mut self, arg: &Ast, scope: &Scope) -> (Expr, Type) {
+        let (ir, ty) = self.compile(arg, scope);
         match ty {
-            Type::List(e) => (eval, *e),
-            Type::Any => (eval, Type::Any),
+            Type::List(e) => (ir, *e),
+            Type::Any => (ir, Type::Any),
             other => {
                 let message = format!("expected a list, found {}", self.type_name(&other));
                 self.report(arg.span, message);
-                (eval, Type::Any)
+                (ir, Type::Any)
             }
         }
     }
 
-    /// Compiles a per-element argument: `it` is the element.
-    fn per_element(&mut self, arg: &Expr, scope: &Scope, elem: &Type) -> Compiled {
+    /// Compiles a per-element argument into a lambda: `it` is the element, and so is `x`
+    /// in `x => …`.
+    pub(crate) fn per_element(&mut self, arg: &Ast, scope: &Scope, elem: &Type) -> Compiled {
+        let (name, body) = match &arg.kind {
+            ExprKind::Lambda(name, body) => (Some(name.text.clone()), &**body),
+            _ => (None, arg),
+        };
+        if self.lambdas.len() >= MAX_LAMBDA_DEPTH {
+            return self.error(arg.span, format!("lambdas are nested more than {MAX_LAMBDA_DEPTH} deep"));
+        }
+        self.lambdas.push((name, elem.clone()));
         let inner = Scope { locals: scope.locals, it: Some(elem.clone()) };
-        self.compile(arg, &inner)
+        let (body, ty) = self.compile(body, &inner);
+        self.lambdas.pop();
+        (Expr::Lambda(body.boxed()), ty)
     }
 
-    fn call(&mut self, span: Span, name: &Name, args: &[Expr], scope: &Scope) -> Compiled {
-        let f = name.text.as_str();
-        if BOARD_BUILTINS.contains(&f) {
-            return self.board_call(span, f, args, scope);
+    fn call(&mut self, span: Span, name: &Name, args: &[Ast], scope: &Scope) -> Compiled {
+        if let Some(builtin) = builtins::find(&name.text) {
+            return (builtin.lower)(self, &CallSite { builtin, span, args, scope });
         }
-        if !BUILTINS.contains(&f) {
-            return self.script_call(span, name, args, scope);
-        }
-        if let Some(compiled) = self.zone_in_place(f, args, scope) {
-            return compiled;
-        }
-        match f {
-            "len" | "first" | "last" | "reverse" => {
-                if !self.arity(span, f, args, &[1]) {
-                    return (constant(Value::None), Type::Any);
-                }
-                let (list, elem) = self.list_arg(&args[0], scope);
-                match f {
-                    "len" => (Arc::new(move |env: &Env| Ok(Value::Int(as_list(list(env)?)?.len() as i64))), Type::Int),
-                    "first" => (Arc::new(move |env: &Env| Ok(as_list(list(env)?)?.first().cloned().unwrap_or_default())), elem),
-                    "last" => (Arc::new(move |env: &Env| Ok(as_list(list(env)?)?.last().cloned().unwrap_or_default())), elem),
-                    _ => {
-                        let eval: Eval = Arc::new(move |env: &Env| {
-                            let mut items = as_list(list(env)?)?.to_vec();
-                            items.reverse();
-                            Ok(Value::list(items))
-                        });
-                        (eval, Type::List(Box::new(elem)))
-                    }
-                }
-            }
-            "count" => {
-                if !self.arity(span, f, args, &[1, 2]) {
-                    return (constant(Value::None), Type::Any);
-                }
-                let (list, elem) = self.list_arg(&args[0], scope);
-                if args.len() == 1 {
-                    return (Arc::new(move |env: &Env| Ok(Value::Int(as_list(list(env)?)?.len() as i64))), Type::Int);
-                }
-                let x = self.expect(&args[1], scope, &elem);
-                let eval: Eval = Arc::new(move |env: &Env| {
-                    let x = x(env)?;
-                    Ok(Value::Int(as_list(list(env)?)?.iter().filter(|v| **v == x).count() as i64))
-                });
-                (eval, Type::Int)
-            }
-            "count_if" | "filter" | "any" | "all" => {
-                if !self.arity(span, f, args, &[2]) {
-                    return (constant(Value::None), Type::Any);
-                }
-                let (list, elem) = self.list_arg(&args[0], scope);
-                let (pred, pred_ty) = self.per_element(&args[1], scope, &elem);
-                if !Type::Bool.accepts(&pred_ty) {
-                    let message = format!("the condition of {f} must be true/false, found {}", self.type_name(&pred_ty));
-                    self.report(args[1].span, message);
-                }
-                let test = move |env: &Env, v: &Value| -> Result<bool, RuntimeError> { as_bool(&pred(&env.with_it(v))?) };
-                match f {
-                    "count_if" => (
-                        Arc::new(move |env: &Env| {
-                            let mut n = 0;
-                            for v in as_list(list(env)?)?.iter() {
-                                n += test(env, v)? as i64;
-                            }
-                            Ok(Value::Int(n))
-                        }),
-                        Type::Int,
-                    ),
-                    "filter" => (
-                        Arc::new(move |env: &Env| {
-                            let mut out = Vec::new();
-                            for v in as_list(list(env)?)?.iter() {
-                                if test(env, v)? {
-                                    out.push(v.clone());
-                                }
-                            }
-                            Ok(Value::list(out))
-                        }),
-                        Type::List(Box::new(elem)),
-                    ),
-                    "any" => (
-                        Arc::new(move |env: &Env| {
-                            for v in as_list(list(env)?)?.iter() {
-                                if test(env, v)? {
-                                    return Ok(Value::Bool(true));
-                                }
-                            }
-                            Ok(Value::Bool(false))
-                        }),
-                        Type::Bool,
-                    ),
-                    _ => (
-                        Arc::new(move |env: &Env| {
-                            for v in as_list(list(env)?)?.iter() {
-                                if !test(env, v)? {
-                                    return Ok(Value::Bool(false));
-                                }
-                            }
-                            Ok(Value::Bool(true))
-                        }),
-                        Type::Bool,
-                    ),
-                }
-            }
-            "map" => {
-                if !self.arity(span, f, args, &[2]) {
-                    return (constant(Value::None), Type::Any);
-                }
-                let (list, elem) = self.list_arg(&args[0], scope);
-                let (g, out) = self.per_element(&args[1], scope, &elem);
-                let eval: Eval = Arc::new(move |env: &Env| {
-                    let items = as_list(list(env)?)?;
-                    Ok(Value::list(items.iter().map(|v| g(&env.with_it(v))).collect::<Result<Vec<_>, _>>()?))
-                });
-                (eval, Type::List(Box::new(out)))
-            }
-            "sort_by" => {
-                if !self.arity(span, f, args, &[2]) {
-                    return (constant(Value::None), Type::Any);
-                }
-                let (list, elem) = self.list_arg(&args[0], scope);
-                let (key, key_ty) = self.per_element(&args[1], scope, &elem);
-                if !Type::Int.accepts(&key_ty) {
-                    let message = format!("sort_by needs a number as key, found {}", self.type_name(&key_ty));
-                    self.report(args[1].span, message);
-                }
-                let eval: Eval = Arc::new(move |env: &Env| {
-                    let items = as_list(list(env)?)?;
-                    let mut keyed = Vec::with_capacity(items.len());
-                    for v in items.iter() {
-                        keyed.push((as_int(&key(&env.with_it(v))?)?, v.clone()));
-                    }
-                    // Stable: equal keys keep their order (rulebooks break ties by position).
-                    keyed.sort_by_key(|(k, _)| *k);
-                    Ok(Value::list(keyed.into_iter().map(|(_, v)| v).collect()))
-                });
-                (eval, Type::List(Box::new(elem)))
-            }
-            "sum" => {
-                if !self.arity(span, f, args, &[1, 2]) {
-                    return (constant(Value::None), Type::Any);
-                }
-                let (list, elem) = self.list_arg(&args[0], scope);
-                if args.len() == 1 {
-                    if !Type::Int.accepts(&elem) {
-                        let message = format!("sum needs numbers, found {}", self.type_name(&elem));
-                        self.report(args[0].span, message);
-                    }
-                    let eval: Eval = Arc::new(move |env: &Env| {
-                        let mut total = 0i64;
-                        for v in as_list(list(env)?)?.iter() {
-                            total = total.saturating_add(as_int(v)?);
-                        }
-                        Ok(Value::Int(total))
-                    });
-                    return (eval, Type::Int);
-                }
-                let (key, key_ty) = self.per_element(&args[1], scope, &elem);
-                if !Type::Int.accepts(&key_ty) {
-                    let message = format!("sum needs a number per element, found {}", self.type_name(&key_ty));
-                    self.report(args[1].span, message);
-                }
-                let eval: Eval = Arc::new(move |env: &Env| {
-                    let mut total = 0i64;
-                    for v in as_list(list(env)?)?.iter() {
-                        total = total.saturating_add(as_int(&key(&env.with_it(v))?)?);
-                    }
-                    Ok(Value::Int(total))
-                });
-                (eval, Type::Int)
-            }
-            "min" | "max" => {
-                if args.is_empty() {
-                    return self.error(span, format!("{f} needs a list or at least two numbers"));
-                }
-                let is_max = f == "max";
-                let pick = move |values: &mut dyn Iterator<Item = Result<i64, RuntimeError>>| -> Result<Value, RuntimeError> {
-                    let mut best: Option<i64> = None;
-                    for v in values {
-                        let v = v?;
-                        best = Some(match best {
-                            None => v,
-                            Some(b) if is_max => b.max(v),
-                            Some(b) => b.min(v),
-                        });
-                    }
-                    Ok(best.map(Value::Int).unwrap_or(Value::Int(0)))
-                };
-                if args.len() == 1 {
-                    let (list, elem) = self.list_arg(&args[0], scope);
-                    if !Type::Int.accepts(&elem) {
-                        let message = format!("{f} needs numbers, found {}", self.type_name(&elem));
-                        self.report(args[0].span, message);
-                    }
-                    let eval: Eval = Arc::new(move |env: &Env| {
-                        let items = as_list(list(env)?)?;
-                        pick(&mut items.iter().map(as_int))
-                    });
-                    return (eval, Type::Int);
-                }
-                let parts: Vec<Eval> = args.iter().map(|a| self.expect(a, scope, &Type::Int)).collect();
-                let eval: Eval = Arc::new(move |env: &Env| pick(&mut parts.iter().map(|p| as_int(&p(env)?))));
-                (eval, Type::Int)
-            }
-            "take" | "drop" => {
-                if !self.arity(span, f, args, &[2]) {
-                    return (constant(Value::None), Type::Any);
-                }
-                let (list, elem) = self.list_arg(&args[0], scope);
-                let n = self.expect(&args[1], scope, &Type::Int);
-                let take = f == "take";
-                let eval: Eval = Arc::new(move |env: &Env| {
-                    let items = as_list(list(env)?)?;
-                    let n = (as_int(&n(env)?)?.max(0) as usize).min(items.len());
-                    Ok(Value::list(if take { items[..n].to_vec() } else { items[n..].to_vec() }))
-                });
-                (eval, Type::List(Box::new(elem)))
-            }
-            "contains" | "index_of" => {
-                if !self.arity(span, f, args, &[2]) {
-                    return (constant(Value::None), Type::Any);
-                }
-                let (list, elem) = self.list_arg(&args[0], scope);
-                let x = self.expect(&args[1], scope, &elem);
-                if f == "contains" {
-                    let eval: Eval = Arc::new(move |env: &Env| {
-                        let x = x(env)?;
-                        Ok(Value::Bool(as_list(list(env)?)?.contains(&x)))
-                    });
-                    return (eval, Type::Bool);
-                }
-                let eval: Eval = Arc::new(move |env: &Env| {
-                    let x = x(env)?;
-                    Ok(Value::Int(as_list(list(env)?)?.iter().position(|v| *v == x).map_or(-1, |i| i as i64)))
-                });
-                (eval, Type::Int)
-            }
-            "concat" => {
-                if !self.arity(span, f, args, &[2]) {
-                    return (constant(Value::None), Type::Any);
-                }
-                let (a, a_elem) = self.list_arg(&args[0], scope);
-                let (b, b_elem) = self.list_arg(&args[1], scope);
-                let elem = self.unify(span, &a_elem, &b_elem);
-                let eval: Eval = Arc::new(move |env: &Env| {
-                    let mut items = as_list(a(env)?)?.to_vec();
-                    items.extend(as_list(b(env)?)?.iter().cloned());
-                    Ok(Value::list(items))
-                });
-                (eval, Type::List(Box::new(elem)))
-            }
-            "range" => {
-                if !self.arity(span, f, args, &[2]) {
-                    return (constant(Value::None), Type::Any);
-                }
-                let lo = self.expect(&args[0], scope, &Type::Int);
-                let hi = self.expect(&args[1], scope, &Type::Int);
-                let eval: Eval = Arc::new(move |env: &Env| {
-                    let (lo, hi) = (as_int(&lo(env)?)?, as_int(&hi(env)?)?);
-                    if hi.saturating_sub(lo) > 100_000 {
-                        return Err(RuntimeError::new(format!("range({lo}, {hi}) is too long")));
-                    }
-                    Ok(Value::list((lo..=hi).map(Value::Int).collect()))
-                });
-                (eval, Type::List(Box::new(Type::Int)))
-            }
-            "text" => {
-                // Any number of values of any type, written as a template writes them
-                // (players by name, rows by id, lists space-separated) and joined.
-                if args.is_empty() {
-                    return self.error(span, "text needs at least one value");
-                }
-                let parts: Vec<Eval> = args.iter().map(|a| self.compile(a, scope).0).collect();
-                let eval: Eval = Arc::new(move |env: &Env| {
-                    let mut out = String::new();
-                    for part in &parts {
-                        let v = part(env)?;
-                        env.game.write_value(&mut out, &v, &env.state.names);
-                    }
-                    Ok(Value::Str(Arc::from(out.as_str())))
-                });
-                (eval, Type::Str)
-            }
-            "next_player" => {
-                if !self.arity(span, f, args, &[1]) {
-                    return (constant(Value::None), Type::Any);
-                }
-                let p = self.expect(&args[0], scope, &Type::Player);
-                let eval: Eval = Arc::new(move |env: &Env| match p(env)? {
-                    Value::Player(p) => Ok(Value::Player(((p as usize + 1) % env.state.names.len()) as u8)),
-                    _ => Err(RuntimeError::new("next_player(none)")),
-                });
-                (eval, Type::Player)
-            }
-            _ => {
-                // abs
-                if !self.arity(span, f, args, &[1]) {
-                    return (constant(Value::None), Type::Any);
-                }
-                let x = self.expect(&args[0], scope, &Type::Int);
-                (Arc::new(move |env: &Env| Ok(Value::Int(as_int(&x(env)?)?.saturating_abs()))), Type::Int)
-            }
+        match self.decls.functions.iter().position(|f| f.name == name.text) {
+            Some(id) => self.function_call(span, id, args, scope),
+            None => self.script_call(span, name, args, scope),
         }
     }
 
-    fn script_call(&mut self, span: Span, name: &Name, args: &[Expr], scope: &Scope) -> Compiled {
+    /// A call of a function of the ruleset: each argument of its parameter's type.
+    fn function_call(&mut self, span: Span, id: usize, args: &[Ast], scope: &Scope) -> Compiled {
+        let sig = &self.decls.functions[id];
+        if sig.params.len() != args.len() {
+            let message = format!("function {} takes {} argument(s), not {}", sig.name, sig.params.len(), args.len());
+            return self.error(span, message);
+        }
+        let returns = sig.returns.clone();
+        let args = sig.params.iter().zip(args).map(|((_, ty), arg)| self.expect(arg, scope, ty)).collect();
+        (Expr::Function { id: crate::ir::FunctionId(id as u16), args }, returns)
+    }
+
+    fn script_call(&mut self, span: Span, name: &Name, args: &[Ast], scope: &Scope) -> Compiled {
         let found = self.decls.script_functions.iter().find(|(n, _)| *n == name.text).cloned();
         let (Some((_, arity)), Some(scripts)) = (found, self.decls.scripts.clone()) else {
-            let mut candidates: Vec<String> = BUILTINS.iter().chain(BOARD_BUILTINS).map(|s| s.to_string()).collect();
+            let mut candidates: Vec<String> = builtins::names().map(str::to_string).collect();
+            candidates.extend(self.decls.functions.iter().map(|f| f.name.clone()));
             candidates.extend(self.decls.script_functions.iter().map(|(n, _)| n.clone()));
             return self.unknown(name, "function", candidates);
         };
         if arity != args.len() {
             return self.error(span, format!("script function {} takes {arity} argument(s), not {}", name.text, args.len()));
         }
-        let evals: Vec<Eval> = args.iter().map(|a| self.compile(a, scope).0).collect();
-        let fname = name.text.clone();
-        let eval: Eval = Arc::new(move |env: &Env| {
-            let values = evals.iter().map(|e| e(env)).collect::<Result<Vec<_>, _>>()?;
-            scripts.call(env, &fname, values)
-        });
-        (eval, Type::Any)
+        let args = args.iter().map(|a| self.compile(a, scope).0).collect();
+        (Expr::Script { scripts, name: Arc::from(name.text.as_str()), args }, Type::Any)
     }
 }
 
-fn players(env: &Env) -> Value {
-    Value::list((0..env.state.names.len()).map(|p| Value::Player(p as u8)).collect())
-}
-
-fn zone_reader(base: usize, of: Element, index: Option<(Eval, String)>) -> Compiled {
-    let elem_ty = of.value_type();
-    let eval: Eval = Arc::new(move |env: &Env| {
-        let i = match &index {
-            Some((index, what)) => index_of(&index(env)?, what)?,
-            None => 0,
-        };
-        let zone = &env.state.zones[base + i];
-        Ok(Value::list(zone.iter().map(|e| decode_element(of, *e)).collect()))
-    });
-    (eval, Type::List(Box::new(elem_ty)))
-}
-
-/// " (did you mean 'x'?)" when a candidate is close to `word`, else nothing.
-pub(crate) fn did_you_mean(word: &str, candidates: &[String]) -> String {
-    closest(word, candidates).map(|c| format!(" (did you mean '{c}'?)")).unwrap_or_default()
-}
-
-/// The candidate closest to `word` by edit distance, if close enough to be a likely typo.
-pub(crate) fn closest(word: &str, candidates: &[String]) -> Option<String> {
-    candidates
-        .iter()
-        .map(|c| (edit_distance(word, c), c))
-        .filter(|(d, c)| *d <= 2.max(c.len() / 3))
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, c)| c.clone())
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = (prev + (ca != *cb) as usize).min(row[j] + 1).min(cur + 1);
-            prev = cur;
-        }
-    }
-    row[b.len()]
+/// What stands for an expression that failed to check.
+pub(crate) fn nothing() -> Compiled {
+    (Expr::Const(Value::None), Type::Any)
 }
 
 impl Decls {
@@ -916,17 +786,25 @@ impl Decls {
         Decls {
             tables: game.tables.iter().map(TableDecl::of).collect(),
             params: game.params.iter().map(|p| (p.name.clone(), p.value)).collect(),
+            max_players: game.meta.max_players as usize,
             vars: game.vars.iter().map(|v| VarDecl { name: v.name.clone(), ty: v.ty.clone(), per: v.per, base: v.base }).collect(),
-            zones: game.zones.iter().map(|z| ZoneDecl { name: z.name.clone(), of: z.of, per: z.per, base: z.base }).collect(),
-            boards: game.boards.iter().map(|b| BoardDecl { name: b.name.clone(), of: b.of, per: b.per }).collect(),
+            zones: game
+                .zones
+                .iter()
+                .map(|z| ZoneDecl { name: z.name.clone(), of: z.of, per: z.per, base: z.base, len: game.domain_len(z.per) })
+                .collect(),
+            boards: game
+                .boards
+                .iter()
+                .map(|b| BoardDecl { name: b.name.clone(), of: b.of, per: b.per, base: b.base, len: game.domain_len(b.per) })
+                .collect(),
             script_functions: game.scripts.as_ref().map(|s| s.functions()).unwrap_or_default(),
             scripts: game.scripts.clone(),
+            functions: game
+                .functions
+                .iter()
+                .map(|f| FunctionSig { name: f.name.clone(), params: f.params.clone(), returns: f.returns.clone() })
+                .collect(),
         }
     }
-}
-
-/// `candidates` sorted by edit distance to `word` (stable: equal distances keep their order).
-pub(crate) fn closest_first(word: &str, mut candidates: Vec<String>) -> Vec<String> {
-    candidates.sort_by_key(|c| edit_distance(word, c));
-    candidates
 }

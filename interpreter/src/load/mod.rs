@@ -3,7 +3,7 @@
 
 mod board;
 mod expr;
-mod in_place;
+mod function;
 mod locate;
 mod stmt;
 mod variant;
@@ -16,11 +16,14 @@ use frontier_grammar::{LineCol, Span};
 use serde_yaml::{Mapping, Value as Yaml};
 
 use crate::diagnostic::{Diagnostic, LoadError};
-use crate::eval::{Eval, Template, TemplatePart};
+use crate::eval::{Template, TemplatePart};
+use crate::format;
+use crate::hints::did_you_mean;
+use crate::ir::Expr as Ir;
 use crate::model::*;
 use crate::script::Scripts;
 use crate::value::{TableId, Type, Value};
-pub(crate) use expr::{closest, closest_first, did_you_mean, Compiler, Decls, Scope};
+pub(crate) use expr::{code_of_type, nothing, Compiled, Compiler, Decls, Scope};
 use expr::{TableDecl, VarDecl, ZoneDecl};
 
 /// A ruleset's files as read by the caller (the core does no IO).
@@ -109,24 +112,25 @@ pub(crate) struct Builder {
 pub(crate) struct ProcCtx {
     pub slots: Vec<(String, Type)>,
     pub visible: Vec<(String, Type, u16)>,
+    /// The type of the value the procedure returns, if it returns one.
+    pub returns: Option<Type>,
 }
 
 impl ProcCtx {
     pub fn new() -> ProcCtx {
-        ProcCtx { slots: Vec::new(), visible: Vec::new() }
+        ProcCtx { slots: Vec::new(), visible: Vec::new(), returns: None }
     }
     pub fn declare(&mut self, name: &str, ty: Type) -> Slot {
-        let slot = self.slots.len() as Slot;
+        let slot = self.slots.len() as u16;
         self.slots.push((name.to_string(), ty.clone()));
         self.visible.push((name.to_string(), ty, slot));
-        slot
+        Slot(slot)
     }
 }
 
-const TOP_KEYS: &[&str] = &[
-    "frontier", "name", "title", "players", "rulebook", "summary", "extends", "params", "tables", "state", "zones",
-    "boards", "setup", "play", "procedures", "ranking", "display",
-];
+/// The most rows a table may have: zones and boards store rows as 16-bit codes.
+pub const MAX_ROWS: usize = u16::MAX as usize;
+
 
 impl Builder {
     pub fn error(&mut self, path: &str, message: impl Into<String>) {
@@ -136,18 +140,7 @@ impl Builder {
 
     /// Where `path` (and optionally an expression source inside it) stands.
     fn locate(&self, path: &str, inner: Option<(&str, usize)>) -> (String, Option<(usize, usize)>) {
-        for (file, text) in &self.files {
-            let Some((line, column)) = locate::locate(text, path) else { continue };
-            if let Some((source, offset)) = inner {
-                let line_start: usize = text.split_inclusive('\n').take(line - 1).map(str::len).sum();
-                if let Some(found) = text[line_start..].find(source) {
-                    let lc = LineCol::of(text, line_start + found + offset);
-                    return (file.clone(), Some((lc.line, lc.column)));
-                }
-            }
-            return (file.clone(), Some((line, column)));
-        }
-        (self.files.first().map(|f| f.0.clone()).unwrap_or_default(), None)
+        locate_in(&self.files, path, inner)
     }
 
     pub fn expr_error(&mut self, path: &str, source: &str, span: Span, message: String) {
@@ -188,8 +181,8 @@ impl Builder {
     }
 
     /// Compiles an already-parsed expression of type `want`, reporting its errors at `path`.
-    pub fn compile_ast(&mut self, decls: &Decls, ast: &Expr, source: &str, path: &str, scope: &Scope, want: &Type) -> Eval {
-        let mut compiler = Compiler::new(decls);
+    pub fn compile_ast(&mut self, decls: &Decls, ast: &Expr, source: &str, path: &str, scope: &Scope, want: &Type) -> Ir {
+        let mut compiler = Compiler::with_source(decls, source);
         let eval = compiler.expect(ast, scope, want);
         for e in compiler.errors {
             self.expr_error(path, source, e.span, e.message);
@@ -198,11 +191,11 @@ impl Builder {
     }
 
     /// Parses and compiles an expression of type `want` (any type if `None`).
-    pub fn expression(&mut self, decls: &Decls, value: &Yaml, path: &str, scope: &Scope, want: Option<&Type>) -> (Eval, Type) {
+    pub fn expression(&mut self, decls: &Decls, value: &Yaml, path: &str, scope: &Scope, want: Option<&Type>) -> Compiled {
         let Some((ast, source)) = self.parse_expression(value, path) else {
-            return (Arc::new(|_| Ok(Value::None)), Type::Any);
+            return nothing();
         };
-        let mut compiler = Compiler::new(decls);
+        let mut compiler = Compiler::with_source(decls, &source);
         let (eval, ty) = match want {
             Some(want) => (compiler.expect(&ast, scope, want), want.clone()),
             None => compiler.compile(&ast, scope),
@@ -230,7 +223,7 @@ impl Builder {
                 return Template::literal(&source);
             }
         };
-        let mut compiler = Compiler::new(decls);
+        let mut compiler = Compiler::with_source(decls, &source);
         let parts = parts
             .into_iter()
             .map(|p| match p {
@@ -244,17 +237,17 @@ impl Builder {
         Template { parts, source }
     }
 
-    pub fn check_keys(&mut self, map: &Mapping, path: &str, allowed: &[&str]) {
+    pub fn check_keys<S: AsRef<str>>(&mut self, map: &Mapping, path: &str, allowed: &[S]) {
         for key in map.keys() {
             let Some(k) = key.as_str() else {
                 self.error(path, "keys must be names");
                 continue;
             };
-            if !allowed.contains(&k) {
-                let candidates: Vec<String> = allowed.iter().map(|s| s.to_string()).collect();
+            if !allowed.iter().any(|a| a.as_ref() == k) {
+                let candidates: Vec<String> = allowed.iter().map(|s| s.as_ref().to_string()).collect();
                 let hint = did_you_mean(k, &candidates);
                 let sub = join(path, k);
-                self.error(&sub, format!("unknown key '{k}'{hint}; expected one of: {}", allowed.join(", ")));
+                self.error(&sub, format!("unknown key '{k}'{hint}; expected one of: {}", candidates.join(", ")));
             }
         }
     }
@@ -280,7 +273,7 @@ impl Builder {
             self.error("", "a ruleset is a YAML mapping (name:, title:, players:, …)");
             return None;
         };
-        self.check_keys(top, "", TOP_KEYS);
+        self.check_keys(top, "", &format::key_lists().top);
         if let Some(v) = top.get("frontier") {
             if v.as_u64() != Some(1) {
                 self.error("frontier", "this version of frontier reads ruleset format 1");
@@ -291,6 +284,7 @@ impl Builder {
         let mut tables = self.tables(top.get("tables"));
         let scripts = self.scripts(scripts);
         let mut decls = Decls {
+            max_players: meta.max_players as usize,
             tables: tables.iter().map(TableDecl::of).collect(),
             params: params.iter().map(|p| (p.name.clone(), p.value)).collect(),
             vars: Vec::new(),
@@ -298,19 +292,24 @@ impl Builder {
             boards: Vec::new(),
             script_functions: scripts.as_ref().map(|s| s.functions()).unwrap_or_default(),
             scripts: scripts.clone(),
+            functions: Vec::new(),
         };
         let max_players = meta.max_players as usize;
+        // Signatures first, so that any expression may call a function; bodies once every
+        // declaration they may read is known.
+        let declared = self.declare_functions(top.get("functions"), &mut decls);
         let (vars, int_slots) = self.vars(top.get("state"), &mut decls, max_players);
         let (zones, zone_slots) = self.zones(top.get("zones"), &mut decls, max_players);
         let (boards, board_slots) = self.boards(top.get("boards"), &mut decls, max_players);
         self.table_shows(top.get("tables"), &mut tables, &decls);
+        let functions = self.functions(declared, &decls);
         self.check_unique_names(&decls);
         let mut procs = stmt::Procedures::new();
         procs.declare(self, &decls, top);
         let (procedures, blocks, setup, play) = procs.compile(self, &decls, top);
         let ranking = self.ranking(top.get("ranking"), &decls);
         let display = self.display(top.get("display"), &decls);
-        Some(Game {
+        let mut game = Game {
             meta,
             params,
             tables,
@@ -318,6 +317,7 @@ impl Builder {
             zones,
             boards,
             procedures,
+            functions,
             blocks,
             setup,
             play,
@@ -327,7 +327,12 @@ impl Builder {
             int_slots,
             zone_slots,
             board_slots,
-        })
+            sources: Vec::new(),
+            seats: (0..=max_players).map(|n| Value::list((0..n).map(|p| Value::Player(p as u8)).collect())).collect(),
+        };
+        game.sources = self.files.clone();
+        crate::optimize::game(&mut game);
+        Some(game)
     }
 
     fn meta(&mut self, top: &Mapping, origin: &str) -> Meta {
@@ -388,7 +393,7 @@ impl Builder {
             let (value, doc, rule) = match v {
                 Yaml::Number(n) => (n.as_i64(), None, None),
                 Yaml::Mapping(m) => {
-                    self.check_keys(m, &path, &["value", "doc", "rule"]);
+                    self.check_keys(m, &path, &format::key_lists().param);
                     let doc = self.string(m, "doc", &path);
                     let rule = self.rule(m, &path);
                     (m.get("value").and_then(Yaml::as_i64), doc, rule)
@@ -403,7 +408,40 @@ impl Builder {
         out
     }
 
-    fn type_named(&mut self, text: &str, tables: &[String], path: &str) -> Type {
+    /// `params: {name: type, …}` of a procedure or a function, in order.
+    pub(crate) fn typed_params(&mut self, value: Option<&Yaml>, tables: &[String], path: &str) -> Vec<(String, Type)> {
+        let mut params = Vec::new();
+        match value {
+            None => {}
+            Some(Yaml::Mapping(ps)) => {
+                for (p, ty) in ps {
+                    let pname = p.as_str().unwrap_or_default().to_string();
+                    let ppath = format!("{path}.params.{pname}");
+                    let ty = match ty.as_str() {
+                        Some(t) => self.value_type_named(t, tables, &ppath),
+                        None => {
+                            self.error(&ppath, "a parameter's type: int, bool, str, player, a table name, or list of one of these");
+                            Type::Any
+                        }
+                    };
+                    params.push((pname, ty));
+                }
+            }
+            Some(_) => self.error(&join(path, "params"), "expected a mapping of parameter names to types"),
+        }
+        params
+    }
+
+    /// The type of a value passed around (a parameter, a function's or a procedure's
+    /// value): a type name, or `list of <type>`.
+    pub(crate) fn value_type_named(&mut self, text: &str, tables: &[String], path: &str) -> Type {
+        match text.strip_prefix("list of ") {
+            Some(element) => Type::List(Box::new(self.value_type_named(element.trim(), tables, path))),
+            None => self.type_named(text, tables, path),
+        }
+    }
+
+    pub(crate) fn type_named(&mut self, text: &str, tables: &[String], path: &str) -> Type {
         let base = text.trim_end_matches('?');
         match base {
             "int" => Type::Int,
@@ -429,6 +467,7 @@ impl Builder {
             self.error("tables", "expected a mapping of table names to tables");
             return Vec::new();
         };
+        let map = &self.derive_pairs(map);
         let names: Vec<String> = map.keys().filter_map(|k| k.as_str().map(str::to_string)).collect();
         let mut tables = Vec::new();
         // Row values may name rows of any table: read all rows first, then resolve.
@@ -440,7 +479,7 @@ impl Builder {
                 self.error(&path, "a table is a mapping with columns: and rows:");
                 continue;
             };
-            self.check_keys(t, &path, &["columns", "rows", "doc", "rule", "reconstructed", "show"]);
+            self.check_keys(t, &path, &format::key_lists().table);
             let mut columns = Vec::new();
             if let Some(cols) = t.get("columns") {
                 match cols.as_mapping() {
@@ -465,6 +504,7 @@ impl Builder {
                 }
             }
             let mut rows = Vec::new();
+            let mut ids: HashSet<String> = HashSet::new();
             match t.get("rows").and_then(Yaml::as_sequence) {
                 Some(seq) => {
                     for (i, row) in seq.iter().enumerate() {
@@ -495,13 +535,18 @@ impl Builder {
                             self.error(&rpath, format!("row '{id}' has {} values for {} columns", values.len(), columns.len()));
                             continue;
                         }
-                        if rows.iter().any(|(r, _, _): &(String, Vec<Yaml>, String)| *r == id) {
+                        if !ids.insert(id.clone()) {
                             self.error(&rpath, format!("duplicate row id '{id}'"));
                         }
                         rows.push((id, values, rpath));
                     }
                 }
                 None => self.error(&path, "a table needs rows: a list of rows"),
+            }
+            if rows.len() > MAX_ROWS {
+                // Zones and boards store a row as a 16-bit code.
+                self.error(&format!("{path}.rows"), format!("a table holds at most {MAX_ROWS} rows, not {}", rows.len()));
+                rows.truncate(MAX_ROWS);
             }
             raw_rows.push(rows);
             tables.push(Table {
@@ -512,6 +557,7 @@ impl Builder {
                 rule: self.rule(t, &path),
                 reconstructed: self.string(t, "reconstructed", &path),
                 show: None,
+                geometry: None,
             });
         }
         let ids: Vec<Vec<String>> = raw_rows.iter().map(|rows| rows.iter().map(|r| r.0.clone()).collect()).collect();
@@ -526,7 +572,123 @@ impl Builder {
                 tables[t].rows.push(Row { id, values: row });
             }
         }
+        for table in &mut tables {
+            let path = format!("tables.{}", table.name);
+            if let Some(g) = map.get(table.name.as_str()).and_then(|t| t.get("geometry")) {
+                table.geometry = self.geometry(g, table, &join(&path, "geometry"));
+            }
+        }
         tables
+    }
+
+    /// The tables section with each table declared `pairs: { of: <table> }` written out:
+    /// one row per ordered pair of different rows of the other table (`a--b`, from `a`,
+    /// to `b`), in the other table's order, with the columns `from` and `to`.
+    fn derive_pairs(&mut self, map: &Mapping) -> Mapping {
+        let mut out = map.clone();
+        for (key, v) in map {
+            let (Some(name), Some(pairs)) = (key.as_str(), v.get("pairs")) else { continue };
+            let path = format!("tables.{name}.pairs");
+            if v.get("rows").is_some() || v.get("columns").is_some() {
+                self.error(&path, "a table of pairs has no rows or columns of its own: they are derived");
+                continue;
+            }
+            let Some(of) = pairs.as_mapping().and_then(|p| p.get("of")).and_then(Yaml::as_str) else {
+                self.error(&path, "pairs takes {of: <table>}: every ordered pair of different rows of that table");
+                continue;
+            };
+            if let Some(p) = pairs.as_mapping() {
+                self.check_keys(p, &path, &format::key_lists().pairs);
+            }
+            let ids: Option<Vec<String>> = map.get(of).and_then(|t| t.get("rows")).and_then(Yaml::as_sequence).map(|rows| {
+                rows.iter()
+                    .filter_map(|r| match r {
+                        Yaml::Sequence(items) => items.first().and_then(scalar_text),
+                        Yaml::Mapping(m) => m.get("id").and_then(scalar_text),
+                        other => scalar_text(other),
+                    })
+                    .collect()
+            });
+            let Some(ids) = ids.filter(|_| map.get(of).and_then(|t| t.get("pairs")).is_none()) else {
+                let names: Vec<String> = map
+                    .iter()
+                    .filter(|(_, t)| t.get("pairs").is_none())
+                    .filter_map(|(k, _)| k.as_str().map(str::to_string))
+                    .collect();
+                let hint = did_you_mean(of, &names);
+                self.error(&join(&path, "of"), format!("'{of}' is not a table with rows of its own{hint}"));
+                // Reported once: the table stands with no rows.
+                let mut table = v.as_mapping().cloned().unwrap_or_default();
+                table.insert("rows".into(), Yaml::Sequence(Vec::new()));
+                out.insert(key.clone(), Yaml::Mapping(table));
+                continue;
+            };
+            let mut rows = Vec::new();
+            for a in &ids {
+                for b in ids.iter().filter(|b| *b != a) {
+                    rows.push(Yaml::Sequence(vec![format!("{a}--{b}").into(), a.as_str().into(), b.as_str().into()]));
+                }
+            }
+            let mut table = v.as_mapping().cloned().unwrap_or_default();
+            table.remove("pairs");
+            let mut columns = Mapping::new();
+            columns.insert("from".into(), of.into());
+            columns.insert("to".into(), of.into());
+            table.insert("columns".into(), Yaml::Mapping(columns));
+            table.insert("rows".into(), Yaml::Sequence(rows));
+            out.insert(key.clone(), Yaml::Mapping(table));
+        }
+        out
+    }
+
+    /// `geometry: { hex: even-q, x: <int column>, y: <int column> }`: the table's rows are
+    /// hexes at those coordinates.
+    fn geometry(&mut self, value: &Yaml, table: &Table, path: &str) -> Option<crate::hex::HexTable> {
+        let shape = "a geometry is {hex: even-q or odd-q, x: <column>, y: <column>}";
+        let Some(m) = value.as_mapping() else {
+            self.error(path, shape);
+            return None;
+        };
+        self.check_keys(m, path, &format::key_lists().geometry);
+        let layout = match m.get("hex").and_then(Yaml::as_str) {
+            Some(name) => match crate::hex::Layout::named(name) {
+                Some(layout) => layout,
+                None => {
+                    self.error(&join(path, "hex"), format!("unknown hex layout '{name}': even-q (even columns half a hex lower) or odd-q"));
+                    return None;
+                }
+            },
+            None => {
+                self.error(path, shape);
+                return None;
+            }
+        };
+        let mut column = |key: &str| -> Option<usize> {
+            let name = m.get(key).and_then(Yaml::as_str)?;
+            match table.column_index(name) {
+                Some(c) if table.columns[c].ty == Type::Int => Some(c),
+                Some(_) => {
+                    self.error(&join(path, key), format!("column '{name}' must hold whole numbers to be a coordinate"));
+                    None
+                }
+                None => {
+                    let names: Vec<String> = table.columns.iter().map(|c| c.name.clone()).collect();
+                    let hint = did_you_mean(name, &names);
+                    self.error(&join(path, key), format!("table {} has no column '{name}'{hint}", table.name));
+                    None
+                }
+            }
+        };
+        let (x, y) = (column("x"), column("y"));
+        let (Some(x), Some(y)) = (x, y) else {
+            if m.get("x").is_none() || m.get("y").is_none() {
+                self.error(path, shape);
+            }
+            return None;
+        };
+        let int = |v: &Value| if let Value::Int(n) = v { *n } else { 0 };
+        let coords = table.rows.iter().map(|r| (int(&r.values[x]), int(&r.values[y]))).collect();
+        crate::hex::HexTable::new(layout, coords).map_err(|e| self.error(path, e)).ok()
     }
 
     fn cell(&mut self, v: &Yaml, ty: &Type, ids: &[Vec<String>], column: &str, path: &str) -> Value {
@@ -561,7 +723,7 @@ impl Builder {
         match Scripts::compile(files) {
             Ok(s) => {
                 for (name, _) in s.functions() {
-                    if expr::is_builtin(&name) {
+                    if crate::builtins::is_builtin(&name) {
                         let message = format!("script function {name} has the name of a built-in function: rename it");
                         let file = s.file_of(&name).unwrap_or_default().to_string();
                         self.diagnostics.push(Diagnostic { file, position: None, path: String::new(), message });
@@ -627,23 +789,45 @@ impl Builder {
         }
     }
 
+    /// `per:` a key (`players` or a table name), two keys in a list (`[players,
+    /// sections]`), or nothing.
     fn domain(&mut self, m: &Mapping, decls: &Decls, path: &str) -> Domain {
-        match m.get("per").and_then(Yaml::as_str) {
-            None => {
-                if m.get("per").is_some() {
-                    self.error(&join(path, "per"), "expected 'players' or a table name");
-                }
-                Domain::Global
+        let ppath = join(path, "per");
+        if let Some(keys) = m.get("per").and_then(Yaml::as_sequence) {
+            if keys.len() != 2 {
+                let message = "expected two keys, [players or a table, players or a table] (one key is written alone: per: players)";
+                self.error(&ppath, message);
+                return Domain::Global;
             }
-            Some("players") => Domain::Players,
+            let first = self.axis(&keys[0], decls, &format!("{ppath}[0]"));
+            let second = self.axis(&keys[1], decls, &format!("{ppath}[1]"));
+            return match (first, second) {
+                (Some(a), Some(b)) => Domain::Pair(a, b),
+                _ => Domain::Global,
+            };
+        }
+        match m.get("per") {
+            None => Domain::Global,
+            Some(key) => self.axis(key, decls, &ppath).map_or(Domain::Global, Axis::domain),
+        }
+    }
+
+    /// One key of `per:`: `players` or a table name.
+    fn axis(&mut self, key: &Yaml, decls: &Decls, path: &str) -> Option<Axis> {
+        match key.as_str() {
+            None => {
+                self.error(path, "expected 'players' or a table name");
+                None
+            }
+            Some("players") => Some(Axis::Players),
             Some(t) => match decls.tables.iter().position(|d| d.name == t) {
-                Some(i) => Domain::Table(i as TableId),
+                Some(i) => Some(Axis::Table(i as TableId)),
                 None => {
                     let mut candidates: Vec<String> = decls.tables.iter().map(|d| d.name.clone()).collect();
                     candidates.push("players".into());
                     let hint = did_you_mean(t, &candidates);
-                    self.error(&join(path, "per"), format!("unknown domain '{t}'{hint}: use 'players' or a table name"));
-                    Domain::Global
+                    self.error(path, format!("unknown domain '{t}'{hint}: use 'players' or a table name"));
+                    None
                 }
             },
         }
@@ -654,6 +838,21 @@ impl Builder {
             Domain::Global => 1,
             Domain::Players => max_players,
             Domain::Table(t) => decls.tables[t as usize].row_ids.len(),
+            Domain::Pair(a, b) => Self::domain_len(decls, a.domain(), max_players) * Self::domain_len(decls, b.domain(), max_players),
+        }
+    }
+
+    /// After compiling the `init` of a two-key declaration (its diagnostics from `from`
+    /// on): says why `it` is undefined there.
+    fn note_two_key_it(&mut self, per: Domain, from: usize) {
+        if !matches!(per, Domain::Pair(..)) {
+            return;
+        }
+        let why = "'it' is not defined in the init of a declaration with two keys: the init gives every entry the same value (set entries in setup)";
+        for d in &mut self.diagnostics[from..] {
+            if d.message.starts_with(expr::IT_UNDEFINED) {
+                d.message.replace_range(..expr::IT_UNDEFINED.len(), why);
+            }
         }
     }
 
@@ -675,7 +874,7 @@ impl Builder {
                 Yaml::Mapping(m) => (m, None),
                 scalar => (&empty, Some(scalar.clone())),
             };
-            self.check_keys(m, &path, &["type", "per", "init", "doc", "rule"]);
+            self.check_keys(m, &path, &format::key_lists().state);
             let ty = match m.get("type").and_then(Yaml::as_str) {
                 Some(t) => {
                     let ty = self.type_named(t, &table_names, &join(&path, "type"));
@@ -695,11 +894,14 @@ impl Builder {
             slots += Self::domain_len(decls, per, max_players);
             let init_yaml = short_init.or_else(|| m.get("init").cloned());
             let it = per.index_type();
-            let init: Eval = match init_yaml {
+            let init: Ir = match init_yaml {
                 Some(init) => {
                     let scope = Scope { locals: &[], it };
                     let ipath = if m.contains_key("init") { join(&path, "init") } else { path.clone() };
-                    self.expression(decls, &init, &ipath, &scope, Some(&ty)).0
+                    let from = self.diagnostics.len();
+                    let init = self.expression(decls, &init, &ipath, &scope, Some(&ty)).0;
+                    self.note_two_key_it(per, from);
+                    init
                 }
                 None => {
                     let zero = match ty {
@@ -707,7 +909,7 @@ impl Builder {
                         Type::Int => Value::Int(0),
                         _ => Value::None,
                     };
-                    Arc::new(move |_| Ok(zero.clone()))
+                    Ir::Const(zero)
                 }
             };
             decls.vars.push(VarDecl { name: name.to_string(), ty: ty.clone(), per, base });
@@ -731,7 +933,7 @@ impl Builder {
         let mut pending = Vec::new();
         for (name, path, m) in self.declarations(value, "zones", "a zone is a mapping: {of: …, per: …, visibility: …}") {
             let (name, m) = (name.as_str(), &m);
-            self.check_keys(m, &path, &["of", "per", "visibility", "init", "doc", "rule"]);
+            self.check_keys(m, &path, &format::key_lists().zone);
             let of = self.element(m, decls, &path, "zone");
             let per = self.domain(m, decls, &path);
             let visibility = match m.get("visibility").and_then(Yaml::as_str) {
@@ -749,8 +951,9 @@ impl Builder {
                 self.error(&join(&path, "visibility"), "'owner' visibility needs a zone per players");
             }
             let base = slots;
-            slots += Self::domain_len(decls, per, max_players);
-            decls.zones.push(ZoneDecl { name: name.to_string(), of, per, base });
+            let len = Self::domain_len(decls, per, max_players);
+            slots += len;
+            decls.zones.push(ZoneDecl { name: name.to_string(), of, per, base, len });
             let doc = self.string(m, "doc", &path);
             let rule = self.rule(m, &path);
             pending.push((m.get("init").cloned(), path));
@@ -763,13 +966,15 @@ impl Builder {
                 if let Element::Row(t) = zone.of {
                     let n = decls.tables[t as usize].row_ids.len() as u16;
                     let all = Value::list((0..n).map(|r| Value::Row(t, r)).collect());
-                    zone.init = Some(Arc::new(move |_| Ok(all.clone())));
+                    zone.init = Some(Ir::Const(all));
                     continue;
                 }
             }
             let scope = Scope { locals: &[], it: zone.per.index_type() };
             let want = Type::List(Box::new(elem));
+            let from = self.diagnostics.len();
             zone.init = Some(self.expression(decls, &init, &join(&path, "init"), &scope, Some(&want)).0);
+            self.note_two_key_it(zone.per, from);
         }
         (out, slots)
     }
@@ -803,12 +1008,12 @@ impl Builder {
     }
 
     fn ranking(&mut self, value: Option<&Yaml>, decls: &Decls) -> Ranking {
-        let fallback = || Ranking { score: Arc::new(|_| Ok(Value::Int(0))), tiebreak: Vec::new(), rule: None };
+        let fallback = || Ranking { score: Ir::Const(Value::Int(0)), tiebreak: Vec::new(), rule: None };
         let Some(m) = value.and_then(Yaml::as_mapping) else {
             self.error("ranking", "missing 'ranking': {score: \"<expression of it, the player>\", tiebreak: [...]}");
             return fallback();
         };
-        self.check_keys(m, "ranking", &["score", "tiebreak", "rule", "doc"]);
+        self.check_keys(m, "ranking", &format::key_lists().ranking);
         let scope = Scope { locals: &[], it: Some(Type::Player) };
         let score = match m.get("score") {
             Some(v) => self.expression(decls, v, "ranking.score", &scope, Some(&Type::Int)).0,
@@ -831,6 +1036,23 @@ impl Builder {
         }
         Ranking { score, tiebreak, rule: self.rule(m, "ranking") }
     }
+}
+
+/// Where `path` (and optionally an expression source inside it) stands in the files of
+/// a ruleset (a variant first, then what it extends): the file, and line and column.
+pub(crate) fn locate_in(files: &[(String, String)], path: &str, inner: Option<(&str, usize)>) -> (String, Option<(usize, usize)>) {
+    for (file, text) in files {
+        let Some((line, column)) = locate::locate(text, path) else { continue };
+        if let Some((source, offset)) = inner {
+            let line_start: usize = text.split_inclusive('\n').take(line - 1).map(str::len).sum();
+            if let Some(found) = text[line_start..].find(source) {
+                let lc = LineCol::of(text, line_start + found + offset);
+                return (file.clone(), Some((lc.line, lc.column)));
+            }
+        }
+        return (file.clone(), Some((line, column)));
+    }
+    (files.first().map(|f| f.0.clone()).unwrap_or_default(), None)
 }
 
 pub(crate) fn join(path: &str, key: &str) -> String {

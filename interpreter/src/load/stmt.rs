@@ -5,37 +5,139 @@ use std::sync::Arc;
 use frontier_grammar::expr::{Expr, ExprKind};
 use serde_yaml::{Mapping, Value as Yaml};
 
-use super::{closest, did_you_mean, join, Builder, Decls, ProcCtx};
-use crate::eval::{Env, Eval, Template};
+use super::{join, Builder, Decls, ProcCtx};
+use crate::eval::Template;
+use crate::hints::{closest, did_you_mean};
+use crate::ir::{CmpOp, Expr as Ir};
 use crate::model::*;
 use crate::value::{Type, Value};
 
-const VERBS: &[&str] = &[
-    "set", "add", "let", "move", "push", "remove", "shuffle", "place", "draw", "if", "for_each", "repeat", "while", "choose",
-    "random", "call", "log", "end_game",
+/// A statement of the procedure language: its verb, the keys it takes beside the verb
+/// (and `rule`, `doc`), and how it compiles. Adding a statement is one entry here and
+/// its compile function.
+struct Statement {
+    verb: &'static str,
+    keys: &'static [&'static str],
+    compile: fn(&mut Procedures, &mut Builder, &Decls, &mut ProcCtx, &Site, &mut Vec<Stmt>),
+}
+
+/// A statement being compiled: its mapping, the verb's argument and where it stands.
+struct Site<'y> {
+    verb: &'static str,
+    m: &'y Mapping,
+    arg: &'y Yaml,
+    path: &'y str,
+    vpath: String,
+    rule: RuleRef,
+    origin: Arc<str>,
+}
+
+const STATEMENTS: &[Statement] = &[
+    Statement { verb: "set", keys: &[], compile: Procedures::assign },
+    Statement { verb: "add", keys: &[], compile: Procedures::assign },
+    Statement { verb: "let", keys: &[], compile: Procedures::assign },
+    Statement { verb: "move", keys: &[], compile: Procedures::move_ },
+    Statement { verb: "push", keys: &[], compile: Procedures::push_ },
+    Statement { verb: "remove", keys: &[], compile: Procedures::remove },
+    Statement { verb: "shuffle", keys: &[], compile: Procedures::shuffle },
+    Statement { verb: "clear", keys: &[], compile: Procedures::clear },
+    Statement { verb: "place", keys: &[], compile: Procedures::place },
+    Statement { verb: "draw", keys: &[], compile: Procedures::draw },
+    Statement { verb: "if", keys: &["then", "else"], compile: Procedures::if_ },
+    Statement { verb: "for_each", keys: &["do"], compile: Procedures::for_each },
+    Statement { verb: "repeat", keys: &["do"], compile: Procedures::repeat },
+    Statement { verb: "while", keys: &["do"], compile: Procedures::while_ },
+    Statement { verb: "choose", keys: &[], compile: Procedures::choose_stmt },
+    Statement { verb: "random", keys: &["weights"], compile: Procedures::random },
+    Statement { verb: "call", keys: &["into"], compile: Procedures::call },
+    Statement { verb: "return", keys: &[], compile: Procedures::return_ },
+    Statement { verb: "log", keys: &[], compile: Procedures::log },
+    Statement { verb: "award", keys: &[], compile: Procedures::award },
+    Statement { verb: "match", keys: &["cases", "else"], compile: Procedures::match_ },
+    Statement { verb: "end_game", keys: &[], compile: Procedures::end_game },
 ];
+
+impl Site<'_> {
+    /// A compiled statement standing where this one does.
+    fn stmt(&self, kind: StmtKind) -> Stmt {
+        Stmt { kind, rule: self.rule.clone(), origin: self.origin.clone() }
+    }
+}
+
+fn statement_named(verb: &str) -> Option<&'static Statement> {
+    STATEMENTS.iter().find(|s| s.verb == verb)
+}
+
+fn verbs_list() -> impl Iterator<Item = &'static str> {
+    STATEMENTS.iter().map(|s| s.verb)
+}
+
+fn verbs_joined() -> String {
+    verbs_list().collect::<Vec<_>>().join(", ")
+}
 
 struct Signature {
     name: String,
     params: Vec<(String, Type)>,
+    /// The type of the value the procedure gives back with `return:`, if it gives one.
+    returns: Option<Type>,
     path: String,
 }
 
 pub(crate) struct Procedures {
     signatures: Vec<Signature>,
     blocks: Vec<Block>,
+    /// While the statements of a `repeat: { up_to }` round compile (its `do:`, and the
+    /// branches of `if`s there): the `done` option its decisions get.
+    round: Option<RoundDone>,
+}
+
+/// The `done` option of a `repeat: { up_to }` loop, added last to each decision of a round.
+struct RoundDone {
+    label: Template,
+    condition: Option<Ir>,
+    /// A block of one statement: end the loop.
+    body: BlockId,
+    rule: RuleRef,
+    /// How many decisions received it.
+    used: usize,
+}
+
+impl RoundDone {
+    fn option(&self) -> OptionGroup {
+        OptionGroup {
+            label: clone_template(&self.label),
+            bindings: Vec::new(),
+            condition: self.condition.clone(),
+            body: self.body,
+            rule: self.rule.clone(),
+        }
+    }
+}
+
+fn clone_template(t: &Template) -> Template {
+    use crate::eval::TemplatePart;
+    let parts = t
+        .parts
+        .iter()
+        .map(|p| match p {
+            TemplatePart::Text(s) => TemplatePart::Text(s.clone()),
+            TemplatePart::Hole(e) => TemplatePart::Hole(e.clone()),
+        })
+        .collect();
+    Template { parts, source: t.source.clone() }
 }
 
 impl Procedures {
     pub fn new() -> Procedures {
-        Procedures { signatures: Vec::new(), blocks: Vec::new() }
+        Procedures { signatures: Vec::new(), blocks: Vec::new(), round: None }
     }
 
     /// Declares `setup`, `play` and every named procedure, so calls may name any of them.
     pub fn declare(&mut self, b: &mut Builder, decls: &Decls, top: &Mapping) {
         let tables: Vec<String> = decls.tables.iter().map(|t| t.name.clone()).collect();
         for name in ["setup", "play"] {
-            self.signatures.push(Signature { name: name.into(), params: Vec::new(), path: name.into() });
+            self.signatures.push(Signature { name: name.into(), params: Vec::new(), returns: None, path: name.into() });
         }
         if !top.contains_key("play") {
             b.error("play", "missing 'play': the statements that run the game after setup");
@@ -53,28 +155,20 @@ impl Procedures {
                 continue;
             }
             let mut params = Vec::new();
+            let mut returns = None;
             if let Some(m) = v.as_mapping() {
-                b.check_keys(m, &path, &["params", "do", "doc", "rule"]);
-                match m.get("params") {
-                    None => {}
-                    Some(Yaml::Mapping(ps)) => {
-                        for (p, ty) in ps {
-                            let pname = p.as_str().unwrap_or_default().to_string();
-                            let ppath = format!("{path}.params.{pname}");
-                            let ty = match ty.as_str() {
-                                Some(t) => b.type_named(t, &tables, &ppath),
-                                None => {
-                                    b.error(&ppath, "a parameter's type: int, bool, str, player or a table name");
-                                    Type::Any
-                                }
-                            };
-                            params.push((pname, ty));
-                        }
+                b.check_keys(m, &path, &crate::format::key_lists().procedure);
+                returns = match m.get("returns") {
+                    None => None,
+                    Some(Yaml::String(t)) => Some(b.value_type_named(t, &tables, &join(&path, "returns"))),
+                    Some(_) => {
+                        b.error(&join(&path, "returns"), "the type of the value the procedure returns: int, bool, player or a table name");
+                        None
                     }
-                    Some(_) => b.error(&join(&path, "params"), "expected a mapping of parameter names to types"),
-                }
+                };
+                params = b.typed_params(m.get("params"), &tables, &path);
             }
-            self.signatures.push(Signature { name: name.to_string(), params, path });
+            self.signatures.push(Signature { name: name.to_string(), params, returns, path });
         }
     }
 
@@ -98,10 +192,13 @@ impl Procedures {
                 other => (other, path.clone(), None, None),
             };
             let mut ctx = ProcCtx::new();
+            ctx.returns = sig.returns.clone();
             let slots: Vec<Slot> = params.iter().map(|(n, t)| ctx.declare(n, t.clone())).collect();
             let body = self.block(b, decls, &mut ctx, body_yaml, &body_path);
+            let returns = self.signatures[i].returns.clone();
             procedures.push(Procedure {
                 name,
+                returns,
                 params: slots,
                 param_names: params.into_iter().map(|(n, _)| n).collect(),
                 body,
@@ -110,11 +207,11 @@ impl Procedures {
                 rule,
             });
         }
-        (procedures, self.blocks, 0, 1)
+        (procedures, self.blocks, ProcId(0), ProcId(1))
     }
 
     fn block(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, yaml: &Yaml, path: &str) -> BlockId {
-        let id = self.blocks.len() as BlockId;
+        let id = BlockId(self.blocks.len() as u32);
         self.blocks.push(Vec::new());
         let visible = ctx.visible.len();
         let mut stmts = Vec::new();
@@ -128,7 +225,7 @@ impl Procedures {
             _ => b.error(path, "expected a list of statements"),
         }
         ctx.visible.truncate(visible);
-        self.blocks[id as usize] = stmts;
+        self.blocks[id.index()] = stmts;
         id
     }
 
@@ -139,260 +236,551 @@ impl Procedures {
             return;
         }
         let Some(m) = yaml.as_mapping() else {
-            b.error(path, format!("a statement is a mapping with one of: {}", VERBS.join(", ")));
+            b.error(path, format!("a statement is a mapping with one of: {}", verbs_joined()));
             return;
         };
-        let verbs: Vec<&str> = m.keys().filter_map(Yaml::as_str).filter(|k| VERBS.contains(k)).collect();
-        let verb = match verbs.as_slice() {
+        let verbs: Vec<&Statement> = m.keys().filter_map(Yaml::as_str).filter_map(statement_named).collect();
+        let statement = match verbs.as_slice() {
             [v] => *v,
             [] => {
                 let keys: Vec<String> = m.keys().filter_map(|k| k.as_str().map(str::to_string)).collect();
-                let verbs_owned: Vec<String> = VERBS.iter().map(|s| s.to_string()).collect();
+                let verbs_owned: Vec<String> = verbs_list().map(str::to_string).collect();
                 let hint = keys.iter().find_map(|k| closest(k, &verbs_owned)).map(|c| format!(" (did you mean '{c}'?)")).unwrap_or_default();
-                b.error(path, format!("no statement verb among keys {keys:?}{hint}; expected one of: {}", VERBS.join(", ")));
+                b.error(path, format!("no statement verb among keys {keys:?}{hint}; expected one of: {}", verbs_joined()));
                 return;
             }
             many => {
-                b.error(path, format!("one verb per statement, found {}", many.join(" and ")));
+                let names: Vec<&str> = many.iter().map(|s| s.verb).collect();
+                b.error(path, format!("one verb per statement, found {}", names.join(" and ")));
                 return;
             }
         };
-        let allowed: &[&str] = match verb {
-            "if" => &["if", "then", "else", "rule", "doc"],
-            "for_each" | "repeat" | "while" => &[verb, "do", "rule", "doc"],
-            "random" => &["random", "weights", "rule", "doc"],
-            _ => &[verb, "rule", "doc"],
+        let verb = statement.verb;
+        let mut allowed = vec![verb];
+        allowed.extend_from_slice(statement.keys);
+        allowed.extend(["rule", "doc"]);
+        b.check_keys(m, path, &allowed);
+        let site = Site { verb, m, arg: &m[verb], path, vpath: join(path, verb), rule: b.rule(m, path), origin };
+        // The decisions of a `repeat: { up_to }` round are the `choose`s of its `do:` and
+        // of the branches of `if`s there; any other statement's blocks have none.
+        let round_level = matches!(verb, "if" | "choose");
+        let outer_round = if round_level { None } else { self.round.take() };
+        (statement.compile)(self, b, decls, ctx, &site, out);
+        if !round_level {
+            self.round = outer_round;
+        }
+    }
+
+    fn assign(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
+        let Site { verb, arg, ref vpath, .. } = *site;
+        let rule = site.rule.clone();
+        let Some(pairs) = arg.as_mapping() else {
+            b.error(vpath, format!("{verb} takes a mapping: {{ target: value, … }}"));
+            return;
         };
-        b.check_keys(m, path, allowed);
-        let rule = b.rule(m, path);
-        let arg = &m[verb];
-        let vpath = join(path, verb);
+        for (k, v) in pairs {
+            let Some(target) = k.as_str() else { continue };
+            let tpath = join(vpath, target);
+            if verb == "let" {
+                if !is_identifier(target) {
+                    b.error(&tpath, format!("'{target}' is not a valid local name"));
+                    continue;
+                }
+                let scope = crate::load::Scope { locals: &ctx.visible, it: None };
+                let (value, ty) = b.expression(decls, v, &tpath, &scope, None);
+                let slot = ctx.declare(target, ty);
+                let origin: Arc<str> = Arc::from(tpath.as_str());
+                out.push(Stmt { kind: StmtKind::Assign { target: Place::Local(slot), value, mode: AssignMode::Set }, rule: rule.clone(), origin });
+                continue;
+            }
+            let scope = crate::load::Scope { locals: &ctx.visible, it: None };
+            let Some((place, ty)) = place(b, decls, &scope, target, &tpath) else { continue };
+            let mode = if verb == "add" { AssignMode::Add } else { AssignMode::Set };
+            if mode == AssignMode::Add && !Type::Int.accepts(&ty) {
+                b.error(&tpath, format!("'add' needs a number, and '{target}' is not one"));
+            }
+            let value = b.expression(decls, v, &tpath, &scope, Some(&ty)).0;
+            let origin: Arc<str> = Arc::from(tpath.as_str());
+            out.push(Stmt { kind: StmtKind::Assign { target: place, value, mode }, rule: rule.clone(), origin });
+        }
+    }
+
+    fn place(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
+        let Site { arg, ref vpath, .. } = *site;
         let scope_locals = ctx.visible.clone();
         let scope = crate::load::Scope { locals: &scope_locals, it: None };
-        let mut push = |kind: StmtKind| out.push(Stmt { kind, rule: rule.clone(), origin: origin.clone() });
-        match verb {
-            "set" | "add" | "let" => {
-                let Some(pairs) = arg.as_mapping() else {
-                    b.error(&vpath, format!("{verb} takes a mapping: {{ target: value, … }}"));
-                    return;
-                };
-                for (k, v) in pairs {
-                    let Some(target) = k.as_str() else { continue };
-                    let tpath = join(&vpath, target);
-                    if verb == "let" {
-                        if !is_identifier(target) {
-                            b.error(&tpath, format!("'{target}' is not a valid local name"));
-                            continue;
-                        }
-                        let scope = crate::load::Scope { locals: &ctx.visible, it: None };
-                        let (value, ty) = b.expression(decls, v, &tpath, &scope, None);
-                        let slot = ctx.declare(target, ty);
-                        push(StmtKind::Assign { target: Place::Local(slot), value, mode: AssignMode::Set });
-                        continue;
-                    }
-                    let scope = crate::load::Scope { locals: &ctx.visible, it: None };
-                    let Some((place, ty)) = place(b, decls, &scope, target, &tpath) else { continue };
-                    let mode = if verb == "add" { AssignMode::Add } else { AssignMode::Set };
-                    if mode == AssignMode::Add && !Type::Int.accepts(&ty) {
-                        b.error(&tpath, format!("'add' needs a number, and '{target}' is not one"));
-                    }
-                    let value = b.expression(decls, v, &tpath, &scope, Some(&ty)).0;
-                    push(StmtKind::Assign { target: place, value, mode });
-                }
+        let Some(mm) = arg.as_mapping() else {
+            b.error(vpath, "place takes a mapping: { on: board, at: position, piece: rows of cells }");
+            return;
+        };
+        b.check_keys(mm, vpath, &["on", "at", "piece"]);
+        let (Some(on), Some(at), Some(piece)) = (mm.get("on"), mm.get("at"), mm.get("piece")) else {
+            b.error(vpath, "place needs 'on' (a board), 'at' (a position) and 'piece' (a list of rows of cells)");
+            return;
+        };
+        let board = super::board::board_ref(b, decls, &scope, on, &join(vpath, "on"));
+        let at = b.expression(decls, at, &join(vpath, "at"), &scope, Some(&Type::Pos)).0;
+        let Some((board, cell)) = board else { return };
+        let want = Type::List(Box::new(Type::List(Box::new(cell))));
+        let piece = b.expression(decls, piece, &join(vpath, "piece"), &scope, Some(&want)).0;
+        out.push(site.stmt(StmtKind::Place { board, at, piece }));
+    }
+
+    fn shuffle(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
+        on_zone(b, decls, ctx, site, out, |zone| StmtKind::Shuffle { zone });
+    }
+
+    fn clear(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
+        on_zone(b, decls, ctx, site, out, |zone| StmtKind::Clear { zone });
+    }
+
+    fn if_(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
+        let Site { m, arg, path, ref vpath, .. } = *site;
+        let (rule, origin) = (site.rule.clone(), site.origin.clone());
+        let scope_locals = ctx.visible.clone();
+        let scope = crate::load::Scope { locals: &scope_locals, it: None };
+        let cond = b.expression(decls, arg, vpath, &scope, Some(&Type::Bool)).0;
+        let then = match m.get("then") {
+            Some(t) => self.block(b, decls, ctx, t, &join(path, "then")),
+            None => {
+                b.error(path, "if needs 'then:' (a list of statements)");
+                return;
             }
-            "place" => {
-                let Some(mm) = arg.as_mapping() else {
-                    b.error(&vpath, "place takes a mapping: { on: board, at: position, piece: rows of cells }");
-                    return;
-                };
-                b.check_keys(mm, &vpath, &["on", "at", "piece"]);
-                let (Some(on), Some(at), Some(piece)) = (mm.get("on"), mm.get("at"), mm.get("piece")) else {
-                    b.error(&vpath, "place needs 'on' (a board), 'at' (a position) and 'piece' (a list of rows of cells)");
-                    return;
-                };
-                let board = super::board::board_ref(b, decls, &scope, on, &join(&vpath, "on"));
-                let at = b.expression(decls, at, &join(&vpath, "at"), &scope, Some(&Type::Pos)).0;
-                let Some((board, cell)) = board else { return };
-                let want = Type::List(Box::new(Type::List(Box::new(cell))));
-                let piece = b.expression(decls, piece, &join(&vpath, "piece"), &scope, Some(&want)).0;
-                push(StmtKind::Place { board, at, piece });
+        };
+        let otherwise = m.get("else").map(|e| self.block(b, decls, ctx, e, &join(path, "else")));
+        out.push(Stmt { kind: StmtKind::If { cond, then, otherwise }, rule, origin });
+    }
+
+    fn for_each(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
+        let Site { m, arg, path, ref vpath, .. } = *site;
+        let (rule, origin) = (site.rule.clone(), site.origin.clone());
+        let scope_locals = ctx.visible.clone();
+        let scope = crate::load::Scope { locals: &scope_locals, it: None };
+        let Some((var, list_yaml)) = single_binding(b, arg, vpath) else { return };
+        let (list, ty) = b.expression(decls, &list_yaml, &join(vpath, &var), &scope, None);
+        let elem = list_element(b, &ty, &join(vpath, &var));
+        let visible = ctx.visible.len();
+        let slot = ctx.declare(&var, elem);
+        let body = self.loop_body(b, decls, ctx, m, path);
+        ctx.visible.truncate(visible);
+        out.push(Stmt { kind: StmtKind::ForEach { slot, list, body }, rule, origin });
+    }
+
+    fn repeat(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
+        let Site { m, arg, path, ref vpath, .. } = *site;
+        if let Some(mm) = arg.as_mapping() {
+            self.repeat_up_to(b, decls, ctx, site, mm, out);
+            return;
+        }
+        let (rule, origin) = (site.rule.clone(), site.origin.clone());
+        let scope_locals = ctx.visible.clone();
+        let scope = crate::load::Scope { locals: &scope_locals, it: None };
+        let count = b.expression(decls, arg, vpath, &scope, Some(&Type::Int)).0;
+        let body = self.loop_body(b, decls, ctx, m, path);
+        out.push(Stmt { kind: StmtKind::Repeat { count, body }, rule, origin });
+    }
+
+    /// `repeat: { up_to: n, as: i, while: condition, done: label, at_least: k }`: at most
+    /// n rounds, each begun only while the condition holds; from round k + 1 on, each
+    /// decision of a round offers one more option, `done`, which ends the loop.
+    fn repeat_up_to(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, mm: &Mapping, out: &mut Vec<Stmt>) {
+        let Site { m, path, ref vpath, .. } = *site;
+        let (rule, origin) = (site.rule.clone(), site.origin.clone());
+        b.check_keys(mm, vpath, &["up_to", "as", "while", "done", "at_least"]);
+        let Some(up_to) = mm.get("up_to") else {
+            b.error(vpath, "repeat takes a number of rounds, or { up_to: n, as: name, while: condition, done: label, at_least: k }");
+            return;
+        };
+        let outer = ctx.visible.clone();
+        let count = b.expression(decls, up_to, &join(vpath, "up_to"), &crate::load::Scope { locals: &outer, it: None }, Some(&Type::Int)).0;
+        let visible = ctx.visible.len();
+        // The round number the `done` option reads: a local no expression can name (and
+        // so no body can change).
+        let round = Slot(ctx.slots.len() as u16);
+        ctx.slots.push(("#round".into(), Type::Int));
+        let name = match mm.get("as") {
+            Some(Yaml::String(n)) if is_identifier(n) => Some(ctx.declare(n, Type::Int)),
+            Some(other) => {
+                let shown = other.as_str().map(|n| format!("'{n}' is not a valid local name")).unwrap_or_else(|| "expected a local name".into());
+                b.error(&join(vpath, "as"), format!("{shown}: 'as' names the round number (1, 2, …)"));
+                None
             }
-            "move" | "push" | "remove" | "draw" => {
-                let Some(mm) = arg.as_mapping() else {
-                    b.error(&vpath, format!("{verb} takes a mapping"));
-                    return;
-                };
-                match verb {
-                    "move" => {
-                        b.check_keys(mm, &vpath, &["from", "to", "item", "count", "all"]);
-                        let from = zone_arg(b, decls, &scope, mm, "from", &vpath);
-                        let to = zone_arg(b, decls, &scope, mm, "to", &vpath);
-                        let (Some((from, fe)), Some((to, te))) = (from, to) else { return };
-                        if fe != te {
-                            b.error(&vpath, "the two zones hold different kinds of things");
-                        }
-                        let what = if let Some(item) = mm.get("item") {
-                            MoveWhat::Item(b.expression(decls, item, &join(&vpath, "item"), &scope, Some(&fe)).0)
-                        } else if let Some(count) = mm.get("count") {
-                            MoveWhat::Top(b.expression(decls, count, &join(&vpath, "count"), &scope, Some(&Type::Int)).0)
-                        } else if mm.get("all").and_then(Yaml::as_bool) == Some(true) {
-                            MoveWhat::All
-                        } else {
-                            MoveWhat::Top(Arc::new(|_| Ok(Value::Int(1))))
-                        };
-                        push(StmtKind::Move { from, to, what });
-                    }
-                    "push" => {
-                        b.check_keys(mm, &vpath, &["to", "value"]);
-                        let Some((to, te)) = zone_arg(b, decls, &scope, mm, "to", &vpath) else { return };
-                        let Some(v) = mm.get("value") else {
-                            b.error(&vpath, "push needs 'value'");
-                            return;
-                        };
-                        let value = b.expression(decls, v, &join(&vpath, "value"), &scope, Some(&te)).0;
-                        push(StmtKind::Push { to, value });
-                    }
-                    "remove" => {
-                        b.check_keys(mm, &vpath, &["from", "item", "at"]);
-                        let Some((from, fe)) = zone_arg(b, decls, &scope, mm, "from", &vpath) else { return };
-                        let what = match (mm.get("item"), mm.get("at")) {
-                            (Some(item), None) => RemoveWhat::Item(b.expression(decls, item, &join(&vpath, "item"), &scope, Some(&fe)).0),
-                            (None, Some(at)) => RemoveWhat::At(b.expression(decls, at, &join(&vpath, "at"), &scope, Some(&Type::Int)).0),
-                            _ => {
-                                b.error(&vpath, "remove takes either 'item' or 'at' (a position, 0 = first)");
-                                return;
-                            }
-                        };
-                        push(StmtKind::Remove { from, what });
-                    }
-                    _ => {
-                        // draw: repeat count { refill if empty; move the top card }
-                        b.check_keys(mm, &vpath, &["from", "to", "count", "refill_from"]);
-                        let from = zone_arg(b, decls, &scope, mm, "from", &vpath);
-                        let to = zone_arg(b, decls, &scope, mm, "to", &vpath);
-                        let (Some((from, fe)), Some((to, te))) = (from, to) else { return };
-                        if fe != te {
-                            b.error(&vpath, "the two zones hold different kinds of things");
-                        }
-                        let count = match mm.get("count") {
-                            Some(c) => b.expression(decls, c, &join(&vpath, "count"), &scope, Some(&Type::Int)).0,
-                            None => Arc::new(|_: &Env| Ok(Value::Int(1))) as Eval,
-                        };
-                        let refill = match mm.get("refill_from") {
-                            Some(_) => zone_arg(b, decls, &scope, mm, "refill_from", &vpath).map(|(z, _)| z),
-                            None => None,
-                        };
-                        let body = self.draw_body(from, to, refill, &origin, &rule);
-                        push(StmtKind::Repeat { count, body });
-                    }
-                }
+            None => None,
+        };
+        let inner = ctx.visible.clone();
+        let scope = crate::load::Scope { locals: &inner, it: None };
+        let cond = mm.get("while").map(|c| b.expression(decls, c, &join(vpath, "while"), &scope, Some(&Type::Bool)).0);
+        let label = match mm.get("done") {
+            Some(l) => b.template(decls, l, &join(vpath, "done"), &scope),
+            None => Template::literal("done"),
+        };
+        let condition = mm.get("at_least").map(|k| {
+            let k = b.expression(decls, k, &join(vpath, "at_least"), &scope, Some(&Type::Int)).0;
+            Ir::Compare { op: CmpOp::Gt, a: Ir::Local(round).boxed(), b: k.boxed() }
+        });
+        let end = self.push_block(vec![Stmt { kind: StmtKind::EndLoop, rule: rule.clone(), origin: origin.clone() }]);
+        self.round = Some(RoundDone { label, condition, body: end, rule: rule.clone(), used: 0 });
+        let body = self.loop_body(b, decls, ctx, m, path);
+        if self.round.take().is_some_and(|r| r.used == 0) && m.contains_key("do") {
+            b.error(
+                path,
+                "repeat up_to adds its 'done' option to the decisions of its rounds, and its do: has none \
+                 (a choose in the do: list or in an if there); for a fixed number of rounds write repeat: n",
+            );
+        }
+        ctx.visible.truncate(visible);
+        out.push(Stmt { kind: StmtKind::RepeatUpTo { count, round, name, cond, body }, rule, origin });
+    }
+
+    fn while_(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
+        let Site { m, arg, path, ref vpath, .. } = *site;
+        let (rule, origin) = (site.rule.clone(), site.origin.clone());
+        let scope_locals = ctx.visible.clone();
+        let scope = crate::load::Scope { locals: &scope_locals, it: None };
+        let cond = b.expression(decls, arg, vpath, &scope, Some(&Type::Bool)).0;
+        let body = self.loop_body(b, decls, ctx, m, path);
+        out.push(Stmt { kind: StmtKind::While { cond, body }, rule, origin });
+    }
+
+    fn random(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
+        let Site { m, arg, path, ref vpath, .. } = *site;
+        let (rule, origin) = (site.rule.clone(), site.origin.clone());
+        let scope_locals = ctx.visible.clone();
+        let scope = crate::load::Scope { locals: &scope_locals, it: None };
+        let Some((var, list_yaml)) = single_binding(b, arg, vpath) else { return };
+        let (outcomes, ty) = b.expression(decls, &list_yaml, &join(vpath, &var), &scope, None);
+        let elem = list_element(b, &ty, &join(vpath, &var));
+        let weights = m.get("weights").map(|w| {
+            b.expression(decls, w, &join(path, "weights"), &scope, Some(&Type::List(Box::new(Type::Int)))).0
+        });
+        let slot = ctx.declare(&var, elem);
+        out.push(Stmt { kind: StmtKind::Random { slot, outcomes, weights }, rule, origin });
+    }
+
+    fn choose_stmt(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
+        let Site { arg, ref vpath, .. } = *site;
+        let (rule, origin) = (site.rule.clone(), site.origin.clone());
+        // The blocks of the options are not the round's: their decisions get no `done`.
+        let round = self.round.take();
+        if let Some(mut choose) = self.choose(b, decls, ctx, arg, vpath) {
+            if let Some(done) = &round {
+                choose.groups.push(done.option());
             }
-            "shuffle" => {
-                if let Some((zone, _)) = zone_expr(b, decls, &scope, arg, &vpath) {
-                    push(StmtKind::Shuffle { zone });
-                }
-            }
-            "if" => {
-                let cond = b.expression(decls, arg, &vpath, &scope, Some(&Type::Bool)).0;
-                let then = match m.get("then") {
-                    Some(t) => self.block(b, decls, ctx, t, &join(path, "then")),
-                    None => {
-                        b.error(path, "if needs 'then:' (a list of statements)");
-                        return;
-                    }
-                };
-                let otherwise = m.get("else").map(|e| self.block(b, decls, ctx, e, &join(path, "else")));
-                out.push(Stmt { kind: StmtKind::If { cond, then, otherwise }, rule, origin });
-            }
-            "for_each" => {
-                let Some((var, list_yaml)) = single_binding(b, arg, &vpath) else { return };
-                let (list, ty) = b.expression(decls, &list_yaml, &join(&vpath, &var), &scope, None);
-                let elem = list_element(b, &ty, &join(&vpath, &var));
-                let visible = ctx.visible.len();
-                let slot = ctx.declare(&var, elem);
-                let body = self.loop_body(b, decls, ctx, m, path);
-                ctx.visible.truncate(visible);
-                out.push(Stmt { kind: StmtKind::ForEach { slot, list, body }, rule, origin });
-            }
-            "repeat" => {
-                let count = b.expression(decls, arg, &vpath, &scope, Some(&Type::Int)).0;
-                let body = self.loop_body(b, decls, ctx, m, path);
-                out.push(Stmt { kind: StmtKind::Repeat { count, body }, rule, origin });
-            }
-            "while" => {
-                let cond = b.expression(decls, arg, &vpath, &scope, Some(&Type::Bool)).0;
-                let body = self.loop_body(b, decls, ctx, m, path);
-                out.push(Stmt { kind: StmtKind::While { cond, body }, rule, origin });
-            }
-            "random" => {
-                let Some((var, list_yaml)) = single_binding(b, arg, &vpath) else { return };
-                let (outcomes, ty) = b.expression(decls, &list_yaml, &join(&vpath, &var), &scope, None);
-                let elem = list_element(b, &ty, &join(&vpath, &var));
-                let weights = m.get("weights").map(|w| {
-                    b.expression(decls, w, &join(path, "weights"), &scope, Some(&Type::List(Box::new(Type::Int)))).0
-                });
-                let slot = ctx.declare(&var, elem);
-                out.push(Stmt { kind: StmtKind::Random { slot, outcomes, weights }, rule, origin });
-            }
-            "choose" => {
-                if let Some(choose) = self.choose(b, decls, ctx, arg, &vpath) {
-                    out.push(Stmt { kind: StmtKind::Choose(Box::new(choose)), rule, origin });
-                }
-            }
-            "call" => {
-                let (name, args_yaml) = match arg {
-                    Yaml::String(s) => (s.clone(), None),
-                    Yaml::Mapping(cm) if cm.len() == 1 => match cm.iter().next() {
-                        Some((k, v)) => (k.as_str().unwrap_or_default().to_string(), Some(v)),
-                        None => return,
-                    },
-                    _ => {
-                        b.error(&vpath, "call takes a procedure name, or {name: {param: value, …}}");
-                        return;
-                    }
-                };
-                let Some(proc) = self.signatures.iter().position(|s| s.name == name) else {
-                    let names: Vec<String> = self.signatures.iter().map(|s| s.name.clone()).collect();
-                    let hint = did_you_mean(&name, &names);
-                    b.error(&vpath, format!("unknown procedure '{name}'{hint}"));
-                    return;
-                };
-                let params = self.signatures[proc].params.clone();
-                let given = args_yaml.and_then(Yaml::as_mapping).cloned().unwrap_or_default();
-                if args_yaml.is_some_and(|a| !a.is_mapping() && !a.is_null()) {
-                    b.error(&vpath, "the arguments of a call are a mapping {param: value, …}");
-                }
-                let apath = join(&vpath, &name);
-                for k in given.keys().filter_map(Yaml::as_str) {
-                    if !params.iter().any(|(p, _)| p == k) {
-                        b.error(&join(&apath, k), format!("procedure '{name}' has no parameter '{k}'"));
-                    }
-                }
-                let mut args = Vec::new();
-                for (p, ty) in &params {
-                    match given.get(p.as_str()) {
-                        Some(v) => args.push(b.expression(decls, v, &join(&apath, p), &scope, Some(ty)).0),
-                        None => {
-                            b.error(&vpath, format!("call to '{name}' lacks its parameter '{p}'"));
-                            args.push(Arc::new(|_: &Env| Ok(Value::None)) as Eval);
-                        }
-                    }
-                }
-                push(StmtKind::Call { proc: proc as ProcId, args });
-            }
-            "log" => {
-                let t = b.template(decls, arg, &vpath, &scope);
-                push(StmtKind::Log(t));
-            }
+            out.push(Stmt { kind: StmtKind::Choose(Box::new(choose)), rule, origin });
+        }
+        self.round = round.map(|r| RoundDone { used: r.used + 1, ..r });
+    }
+
+    fn call(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
+        let Site { arg, ref vpath, .. } = *site;
+        let scope_locals = ctx.visible.clone();
+        let scope = crate::load::Scope { locals: &scope_locals, it: None };
+        let (name, args_yaml) = match arg {
+            Yaml::String(s) => (s.clone(), None),
+            Yaml::Mapping(cm) if cm.len() == 1 => match cm.iter().next() {
+                Some((k, v)) => (k.as_str().unwrap_or_default().to_string(), Some(v)),
+                None => return,
+            },
             _ => {
-                // end_game (optionally with a log line)
-                if !arg.is_null() {
-                    let t = b.template(decls, arg, &vpath, &scope);
-                    push(StmtKind::Log(t));
-                }
-                push(StmtKind::EndGame);
+                b.error(vpath, "call takes a procedure name, or {name: {param: value, …}}");
+                return;
+            }
+        };
+        let Some(proc) = self.signatures.iter().position(|s| s.name == name) else {
+            let names: Vec<String> = self.signatures.iter().map(|s| s.name.clone()).collect();
+            let hint = did_you_mean(&name, &names);
+            b.error(vpath, format!("unknown procedure '{name}'{hint}"));
+            return;
+        };
+        let params = self.signatures[proc].params.clone();
+        let given = args_yaml.and_then(Yaml::as_mapping).cloned().unwrap_or_default();
+        if args_yaml.is_some_and(|a| !a.is_mapping() && !a.is_null()) {
+            b.error(vpath, "the arguments of a call are a mapping {param: value, …}");
+        }
+        let apath = join(vpath, &name);
+        for k in given.keys().filter_map(Yaml::as_str) {
+            if !params.iter().any(|(p, _)| p == k) {
+                b.error(&join(&apath, k), format!("procedure '{name}' has no parameter '{k}'"));
             }
         }
+        let mut args = Vec::new();
+        for (p, ty) in &params {
+            match given.get(p.as_str()) {
+                Some(v) => args.push(b.expression(decls, v, &join(&apath, p), &scope, Some(ty)).0),
+                None => {
+                    b.error(vpath, format!("call to '{name}' lacks its parameter '{p}'"));
+                    args.push(Ir::Const(Value::None));
+                }
+            }
+        }
+        // `into: x` keeps the procedure's value in a new local x.
+        let into = match (site.m.get("into"), &self.signatures[proc].returns) {
+            (None, _) => None,
+            (Some(Yaml::String(local)), Some(ty)) if is_identifier(local) => Some(ctx.declare(local, ty.clone())),
+            (Some(_), Some(_)) => {
+                b.error(&join(site.path, "into"), "into: the name of a new local that receives the procedure's value");
+                None
+            }
+            (Some(_), None) => {
+                b.error(&join(site.path, "into"), format!("procedure '{name}' returns no value (it declares no 'returns:')"));
+                None
+            }
+        };
+        out.push(site.stmt(StmtKind::Call { proc: ProcId(proc as u16), args, into }));
+    }
+
+    /// `return: value` ends the procedure and gives the value to the call's `into:`;
+    /// `return: ~` ends a procedure that returns nothing.
+    fn return_(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
+        let value = match (site.arg, ctx.returns.clone()) {
+            (Yaml::Null, None) => None,
+            (Yaml::Null, Some(_)) => {
+                b.error(&site.vpath, "this procedure returns a value (its 'returns:'): return: <expression>");
+                None
+            }
+            (arg, Some(ty)) => {
+                let scope = crate::load::Scope { locals: &ctx.visible, it: None };
+                Some(b.expression(decls, arg, &site.vpath, &scope, Some(&ty)).0)
+            }
+            (_, None) => {
+                b.error(&site.vpath, "this procedure declares no 'returns:': it ends with return: ~ and gives no value");
+                None
+            }
+        };
+        out.push(site.stmt(StmtKind::Return(value)));
+    }
+
+    fn log(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
+        let Site { arg, ref vpath, .. } = *site;
+        let scope_locals = ctx.visible.clone();
+        let scope = crate::load::Scope { locals: &scope_locals, it: None };
+        let t = b.template(decls, arg, vpath, &scope);
+        out.push(site.stmt(StmtKind::Log(t)));
+    }
+
+    fn end_game(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
+        let Site { arg, ref vpath, .. } = *site;
+        let scope_locals = ctx.visible.clone();
+        let scope = crate::load::Scope { locals: &scope_locals, it: None };
+        // end_game (optionally with a log line)
+        if !arg.is_null() {
+            let t = b.template(decls, arg, vpath, &scope);
+            out.push(site.stmt(StmtKind::Log(t)));
+        }
+        out.push(site.stmt(StmtKind::EndGame));
+    }
+
+    fn move_(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
+        let Site { verb, arg, ref vpath, .. } = *site;
+        let scope_locals = ctx.visible.clone();
+        let scope = crate::load::Scope { locals: &scope_locals, it: None };
+        let Some(mm) = arg.as_mapping() else {
+        b.error(vpath, format!("{verb} takes a mapping"));
+        return;
+        };
+        b.check_keys(mm, vpath, &["from", "to", "item", "count", "all", "at"]);
+        let from = zone_arg(b, decls, &scope, mm, "from", vpath);
+        let to = zone_arg(b, decls, &scope, mm, "to", vpath);
+        let (Some((from, fe)), Some((to, te))) = (from, to) else { return };
+        if fe != te {
+            b.error(vpath, "the two zones hold different kinds of things");
+        }
+        let what = if let Some(item) = mm.get("item") {
+            MoveWhat::Item(b.expression(decls, item, &join(vpath, "item"), &scope, Some(&fe)).0)
+        } else if let Some(count) = mm.get("count") {
+            MoveWhat::Top(b.expression(decls, count, &join(vpath, "count"), &scope, Some(&Type::Int)).0)
+        } else if mm.get("all").and_then(Yaml::as_bool) == Some(true) {
+            MoveWhat::All
+        } else {
+            MoveWhat::Top(Ir::Const(Value::Int(1)))
+        };
+        let at = match mm.get("at") {
+            None => MoveAt::Bottom,
+            Some(Yaml::String(s)) if s == "bottom" => MoveAt::Bottom,
+            Some(Yaml::String(s)) if s == "top" => MoveAt::Top,
+            Some(k) => {
+                let apath = join(vpath, "at");
+                let before = b.diagnostics.len();
+                let k_ir = b.expression(decls, k, &apath, &scope, Some(&Type::Int)).0;
+                // A word that names nothing is a misspelt place, not a missing variable.
+                if let Some(word) = k.as_str().filter(|w| is_identifier(w) && b.diagnostics.len() > before) {
+                    b.diagnostics.truncate(before);
+                    b.error(&apath, format!("expected top, bottom or a position (a number, 0 = top), not '{word}'"));
+                }
+                MoveAt::Index(k_ir)
+            }
+        };
+        out.push(site.stmt(StmtKind::Move { from, to, what, at }));
+    }
+
+    fn push_(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
+        let Site { verb, arg, ref vpath, .. } = *site;
+        let scope_locals = ctx.visible.clone();
+        let scope = crate::load::Scope { locals: &scope_locals, it: None };
+        let Some(mm) = arg.as_mapping() else {
+        b.error(vpath, format!("{verb} takes a mapping"));
+        return;
+        };
+        b.check_keys(mm, vpath, &["to", "value"]);
+        let Some((to, te)) = zone_arg(b, decls, &scope, mm, "to", vpath) else { return };
+        let Some(v) = mm.get("value") else {
+            b.error(vpath, "push needs 'value'");
+            return;
+        };
+        let value = b.expression(decls, v, &join(vpath, "value"), &scope, Some(&te)).0;
+        out.push(site.stmt(StmtKind::Push { to, value }));
+    }
+
+    fn remove(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
+        let Site { verb, arg, ref vpath, .. } = *site;
+        let scope_locals = ctx.visible.clone();
+        let scope = crate::load::Scope { locals: &scope_locals, it: None };
+        let Some(mm) = arg.as_mapping() else {
+        b.error(vpath, format!("{verb} takes a mapping"));
+        return;
+        };
+        b.check_keys(mm, vpath, &["from", "item", "at"]);
+        let Some((from, fe)) = zone_arg(b, decls, &scope, mm, "from", vpath) else { return };
+        let what = match (mm.get("item"), mm.get("at")) {
+            (Some(item), None) => RemoveWhat::Item(b.expression(decls, item, &join(vpath, "item"), &scope, Some(&fe)).0),
+            (None, Some(at)) => RemoveWhat::At(b.expression(decls, at, &join(vpath, "at"), &scope, Some(&Type::Int)).0),
+            _ => {
+                b.error(vpath, "remove takes either 'item' or 'at' (a position, 0 = first)");
+                return;
+            }
+        };
+        out.push(site.stmt(StmtKind::Remove { from, what }));
+    }
+
+    fn draw(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
+        let Site { verb, arg, ref vpath, .. } = *site;
+        let (rule, origin) = (site.rule.clone(), site.origin.clone());
+        let scope_locals = ctx.visible.clone();
+        let scope = crate::load::Scope { locals: &scope_locals, it: None };
+        let Some(mm) = arg.as_mapping() else {
+        b.error(vpath, format!("{verb} takes a mapping"));
+        return;
+        };
+        // draw: repeat count { refill if empty; move the top card }
+        b.check_keys(mm, vpath, &["from", "to", "count", "refill_from"]);
+        let from = zone_arg(b, decls, &scope, mm, "from", vpath);
+        let to = zone_arg(b, decls, &scope, mm, "to", vpath);
+        let (Some((from, fe)), Some((to, te))) = (from, to) else { return };
+        if fe != te {
+            b.error(vpath, "the two zones hold different kinds of things");
+        }
+        let count = match mm.get("count") {
+            Some(c) => b.expression(decls, c, &join(vpath, "count"), &scope, Some(&Type::Int)).0,
+            None => Ir::Const(Value::Int(1)),
+        };
+        let refill = match mm.get("refill_from") {
+            Some(_) => zone_arg(b, decls, &scope, mm, "refill_from", vpath).map(|(z, _)| z),
+            None => None,
+        };
+        let body = self.draw_body(from, to, refill, &origin, &rule);
+        out.push(site.stmt(StmtKind::Repeat { count, body }));
+    }
+
+    /// `match: value` with `cases:` (a row id or a literal each, and its statements) and an
+    /// optional `else:`. Compiled as the value kept in a hidden local and a chain of `if`s.
+    fn match_(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
+        let Site { m, arg, path, ref vpath, .. } = *site;
+        let scope = crate::load::Scope { locals: &ctx.visible, it: None };
+        let (value, ty) = b.expression(decls, arg, vpath, &scope, None);
+        let Some(cases) = m.get("cases").and_then(Yaml::as_mapping) else {
+            b.error(path, "match needs 'cases:': a mapping of row ids or literals to statements");
+            return;
+        };
+        // The value, evaluated once; a name no ruleset can write, and not visible.
+        let visible = ctx.visible.len();
+        let slot = ctx.declare("#match", ty.clone());
+        ctx.visible.truncate(visible);
+        out.push(site.stmt(StmtKind::Assign { target: Place::Local(slot), value, mode: AssignMode::Set }));
+        let mut tests = Vec::new();
+        for (key, body) in cases {
+            let cpath = join(&join(path, "cases"), &scalar_text(key));
+            let Some(case) = case_value(b, decls, &ty, key, &cpath) else { continue };
+            if tests.iter().any(|(v, _): &(Value, BlockId)| *v == case) {
+                b.error(&cpath, "this case is listed twice");
+            }
+            tests.push((case, self.block(b, decls, ctx, body, &cpath)));
+        }
+        // From the last case back: each case's `else` is the test of the next; the first
+        // test stands in the procedure.
+        let mut otherwise = m.get("else").map(|e| self.block(b, decls, ctx, e, &join(path, "else")));
+        let mut tests = tests.into_iter().rev().peekable();
+        while let Some((case, then)) = tests.next() {
+            let read = Ir::Local(slot).boxed();
+            let cond = match case {
+                Value::Int(_) => Ir::Compare { op: CmpOp::Eq, a: read, b: Ir::Const(case).boxed() },
+                _ => Ir::Equal { a: read, b: Ir::Const(case).boxed(), negate: false },
+            };
+            let test = site.stmt(StmtKind::If { cond, then, otherwise });
+            if tests.peek().is_none() {
+                out.push(test);
+                return;
+            }
+            otherwise = Some(self.push_block(vec![test]));
+        }
+        // No case: only the else.
+        if let Some(only) = otherwise {
+            out.push(site.stmt(StmtKind::If { cond: Ir::Const(Value::Bool(true)), then: only, otherwise: None }));
+        }
+    }
+
+    /// `award: { among, by, prizes, ties, only, to }`.
+    fn award(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
+        let (arg, vpath) = (site.arg, &site.vpath);
+        let shape = "award takes {among: list, by: key or [keys], prizes: [numbers by place], ties: share|each|next-key, only: condition, to: \"var[it]\"}";
+        let Some(m) = arg.as_mapping() else {
+            b.error(vpath, shape);
+            return;
+        };
+        b.check_keys(m, vpath, &["among", "by", "prizes", "ties", "only", "to"]);
+        let (Some(among), Some(by), Some(prizes), Some(to)) = (m.get("among"), m.get("by"), m.get("prizes"), m.get("to")) else {
+            b.error(vpath, format!("award needs among, by, prizes and to: {shape}"));
+            return;
+        };
+        let scope = crate::load::Scope { locals: &ctx.visible, it: None };
+        let (among, ty) = b.expression(decls, among, &join(vpath, "among"), &scope, None);
+        let elem = list_element(b, &ty, &join(vpath, "among"));
+        let each = crate::load::Scope { locals: &ctx.visible, it: Some(elem) };
+        let keys: Vec<Ir> = match by {
+            Yaml::Sequence(items) => items
+                .iter()
+                .enumerate()
+                .map(|(i, k)| b.expression(decls, k, &format!("{vpath}.by[{i}]"), &each, Some(&Type::Int)).0)
+                .collect(),
+            one => vec![b.expression(decls, one, &join(vpath, "by"), &each, Some(&Type::Int)).0],
+        };
+        let only = m.get("only").map(|c| b.expression(decls, c, &join(vpath, "only"), &each, Some(&Type::Bool)).0);
+        // A YAML list of prizes is the list expression of its items: [5, 3, "bonus"].
+        let written;
+        let prizes = match prizes {
+            Yaml::Sequence(items) => {
+                let items: Vec<String> = items.iter().filter_map(|i| b.expr_source(i, &join(vpath, "prizes"))).collect();
+                written = Yaml::String(format!("[{}]", items.join(", ")));
+                &written
+            }
+            one => one,
+        };
+        let prizes = b.expression(decls, prizes, &join(vpath, "prizes"), &scope, Some(&Type::List(Box::new(Type::Int)))).0;
+        let ties = match m.get("ties").and_then(Yaml::as_str) {
+            None => crate::award::Ties::Share,
+            Some(name) => crate::award::Ties::named(name).unwrap_or_else(|| {
+                b.error(&join(vpath, "ties"), format!("unknown tie rule '{name}': share, each or next-key"));
+                crate::award::Ties::Share
+            }),
+        };
+        let Some(target) = to.as_str() else {
+            b.error(&join(vpath, "to"), "to: the number each prize is added to, such as \"vp[it]\"");
+            return;
+        };
+        let Some((to, to_ty)) = place(b, decls, &each, target, &join(vpath, "to")) else { return };
+        if !Type::Int.accepts(&to_ty) {
+            b.error(&join(vpath, "to"), format!("prizes are numbers, and '{target}' is not one"));
+        }
+        out.push(site.stmt(StmtKind::Award(Box::new(Award { among, keys, only, prizes, ties, to }))));
     }
 
     fn loop_body(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, m: &Mapping, path: &str) -> BlockId {
@@ -407,31 +795,29 @@ impl Procedures {
 
     /// `draw` is `repeat count { if from is empty: move all refill → from, shuffle from;
     /// if from is not empty: move its top to `to` }`.
-    fn draw_body(&mut self, from: ZoneRef, to: ZoneRef, refill: Option<ZoneRef>, origin: &Arc<str>, rule: &RuleRef) -> BlockId {
+    fn draw_body(&mut self, from: ZoneRead, to: ZoneRead, refill: Option<ZoneRead>, origin: &Arc<str>, rule: &RuleRef) -> BlockId {
         let stmt = |kind| Stmt { kind, rule: rule.clone(), origin: origin.clone() };
-        let is_empty = |zone: ZoneRef, empty: bool| -> Eval {
-            Arc::new(move |env: &Env| {
-                let i = env.game.zone_instance(&zone, env)?;
-                Ok(Value::Bool(env.state.zones[i].is_empty() == empty))
-            })
+        let is_empty = |zone: ZoneRead, empty: bool| -> Ir {
+            let op = if empty { CmpOp::Eq } else { CmpOp::Ne };
+            Ir::Compare { op, a: Ir::ZoneLen(zone).boxed(), b: Ir::Const(Value::Int(0)).boxed() }
         };
         let mut body = Vec::new();
         if let Some(refill) = refill {
             let refill_block = self.push_block(vec![
-                stmt(StmtKind::Move { from: refill, to: from.clone(), what: MoveWhat::All }),
+                stmt(StmtKind::Move { from: refill, to: from.clone(), what: MoveWhat::All, at: MoveAt::Bottom }),
                 stmt(StmtKind::Shuffle { zone: from.clone() }),
             ]);
             body.push(stmt(StmtKind::If { cond: is_empty(from.clone(), true), then: refill_block, otherwise: None }));
         }
-        let one: Eval = Arc::new(|_: &Env| Ok(Value::Int(1)));
-        let move_block = self.push_block(vec![stmt(StmtKind::Move { from: from.clone(), to, what: MoveWhat::Top(one) })]);
+        let one = Ir::Const(Value::Int(1));
+        let move_block = self.push_block(vec![stmt(StmtKind::Move { from: from.clone(), to, what: MoveWhat::Top(one), at: MoveAt::Bottom })]);
         body.push(stmt(StmtKind::If { cond: is_empty(from, false), then: move_block, otherwise: None }));
         self.push_block(body)
     }
 
     fn push_block(&mut self, stmts: Vec<Stmt>) -> BlockId {
         self.blocks.push(stmts);
-        (self.blocks.len() - 1) as BlockId
+        BlockId((self.blocks.len() - 1) as u32)
     }
 
     fn choose(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, arg: &Yaml, path: &str) -> Option<Choose> {
@@ -466,16 +852,19 @@ impl Procedures {
             };
             b.check_keys(om, &opath, &["label", "for", "if", "do", "rule", "doc"]);
             let visible = ctx.visible.len();
-            let binding = match om.get("for") {
-                Some(f) => {
-                    let fpath = join(&opath, "for");
-                    let Some((var, list_yaml)) = single_binding(b, f, &fpath) else { continue };
+            let mut bindings = Vec::new();
+            if let Some(f) = om.get("for") {
+                let fpath = join(&opath, "for");
+                let Some(names) = option_bindings(b, f, &fpath) else { continue };
+                // Each list may read the names before it (the lists are nested loops).
+                for (var, list_yaml) in names {
+                    let so_far = ctx.visible.clone();
+                    let scope = crate::load::Scope { locals: &so_far, it: None };
                     let (list, ty) = b.expression(decls, &list_yaml, &join(&fpath, &var), &scope, None);
                     let elem = list_element(b, &ty, &join(&fpath, &var));
-                    Some((ctx.declare(&var, elem), list))
+                    bindings.push((ctx.declare(&var, elem), list));
                 }
-                None => None,
-            };
+            }
             let inner_locals = ctx.visible.clone();
             let inner = crate::load::Scope { locals: &inner_locals, it: None };
             let label = match om.get("label") {
@@ -492,9 +881,56 @@ impl Procedures {
             };
             ctx.visible.truncate(visible);
             let rule = b.rule(om, &opath);
-            groups.push(OptionGroup { label, binding, condition, body, rule });
+            groups.push(OptionGroup { label, bindings, condition, body, rule });
         }
         Some(Choose { who, prompt, groups })
+    }
+}
+
+/// A YAML key as text, for paths.
+fn scalar_text(v: &Yaml) -> String {
+    match v {
+        Yaml::String(s) => s.clone(),
+        Yaml::Number(n) => n.to_string(),
+        Yaml::Bool(b) => b.to_string(),
+        _ => "?".into(),
+    }
+}
+
+/// The value a `match` case stands for: a row id of the value's table, a number, true or
+/// false, or a text, as the matched value's type requires.
+fn case_value(b: &mut Builder, decls: &Decls, ty: &Type, key: &Yaml, path: &str) -> Option<Value> {
+    match (ty, key) {
+        (Type::Row(t), Yaml::String(id)) => {
+            let table = &decls.tables[*t as usize];
+            match table.row_ids.iter().position(|r| r == id) {
+                Some(r) => Some(Value::Row(*t, r as u16)),
+                None => {
+                    let hint = crate::hints::did_you_mean(id, &table.row_ids);
+                    b.error(path, format!("table {} has no row '{id}'{hint}", table.name));
+                    None
+                }
+            }
+        }
+        (Type::Int, Yaml::Number(n)) if n.as_i64().is_some() => n.as_i64().map(Value::Int),
+        (Type::Bool, Yaml::Bool(v)) => Some(Value::Bool(*v)),
+        (Type::Str, Yaml::String(text)) => Some(Value::Str(Arc::from(text.as_str()))),
+        (Type::Any, _) => {
+            b.error(path, "match needs a value of a known type (a row, a number, true/false or a text)");
+            None
+        }
+        _ => {
+            b.error(path, "a case of match is a row id of the value's table, a number, true/false or a text, as the value is");
+            None
+        }
+    }
+}
+
+/// A statement whose argument is a zone instance (`shuffle: deck`, `clear: "hand[p]"`).
+fn on_zone(b: &mut Builder, decls: &Decls, ctx: &ProcCtx, site: &Site, out: &mut Vec<Stmt>, kind: fn(ZoneRead) -> StmtKind) {
+    let scope = crate::load::Scope { locals: &ctx.visible, it: None };
+    if let Some((zone, _)) = zone_expr(b, decls, &scope, site.arg, &site.vpath) {
+        out.push(site.stmt(kind(zone)));
     }
 }
 
@@ -522,6 +958,29 @@ fn single_binding(b: &mut Builder, arg: &Yaml, path: &str) -> Option<(String, Ya
     }
 }
 
+/// An option's `for:`: `{x: list}`, or `{a: list1, b: list2, …}` for one option per
+/// combination of elements (list1 outermost).
+fn option_bindings(b: &mut Builder, arg: &Yaml, path: &str) -> Option<Vec<(String, Yaml)>> {
+    let shape = "expected bindings {name: \"list expression\", …}: one option per element, or per combination of elements of several lists";
+    let Some(m) = arg.as_mapping().filter(|m| !m.is_empty()) else {
+        b.error(path, shape);
+        return None;
+    };
+    let mut names = Vec::new();
+    for (k, v) in m {
+        let Some(name) = k.as_str() else {
+            b.error(path, shape);
+            return None;
+        };
+        if !is_identifier(name) {
+            b.error(path, format!("'{name}' is not a valid local name"));
+            return None;
+        }
+        names.push((name.to_string(), v.clone()));
+    }
+    Some(names)
+}
+
 fn list_element(b: &mut Builder, ty: &Type, path: &str) -> Type {
     match ty {
         Type::List(e) => (**e).clone(),
@@ -533,25 +992,21 @@ fn list_element(b: &mut Builder, ty: &Type, path: &str) -> Type {
     }
 }
 
-/// An assignable place: a local, a global variable, `var[index]` or `player.var`.
+/// An assignable place: a local, a global variable, `var[index]`, `var[i, j]` or `player.var`.
 fn place(b: &mut Builder, decls: &Decls, scope: &crate::load::Scope, target: &str, path: &str) -> Option<(Place, Type)> {
     let (ast, source) = b.parse_expression(&Yaml::String(target.to_string()), path)?;
     let fail = |b: &mut Builder, msg: String| {
         b.expr_error(path, &source, ast.span, msg);
         None
     };
-    let name_of = |e: &Expr| match &e.kind {
-        ExprKind::Name(n) => Some(n.text.clone()),
-        _ => None,
-    };
     match &ast.kind {
         ExprKind::Name(n) => {
             if let Some((_, ty, slot)) = scope.locals.iter().rev().find(|(l, _, _)| *l == n.text) {
-                return Some((Place::Local(*slot), ty.clone()));
+                return Some((Place::Local(Slot(*slot)), ty.clone()));
             }
             match decls.vars.iter().position(|v| v.name == n.text) {
-                Some(i) if decls.vars[i].per == Domain::Global => Some((Place::Var { var: i as VarId, index: None }, decls.vars[i].ty.clone())),
-                Some(_) => fail(b, format!("'{}' has one value per index: write {}[…]", n.text, n.text)),
+                Some(i) if decls.vars[i].per == Domain::Global => Some((Place::Var { var: VarId(i as u16), index: None }, decls.vars[i].ty.clone())),
+                Some(i) => fail(b, format!("'{}' has one value per index: write {}{}", n.text, n.text, super::expr::blanks(decls.vars[i].per))),
                 None => {
                     let mut names: Vec<String> = decls.vars.iter().map(|v| v.name.clone()).collect();
                     names.extend(scope.locals.iter().map(|(l, _, _)| l.clone()));
@@ -561,12 +1016,13 @@ fn place(b: &mut Builder, decls: &Decls, scope: &crate::load::Scope, target: &st
             }
         }
         ExprKind::Index(..) | ExprKind::Field(..) => {
-            let (var_name, index_expr) = match &ast.kind {
-                ExprKind::Index(base, index) => match name_of(base) {
-                    Some(n) => (n, (**index).clone()),
+            // `var[i]`, `var[i, j]` (two keys) or `player.var`: the name and the indexes.
+            let (var_name, indexes): (String, Vec<&Expr>) = match &ast.kind {
+                ExprKind::Index(..) => match super::expr::name_and_indexes(&ast) {
+                    Some((n, indexes)) => (n.text.clone(), indexes),
                     None => return fail(b, "cannot assign to this: expected a variable, var[index], player.var or a local".into()),
                 },
-                ExprKind::Field(base, field) => (field.text.clone(), (**base).clone()),
+                ExprKind::Field(base, field) => (field.text.clone(), vec![&**base]),
                 _ => return None,
             };
             let Some(i) = decls.vars.iter().position(|v| v.name == var_name) else {
@@ -575,17 +1031,21 @@ fn place(b: &mut Builder, decls: &Decls, scope: &crate::load::Scope, target: &st
                 return fail(b, format!("unknown variable '{var_name}'{hint}"));
             };
             let var = &decls.vars[i];
-            let Some(want) = var.per.index_type() else {
+            if var.per == Domain::Global {
                 return fail(b, format!("'{var_name}' has a single value: it cannot be indexed"));
-            };
-            let index = b.compile_ast(decls, &index_expr, &source, path, scope, &want);
-            Some((Place::Var { var: i as VarId, index: Some(index) }, var.ty.clone()))
+            }
+            let keys = var.per.keys();
+            if indexes.len() != keys.len() {
+                return fail(b, decls.keys_message(&format!("'{var_name}'"), &var_name, var.per));
+            }
+            let parts = keys.iter().zip(indexes).map(|(key, index)| b.compile_ast(decls, index, &source, path, scope, &key.index_type())).collect();
+            Some((Place::Var { var: VarId(i as u16), index: Some(decls.key_index(var.per, parts)) }, var.ty.clone()))
         }
         _ => fail(b, "cannot assign to this: expected a variable, var[index], player.var or a local".into()),
     }
 }
 
-fn zone_arg(b: &mut Builder, decls: &Decls, scope: &crate::load::Scope, m: &Mapping, key: &str, path: &str) -> Option<(ZoneRef, Type)> {
+fn zone_arg(b: &mut Builder, decls: &Decls, scope: &crate::load::Scope, m: &Mapping, key: &str, path: &str) -> Option<(ZoneRead, Type)> {
     match m.get(key) {
         Some(v) => zone_expr(b, decls, scope, v, &join(path, key)),
         None => {
@@ -596,11 +1056,11 @@ fn zone_arg(b: &mut Builder, decls: &Decls, scope: &crate::load::Scope, m: &Mapp
 }
 
 /// A zone instance named in a statement: `deck` or `hand[p]`.
-fn zone_expr(b: &mut Builder, decls: &Decls, scope: &crate::load::Scope, v: &Yaml, path: &str) -> Option<(ZoneRef, Type)> {
+fn zone_expr(b: &mut Builder, decls: &Decls, scope: &crate::load::Scope, v: &Yaml, path: &str) -> Option<(ZoneRead, Type)> {
     let (ast, source) = b.parse_expression(v, path)?;
-    let (name, index) = match super::expr::name_and_index(&ast) {
-        Some((n, index)) => (n.text.as_str(), index),
-        None => ("", None),
+    let (name, indexes) = match super::expr::name_and_indexes(&ast) {
+        Some((n, indexes)) => (n.text.as_str(), indexes),
+        None => ("", Vec::new()),
     };
     let Some(z) = decls.zones.iter().position(|z| z.name == name) else {
         let names: Vec<String> = decls.zones.iter().map(|z| z.name.clone()).collect();
@@ -609,10 +1069,10 @@ fn zone_expr(b: &mut Builder, decls: &Decls, scope: &crate::load::Scope, v: &Yam
         return None;
     };
     let zone = &decls.zones[z];
-    let mut compiler = super::Compiler::new(decls);
-    let index = compiler.instance_index(ast.span, "zone", name, zone.per, index, scope);
+    let mut compiler = super::Compiler::with_source(decls, &source);
+    let index = compiler.instance_index(ast.span, "zone", name, zone.per, &indexes, scope);
     for e in compiler.errors {
         b.expr_error(path, &source, e.span, e.message);
     }
-    Some((ZoneRef { zone: z as ZoneId, index: index? }, zone.of.value_type()))
+    Some((zone.read(index?), zone.of.value_type()))
 }

@@ -1,0 +1,288 @@
+//! The ruleset file format as types: what each section of `ruleset.yaml` may hold. The
+//! JSON Schema that editors read (`frontier schema`, schema/ruleset.schema.json) is
+//! generated from these types, and the loader takes from them the keys each mapping may
+//! have ([`keys`]), so the schema and the loader cannot disagree on the vocabulary. The
+//! loader reads the values from the YAML tree itself, to report each problem with its
+//! place and in words (see load/).
+//!
+//! Expressions, templates and statements are free-form here: their language is checked
+//! by the loader, not by the schema.
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+/// A Frontier ruleset (`ruleset.yaml`), or a variant of one (`extends:`).
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RulesetFile {
+    /// The format version: 1.
+    pub frontier: Option<u32>,
+    /// The short name: letters, digits, '-' and '_' (go-west).
+    pub name: String,
+    /// The full title, for people.
+    pub title: Option<String>,
+    /// The number of players, or [min, max].
+    pub players: Option<Players>,
+    /// Which rulebook the ruleset encodes.
+    pub rulebook: Option<String>,
+    /// The game in a few sentences.
+    pub summary: Option<String>,
+    /// The ruleset this variant changes: an embedded name or a path.
+    pub extends: Option<String>,
+    /// Parameters: whole numbers a variant may change.
+    pub params: Option<BTreeMap<String, Param>>,
+    /// Tables of components: columns and rows.
+    pub tables: Option<BTreeMap<String, Table>>,
+    /// State variables: single, per player, or per row of a table.
+    pub state: Option<BTreeMap<String, StateVar>>,
+    /// Zones: ordered collections of rows or players (decks, hands, tracks).
+    pub zones: Option<BTreeMap<String, Zone>>,
+    /// Boards: square grids of cells.
+    pub boards: Option<BTreeMap<String, Board>>,
+    /// Functions: named, typed expressions of typed parameters.
+    pub functions: Option<BTreeMap<String, Function>>,
+    /// The statements run once before play.
+    pub setup: Option<Statements>,
+    /// The statements that run the game after setup.
+    pub play: Option<Statements>,
+    /// Named procedures, run with `call`.
+    pub procedures: Option<BTreeMap<String, Procedure>>,
+    /// How the players are ranked at the end.
+    pub ranking: Option<Ranking>,
+    /// The lines shown to a person before each decision (templates).
+    pub display: Option<Vec<Scalar>>,
+}
+
+/// A number of players, or [min, max].
+#[derive(Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Players {
+    Exactly(u8),
+    Range([u8; 2]),
+}
+
+/// A text, a number or true/false: an expression, a template, a rule reference.
+#[derive(Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Scalar {
+    Text(String),
+    Int(i64),
+    Number(f64),
+    Bool(bool),
+}
+
+/// A parameter: a whole number, or {value, doc, rule}.
+#[derive(Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Param {
+    Value(i64),
+    Declared(ParamDecl),
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ParamDecl {
+    pub value: i64,
+    pub doc: Option<String>,
+    /// The rulebook section it encodes.
+    pub rule: Option<Scalar>,
+}
+
+/// A table: columns (name → type) and rows ([id, value, …] or {id: …, column: …}), or
+/// derived as the pairs of another table.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Table {
+    /// Column name → type: int, bool, str, player or a table name (`?` allows none).
+    pub columns: Option<BTreeMap<String, String>>,
+    pub rows: Option<Vec<serde_json::Value>>,
+    pub doc: Option<String>,
+    pub rule: Option<Scalar>,
+    /// Set when the data is not published: how it was reconstructed.
+    pub reconstructed: Option<String>,
+    /// How a row reads in displays (a template; `it` is the row).
+    pub show: Option<String>,
+    /// The rows are hexes of a map.
+    pub geometry: Option<Geometry>,
+    /// Every ordered pair of different rows of another table.
+    pub pairs: Option<Pairs>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Geometry {
+    /// Which columns sit half a hex lower: even-q or odd-q.
+    pub hex: String,
+    /// The column of the hex's column coordinate.
+    pub x: String,
+    /// The column of the hex's row coordinate.
+    pub y: String,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Pairs {
+    /// The table whose rows are paired.
+    pub of: String,
+}
+
+/// A state variable: an initial value, or its declaration.
+#[derive(Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum StateVar {
+    Init(Scalar),
+    Declared(StateDecl),
+}
+
+/// What a variable, zone or board is indexed by: players or a table (or a list of keys).
+#[derive(Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Per {
+    One(String),
+    Keys(Vec<String>),
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StateDecl {
+    /// int (the default), bool, player or a table name.
+    #[serde(rename = "type")]
+    pub ty: Option<String>,
+    pub per: Option<Per>,
+    /// The initial value (an expression; `it` is the index).
+    pub init: Option<Scalar>,
+    pub doc: Option<String>,
+    pub rule: Option<Scalar>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Zone {
+    /// What it holds: players or a table name.
+    pub of: String,
+    pub per: Option<Per>,
+    pub visibility: Option<Visibility>,
+    /// The initial contents: a list expression, or `all` (every row of the table).
+    pub init: Option<Scalar>,
+    pub doc: Option<String>,
+    pub rule: Option<Scalar>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Visibility {
+    All,
+    Owner,
+    Count,
+    Top,
+    None,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Board {
+    pub of: String,
+    pub per: Option<Per>,
+    /// How a cell reads (a template; `it` is the element).
+    pub cell_text: Option<String>,
+    /// A colour name per cell (an expression; `it` is the element).
+    pub cell_colour: Option<String>,
+    pub doc: Option<String>,
+    pub rule: Option<Scalar>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Function {
+    /// Parameter name → type, in call order.
+    pub params: Option<BTreeMap<String, String>>,
+    /// The type of the value.
+    pub returns: String,
+    /// The expression the function computes.
+    pub value: Scalar,
+    pub doc: Option<String>,
+    pub rule: Option<Scalar>,
+}
+
+/// A procedure: its statements, or its declaration.
+#[derive(Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Procedure {
+    Body(Statements),
+    Declared(ProcedureDecl),
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ProcedureDecl {
+    /// Parameter name → type.
+    pub params: Option<BTreeMap<String, String>>,
+    /// The type of the value it gives back with `return:`.
+    pub returns: Option<String>,
+    #[serde(rename = "do")]
+    pub body: Option<Statements>,
+    pub doc: Option<String>,
+    pub rule: Option<Scalar>,
+}
+
+/// A list of statements (set, add, let, move, if, choose, …: see docs/rulesets.md).
+pub type Statements = Vec<serde_json::Value>;
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Ranking {
+    /// Each player's score (an expression; `it` is the player).
+    pub score: Scalar,
+    /// Keys that break ties, in order.
+    pub tiebreak: Option<Vec<Scalar>>,
+    pub rule: Option<Scalar>,
+    pub doc: Option<String>,
+}
+
+/// The JSON Schema (draft-07) of ruleset files, as text.
+pub fn schema() -> String {
+    let schema = schemars::schema_for!(RulesetFile);
+    serde_json::to_string_pretty(&schema).unwrap_or_default() + "\n"
+}
+
+/// The keys a mapping of type `T` may have, in the order the type declares them: what
+/// the loader accepts (and names in "expected one of" messages).
+fn keys<T: JsonSchema>() -> Vec<String> {
+    let schema = schemars::schema_for!(T);
+    schema.schema.object.map(|o| o.properties.keys().cloned().collect()).unwrap_or_default()
+}
+
+/// The keys of each section, worked out once.
+pub struct Keys {
+    pub top: Vec<String>,
+    pub param: Vec<String>,
+    pub table: Vec<String>,
+    pub geometry: Vec<String>,
+    pub pairs: Vec<String>,
+    pub state: Vec<String>,
+    pub zone: Vec<String>,
+    pub board: Vec<String>,
+    pub function: Vec<String>,
+    pub procedure: Vec<String>,
+    pub ranking: Vec<String>,
+}
+
+pub fn key_lists() -> &'static Keys {
+    static KEYS: OnceLock<Keys> = OnceLock::new();
+    KEYS.get_or_init(|| Keys {
+        top: keys::<RulesetFile>(),
+        param: keys::<ParamDecl>(),
+        table: keys::<Table>(),
+        geometry: keys::<Geometry>(),
+        pairs: keys::<Pairs>(),
+        state: keys::<StateDecl>(),
+        zone: keys::<Zone>(),
+        board: keys::<Board>(),
+        function: keys::<Function>(),
+        procedure: keys::<ProcedureDecl>(),
+        ranking: keys::<Ranking>(),
+    })
+}

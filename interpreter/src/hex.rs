@@ -1,0 +1,227 @@
+//! Hex grids in offset coordinates: columns `x`, rows `y`, every other column shifted
+//! half a hex down. Pure geometry; tables that declare a hex geometry use it
+//! (`model::Geometry`) for `neighbours`, `components`, `on_edge` and `distance`.
+
+/// Which columns are shifted half a hex down.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// Even columns (…, -2, 0, 2, …) sit half a hex lower than odd ones.
+    EvenQ,
+    /// Odd columns sit half a hex lower.
+    OddQ,
+}
+
+impl Layout {
+    pub fn named(name: &str) -> Option<Layout> {
+        match name {
+            "even-q" => Some(Layout::EvenQ),
+            "odd-q" => Some(Layout::OddQ),
+            _ => None,
+        }
+    }
+
+    fn shifted(self, x: i64) -> bool {
+        let even = x.rem_euclid(2) == 0;
+        match self {
+            Layout::EvenQ => even,
+            Layout::OddQ => !even,
+        }
+    }
+
+    /// The six neighbours of `(x, y)`, clockwise from the one above: above, upper right,
+    /// lower right, below, lower left, upper left.
+    pub fn neighbours(self, x: i64, y: i64) -> [(i64, i64); 6] {
+        // A shifted column's side neighbours are the cells at its row and the row below;
+        // an unshifted one's, the row above and its row.
+        let (upper, lower) = if self.shifted(x) { (y, y + 1) } else { (y - 1, y) };
+        [(x, y - 1), (x + 1, upper), (x + 1, lower), (x, y + 1), (x - 1, lower), (x - 1, upper)]
+    }
+
+    /// Cube coordinates of `(x, y)`: q, r, s with q + r + s = 0.
+    fn cube(self, x: i64, y: i64) -> (i64, i64, i64) {
+        let q = x;
+        // Rows of shifted columns sit half a hex lower: round the half hex toward them.
+        let shift = if self.shifted(x) { (x - x.rem_euclid(2)) / 2 } else { (x + x.rem_euclid(2)) / 2 };
+        let r = y - shift;
+        (q, r, -q - r)
+    }
+
+    /// The number of steps from one hex to the other.
+    pub fn distance(self, a: (i64, i64), b: (i64, i64)) -> i64 {
+        let (aq, ar, as_) = self.cube(a.0, a.1);
+        let (bq, br, bs) = self.cube(b.0, b.1);
+        ((aq - bq).abs()).max((ar - br).abs()).max((as_ - bs).abs())
+    }
+}
+
+/// The hexes of a table that declares a hex geometry: each row's coordinates and its
+/// neighbours among the table's rows (clockwise from above), worked out once at load.
+#[derive(Debug, Clone)]
+pub struct HexTable {
+    pub layout: Layout,
+    pub coords: Vec<(i64, i64)>,
+    pub neighbours: Vec<Vec<u16>>,
+    /// The row at each place.
+    at: std::collections::HashMap<(i64, i64), u16>,
+}
+
+impl HexTable {
+    /// The geometry of rows at these coordinates; two rows at one place are refused.
+    pub fn new(layout: Layout, coords: Vec<(i64, i64)>) -> Result<HexTable, String> {
+        let mut at = std::collections::HashMap::new();
+        for (r, c) in coords.iter().enumerate() {
+            if let Some(other) = at.insert(*c, r as u16) {
+                return Err(format!("rows {} and {} are both at ({}, {})", other + 1, r + 1, c.0, c.1));
+            }
+        }
+        let neighbours = coords
+            .iter()
+            .map(|&(x, y)| layout.neighbours(x, y).iter().filter_map(|n| at.get(n).copied()).collect())
+            .collect();
+        Ok(HexTable { layout, coords, neighbours, at })
+    }
+
+    /// The row next to `row` in direction `d` (0 above, clockwise to 5), if there is one.
+    fn step(&self, row: u16, d: usize) -> Option<u16> {
+        let (x, y) = self.coords[row as usize];
+        self.at.get(&self.layout.neighbours(x, y)[d]).copied()
+    }
+
+    /// The straight lines of `cells`: the longest runs of at least 2 of them, each the
+    /// next one's neighbour in one direction, along each of the three axes (up–down,
+    /// upper right–lower left, lower right–upper left). Each line starts at its end that
+    /// comes first along the axis; lines are listed by axis, then by where their first
+    /// cell stands in `cells`.
+    pub fn lines(&self, cells: &[u16]) -> Vec<Vec<u16>> {
+        let inside: std::collections::HashSet<u16> = cells.iter().copied().collect();
+        let mut out = Vec::new();
+        for forward in [3, 2, 1] {
+            let backward = (forward + 3) % 6;
+            for &start in cells {
+                // A line starts where the cell behind it is not one of the cells.
+                if self.step(start, backward).is_some_and(|b| inside.contains(&b)) {
+                    continue;
+                }
+                let mut line = vec![start];
+                while let Some(next) = self.step(*line.last().unwrap_or(&start), forward).filter(|n| inside.contains(n)) {
+                    line.push(next);
+                }
+                if line.len() >= 2 {
+                    out.push(line);
+                }
+            }
+        }
+        out
+    }
+
+    pub fn distance(&self, a: u16, b: u16) -> i64 {
+        self.layout.distance(self.coords[a as usize], self.coords[b as usize])
+    }
+
+    /// The groups of `cells` connected through neighbours, largest first; equal sizes in
+    /// the order of their first cell in `cells`. Each group lists its cells in the order
+    /// they are reached, from that first cell.
+    pub fn components(&self, cells: &[u16]) -> Vec<Vec<u16>> {
+        let mut left: Vec<bool> = vec![false; self.coords.len()];
+        for &c in cells {
+            left[c as usize] = true;
+        }
+        let mut groups: Vec<Vec<u16>> = Vec::new();
+        for &start in cells {
+            if !left[start as usize] {
+                continue;
+            }
+            left[start as usize] = false;
+            let mut group = vec![start];
+            let mut next = 0;
+            while next < group.len() {
+                for &n in &self.neighbours[group[next] as usize] {
+                    if left[n as usize] {
+                        left[n as usize] = false;
+                        group.push(n);
+                    }
+                }
+                next += 1;
+            }
+            groups.push(group);
+        }
+        // Stable: equal sizes keep the order of their first cells.
+        groups.sort_by_key(|g| std::cmp::Reverse(g.len()));
+        groups
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The neighbour rule of Gold West's board (shared/games/gold-west.md): (x, y±1); for
+    /// even x also (x±1, y) and (x±1, y+1); for odd x also (x±1, y-1) and (x±1, y).
+    fn by_the_rule(x: i64, y: i64) -> Vec<(i64, i64)> {
+        let mut v = vec![(x, y - 1), (x, y + 1)];
+        let side = if x % 2 == 0 { [y, y + 1] } else { [y - 1, y] };
+        for dx in [-1, 1] {
+            for yy in side {
+                v.push((x + dx, yy));
+            }
+        }
+        v.sort_unstable();
+        v
+    }
+
+    #[test]
+    fn even_q_neighbours_follow_the_rule_of_the_board() {
+        for x in -7..8 {
+            for y in -4..4 {
+                let mut n = Layout::EvenQ.neighbours(x, y).to_vec();
+                n.sort_unstable();
+                assert_eq!(n, by_the_rule(x, y), "({x}, {y})");
+            }
+        }
+    }
+
+    #[test]
+    fn neighbours_are_mutual_and_at_distance_one() {
+        for layout in [Layout::EvenQ, Layout::OddQ] {
+            for x in -5..6 {
+                for y in -5..6 {
+                    for n in layout.neighbours(x, y) {
+                        assert!(layout.neighbours(n.0, n.1).contains(&(x, y)), "{layout:?} ({x},{y}) {n:?}");
+                        assert_eq!(layout.distance((x, y), n), 1, "{layout:?} ({x},{y}) {n:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn lines_follow_the_three_axes() {
+        // A column (0,0) (0,1) (0,2), and (1,1) (2,1) beside it. Even-q: (0,0)'s lower
+        // right is (1,1), whose lower right (odd column) is (2,1): a line down-right.
+        let coords = vec![(0, 0), (0, 1), (0, 2), (1, 1), (2, 1)];
+        let t = HexTable::new(Layout::EvenQ, coords).unwrap();
+        let all: Vec<u16> = (0..5).collect();
+        // Up–down: 0 1 2; lower right: 0 3 4; upper right: (0,2)'s upper right is (1,2)
+        // (absent), (0,1)'s is (1,1): 1 3, and (1,1)'s (odd) upper right is (2,0): absent.
+        assert_eq!(t.lines(&all), vec![vec![0, 1, 2], vec![0, 3, 4], vec![1, 3]]);
+        // Without (0,1): the column breaks; no line is a single hex.
+        assert_eq!(t.lines(&[0, 2, 3, 4]), vec![vec![0, 3, 4]]);
+    }
+
+    #[test]
+    fn distance_counts_steps() {
+        let l = Layout::EvenQ;
+        assert_eq!(l.distance((0, 0), (0, 0)), 0);
+        // Straight down a column: one step a row.
+        assert_eq!(l.distance((0, 0), (0, 3)), 3);
+        // Gold West's water row, (-1,0) to (2,0): (-1,0)→(0,0) is a side step (odd -1 has
+        // (0,-1) and (0,0) as right neighbours), and so on: 3 steps.
+        assert_eq!(l.distance((-1, 0), (2, 0)), 3);
+        // Two columns right from an even column: (0,0) → (1,0) → (2,1)? (1,0) is odd: its
+        // right neighbours are (2,-1) and (2,0); so (2,0) is 2 steps and (2,1) is 2 too
+        // ((0,0) → (1,1) → (2,1)).
+        assert_eq!(l.distance((0, 0), (2, 0)), 2);
+        assert_eq!(l.distance((0, 0), (2, 1)), 2);
+        assert_eq!(l.distance((0, 0), (2, 2)), 3);
+    }
+}

@@ -1,0 +1,310 @@
+//! The typed intermediate representation that expressions are lowered to once checked.
+//!
+//! Every name is resolved: a variable is its slot, a zone its instance range, a table
+//! column the column's values themselves, a built-in its evaluation function. The
+//! optimizer (`optimize.rs`) rewrites this tree; the evaluator (`eval.rs`) walks it with
+//! typed entry points (`int`, `bool`, `index`) that never box a number. Nothing here
+//! refers to the AST: the IR is the contract between the loader and any back end.
+
+use std::sync::Arc;
+
+use crate::builtins::Builtin;
+use crate::model::Element;
+use crate::script::Scripts;
+use crate::value::{TableId, Value};
+
+/// Typed ids: an index into one of the game's arenas, which cannot be mistaken for
+/// another kind of index or for a number of the game.
+macro_rules! id {
+    ($(#[$doc:meta])* $name:ident($int:ty)) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(pub $int);
+
+        impl $name {
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+    };
+}
+
+id!(
+    /// A local variable's position in its procedure's frame.
+    Slot(u16)
+);
+id!(
+    /// A state variable: an index into `Game::vars`.
+    VarId(u16)
+);
+id!(
+    /// A zone declaration: an index into `Game::zones`.
+    ZoneId(u16)
+);
+id!(
+    /// A board declaration: an index into `Game::boards`.
+    BoardId(u16)
+);
+id!(
+    /// A function of the ruleset's `functions:`: an index into `Game::functions`.
+    FunctionId(u16)
+);
+id!(
+    /// A block of statements: an index into `Game::blocks`.
+    BlockId(u32)
+);
+id!(
+    /// A procedure: an index into `Game::procedures`.
+    ProcId(u16)
+);
+
+/// How a state slot's number reads back as a value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Code {
+    Int,
+    Bool,
+    Player,
+    Row(TableId),
+}
+
+impl Code {
+    pub fn decode(self, n: i64) -> Value {
+        match self {
+            Code::Int => Value::Int(n),
+            Code::Bool => Value::Bool(n != 0),
+            Code::Player if n < 0 => Value::None,
+            Code::Player => Value::Player(n as u8),
+            Code::Row(_) if n < 0 => Value::None,
+            Code::Row(t) => Value::Row(t, n as u16),
+        }
+    }
+}
+
+/// Where a seat or row number comes from in one read: a local, `it`, or a
+/// single-valued state variable of type player or row. The optimizer folds
+/// `var[key]` and `key.column` into single nodes with a key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Key {
+    Local(Slot),
+    It,
+    Var(u32),
+    /// A parameter of the function being evaluated.
+    Param(u16),
+}
+
+impl Key {
+    /// The key an index expression reads, when it is that simple.
+    pub fn of(e: &Expr) -> Option<Key> {
+        match e {
+            Expr::Local(slot) => Some(Key::Local(*slot)),
+            Expr::It => Some(Key::It),
+            Expr::Param(i) => Some(Key::Param(*i)),
+            Expr::Var { slot, code: Code::Player | Code::Row(_) } => Some(Key::Var(*slot)),
+            _ => None,
+        }
+    }
+}
+
+/// A zone instance named by an expression or a statement: the first instance of the zone and, for an
+/// indexed zone, the index (a seat or a row) that selects one.
+#[derive(Debug, Clone)]
+pub struct ZoneRead {
+    pub base: u32,
+    /// How many instances the zone has (1 for a single zone).
+    pub len: u32,
+    pub index: Option<Box<Expr>>,
+    pub of: Element,
+    /// The zone's name, for messages.
+    pub name: Arc<str>,
+}
+
+/// A board instance read by an expression.
+#[derive(Debug, Clone)]
+pub struct BoardRead {
+    pub base: u32,
+    pub len: u32,
+    pub index: Option<Box<Expr>>,
+    pub of: Element,
+    pub name: Arc<str>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArithOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+}
+
+impl ArithOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            ArithOp::Add => "+",
+            ArithOp::Sub => "-",
+            ArithOp::Mul => "*",
+            ArithOp::Div => "/",
+            ArithOp::Rem => "%",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CmpOp {
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+}
+
+impl CmpOp {
+    #[inline]
+    pub fn holds(self, x: i64, y: i64) -> bool {
+        match self {
+            CmpOp::Lt => x < y,
+            CmpOp::Le => x <= y,
+            CmpOp::Gt => x > y,
+            CmpOp::Ge => x >= y,
+            CmpOp::Eq => x == y,
+            CmpOp::Ne => x != y,
+        }
+    }
+}
+
+/// The source text of an expression node, for runtime errors that name it.
+pub type Source = Arc<str>;
+
+/// The evaluation function of a built-in call: its arguments (unevaluated, so that
+/// per-element arguments run once per element) and the environment.
+pub type BuiltinEval = fn(&[Expr], &crate::eval::Env) -> Result<Value, crate::eval::RuntimeError>;
+
+#[derive(Debug, Clone)]
+pub enum Expr {
+    Const(Value),
+    Local(Slot),
+    /// The element a per-element argument ([`Expr::Lambda`]) is evaluated for.
+    It,
+    /// The element of an enclosing lambda, this many levels out (1 = the next one):
+    /// `any(a, x => all(b, y => x == y))` reads `x` as `Outer(1)` inside the inner lambda.
+    Outer(u8),
+    /// Every seat of the game, in order.
+    Players,
+    /// How many play (`len(players)`).
+    PlayerCount,
+    /// A parameter of the function whose body this is.
+    Param(u16),
+    /// A call of a function of the ruleset: its body is `Game::functions[id]`.
+    Function { id: FunctionId, args: Vec<Expr> },
+    /// A single-valued state variable.
+    Var { slot: u32, code: Code },
+    /// An indexed state variable: the slot of index 0 and the index.
+    VarAt { base: u32, code: Code, index: Box<Expr>, name: Arc<str> },
+    /// `var[key]`: an indexed variable read with a key (see [`Key`]).
+    VarAtKey { base: u32, code: Code, key: Key, name: Arc<str> },
+    /// The index of an entry of a two-key declaration (`supply[p, s]`): `first * stride +
+    /// second`, each key read as a seat or row number. Only stands as the index of a
+    /// `VarAt` or a zone or a place; read as a value, it is that number.
+    Pair { first: Box<Expr>, second: Box<Expr>, stride: u32 },
+    /// A column of a table, read for a row: the column's value for each row.
+    Column { values: Arc<[Value]>, row: Box<Expr>, name: Arc<str> },
+    /// `key.column`: a column read for the row a key holds.
+    ColumnKey { values: Arc<[Value]>, key: Key, name: Arc<str> },
+    /// `x == none` (or `!=` when negated), for a player or a row.
+    IsNone { value: Box<Expr>, negate: bool },
+    RowId(Box<Expr>),
+    PosRow(Box<Expr>),
+    PosCol(Box<Expr>),
+    /// A zone's contents as a list.
+    Zone(ZoneRead),
+    /// Reads of a zone where it lies (no list is built).
+    ZoneLen(ZoneRead),
+    ZoneFirst(ZoneRead),
+    ZoneLast(ZoneRead),
+    ZoneCount(ZoneRead, Box<Expr>),
+    ZoneContains(ZoneRead, Box<Expr>),
+    ZoneIndexOf(ZoneRead, Box<Expr>),
+    /// A list indexed by position.
+    Index { list: Box<Expr>, at: Box<Expr> },
+    List(Vec<Expr>),
+    Neg(Box<Expr>, Source),
+    Not(Box<Expr>),
+    Arith { op: ArithOp, a: Box<Expr>, b: Box<Expr>, source: Source },
+    /// Comparison of two numbers.
+    Compare { op: CmpOp, a: Box<Expr>, b: Box<Expr> },
+    /// Equality of two values of any (compatible) types.
+    Equal { a: Box<Expr>, b: Box<Expr>, negate: bool },
+    /// Equality of two players, or two rows of one table: their codes are compared.
+    Same { a: Box<Expr>, b: Box<Expr>, negate: bool },
+    And(Box<Expr>, Box<Expr>),
+    Or(Box<Expr>, Box<Expr>),
+    In { item: Box<Expr>, list: Box<Expr> },
+    If { cond: Box<Expr>, then: Box<Expr>, otherwise: Box<Expr> },
+    /// A built-in function: its registry entry (for the optimizer and messages) and the
+    /// evaluation the lowering chose for these arguments.
+    Call { builtin: &'static Builtin, eval: BuiltinEval, args: Vec<Expr> },
+    /// A per-element argument: evaluated with `it` bound to each element.
+    Lambda(Box<Expr>),
+    /// A board instance, as the first argument of a board built-in.
+    Board(BoardRead),
+    /// A function of the ruleset's Rhai scripts.
+    Script { scripts: Arc<Scripts>, name: Arc<str>, args: Vec<Expr> },
+}
+
+impl Expr {
+    pub fn constant(v: Value) -> Expr {
+        Expr::Const(v)
+    }
+
+    pub fn boxed(self) -> Box<Expr> {
+        Box::new(self)
+    }
+
+    pub fn as_const(&self) -> Option<&Value> {
+        match self {
+            Expr::Const(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The direct children of this node, in evaluation order.
+    pub fn children_mut(&mut self) -> Vec<&mut Expr> {
+        fn zone(z: &mut ZoneRead) -> Option<&mut Expr> {
+            z.index.as_deref_mut()
+        }
+        match self {
+            Expr::Const(_)
+            | Expr::Local(_)
+            | Expr::It
+            | Expr::Outer(_)
+            | Expr::Players
+            | Expr::PlayerCount
+            | Expr::Param(_)
+            | Expr::Var { .. }
+            | Expr::VarAtKey { .. }
+            | Expr::ColumnKey { .. } => Vec::new(),
+            Expr::IsNone { value, .. } => vec![value],
+            Expr::VarAt { index, .. } => vec![index],
+            Expr::Column { row, .. } => vec![row],
+            Expr::RowId(e) | Expr::PosRow(e) | Expr::PosCol(e) | Expr::Neg(e, _) | Expr::Not(e) | Expr::Lambda(e) => vec![e],
+            Expr::Zone(z) | Expr::ZoneLen(z) | Expr::ZoneFirst(z) | Expr::ZoneLast(z) => zone(z).into_iter().collect(),
+            Expr::ZoneCount(z, x) | Expr::ZoneContains(z, x) | Expr::ZoneIndexOf(z, x) => {
+                zone(z).into_iter().chain(std::iter::once(&mut **x)).collect()
+            }
+            Expr::Board(b) => b.index.as_deref_mut().into_iter().collect(),
+            Expr::Index { list, at } => vec![list, at],
+            Expr::Pair { first, second, .. } => vec![first, second],
+            Expr::List(items) => items.iter_mut().collect(),
+            Expr::Arith { a, b, .. }
+            | Expr::Compare { a, b, .. }
+            | Expr::Equal { a, b, .. }
+            | Expr::Same { a, b, .. }
+            | Expr::And(a, b)
+            | Expr::Or(a, b) => vec![a, b],
+            Expr::In { item, list } => vec![item, list],
+            Expr::If { cond, then, otherwise } => vec![cond, then, otherwise],
+            Expr::Call { args, .. } | Expr::Script { args, .. } | Expr::Function { args, .. } => args.iter_mut().collect(),
+        }
+    }
+}

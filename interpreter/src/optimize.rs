@@ -1,0 +1,266 @@
+//! The optimizer: rewrites a loaded game's IR into a cheaper equivalent.
+//!
+//! - Constant folding: parameters and tables are constants once a ruleset (and its
+//!   variant) is loaded, so arithmetic, comparisons, table columns of a known row and
+//!   calls of pure built-ins over them are computed once, here. A fold that would fail
+//!   (an overflow, a division by zero) is left in place, so that the game reports it
+//!   where it happens, with its statement.
+//! - Dead branches: `if` with a constant condition keeps one branch; `and`/`or` with a
+//!   constant side keep the other.
+//! - Strength reduction: each built-in's `reduce` may swap a call for a cheaper node
+//!   (`len(zone)` reads the zone's length in place instead of building a list).
+//!
+//! The optimizer never changes what a game does: the seeded game-log snapshots and every
+//! trace pin that.
+
+use crate::eval::{arith, Env, Template, TemplatePart};
+use crate::ir::{Expr, Key};
+use crate::model::{Game, StmtKind};
+use crate::value::Value;
+
+/// Optimizes every expression of a loaded game.
+pub fn game(game: &mut Game) {
+    let blank = game.blank_state(Vec::new());
+    let mut blocks = std::mem::take(&mut game.blocks);
+    let mut vars: Vec<Expr> = game.vars.iter_mut().map(|v| std::mem::replace(&mut v.init, Expr::Const(Value::None))).collect();
+    let mut zones: Vec<Option<Expr>> = game.zones.iter_mut().map(|z| z.init.take()).collect();
+    let mut score = std::mem::replace(&mut game.ranking.score, Expr::Const(Value::None));
+    let mut tiebreak = std::mem::take(&mut game.ranking.tiebreak);
+    let mut bodies: Vec<Expr> = game.functions.iter_mut().map(|f| std::mem::replace(&mut f.body, Expr::Const(Value::None))).collect();
+    {
+        let folder = Folder { env: Env::new(game, &blank, &[]) };
+        for block in &mut blocks {
+            for stmt in block {
+                folder.statement(&mut stmt.kind);
+            }
+        }
+        vars.iter_mut().for_each(|e| folder.expr(e));
+        zones.iter_mut().flatten().for_each(|e| folder.expr(e));
+        folder.expr(&mut score);
+        tiebreak.iter_mut().for_each(|e| folder.expr(e));
+        bodies.iter_mut().for_each(|e| folder.expr(e));
+    }
+    for (f, body) in game.functions.iter_mut().zip(bodies) {
+        f.body = body;
+    }
+    game.blocks = blocks;
+    for (v, init) in game.vars.iter_mut().zip(vars) {
+        v.init = init;
+    }
+    for (z, init) in game.zones.iter_mut().zip(zones) {
+        z.init = init;
+    }
+    game.ranking.score = score;
+    game.ranking.tiebreak = tiebreak;
+}
+
+/// Optimizes one expression compiled against a loaded game (a trace's query).
+pub(crate) fn expression(game: &Game, e: &mut Expr) {
+    let blank = game.blank_state(Vec::new());
+    Folder { env: Env::new(game, &blank, &[]) }.expr(e);
+}
+
+struct Folder<'a> {
+    /// A blank state: what folded expressions are evaluated against (they read none of it).
+    env: Env<'a>,
+}
+
+impl Folder<'_> {
+    fn statement(&self, kind: &mut StmtKind) {
+        let exprs: Vec<&mut Expr> = match kind {
+            StmtKind::Assign { target, value, .. } => {
+                let mut v = vec![value];
+                if let crate::model::Place::Var { index: Some(index), .. } = target {
+                    v.push(index);
+                }
+                v
+            }
+            StmtKind::Move { from, to, what, at } => {
+                let mut v: Vec<&mut Expr> = from.index.as_deref_mut().into_iter().chain(to.index.as_deref_mut()).collect();
+                match what {
+                    crate::model::MoveWhat::Item(e) | crate::model::MoveWhat::Top(e) => v.push(e),
+                    crate::model::MoveWhat::All => {}
+                }
+                if let crate::model::MoveAt::Index(e) = at {
+                    v.push(e);
+                }
+                v
+            }
+            StmtKind::Push { to, value } => to.index.as_deref_mut().into_iter().chain(std::iter::once(value)).collect(),
+            StmtKind::Remove { from, what } => {
+                let e = match what {
+                    crate::model::RemoveWhat::Item(e) | crate::model::RemoveWhat::At(e) => e,
+                };
+                from.index.as_deref_mut().into_iter().chain(std::iter::once(e)).collect()
+            }
+            StmtKind::Shuffle { zone } | StmtKind::Clear { zone } => zone.index.as_deref_mut().into_iter().collect(),
+            StmtKind::Place { board, at, piece } => board.index.as_deref_mut().into_iter().chain([at, piece]).collect(),
+            StmtKind::If { cond, .. } | StmtKind::While { cond, .. } => vec![cond],
+            StmtKind::ForEach { list, .. } => vec![list],
+            StmtKind::Repeat { count, .. } => vec![count],
+            StmtKind::RepeatUpTo { count, cond, .. } => std::iter::once(count).chain(cond.as_mut()).collect(),
+            StmtKind::Choose(choose) => {
+                let mut v = vec![&mut choose.who];
+                template(&mut choose.prompt, &mut v);
+                for group in &mut choose.groups {
+                    template(&mut group.label, &mut v);
+                    for (_, list) in &mut group.bindings {
+                        v.push(list);
+                    }
+                    if let Some(c) = &mut group.condition {
+                        v.push(c);
+                    }
+                }
+                v
+            }
+            StmtKind::Random { outcomes, weights, .. } => std::iter::once(outcomes).chain(weights.as_mut()).collect(),
+            StmtKind::Call { args, .. } => args.iter_mut().collect(),
+            StmtKind::Return(value) => value.iter_mut().collect(),
+            StmtKind::Log(t) => {
+                let mut v = Vec::new();
+                template(t, &mut v);
+                v
+            }
+            StmtKind::EndGame | StmtKind::EndLoop => Vec::new(),
+            StmtKind::Award(a) => {
+                let mut v: Vec<&mut Expr> = vec![&mut a.among, &mut a.prizes];
+                v.extend(a.keys.iter_mut());
+                v.extend(a.only.as_mut());
+                if let crate::model::Place::Var { index: Some(index), .. } = &mut a.to {
+                    v.push(index);
+                }
+                v
+            }
+        };
+        for e in exprs {
+            self.expr(e);
+        }
+    }
+
+    /// Optimizes an expression in place, children first.
+    pub fn expr(&self, e: &mut Expr) {
+        for child in e.children_mut() {
+            self.expr(child);
+        }
+        if let Some(better) = self.rewrite(e) {
+            *e = better;
+        }
+    }
+
+    fn rewrite(&self, e: &Expr) -> Option<Expr> {
+        let int = |e: &Expr| match e {
+            Expr::Const(Value::Int(n)) => Some(*n),
+            _ => None,
+        };
+        let boolean = |e: &Expr| match e {
+            Expr::Const(Value::Bool(b)) => Some(*b),
+            _ => None,
+        };
+        match e {
+            Expr::Arith { op, a, b, .. } => arith(*op, int(a)?, int(b)?).map(|n| Expr::Const(Value::Int(n))),
+            Expr::Neg(a, _) => int(a)?.checked_neg().map(|n| Expr::Const(Value::Int(n))),
+            Expr::Compare { op, a, b } => Some(Expr::Const(Value::Bool(op.holds(int(a)?, int(b)?)))),
+            Expr::Not(a) => Some(Expr::Const(Value::Bool(!boolean(a)?))),
+            Expr::And(a, b) => match (boolean(a), boolean(b)) {
+                (Some(false), _) => Some(Expr::Const(Value::Bool(false))),
+                (Some(true), _) => Some((**b).clone()),
+                _ => None,
+            },
+            Expr::Or(a, b) => match (boolean(a), boolean(b)) {
+                (Some(true), _) => Some(Expr::Const(Value::Bool(true))),
+                (Some(false), _) => Some((**b).clone()),
+                _ => None,
+            },
+            Expr::If { cond, then, otherwise } => Some(if boolean(cond)? { (**then).clone() } else { (**otherwise).clone() }),
+            Expr::Call { builtin, args, .. } => {
+                if let Some(reduced) = builtin.reduce.and_then(|reduce| reduce(args)) {
+                    return Some(reduced);
+                }
+                (builtin.pure && args.iter().all(|a| closed(a, false))).then(|| self.fold(e)).flatten()
+            }
+            Expr::Column { .. }
+            | Expr::RowId(_)
+            | Expr::Equal { .. }
+            | Expr::Same { .. }
+            | Expr::In { .. }
+            | Expr::Index { .. }
+            | Expr::List(_)
+                if closed(e, false) =>
+            {
+                self.fold(e)
+            }
+            // Superinstructions: an index or row that is a local, `it` or a variable is
+            // read by the node itself, and a comparison with none tests the code.
+            Expr::VarAt { base, code, index, name } => {
+                Key::of(index).map(|key| Expr::VarAtKey { base: *base, code: *code, key, name: name.clone() })
+            }
+            Expr::Column { values, row, name } => {
+                Key::of(row).map(|key| Expr::ColumnKey { values: values.clone(), key, name: name.clone() })
+            }
+            Expr::Equal { a, b, negate } | Expr::Same { a, b, negate } => match (&**a, &**b) {
+                (Expr::Const(Value::None), other) | (other, Expr::Const(Value::None)) => {
+                    Some(Expr::IsNone { value: other.clone().boxed(), negate: *negate })
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The value of an expression that reads no state, when it has one.
+    fn fold(&self, e: &Expr) -> Option<Expr> {
+        e.eval(&self.env).ok().map(Expr::Const)
+    }
+}
+
+fn template<'t>(t: &'t mut Template, out: &mut Vec<&'t mut Expr>) {
+    for part in &mut t.parts {
+        if let TemplatePart::Hole(e) = part {
+            out.push(e);
+        }
+    }
+}
+
+/// Whether an expression reads nothing but constants (and `it`, when a per-element
+/// argument binds it): then its value is the same in every game of the ruleset.
+fn closed(e: &Expr, it_bound: bool) -> bool {
+    match e {
+        Expr::Const(_) => true,
+        Expr::It => it_bound,
+        Expr::Lambda(body) => closed(body, true),
+        Expr::Local(_)
+        | Expr::Outer(_)
+        | Expr::Var { .. }
+        | Expr::VarAt { .. }
+        | Expr::VarAtKey { .. }
+        | Expr::Players
+        | Expr::PlayerCount
+        | Expr::Param(_)
+        | Expr::Function { .. }
+        | Expr::Zone(_)
+        | Expr::ZoneLen(_)
+        | Expr::ZoneFirst(_)
+        | Expr::ZoneLast(_)
+        | Expr::ZoneCount(..)
+        | Expr::ZoneContains(..)
+        | Expr::ZoneIndexOf(..)
+        | Expr::Board(_)
+        | Expr::Script { .. } => false,
+        Expr::Call { builtin, args, .. } => builtin.pure && args.iter().all(|a| closed(a, it_bound)),
+        Expr::Column { row, .. } => closed(row, it_bound),
+        Expr::ColumnKey { key, .. } => *key == Key::It && it_bound,
+        Expr::IsNone { value, .. } => closed(value, it_bound),
+        Expr::RowId(a) | Expr::PosRow(a) | Expr::PosCol(a) | Expr::Neg(a, _) | Expr::Not(a) => closed(a, it_bound),
+        Expr::Index { list, at } => closed(list, it_bound) && closed(at, it_bound),
+        Expr::Pair { first, second, .. } => closed(first, it_bound) && closed(second, it_bound),
+        Expr::List(items) => items.iter().all(|i| closed(i, it_bound)),
+        Expr::Arith { a, b, .. }
+        | Expr::Compare { a, b, .. }
+        | Expr::Equal { a, b, .. }
+        | Expr::Same { a, b, .. }
+        | Expr::And(a, b)
+        | Expr::Or(a, b) => closed(a, it_bound) && closed(b, it_bound),
+        Expr::In { item, list } => closed(item, it_bound) && closed(list, it_bound),
+        Expr::If { cond, then, otherwise } => closed(cond, it_bound) && closed(then, it_bound) && closed(otherwise, it_bound),
+    }
+}

@@ -1,0 +1,106 @@
+//! `cargo bench -p frontier-tests`: seeded random playouts of the shipped rulesets, and
+//! the evaluation of a few expressions against a mid-game state.
+//!
+//! A playout iteration is one whole game, the same random playout as `frontier bench`
+//! plays (the same game seeds, cycled). Each playout bench carries two counters: one
+//! cycle per game, so the "Hz" column reads games/s, and the game's decisions as items,
+//! so "item/s" reads decisions/s. Options after `--` go to divan, e.g.
+//! `cargo bench -p frontier-tests -- go_west --sample-count 500`.
+
+use std::sync::LazyLock;
+
+use divan::counter::{CyclesCount, ItemsCount};
+use divan::Bencher;
+use frontier_interpreter::runner::Recording;
+use frontier_interpreter::trace::Query;
+use frontier_interpreter::{Game, GameRng, State};
+use frontier_tests::{load_ruleset, play_random, random_state};
+
+fn main() {
+    divan::main();
+}
+
+/// Distinct games a playout bench cycles through.
+const GAMES: u64 = 64;
+/// Games timed per playout bench, one a sample: each of the `GAMES` games four times, so
+/// every run times the same games.
+const SAMPLES: u32 = 4 * GAMES as u32;
+
+/// The seed of game `i`, as `frontier bench` seeds its games.
+fn game_seed(i: u64) -> u64 {
+    GameRng::derived(7, 1_000_003 + i).next_u64()
+}
+
+fn playouts(bencher: Bencher, ruleset: &str, players: usize) {
+    let game = load_ruleset(ruleset);
+    // Each game's decision count, found before timing by playing it once.
+    let games: Vec<(u64, u64)> = (0..GAMES)
+        .map(|i| {
+            let seed = game_seed(i);
+            (seed, play_random(&game, players, seed, Recording::Counts).decisions)
+        })
+        .collect();
+    let mut next = 0;
+    bencher
+        .with_inputs(|| {
+            let g = games[next % games.len()];
+            next += 1;
+            g
+        })
+        .counter(CyclesCount::new(1u64))
+        .input_counter(|&(_, decisions)| ItemsCount::new(decisions))
+        .bench_local_values(|(seed, _)| play_random(&game, players, seed, Recording::Counts));
+}
+
+#[divan::bench(sample_count = SAMPLES, sample_size = 1)]
+fn go_west_4p(bencher: Bencher) {
+    playouts(bencher, "go-west", 4);
+}
+
+#[divan::bench(sample_count = SAMPLES, sample_size = 1)]
+fn way_out_west_5p(bencher: Bencher) {
+    playouts(bencher, "way-out-west", 5);
+}
+
+#[divan::bench(sample_count = SAMPLES, sample_size = 1)]
+fn circle_the_wagons_2p(bencher: Bencher) {
+    playouts(bencher, "circle-the-wagons", 2);
+}
+
+/// 4-player Go West after 120 of a game's about 250 decisions: tracks partly filled,
+/// wagons moved west, some scorings done.
+static MID_GAME: LazyLock<(Game, State)> = LazyLock::new(|| {
+    let game = load_ruleset("go-west");
+    let state = random_state(&game, 4, game_seed(0), 120);
+    (game, state)
+});
+
+/// An expression of the Go West ruleset, named for the bench's output.
+struct Expression {
+    name: &'static str,
+    source: &'static str,
+}
+
+impl std::fmt::Display for Expression {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+const EXPRESSIONS: &[Expression] = &[
+    Expression { name: "arithmetic", source: "tokens[p1] + vp[p1] >= 3" },
+    Expression { name: "count_if", source: "count_if(players, vp[it] > 10)" },
+    // The payout order of a region's scoring (rule 5.2).
+    Expression {
+        name: "sort_by_take",
+        source: r#"take(sort_by(track[regions["east"]], -count(track[regions["east"]], it)), wagons[regions["east"]])"#,
+    },
+];
+
+/// One evaluation of an expression compiled once, outside the timed loop.
+#[divan::bench(args = EXPRESSIONS)]
+fn evaluate(bencher: Bencher, expression: &Expression) {
+    let (game, state) = &*MID_GAME;
+    let query = Query::compile(game, state, expression.source).unwrap_or_else(|e| panic!("{e}"));
+    bencher.bench_local(|| query.evaluate(divan::black_box(game), divan::black_box(state)).unwrap());
+}

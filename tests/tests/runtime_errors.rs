@@ -1,0 +1,69 @@
+//! Runtime errors of rulesets: arithmetic that leaves the whole numbers a state holds,
+//! division by zero, script results of the wrong type. Each must stop the game with an
+//! error naming the file, line and statement, never panic, wrap around or coerce.
+//!
+//! The cases are files in tests/cases/runtime: each `# expect: text` line at the top of a
+//! ruleset is a text the error must contain.
+
+use frontier_tests::*;
+
+/// Starts a 2-player game of the ruleset at `path` (the cases fail during setup, before
+/// any decision) and checks its error against `expected`.
+fn check(path: &std::path::Path, params: &[(String, i64)], expected: &[String]) {
+    let src = source(path);
+    let game = frontier_interpreter::load_with_params(&src, &|_| Err("no extends".into()), params)
+        .unwrap_or_else(|e| panic!("{} does not load:\n{e}", path.display()));
+    let error = game.start(names(2)).expect_err("the game must stop with a runtime error").to_string();
+    for text in expected {
+        assert!(error.contains(text.as_str()), "{}: the error\n  {error}\ndoes not contain\n  {text}", path.display());
+    }
+}
+
+/// The `# expect:` lines of a case file.
+fn expectations(text: &str) -> Vec<String> {
+    text.lines().filter_map(|l| l.strip_prefix("# expect: ")).map(str::to_string).collect()
+}
+
+#[test]
+fn arithmetic_cases() {
+    let dir = workspace().join("tests/cases/runtime");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 10);
+    for file in files {
+        let expected = expectations(&std::fs::read_to_string(&file).unwrap());
+        assert!(!expected.is_empty(), "{} has no # expect: line", file.display());
+        check(&file, &[], &expected);
+    }
+}
+
+#[test]
+fn script_results_are_checked_where_they_are_stored() {
+    let dir = workspace().join("tests/cases/runtime/script-results");
+    let cases = [
+        (0, "'card' holds a row of cards, not the number 5"),
+        (1, "'v' holds a number, not the text seven"),
+        (2, "'seat' holds a player, not the number 9"),
+        (3, "a zone of a row of cards cannot hold the number 5"),
+    ];
+    for (case, expected) in cases {
+        let at = ["ruleset.yaml:".to_string(), "play[".to_string(), expected.to_string()];
+        check(&dir, &[("case".into(), case)], &at);
+    }
+}
+
+#[test]
+fn a_table_too_large_for_row_codes_is_a_load_error() {
+    let rows: String = (0..=65_535).map(|i| format!("      - r{i}\n")).collect();
+    let text = format!(
+        "frontier: 1\nname: big\nplayers: 2\ntables:\n  things:\n    rows:\n{rows}play: []\nranking:\n  score: \"0\"\n"
+    );
+    let src = frontier_interpreter::RulesetSource { origin: "big".into(), file: "ruleset.yaml".into(), text, scripts: Vec::new() };
+    let err = load_source(&src).expect_err("65,536 rows do not fit 16-bit codes").to_string();
+    assert!(err.contains("tables.things.rows: a table holds at most 65535 rows, not 65536"), "{err}");
+}
