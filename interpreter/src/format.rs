@@ -165,6 +165,9 @@ pub struct Zone {
     pub of: String,
     pub per: Option<Per>,
     pub visibility: Option<Visibility>,
+    /// Per element (`it`) and player (`viewer`): whether that player sees the element
+    /// although the zone's visibility hides it (a token turned face up).
+    pub visible_if: Option<Scalar>,
     /// The initial contents: a list expression, or `all` (every row of the table).
     pub init: Option<Scalar>,
     pub doc: Option<String>,

@@ -12,6 +12,7 @@ pub mod grid;
 pub mod hex;
 pub mod hints;
 pub mod ir;
+pub mod knowledge;
 mod load;
 pub mod machine;
 pub mod model;

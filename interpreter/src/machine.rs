@@ -24,6 +24,8 @@ pub struct State {
     pub pending: Pending,
     /// Decisions and chance outcomes applied so far.
     pub steps: u32,
+    /// Hidden elements `reveal:` has shown to some players, sorted by zone and element.
+    pub seen: Vec<crate::knowledge::Seen>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -228,6 +230,7 @@ impl Game {
             locals: Vec::new(),
             pending: Pending::Running,
             steps: 0,
+            seen: Vec::new(),
         }
     }
 
@@ -558,6 +561,9 @@ impl Game {
                         state.zones[to].splice(at..at, moved);
                     }
                 }
+                if from != to {
+                    state.forget_moved();
+                }
             }
             StmtKind::Push { to, value } => {
                 let env = env!();
@@ -588,6 +594,7 @@ impl Game {
                         }
                     }
                 }
+                state.forget_moved();
             }
             StmtKind::Shuffle { zone } => {
                 let zone = zone.instance(&env!())?;
@@ -598,6 +605,32 @@ impl Game {
             StmtKind::Clear { zone } => {
                 let zone = zone.instance(&env!())?;
                 state.zones[zone].clear();
+                state.forget_moved();
+            }
+            StmtKind::Reveal { zone: read, what, to } => {
+                let env = env!();
+                let zone = read.instance(&env)?;
+                let item = what.eval(&env)?;
+                let code = self.zone_code(read.of, &item, &state.names)?;
+                if !state.zones[zone].contains(&code) {
+                    return Err(RuntimeError::new(format!(
+                        "reveal: {} is not in {}",
+                        self.value_text(&item, &state.names),
+                        self.zone_instance_name(zone)
+                    )));
+                }
+                let players = match to.eval(&env)? {
+                    Value::List(list) => list.iter().map(as_seat).collect::<Result<Vec<_>, _>>()?,
+                    one => vec![as_seat(&one)?],
+                };
+                let mut mask = 0u64;
+                for p in players {
+                    if p as usize >= crate::knowledge::MAX_SEATS {
+                        return Err(RuntimeError::new(format!("reveal: at most {} seats can be shown an element", crate::knowledge::MAX_SEATS)));
+                    }
+                    mask |= 1 << p;
+                }
+                state.reveal(zone, code, mask);
             }
             StmtKind::Place { board, at, piece } => {
                 let env = env!();
@@ -1060,7 +1093,7 @@ impl Game {
         (0, 0)
     }
 
-    fn zone_element(&self, instance: usize) -> Element {
+    pub(crate) fn zone_element(&self, instance: usize) -> Element {
         self.zones[self.zone_of_instance(instance).0].of
     }
 
@@ -1172,5 +1205,13 @@ impl State {
             + self.stack.len() * size_of::<Frame>()
             + self.locals.len() * size_of::<Value>()
             + self.boards.iter().map(|b| size_of::<Grid>() + b.len() * size_of::<(crate::grid::Pos, u16)>()).sum::<usize>()
+    }
+}
+
+/// The seat a player value stands for (`none` is an error).
+fn as_seat(v: &Value) -> Result<u8, RuntimeError> {
+    match v {
+        Value::Player(p) => Ok(*p),
+        other => Err(RuntimeError::new(format!("expected a player, found {other:?}"))),
     }
 }

@@ -198,6 +198,9 @@ pub struct Zone {
     pub per: Domain,
     pub base: usize,
     pub visibility: Visibility,
+    /// `visible_if:`, per element (`it`) for a player (local 0, `viewer`): shown to them
+    /// although the zone's visibility hides it.
+    pub visible_if: Option<Expr>,
     /// Initial contents (evaluated per index, `it` bound to the index).
     pub init: Option<Expr>,
     pub doc: Option<String>,
@@ -261,6 +264,8 @@ pub enum StmtKind {
     Shuffle { zone: ZoneRead },
     /// Empties a zone instance.
     Clear { zone: ZoneRead },
+    /// Shows an element of a zone instance to a player or a list of players.
+    Reveal { zone: ZoneRead, what: Expr, to: Expr },
     Place { board: BoardRead, at: Expr, piece: Expr },
     If { cond: Expr, then: BlockId, otherwise: Option<BlockId> },
     ForEach { slot: Slot, list: Expr, body: BlockId },

@@ -94,6 +94,7 @@ impl Folder<'_> {
                 from.index.as_deref_mut().into_iter().chain(std::iter::once(e)).collect()
             }
             StmtKind::Shuffle { zone } | StmtKind::Clear { zone } => zone.index.as_deref_mut().into_iter().collect(),
+            StmtKind::Reveal { zone, what, to } => zone.index.as_deref_mut().into_iter().chain([what, to]).collect(),
             StmtKind::Place { board, at, piece } => board.index.as_deref_mut().into_iter().chain([at, piece]).collect(),
             StmtKind::If { cond, .. } | StmtKind::While { cond, .. } => vec![cond],
             StmtKind::ForEach { list, .. } => vec![list],

@@ -54,6 +54,22 @@ impl Game {
             }
             doc.insert("boards".into(), Yaml::Mapping(boards));
         }
+        if !state.seen.is_empty() {
+            // Per player, the elements revealed to them (each where it lies).
+            let mut seen = Mapping::new();
+            for (p, name) in state.names.iter().enumerate() {
+                let elements: Vec<Yaml> = state
+                    .seen
+                    .iter()
+                    .filter(|s| s.players >> p & 1 == 1)
+                    .map(|s| self.plain(&decode_element(self.zone_element(s.zone as usize), s.element), state))
+                    .collect();
+                if !elements.is_empty() {
+                    seen.insert(name.as_str().into(), Yaml::Sequence(elements));
+                }
+            }
+            doc.insert("seen".into(), Yaml::Mapping(seen));
+        }
         let mut cont = Mapping::new();
         cont.insert("frames".into(), Yaml::Sequence(state.stack.iter().map(|f| self.frame_yaml(f, state)).collect()));
         cont.insert("locals".into(), Yaml::Sequence(state.locals.iter().map(|v| self.tagged(v, state)).collect()));
@@ -170,8 +186,8 @@ impl Game {
         })?;
         let Some(top) = doc.as_mapping() else { return Err("a position is a YAML mapping (players:, vars:, zones:)".into()) };
         for k in top.keys().filter_map(Yaml::as_str) {
-            if !["players", "vars", "zones", "boards", "continuation", "steps"].contains(&k) {
-                return Err(format!("{k}: unknown key; expected players, vars, zones, boards, continuation, steps"));
+            if !["players", "vars", "zones", "boards", "seen", "continuation", "steps"].contains(&k) {
+                return Err(format!("{k}: unknown key; expected players, vars, zones, boards, seen, continuation, steps"));
             }
         }
         let names: Vec<String> = match top.get("players").and_then(Yaml::as_sequence) {
@@ -230,12 +246,43 @@ impl Game {
         match top.get("continuation") {
             None => {
                 self.conserve_elements(&initial_zones, &mut state)?;
+                self.read_seen(top.get("seen"), &mut state)?;
                 self.enter_play(&mut state);
                 self.run(&mut state, &mut Journal::Off).map_err(|e| e.to_string())?;
             }
-            Some(c) => self.read_continuation(c, &mut state)?,
+            Some(c) => {
+                self.read_seen(top.get("seen"), &mut state)?;
+                self.read_continuation(c, &mut state)?
+            }
         }
         Ok(state)
+    }
+
+    /// `seen: { red: [tok-3] }`: the elements revealed to each player, each in the first
+    /// zone (in declaration order) that holds it.
+    fn read_seen(&self, seen: Option<&Yaml>, state: &mut State) -> Result<(), String> {
+        let Some(seen) = seen else { return Ok(()) };
+        let Some(seen) = seen.as_mapping() else { return Err("seen: expected a mapping of players to lists of elements".into()) };
+        for (k, v) in seen {
+            let name = k.as_str().unwrap_or_default();
+            let Some(p) = state.names.iter().position(|n| n == name) else { return Err(format!("seen.{name}: not a player")) };
+            if p >= crate::knowledge::MAX_SEATS {
+                return Err(format!("seen.{name}: at most {} seats can be shown elements", crate::knowledge::MAX_SEATS));
+            }
+            let Some(items) = v.as_sequence() else { return Err(format!("seen.{name}: expected a list of elements")) };
+            for item in items {
+                let found = self.zones.iter().find_map(|zone| {
+                    let code = self.element_code(&zone.of.value_type(), item, state, "").ok()?;
+                    let instances = zone.base..zone.base + self.domain_len(zone.per);
+                    instances.into_iter().find(|&z| state.zones[z].contains(&code)).map(|z| (z, code))
+                });
+                let Some((zone, code)) = found else {
+                    return Err(format!("seen.{name}: {} is in no zone", serde_yaml::to_string(item).unwrap_or_default().trim()));
+                };
+                state.reveal(zone, code, 1 << p);
+            }
+        }
+        Ok(())
     }
 
     /// For a hand-written position: the rows of a table that the declared initial zones hold

@@ -82,8 +82,17 @@ impl Game {
                 let contents = &state.zones[zone.base + i];
                 let name = if label.is_empty() { zone.name.clone() } else { format!("{}[{label}]", zone.name) };
                 let owner_sees = zone.per == Domain::Players && viewer == Some(i as u8);
+                // What the viewer sees beyond what the zone shows everyone: elements whose
+                // `visible_if` holds for them, or revealed to them.
+                let seen = match viewer {
+                    Some(v) => self.seen_positions(state, v, zone.base + i).unwrap_or_default(),
+                    None => vec![true; contents.len()],
+                };
                 let shown = match zone.visibility {
                     _ if viewer.is_none() => Visibility::All,
+                    // Every element seen: an empty zone still shows only what its
+                    // visibility allows (`none` hides even that it is empty).
+                    _ if !contents.is_empty() && seen.iter().all(|s| *s) => Visibility::All,
                     Visibility::Owner if owner_sees => Visibility::All,
                     Visibility::Owner => Visibility::Count,
                     other => other,
@@ -91,6 +100,21 @@ impl Game {
                 let items = |n: usize| -> String {
                     let values: Vec<Value> = contents.iter().take(n).map(|e| decode_element(zone.of, *e)).collect();
                     self.value_text(&Value::list(values), &state.names)
+                };
+                let also_seen = {
+                    let skip = if shown == Visibility::Top { 1 } else { 0 };
+                    let values: Vec<Value> = contents
+                        .iter()
+                        .zip(&seen)
+                        .skip(skip)
+                        .filter(|(_, s)| **s)
+                        .map(|(e, _)| decode_element(zone.of, *e))
+                        .collect();
+                    match shown {
+                        Visibility::All => String::new(),
+                        _ if values.is_empty() => String::new(),
+                        _ => format!(", seen: {}", self.value_text(&Value::list(values), &state.names)),
+                    }
                 };
                 if let (Visibility::All, Some(show)) = (shown, self.row_show(zone.of)) {
                     // Rows with a display template: one per line, id then what it shows.
@@ -111,7 +135,7 @@ impl Game {
                     Visibility::Top => format!("{} on top of {}", items(1), contents.len()),
                     Visibility::Hidden => "hidden".to_string(),
                 };
-                let _ = writeln!(out, "{name}: {text}");
+                let _ = writeln!(out, "{name}: {text}{also_seen}");
             }
         }
         for board in &self.boards {

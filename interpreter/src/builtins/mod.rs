@@ -7,10 +7,12 @@
 //! generated from `signature` and `doc` (a test keeps it in step).
 //!
 //! Adding a built-in is one entry in [`BUILTINS`] and its lowering and evaluation
-//! functions beside the others of its kind (`list.rs`, `board.rs`, `geometry.rs`).
+//! functions beside the others of its kind (`list.rs`, `board.rs`, `geometry.rs`,
+//! `knowledge.rs`).
 
 mod board;
 mod geometry;
+mod knowledge;
 mod list;
 
 use frontier_grammar::expr::Expr as Ast;
@@ -105,6 +107,7 @@ pub static BUILTINS: &[Builtin] = &[
     geometry::LINES,
     geometry::ON_EDGE,
     geometry::DISTANCE,
+    knowledge::KNOWS,
 ];
 
 /// The built-in of this name.

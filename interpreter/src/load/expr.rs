@@ -246,17 +246,7 @@ impl<'a> Compiler<'a> {
     }
 
     pub fn type_name(&self, ty: &Type) -> String {
-        match ty {
-            Type::Int => "a number".into(),
-            Type::Bool => "true/false".into(),
-            Type::Str => "a text".into(),
-            Type::Player => "a player".into(),
-            Type::Pos => "a position".into(),
-            Type::Row(t) => format!("a row of {}", self.decls.tables[*t as usize].name),
-            Type::List(e) => format!("a list of {}", self.type_name(e).trim_start_matches("a ")),
-            Type::None => "none".into(),
-            Type::Any => "anything".into(),
-        }
+        type_name(self.decls, ty)
     }
 
     /// Compiles `expr`, requiring its type to be accepted by `want` (if given).
@@ -806,5 +796,20 @@ impl Decls {
                 .map(|f| FunctionSig { name: f.name.clone(), params: f.params.clone(), returns: f.returns.clone() })
                 .collect(),
         }
+    }
+}
+
+/// A type as diagnostics name it: "a number", "a list of players".
+pub(crate) fn type_name(decls: &Decls, ty: &Type) -> String {
+    match ty {
+        Type::Int => "a number".into(),
+        Type::Bool => "true/false".into(),
+        Type::Str => "a text".into(),
+        Type::Player => "a player".into(),
+        Type::Pos => "a position".into(),
+        Type::Row(t) => format!("a row of {}", decls.tables[*t as usize].name),
+        Type::List(e) => format!("a list of {}", type_name(decls, e).trim_start_matches("a ")),
+        Type::None => "none".into(),
+        Type::Any => "anything".into(),
     }
 }

@@ -956,10 +956,18 @@ impl Builder {
             decls.zones.push(ZoneDecl { name: name.to_string(), of, per, base, len });
             let doc = self.string(m, "doc", &path);
             let rule = self.rule(m, &path);
-            pending.push((m.get("init").cloned(), path));
-            out.push(Zone { name: name.to_string(), of, per, base, visibility, init: None, doc, rule });
+            pending.push((m.get("init").cloned(), m.get("visible_if").cloned(), path));
+            out.push(Zone { name: name.to_string(), of, per, base, visibility, visible_if: None, init: None, doc, rule });
         }
-        for (zone, (init, path)) in out.iter_mut().zip(pending) {
+        for (zone, (init, visible_if, path)) in out.iter_mut().zip(pending) {
+            if let Some(cond) = visible_if {
+                if zone.visibility == Visibility::All {
+                    self.error(&join(&path, "visible_if"), "the zone's visibility is 'all': every element is already seen");
+                }
+                let locals = [("viewer".to_string(), Type::Player, 0u16)];
+                let scope = Scope { locals: &locals, it: Some(zone.of.value_type()) };
+                zone.visible_if = Some(self.expression(decls, &cond, &join(&path, "visible_if"), &scope, Some(&Type::Bool)).0);
+            }
             let Some(init) = init else { continue };
             let elem = zone.of.value_type();
             if init.as_str() == Some("all") {

@@ -41,6 +41,7 @@ const STATEMENTS: &[Statement] = &[
     Statement { verb: "remove", keys: &[], compile: Procedures::remove },
     Statement { verb: "shuffle", keys: &[], compile: Procedures::shuffle },
     Statement { verb: "clear", keys: &[], compile: Procedures::clear },
+    Statement { verb: "reveal", keys: &[], compile: Procedures::reveal },
     Statement { verb: "place", keys: &[], compile: Procedures::place },
     Statement { verb: "draw", keys: &[], compile: Procedures::draw },
     Statement { verb: "if", keys: &["then", "else"], compile: Procedures::if_ },
@@ -332,6 +333,31 @@ impl Procedures {
 
     fn clear(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
         on_zone(b, decls, ctx, site, out, |zone| StmtKind::Clear { zone });
+    }
+
+    /// `reveal: { what: element, in: zone, to: player or list of players }`.
+    fn reveal(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
+        let Site { verb, arg, ref vpath, .. } = *site;
+        let scope = crate::load::Scope { locals: &ctx.visible, it: None };
+        let Some(mm) = arg.as_mapping() else {
+            b.error(vpath, format!("{verb} takes a mapping: {{ what: element, in: zone, to: player or players }}"));
+            return;
+        };
+        b.check_keys(mm, vpath, &["what", "in", "to"]);
+        let Some((zone, element)) = zone_arg(b, decls, &scope, mm, "in", vpath) else { return };
+        let (Some(what), Some(to)) = (mm.get("what"), mm.get("to")) else {
+            b.error(vpath, "reveal needs 'what' (an element of the zone) and 'to' (a player or a list of players)");
+            return;
+        };
+        let what = b.expression(decls, what, &join(vpath, "what"), &scope, Some(&element)).0;
+        let tpath = join(vpath, "to");
+        let (to, ty) = b.expression(decls, to, &tpath, &scope, None);
+        if !Type::Player.accepts(&ty) && !Type::List(Box::new(Type::Player)).accepts(&ty) {
+            let found = super::expr::type_name(decls, &ty);
+            b.error(&tpath, format!("reveal shows an element to a player or a list of players, not to {found}"));
+            return;
+        }
+        out.push(site.stmt(StmtKind::Reveal { zone, what, to }));
     }
 
     fn if_(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {

@@ -1,0 +1,123 @@
+//! What each player may know of the hidden state: a zone's visibility, an element's
+//! `visible_if:`, and the elements `reveal:` has shown to some players. Views, the `?`
+//! display of `frontier play`, the `knows()` built-in and [`Game::determinize`] (the
+//! sampling an information-set search needs) all ask [`Game::sees`], so they agree.
+
+use crate::eval::{Env, RuntimeError};
+use crate::machine::State;
+use crate::model::{Domain, Game, Visibility};
+use crate::rng::GameRng;
+use crate::value::Value;
+
+/// A hidden element shown to some players by `reveal:`, for as long as it stays in the
+/// zone instance it was revealed in (moving it out, even back again, forgets it).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Seen {
+    pub zone: u32,
+    pub element: u16,
+    /// One bit per seat.
+    pub players: u64,
+}
+
+/// Seats a reveal can name: one bit each in [`Seen::players`].
+pub const MAX_SEATS: usize = 64;
+
+impl State {
+    /// Forgets what was revealed of elements that have left the zone they were revealed in.
+    /// Called after every statement that takes elements out of a zone.
+    pub(crate) fn forget_moved(&mut self) {
+        if self.seen.is_empty() {
+            return;
+        }
+        let zones = &self.zones;
+        self.seen.retain(|s| zones[s.zone as usize].contains(&s.element));
+    }
+
+    /// Records that `element` of zone instance `zone` is shown to these seats.
+    pub(crate) fn reveal(&mut self, zone: usize, element: u16, players: u64) {
+        match self.seen.iter_mut().find(|s| s.zone as usize == zone && s.element == element) {
+            Some(s) => s.players |= players,
+            None => {
+                self.seen.push(Seen { zone: zone as u32, element, players });
+                // Kept sorted so that equal knowledge is an equal state.
+                self.seen.sort_unstable_by_key(|s| (s.zone, s.element));
+            }
+        }
+    }
+
+    /// Whether a reveal showed `element` of zone instance `zone` to `viewer`.
+    pub fn revealed_to(&self, zone: usize, element: u16, viewer: u8) -> bool {
+        self.seen.iter().any(|s| s.zone as usize == zone && s.element == element && s.players >> viewer & 1 == 1)
+    }
+}
+
+impl Game {
+    /// Whether `viewer` sees the element at position `at` of zone instance `zone`: its zone
+    /// shows it (visibility), or its `visible_if:` holds, or a reveal showed it to them.
+    pub fn sees(&self, state: &State, viewer: u8, zone: usize, at: usize) -> Result<bool, RuntimeError> {
+        let (z, i) = self.zone_of_instance(zone);
+        let decl = &self.zones[z];
+        let by_zone = match decl.visibility {
+            Visibility::All => true,
+            Visibility::Owner => decl.per == Domain::Players && i == viewer as usize,
+            Visibility::Top => at == 0,
+            Visibility::Count | Visibility::Hidden => false,
+        };
+        if by_zone {
+            return Ok(true);
+        }
+        let Some(&element) = state.zones[zone].get(at) else { return Ok(false) };
+        if let Some(cond) = &decl.visible_if {
+            let locals = [Value::Player(viewer)];
+            let it = crate::eval::decode_element(decl.of, element);
+            let root = Env::new(self, state, &locals);
+            if cond.bool(&root.with_it(&it))? {
+                return Ok(true);
+            }
+        }
+        Ok(state.revealed_to(zone, element, viewer))
+    }
+
+    /// Which positions of zone instance `zone` `viewer` sees.
+    pub fn seen_positions(&self, state: &State, viewer: u8, zone: usize) -> Result<Vec<bool>, RuntimeError> {
+        (0..state.zones[zone].len()).map(|at| self.sees(state, viewer, zone, at)).collect()
+    }
+
+    /// A state `viewer` cannot tell from this one: every element they do not see is dealt
+    /// at random among the places of unseen elements of the same kind, anywhere in the
+    /// zones. What they see, the sizes of zones and everything outside zones stay as they
+    /// are. An information-set search samples the states it plays out from this.
+    ///
+    /// Knowledge the rules keep elsewhere (a state variable recording a card's owner) is
+    /// public and is not resampled.
+    pub fn determinize(&self, state: &State, viewer: u8, rng: &mut GameRng) -> Result<State, RuntimeError> {
+        let mut places: Vec<(usize, usize)> = Vec::new();
+        for zone in 0..state.zones.len() {
+            for (at, seen) in self.seen_positions(state, viewer, zone)?.into_iter().enumerate() {
+                if !seen {
+                    places.push((zone, at));
+                }
+            }
+        }
+        let mut out = state.clone();
+        // Deal within each kind of element: a card never lands where a token was.
+        let mut kinds: Vec<crate::model::Element> = Vec::new();
+        for &(z, _) in &places {
+            if !kinds.contains(&self.zone_element(z)) {
+                kinds.push(self.zone_element(z));
+            }
+        }
+        for kind in kinds {
+            let slots: Vec<(usize, usize)> = places.iter().copied().filter(|&(z, _)| self.zone_element(z) == kind).collect();
+            let mut elements: Vec<u16> = slots.iter().map(|&(z, at)| state.zones[z][at]).collect();
+            rng.shuffle(&mut elements);
+            for (&(z, at), e) in slots.iter().zip(elements) {
+                out.zones[z][at] = e;
+            }
+        }
+        // Reveals to others are not the viewer's to know where they went.
+        out.seen.retain(|s| s.players >> viewer & 1 == 1);
+        out.forget_moved();
+        Ok(out)
+    }
+}
