@@ -114,12 +114,16 @@ pub struct Table {
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Geometry {
-    /// Which columns sit half a hex lower: even-q or odd-q.
-    pub hex: String,
-    /// The column of the hex's column coordinate.
-    pub x: String,
-    /// The column of the hex's row coordinate.
-    pub y: String,
+    /// The hex layout: even-q or odd-q (which columns sit half a hex lower, offset
+    /// coordinates), or axial.
+    pub hex: Option<String>,
+    /// The column of the hex's column coordinate (q in axial coordinates).
+    pub x: Option<String>,
+    /// The column of the hex's row coordinate (r in axial coordinates).
+    pub y: Option<String>,
+    /// Instead of coordinates: a text column listing each row's neighbours by id,
+    /// separated by blanks.
+    pub neighbours: Option<String>,
 }
 
 #[derive(Deserialize, JsonSchema)]

@@ -1,6 +1,7 @@
-//! Hex grids in offset coordinates: columns `x`, rows `y`, every other column shifted
-//! half a hex down. Pure geometry; tables that declare a hex geometry use it
-//! (`model::Geometry`) for `neighbours`, `components`, `on_edge` and `distance`.
+//! Hex grids in offset coordinates (columns `x`, rows `y`, every other column shifted
+//! half a hex down) or axial ones (`q`, `r`), and maps whose neighbours are listed
+//! outright. Pure geometry; tables that declare a `geometry:` use it for `neighbours`,
+//! `components`, `lines`, `on_edge` and `distance`.
 
 /// Which columns are shifted half a hex down.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -9,6 +10,9 @@ pub enum Layout {
     EvenQ,
     /// Odd columns sit half a hex lower.
     OddQ,
+    /// Axial coordinates of flat-topped hexes: `x` is q (the column), `y` is r, which
+    /// runs down and to the lower left; a step to the upper right is (q+1, r-1).
+    Axial,
 }
 
 impl Layout {
@@ -16,6 +20,7 @@ impl Layout {
         match name {
             "even-q" => Some(Layout::EvenQ),
             "odd-q" => Some(Layout::OddQ),
+            "axial" => Some(Layout::Axial),
             _ => None,
         }
     }
@@ -24,13 +29,16 @@ impl Layout {
         let even = x.rem_euclid(2) == 0;
         match self {
             Layout::EvenQ => even,
-            Layout::OddQ => !even,
+            Layout::OddQ | Layout::Axial => !even,
         }
     }
 
     /// The six neighbours of `(x, y)`, clockwise from the one above: above, upper right,
     /// lower right, below, lower left, upper left.
     pub fn neighbours(self, x: i64, y: i64) -> [(i64, i64); 6] {
+        if self == Layout::Axial {
+            return [(x, y - 1), (x + 1, y - 1), (x + 1, y), (x, y + 1), (x - 1, y + 1), (x - 1, y)];
+        }
         // A shifted column's side neighbours are the cells at its row and the row below;
         // an unshifted one's, the row above and its row.
         let (upper, lower) = if self.shifted(x) { (y, y + 1) } else { (y - 1, y) };
@@ -39,6 +47,9 @@ impl Layout {
 
     /// Cube coordinates of `(x, y)`: q, r, s with q + r + s = 0.
     fn cube(self, x: i64, y: i64) -> (i64, i64, i64) {
+        if self == Layout::Axial {
+            return (x, y, -x - y);
+        }
         let q = x;
         // Rows of shifted columns sit half a hex lower: round the half hex toward them.
         let shift = if self.shifted(x) { (x - x.rem_euclid(2)) / 2 } else { (x + x.rem_euclid(2)) / 2 };
@@ -58,7 +69,8 @@ impl Layout {
 /// neighbours among the table's rows (clockwise from above), worked out once at load.
 #[derive(Debug, Clone)]
 pub struct HexTable {
-    pub layout: Layout,
+    /// None for a map whose neighbours are listed (no coordinates: no lines, no edge).
+    pub layout: Option<Layout>,
     pub coords: Vec<(i64, i64)>,
     pub neighbours: Vec<Vec<u16>>,
     /// The row at each place.
@@ -78,13 +90,28 @@ impl HexTable {
             .iter()
             .map(|&(x, y)| layout.neighbours(x, y).iter().filter_map(|n| at.get(n).copied()).collect())
             .collect();
-        Ok(HexTable { layout, coords, neighbours, at })
+        Ok(HexTable { layout: Some(layout), coords, neighbours, at })
+    }
+
+    /// A map whose rows list their neighbours; each listing must be mutual.
+    pub fn listed(neighbours: Vec<Vec<u16>>, ids: &[String]) -> Result<HexTable, String> {
+        for (r, around) in neighbours.iter().enumerate() {
+            for &n in around {
+                if n as usize == r {
+                    return Err(format!("row '{}' lists itself as its neighbour", ids[r]));
+                }
+                if !neighbours[n as usize].contains(&(r as u16)) {
+                    return Err(format!("row '{}' lists '{}' as a neighbour, but '{}' does not list '{}'", ids[r], ids[n as usize], ids[n as usize], ids[r]));
+                }
+            }
+        }
+        Ok(HexTable { layout: None, coords: Vec::new(), neighbours, at: Default::default() })
     }
 
     /// The row next to `row` in direction `d` (0 above, clockwise to 5), if there is one.
     fn step(&self, row: u16, d: usize) -> Option<u16> {
         let (x, y) = self.coords[row as usize];
-        self.at.get(&self.layout.neighbours(x, y)[d]).copied()
+        self.at.get(&self.layout?.neighbours(x, y)[d]).copied()
     }
 
     /// The straight lines of `cells`: the longest runs of at least 2 of them, each the
@@ -93,6 +120,9 @@ impl HexTable {
     /// comes first along the axis; lines are listed by axis, then by where their first
     /// cell stands in `cells`.
     pub fn lines(&self, cells: &[u16]) -> Vec<Vec<u16>> {
+        if self.layout.is_none() {
+            return Vec::new();
+        }
         let inside: std::collections::HashSet<u16> = cells.iter().copied().collect();
         let mut out = Vec::new();
         for forward in [3, 2, 1] {
@@ -114,15 +144,35 @@ impl HexTable {
         out
     }
 
-    pub fn distance(&self, a: u16, b: u16) -> i64 {
-        self.layout.distance(self.coords[a as usize], self.coords[b as usize])
+    /// The number of steps from `a` to `b`: through any hexes on a hex grid, through the
+    /// table's rows on a listed map (None when no path joins them).
+    pub fn distance(&self, a: u16, b: u16) -> Option<i64> {
+        if let Some(layout) = self.layout {
+            return Some(layout.distance(self.coords[a as usize], self.coords[b as usize]));
+        }
+        let mut steps = vec![None; self.neighbours.len()];
+        steps[a as usize] = Some(0);
+        let mut queue = std::collections::VecDeque::from([a]);
+        while let Some(r) = queue.pop_front() {
+            if r == b {
+                break;
+            }
+            let d = steps[r as usize].unwrap_or(0);
+            for &n in &self.neighbours[r as usize] {
+                if steps[n as usize].is_none() {
+                    steps[n as usize] = Some(d + 1);
+                    queue.push_back(n);
+                }
+            }
+        }
+        steps[b as usize]
     }
 
     /// The groups of `cells` connected through neighbours, largest first; equal sizes in
     /// the order of their first cell in `cells`. Each group lists its cells in the order
     /// they are reached, from that first cell.
     pub fn components(&self, cells: &[u16]) -> Vec<Vec<u16>> {
-        let mut left: Vec<bool> = vec![false; self.coords.len()];
+        let mut left: Vec<bool> = vec![false; self.neighbours.len()];
         for &c in cells {
             left[c as usize] = true;
         }
@@ -182,7 +232,7 @@ mod tests {
 
     #[test]
     fn neighbours_are_mutual_and_at_distance_one() {
-        for layout in [Layout::EvenQ, Layout::OddQ] {
+        for layout in [Layout::EvenQ, Layout::OddQ, Layout::Axial] {
             for x in -5..6 {
                 for y in -5..6 {
                     for n in layout.neighbours(x, y) {
@@ -206,6 +256,32 @@ mod tests {
         assert_eq!(t.lines(&all), vec![vec![0, 1, 2], vec![0, 3, 4], vec![1, 3]]);
         // Without (0,1): the column breaks; no line is a single hex.
         assert_eq!(t.lines(&[0, 2, 3, 4]), vec![vec![0, 3, 4]]);
+    }
+
+    #[test]
+    fn axial_neighbours_are_the_six_unit_steps_clockwise() {
+        // Flat-topped, r down-left: above (0,-1), upper right (1,-1), lower right (1,0),
+        // below (0,1), lower left (-1,1), upper left (-1,0).
+        assert_eq!(Layout::Axial.neighbours(0, 0), [(0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0)]);
+        // Two steps right is (2,-1): (0,0) → (1,-1) → (2,-1), or → (1,0) → (2,-1).
+        assert_eq!(Layout::Axial.distance((0, 0), (2, -1)), 2);
+        assert_eq!(Layout::Axial.distance((0, 0), (2, 2)), 4);
+        for n in Layout::Axial.neighbours(3, -2) {
+            assert!(Layout::Axial.neighbours(n.0, n.1).contains(&(3, -2)));
+        }
+    }
+
+    #[test]
+    fn listed_maps_step_through_their_rows() {
+        let ids: Vec<String> = ["a", "b", "c", "d"].map(String::from).to_vec();
+        // a - b - c, and d alone.
+        let t = HexTable::listed(vec![vec![1], vec![0, 2], vec![1], vec![]], &ids).unwrap();
+        assert_eq!(t.distance(0, 2), Some(2));
+        assert_eq!(t.distance(0, 3), None);
+        assert_eq!(t.components(&[0, 1, 2, 3]), vec![vec![0, 1, 2], vec![3]]);
+        assert_eq!(t.lines(&[0, 1, 2]), Vec::<Vec<u16>>::new());
+        let one_way = HexTable::listed(vec![vec![1], vec![]], &ids[..2]).unwrap_err();
+        assert_eq!(one_way, "row 'a' lists 'b' as a neighbour, but 'b' does not list 'a'");
     }
 
     #[test]

@@ -9,7 +9,12 @@ use frontier_tests::*;
 
 /// The value of `expr` against the hexes of tests/cases/hex, as row ids.
 fn ids(expr: &str) -> String {
-    let game = load_source(&source(&workspace().join("tests/cases/hex"))).expect("the ruleset loads");
+    ids_in("hex", expr)
+}
+
+/// The value of `expr` against the ruleset tests/cases/`case`, as row ids.
+fn ids_in(case: &str, expr: &str) -> String {
+    let game = load_source(&source(&workspace().join("tests/cases").join(case))).expect("the ruleset loads");
     let state = game.initial_state(names(2)).unwrap();
     let value = evaluate(&game, &state, expr).unwrap_or_else(|e| panic!("{e}"));
     fn write(game: &frontier_interpreter::Game, v: &Value) -> String {
@@ -57,4 +62,67 @@ fn hex_geometry() {
     for (expr, expected) in cases {
         assert_eq!(ids(expr), expected, "{expr}");
     }
+}
+
+#[test]
+fn scripts_read_the_same_geometry() {
+    let cases = [
+        // As neighbours(hexes["c"]) above.
+        ("script_neighbours(\"c\")", "[r4 r5 r0 r1 r2 r3]"),
+        ("script_distance(\"w-1\", \"r0\")", "4"),
+        // Without r3 the centre still touches the other five ring hexes: one group of 6.
+        ("land_groups_without(\"r3\")", "[6]"),
+        // Without the centre the ring r0..r5 is still a closed ring: one group of 6.
+        ("land_groups_without(\"c\")", "[6]"),
+        // No gap: all 7 land hexes.
+        ("land_groups_without(\"none\")", "[7]"),
+        ("script_lines([\"r4\", \"c\", \"r1\"])", "[[r4 c r1]]"),
+        ("script_on_edge(\"r2\")", "yes"),
+        ("script_on_edge(\"c\")", "no"),
+    ];
+    for (expr, expected) in cases {
+        assert_eq!(ids(expr), expected, "{expr}");
+    }
+    let game = load_source(&source(&workspace().join("tests/cases/hex"))).unwrap();
+    let state = game.initial_state(names(2)).unwrap();
+    let err = evaluate(&game, &state, "script_neighbours(\"r9\")").unwrap_err();
+    assert!(err.contains("no row 'r9' in hexes"), "{err}");
+}
+
+#[test]
+fn axial_coordinates() {
+    let cases = [
+        // Clockwise from above: n (0,-1), ne (1,-1), se (1,0), s (0,1), sw (-1,1), nw (-1,0).
+        ("neighbours(@o)", "[n ne se s sw nw]"),
+        // ne (1,-1): above (1,-2) absent, upper right (2,-2) far, lower right (2,-1) absent,
+        // below (1,0) se, lower left (0,0) o, upper left (0,-1) n.
+        ("neighbours(@ne)", "[far se o n]"),
+        // (0,0) to (2,-2): q +2, r -2, s 0: 2 steps.
+        ("distance(@o, @far)", "2"),
+        ("distance(@sw, @far)", "3"),
+        // The upper-right diagonal through the centre: sw (-1,1), o, ne (1,-1), far (2,-2).
+        ("lines([@sw, @o, @ne, @far])", "[[sw o ne far]]"),
+        ("on_edge(@o)", "no"),
+        ("on_edge(@n)", "yes"),
+    ];
+    for (expr, expected) in cases {
+        assert_eq!(ids_in("hex-axial", expr), expected, "{expr}");
+    }
+}
+
+#[test]
+fn listed_neighbours() {
+    let cases = [
+        ("neighbours(@b)", "[a c]"),
+        ("neighbours(@d)", "[]"),
+        ("distance(@a, @c)", "2"),
+        ("components(towns)", "[[a b c] [d]]"),
+    ];
+    for (expr, expected) in cases {
+        assert_eq!(ids_in("hex-listed", expr), expected, "{expr}");
+    }
+    let game = load_source(&source(&workspace().join("tests/cases/hex-listed"))).unwrap();
+    let state = game.initial_state(names(2)).unwrap();
+    let err = evaluate(&game, &state, "distance(@a, @d)").unwrap_err();
+    assert!(err.contains("distance: no path joins a and d"), "{err}");
 }

@@ -29,6 +29,17 @@ pub(super) fn hex_table(c: &mut Compiler, site: &CallSite, arg: usize, ty: &Type
     }
 }
 
+/// Like [`hex_table`], for a built-in that needs coordinates (not listed neighbours).
+fn hex_coordinates(c: &mut Compiler, site: &CallSite, arg: usize, ty: &Type) {
+    if let Some(t) = hex_table(c, site, arg, ty) {
+        if !c.decls.tables[t as usize].coordinates {
+            let table = &c.decls.tables[t as usize].name;
+            let message = format!("{} needs hex coordinates, and {table} only lists its neighbours", site.name());
+            c.report(site.args[arg].span, message);
+        }
+    }
+}
+
 /// The hexes of the table that `t` belongs to.
 fn geometry<'e>(env: &Env<'e>, t: TableId) -> Result<&'e HexTable> {
     env.game.tables[t as usize].geometry.as_ref().ok_or_else(|| RuntimeError::new("the table has no hex geometry"))
@@ -105,7 +116,7 @@ fn lower_lines(c: &mut Compiler, site: &CallSite) -> Compiled {
         return nothing();
     }
     let (cells, elem) = c.list_arg(&site.args[0], site.scope);
-    hex_table(c, site, 0, &elem);
+    hex_coordinates(c, site, 0, &elem);
     (site.call(eval_lines, vec![cells]), hexes_of(&hexes_of(&elem)))
 }
 
@@ -136,7 +147,7 @@ fn lower_on_edge(c: &mut Compiler, site: &CallSite) -> Compiled {
         return nothing();
     }
     let (h, ty) = c.compile(&site.args[0], site.scope);
-    hex_table(c, site, 0, &ty);
+    hex_coordinates(c, site, 0, &ty);
     let mut args = vec![h];
     if site.args.len() == 2 {
         args.push(c.expect(&site.args[1], site.scope, &hexes_of(&ty)));
@@ -159,7 +170,11 @@ fn eval_on_edge(args: &[Expr], env: &Env) -> Result<Value> {
 
 pub const DISTANCE: Builtin = Builtin {
     name: "distance",
-    forms: &[Form { call: "distance(a, b)", result: "int", meaning: "The number of steps from hex `a` to hex `b`, through any hexes." }],
+    forms: &[Form {
+        call: "distance(a, b)",
+        result: "int",
+        meaning: "The number of steps from hex `a` to hex `b`: through any hexes on a hex grid, through the table's rows on a map that lists neighbours (an error when no path joins them).",
+    }],
     lower: lower_distance,
     reduce: None,
     pure: true,
@@ -178,5 +193,12 @@ fn lower_distance(c: &mut Compiler, site: &CallSite) -> Compiled {
 fn eval_distance(args: &[Expr], env: &Env) -> Result<Value> {
     let (t, a) = hex(&args[0].eval(env)?)?;
     let (_, b) = hex(&args[1].eval(env)?)?;
-    Ok(Value::Int(geometry(env, t)?.distance(a, b)))
+    match geometry(env, t)?.distance(a, b) {
+        Some(d) => Ok(Value::Int(d)),
+        None => Err(RuntimeError::new(format!(
+            "distance: no path joins {} and {}",
+            env.game.tables[t as usize].rows[a as usize].id,
+            env.game.tables[t as usize].rows[b as usize].id
+        ))),
+    }
 }

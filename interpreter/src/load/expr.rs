@@ -81,8 +81,10 @@ pub(crate) struct TableDecl {
     pub row_ids: Vec<String>,
     /// Each column's value per row (what a column read in the IR indexes).
     pub column_values: Vec<Arc<[Value]>>,
-    /// Whether the rows are hexes of a `geometry:`.
+    /// Whether the rows are cells of a `geometry:` (they have neighbours).
     pub hex: bool,
+    /// Whether they have hex coordinates (not only listed neighbours): lines and edges.
+    pub coordinates: bool,
 }
 
 impl TableDecl {
@@ -93,6 +95,7 @@ impl TableDecl {
             row_ids: t.rows.iter().map(|r| r.id.clone()).collect(),
             column_values: (0..t.columns.len()).map(|c| t.rows.iter().map(|r| r.values[c].clone()).collect()).collect(),
             hex: t.geometry.is_some(),
+            coordinates: t.geometry.as_ref().is_some_and(|g| g.layout.is_some()),
         }
     }
 }
