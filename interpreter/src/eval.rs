@@ -29,11 +29,23 @@ pub struct Env<'a> {
     /// The environment a per-element argument was applied from: where the elements of
     /// enclosing lambdas are (`Expr::Outer`).
     pub outer: Option<&'a Env<'a>>,
+    /// While the state cannot change (the options of one decision are listed), the values
+    /// of the ruleset's functions without parameters, computed once.
+    pub memo: Option<&'a Memo>,
+}
+
+/// The values of functions without parameters for one unchanging state, by function.
+pub struct Memo(std::cell::RefCell<Vec<Option<Value>>>);
+
+impl Memo {
+    pub fn new(functions: usize) -> Memo {
+        Memo(std::cell::RefCell::new(vec![None; functions]))
+    }
 }
 
 impl<'a> Env<'a> {
     pub fn new(game: &'a Game, state: &'a State, locals: &'a [Value]) -> Env<'a> {
-        Env { game, state, locals, it: &Value::None, bound: None, params: &[], outer: None }
+        Env { game, state, locals, it: &Value::None, bound: None, params: &[], outer: None, memo: None }
     }
     /// The environment of a per-element argument applied to `it`.
     pub fn with_it<'b>(&'b self, it: &'b Value) -> Env<'b> {
@@ -41,6 +53,11 @@ impl<'a> Env<'a> {
     }
     pub fn with_bound<'b>(&'b self, slot: Slot, value: &'b Value) -> Env<'b> {
         Env { bound: Some((slot, value)), ..*self }
+    }
+    /// This environment, remembering the values of functions without parameters: only
+    /// while the state does not change.
+    pub fn with_memo<'b>(&'b self, memo: &'b Memo) -> Env<'b> {
+        Env { memo: Some(memo), ..*self }
     }
     /// The element of the lambda `depth` levels out (0 is `it`).
     fn outer_it(&self, depth: u8) -> &Value {
@@ -56,7 +73,7 @@ impl<'a> Env<'a> {
     /// The environment of a function's body: the game and state, its arguments, and
     /// nothing of the caller (no locals, no `it`).
     pub fn for_function<'b>(&'b self, params: &'b [Value]) -> Env<'b> {
-        Env { game: self.game, state: self.state, locals: &[], it: &Value::None, bound: None, params, outer: None }
+        Env { game: self.game, state: self.state, locals: &[], it: &Value::None, bound: None, params, outer: None, memo: self.memo }
     }
     pub fn local(&self, slot: Slot) -> &Value {
         match self.bound {
@@ -438,6 +455,18 @@ const STACK_ARGS: usize = 4;
 /// environment with `run` (the typed entry point the caller needs).
 fn call_function<T>(env: &Env, id: crate::ir::FunctionId, args: &[Expr], run: impl Fn(&Expr, &Env) -> Result<T>) -> Result<T> {
     let function = &env.game.functions[id.index()];
+    if let (true, Some(memo)) = (args.is_empty(), env.memo) {
+        let known = memo.0.borrow()[id.index()].clone();
+        let value = match known {
+            Some(v) => v,
+            None => {
+                let v = function.body.eval(&env.for_function(&[]))?;
+                memo.0.borrow_mut()[id.index()] = Some(v.clone());
+                v
+            }
+        };
+        return run(&Expr::Const(value), env);
+    }
     if args.len() <= STACK_ARGS {
         let mut values: [Value; STACK_ARGS] = Default::default();
         for (slot, arg) in values.iter_mut().zip(args) {

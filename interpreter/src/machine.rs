@@ -897,6 +897,10 @@ impl Game {
 
     /// The options of a decision, in the order the ruleset lists them.
     fn enumerate_options(&self, choose: &crate::model::Choose, env: &Env) -> Result<Vec<(u16, Value)>, RuntimeError> {
+        // The state stays as it is while the options are listed: a function without
+        // parameters that several options' conditions call is computed once.
+        let memo = crate::eval::Memo::new(self.functions.len());
+        let env = &env.with_memo(&memo);
         let mut options = spare_options();
         for (g, group) in choose.groups.iter().enumerate() {
             let g = g as u16;
@@ -937,7 +941,7 @@ impl Game {
     ) -> Result<(), RuntimeError> {
         let Some(((slot, list), rest)) = bindings.split_first() else { return Ok(()) };
         if rest.is_empty() {
-            let inner = Env::new(env.game, env.state, scratch);
+            let inner = Env { memo: env.memo, ..Env::new(env.game, env.state, scratch) };
             return list.each(&inner, |item| {
                 if legal(group, &inner.with_bound(*slot, item))? {
                     let mut values = chosen.clone();
@@ -948,7 +952,7 @@ impl Game {
             });
         }
         let mut items = Vec::new();
-        list.each(&Env::new(env.game, env.state, scratch), |item| {
+        list.each(&Env { memo: env.memo, ..Env::new(env.game, env.state, scratch) }, |item| {
             items.push(item.clone());
             Ok(std::ops::ControlFlow::Continue(()))
         })?;

@@ -126,3 +126,20 @@ fn listed_neighbours() {
     let err = evaluate(&game, &state, "distance(@a, @d)").unwrap_err();
     assert!(err.contains("distance: no path joins a and d"), "{err}");
 }
+
+#[test]
+fn index_of_a_table_is_the_row_number() {
+    // The optimizer reads `index_of(hexes, h)` as h's row number: the same answers as a
+    // search of the list, rows counted from 0 in table order (w-1 first, c 11th).
+    let cases = [
+        ("index_of(hexes, @w-1)", "0"),
+        ("index_of(hexes, @c)", "10"),
+        ("index_of(filter(hexes, h => not h.water), @c)", "6"),
+        ("index_of(take(hexes, 3), @c)", "-1"),
+        ("index_of(take(hexes, 3), @w1)", "2"),
+        ("index_of(hexes, first(filter(hexes, h => h.x > 9)))", "-1"),
+    ];
+    for (expr, expected) in cases {
+        assert_eq!(ids(expr), expected, "{expr}");
+    }
+}
