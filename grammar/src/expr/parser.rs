@@ -29,16 +29,26 @@ impl std::fmt::Display for SyntaxError {
 pub const MAX_NESTING: usize = 64;
 /// How many operators one expression or template may hold: a chain of operators is a
 /// tree as deep as it is long, and every later pass walks it recursively.
-pub const MAX_OPERATORS: usize = 1_000;
+pub const MAX_OPERATORS: usize = 256;
 
 /// Refuses sources that would make trees too deep to walk safely, before parsing them
 /// (the parser itself descends recursively into brackets).
 fn check_size(source: &str) -> Result<(), SyntaxError> {
     let (mut depth, mut operators, mut in_string) = (0usize, 0usize, false);
+    let mut previous = ' ';
     for (offset, c) in source.char_indices() {
+        let word_starts = !(previous.is_alphanumeric() || previous == '_');
+        previous = c;
         match c {
             '"' => in_string = !in_string,
             _ if in_string => {}
+            // `not x` and `x.field` nest like operators do.
+            'n' if word_starts && source[offset..].starts_with("not") && !source[offset + 3..].starts_with(|c: char| c.is_alphanumeric() || c == '_') => {
+                operators += 1;
+                if operators > MAX_OPERATORS {
+                    return Err(too_many_operators(offset));
+                }
+            }
             '(' | '[' | '{' => {
                 depth += 1;
                 if depth > MAX_NESTING {
@@ -46,16 +56,20 @@ fn check_size(source: &str) -> Result<(), SyntaxError> {
                 }
             }
             ')' | ']' | '}' => depth = depth.saturating_sub(1),
-            '+' | '-' | '*' | '/' | '%' | '<' | '>' | '=' | '!' | ',' => {
+            '+' | '-' | '*' | '/' | '%' | '<' | '>' | '=' | '!' | ',' | '.' => {
                 operators += 1;
                 if operators > MAX_OPERATORS {
-                    return Err(SyntaxError { offset, message: format!("more than {MAX_OPERATORS} operators in one expression: split it (functions: can name its parts)") });
+                    return Err(too_many_operators(offset));
                 }
             }
             _ => {}
         }
     }
     Ok(())
+}
+
+fn too_many_operators(offset: usize) -> SyntaxError {
+    SyntaxError { offset, message: format!("more than {MAX_OPERATORS} operators in one expression: split it (functions: can name its parts)") }
 }
 
 /// Parses one expression, e.g. `count(track[r], it) > 2 and not pawn[active]`.

@@ -74,7 +74,15 @@ fn sources_too_deep_or_too_long_are_refused_before_parsing() {
     let deep = format!("{}1{}", "(".repeat(20_000), ")".repeat(20_000));
     check(&deep, "error at 64: brackets nested more than 64 deep");
     let long = vec!["1"; 40_000].join("+");
-    check(&long, "error at 2001: more than 1000 operators in one expression: split it (functions: can name its parts)");
+    // The 257th '+' of "1+1+…" stands at offset 2 × 257 - 1.
+    check(&long, "error at 513: more than 256 operators in one expression: split it (functions: can name its parts)");
+    // `not` and `.` nest as operators do: "not " is 4 characters, the 257th at 4 × 256.
+    let nots = format!("{}x", "not ".repeat(5_000));
+    check(&nots, "error at 1024: more than 256 operators in one expression: split it (functions: can name its parts)");
+    let fields = format!("a{}", ".b".repeat(5_000));
+    check(&fields, "error at 513: more than 256 operators in one expression: split it (functions: can name its parts)");
+    // A name containing "not" is no operator.
+    check(&vec!["nothing"; 300].join(" "), "error at 8: expected '.' or '[' or an operator or the end of the expression");
     // Brackets and operators inside texts do not count.
     let text = "((((+".repeat(500);
     check(&format!("\"{text}\""), &format!("{text:?}"));

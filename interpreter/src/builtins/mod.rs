@@ -15,6 +15,8 @@ mod geometry;
 mod knowledge;
 mod list;
 
+pub use list::MAX_RANGE;
+
 use frontier_grammar::expr::Expr as Ast;
 use frontier_grammar::Span;
 

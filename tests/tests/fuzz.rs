@@ -1,0 +1,603 @@
+//! The fuzzing campaign: generated and mutated inputs of every kind must load, play and
+//! round-trip, or fail with a clean error; none may panic or hang.
+//!
+//! - Generated rulesets (a grammar of the language: tables, state, zones, statements,
+//!   decisions, chance, typed expressions) must load, play a seeded game to its end or to
+//!   a clean runtime error, and round-trip every state they pass through a position file.
+//! - Mutated rulesets (the shipped ones and the test cases, edited at random), mutated
+//!   traces and mutated position files must load or be refused with an error.
+//! - Expressions of any depth and size must evaluate or be refused.
+//!
+//! The normal suite runs a sample of each target (`CASES` below). The campaign runs
+//! `FRONTIER_FUZZ_CASES` cases per target: `FRONTIER_FUZZ_CASES=200000 cargo test --release
+//! -p frontier-tests --test fuzz -- --ignored`. Every case is a seed: a failure names it,
+//! and the same seed rebuilds the same input.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use frontier_interpreter::agent::{Agent, RandomAgent};
+use frontier_interpreter::frontier_grammar::trace::{parse as parse_trace, RulesetRef};
+use frontier_interpreter::runner;
+use frontier_interpreter::trace::{evaluate, replay, starting_state};
+use frontier_interpreter::{load, load_with_params, Choice, Game, GameRng, Journal, RulesetSource, State, Status};
+use frontier_tests::*;
+
+/// Cases per target in the normal suite.
+const CASES: u64 = 400;
+
+/// Steps a fuzzed game may take before the test stops it (a clean end, not a failure:
+/// the interpreter's own limits bound each step).
+const MAX_STEPS: u32 = 3_000;
+
+fn campaign_cases() -> u64 {
+    std::env::var("FRONTIER_FUZZ_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(1_000_000)
+}
+
+/// Runs `case` for seeds `first..first + n`, reporting the first seed that panics.
+fn run_cases(target: &str, n: u64, case: impl Fn(u64)) {
+    let first = std::env::var("FRONTIER_FUZZ_FIRST").ok().and_then(|n| n.parse().ok()).unwrap_or(0u64);
+    let quiet = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let mut failure = None;
+    for seed in first..first + n {
+        // A panic is the failure looked for; nothing is reused after one.
+        if let Err(e) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| case(seed))) {
+            let message = e.downcast_ref::<String>().cloned().or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()));
+            failure = Some((seed, message.unwrap_or_default()));
+            break;
+        }
+    }
+    std::panic::set_hook(quiet);
+    if let Some((seed, message)) = failure {
+        panic!("{target}: case {seed} failed (rerun it with FRONTIER_FUZZ_FIRST={seed}):\n{message}");
+    }
+}
+
+/// A small deterministic source of choices for building inputs.
+struct Gen(GameRng);
+
+impl Gen {
+    fn new(seed: u64) -> Gen {
+        Gen(GameRng::derived(seed, 0xF022))
+    }
+    fn below(&mut self, n: usize) -> usize {
+        self.0.below(n as u64) as usize
+    }
+    fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Generated rulesets
+
+/// What a generated expression may name where it stands.
+#[derive(Clone)]
+struct Scope {
+    /// A local player (`for_each: { p: players }`).
+    player: Option<&'static str>,
+    /// A local row of `things` (an option's `for:`).
+    thing: Option<&'static str>,
+    /// Inside a per-element argument over players: `it` is a player.
+    it_player: bool,
+}
+
+struct RulesetGen {
+    g: Gen,
+    rows: usize,
+    min_players: usize,
+}
+
+impl RulesetGen {
+    fn player(&mut self, s: &Scope) -> String {
+        match (s.player, self.g.below(4)) {
+            (Some(p), 0 | 1) => p.to_string(),
+            _ if s.it_player && self.g.chance(30) => "it".into(),
+            _ => format!("players[{}]", self.g.below(self.min_players)),
+        }
+    }
+
+    fn row(&mut self, s: &Scope) -> String {
+        match s.thing {
+            Some(t) if self.g.chance(50) => t.to_string(),
+            _ => format!("@t{}", self.g.below(self.rows)),
+        }
+    }
+
+    fn int(&mut self, s: &Scope, depth: usize) -> String {
+        let leaf = depth == 0 || self.g.chance(30);
+        if leaf {
+            return match self.g.below(9) {
+                0 => ["0", "1", "2", "3", "7", "-4"][self.g.below(6)].to_string(),
+                // Overflow now and then: a clean runtime error ends those games.
+                1 if self.g.chance(20) => ["9223372036854775807", "-9223372036854775807", "4611686018427387904"][self.g.below(3)].to_string(),
+                1 => "5".into(),
+                2 => "total".into(),
+                3 => format!("score[{}]", self.player(s)),
+                4 => "len(pool)".into(),
+                5 => format!("len(hand[{}])", self.player(s)),
+                6 => format!("{}.value", self.row(s)),
+                7 => "len(players)".into(),
+                _ => "len(spot)".into(),
+            };
+        }
+        let d = depth - 1;
+        match self.g.below(9) {
+            0..=2 => {
+                let op = self.g.pick(&["+", "-", "*", "/", "%"]);
+                format!("({} {op} {})", self.int(s, d), self.int(s, d))
+            }
+            3 => format!("-({})", self.int(s, d)),
+            4 => format!("abs({})", self.int(s, d)),
+            5 => format!("sum(things, it.value * {})", self.int(&Scope { thing: None, it_player: false, ..s.clone() }, 0)),
+            6 => {
+                let inner = Scope { it_player: true, ..s.clone() };
+                format!("count_if(players, score[it] > {})", self.int(&inner, d))
+            }
+            7 => format!("(if {} then {} else {})", self.bool(s, d), self.int(s, d), self.int(s, d)),
+            _ => format!("max([{}, {}])", self.int(s, d), self.int(s, d)),
+        }
+    }
+
+    fn bool(&mut self, s: &Scope, depth: usize) -> String {
+        if depth == 0 || self.g.chance(30) {
+            return match self.g.below(5) {
+                0 => "true".into(),
+                1 => "flag".into(),
+                2 => "len(pool) > 0".into(),
+                3 => format!("contains(pool, {})", self.row(s)),
+                _ => format!("{} == {}", self.player(s), self.player(s)),
+            };
+        }
+        let d = depth - 1;
+        match self.g.below(5) {
+            0 => format!("{} {} {}", self.int(s, d), self.g.pick(&["<", "<=", "==", "!=", ">", ">="]), self.int(s, d)),
+            1 => format!("({} and {})", self.bool(s, d), self.bool(s, d)),
+            2 => format!("({} or {})", self.bool(s, d), self.bool(s, d)),
+            3 => format!("not ({})", self.bool(s, d)),
+            _ => format!("any(players, score[it] >= {})", self.int(&Scope { it_player: true, ..s.clone() }, d)),
+        }
+    }
+
+    /// A YAML string of an expression: always quoted (expressions hold `:` and `{`).
+    fn q(text: String) -> String {
+        format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
+    }
+
+    fn block(&mut self, out: &mut String, indent: usize, s: &Scope, depth: usize) {
+        let n = 1 + self.g.below(3);
+        for _ in 0..n {
+            self.statement(out, indent, s, depth);
+        }
+    }
+
+    fn statement(&mut self, out: &mut String, indent: usize, s: &Scope, depth: usize) {
+        let kind = self.g.below(if depth > 0 { 15 } else { 10 });
+        self.statement_of(kind, out, indent, s, depth);
+    }
+
+    fn statement_of(&mut self, kind: usize, out: &mut String, indent: usize, s: &Scope, depth: usize) {
+        let pad = " ".repeat(indent);
+        let e = 2;
+        match kind {
+            0 => writeln!(out, "{pad}- set: {{ total: {} }}", Self::q(self.int(s, e))),
+            1 => writeln!(out, "{pad}- add: {{ \"score[{}]\": {} }}", self.player(s), Self::q(self.int(s, e))),
+            2 => writeln!(out, "{pad}- set: {{ flag: {} }}", Self::q(self.bool(s, e))),
+            3 => {
+                let (from, to) = if self.g.chance(50) {
+                    ("pool".to_string(), format!("hand[{}]", self.player(s)))
+                } else {
+                    (format!("hand[{}]", self.player(s)), "pool".to_string())
+                };
+                let at = self.g.pick(&["", ", at: top", ", at: bottom", ", at: 0", ", at: \"len(pool)\""]);
+                writeln!(out, "{pad}- move: {{ from: {}, to: {}, count: {}{at} }}", Self::q(from), Self::q(to), Self::q(self.int(s, 1)))
+            }
+            4 => writeln!(out, "{pad}- shuffle: pool"),
+            5 => writeln!(out, "{pad}- log: \"total {{total}}, flag {{flag}}, pool {{len(pool)}}\""),
+            6 => writeln!(out, "{pad}- if: \"len(pool) > 0\"\n{pad}  then:\n{pad}    - push: {{ to: spot, value: \"first(pool)\" }}"),
+            7 => writeln!(out, "{pad}- clear: spot"),
+            8 => {
+                writeln!(out, "{pad}- random: {{ roll: \"range(1, {})\" }}", 1 + self.g.below(6)).ok();
+                writeln!(out, "{pad}- add: {{ total: roll }}")
+            }
+            9 => {
+                let who = self.player(s);
+                writeln!(out, "{pad}- choose:\n{pad}    who: {}\n{pad}    options:", Self::q(who.clone())).ok();
+                writeln!(out, "{pad}      - label: \"take {{t}}\"\n{pad}        for: {{ t: pool }}").ok();
+                let cond = self.bool(&Scope { thing: Some("t"), ..s.clone() }, 1);
+                writeln!(out, "{pad}        if: {}\n{pad}        do:", Self::q(cond)).ok();
+                writeln!(out, "{pad}          - move: {{ from: pool, to: {}, item: t }}", Self::q(format!("hand[{who}]"))).ok();
+                writeln!(out, "{pad}      - label: pass\n{pad}        do:").ok();
+                let inner = Scope { thing: None, ..s.clone() };
+                self.block(out, indent + 10, &inner, depth.saturating_sub(1));
+                Ok(())
+            }
+            10 => {
+                writeln!(out, "{pad}- if: {}\n{pad}  then:", Self::q(self.bool(s, e))).ok();
+                self.block(out, indent + 4, s, depth - 1);
+                if self.g.chance(50) {
+                    writeln!(out, "{pad}  else:").ok();
+                    self.block(out, indent + 4, s, depth - 1);
+                }
+                Ok(())
+            }
+            11 => {
+                writeln!(out, "{pad}- for_each: {{ p: players }}\n{pad}  do:").ok();
+                self.block(out, indent + 4, &Scope { player: Some("p"), ..s.clone() }, depth - 1);
+                Ok(())
+            }
+            12 => {
+                writeln!(out, "{pad}- repeat: {}\n{pad}  do:", 1 + self.g.below(3)).ok();
+                self.block(out, indent + 4, s, depth - 1);
+                Ok(())
+            }
+            13 => {
+                writeln!(out, "{pad}- repeat: {{ up_to: {} }}\n{pad}  do:", 1 + self.g.below(3)).ok();
+                writeln!(out, "{pad}    - choose:\n{pad}        who: {}\n{pad}        options:", Self::q(self.player(s))).ok();
+                writeln!(out, "{pad}          - label: more\n{pad}            do:").ok();
+                writeln!(out, "{pad}              - add: {{ total: 1 }}")
+            }
+            _ => writeln!(out, "{pad}- call: bump"),
+        }
+        .ok();
+    }
+
+    fn ruleset(seed: u64) -> String {
+        let mut g = Gen::new(seed);
+        let rows = 1 + g.below(6);
+        let min_players = 1 + g.below(3);
+        let max_players = min_players + g.below(3);
+        let mut r = RulesetGen { g, rows, min_players };
+        let mut out = String::new();
+        writeln!(out, "name: fuzz-{seed}\nplayers: [{min_players}, {max_players}]\ntables:\n  things:\n    columns: {{ value: int }}\n    rows:").ok();
+        for i in 0..rows {
+            writeln!(out, "      - [t{i}, {}]", r.g.below(11) as i64 - 3).ok();
+        }
+        let vis = r.g.pick(&["all", "count", "none", "top"]);
+        let top = Scope { player: None, thing: None, it_player: false };
+        writeln!(out, "state:\n  total: {{ init: {} }}", r.g.below(5)).ok();
+        writeln!(out, "  flag: {{ type: bool, init: {} }}", r.g.chance(50)).ok();
+        writeln!(out, "  score: {{ per: players, init: {} }}", r.g.below(3)).ok();
+        writeln!(out, "zones:\n  pool: {{ of: things, init: all, visibility: {vis} }}").ok();
+        writeln!(out, "  hand: {{ of: things, per: players, visibility: owner }}\n  spot: {{ of: things, visibility: top }}").ok();
+        writeln!(out, "functions:\n  lead:\n    returns: int\n    value: {}", Self::q(r.int(&top, 2))).ok();
+        writeln!(out, "procedures:\n  bump:\n    do:\n      - add: {{ total: \"lead()\" }}").ok();
+        writeln!(out, "setup:\n  - shuffle: pool\nplay:\n  - repeat: {}\n    do:", 1 + r.g.below(4)).ok();
+        // Each round begins with a decision, so that games ask for some.
+        r.statement_of(9, &mut out, 6, &top, 3);
+        r.block(&mut out, 6, &top, 3);
+        let score = r.int(&Scope { it_player: true, ..top.clone() }, 1);
+        writeln!(out, "ranking:\n  score: {}\n  tiebreak: [\"len(hand[it])\"]", Self::q(score)).ok();
+        out
+    }
+}
+
+fn ruleset_source(text: String) -> RulesetSource {
+    RulesetSource { origin: "fuzz".into(), file: "ruleset.yaml".into(), text, scripts: Vec::new() }
+}
+
+fn shipped(name: &str) -> Result<RulesetSource, String> {
+    let dir = workspace().join("rulesets").join(name);
+    if dir.join("ruleset.yaml").is_file() {
+        Ok(source(&dir))
+    } else {
+        Err(format!("no ruleset {name}"))
+    }
+}
+
+/// Plays a seeded game, checking that every decision's state reads back from its position
+/// file. Runtime errors are clean ends; a panic is the failure.
+/// Returns how many decisions were taken.
+fn play_checked(game: &Game, players: usize, seed: u64, round_trip: bool) -> usize {
+    let mut decisions = 0;
+    let Ok(mut state) = game.start(names(players)) else { return decisions };
+    let mut agents: Vec<RandomAgent> = (0..players).map(|p| RandomAgent::new(GameRng::derived(seed, p as u64 + 1))).collect();
+    let mut rng = GameRng::new(seed);
+    for _ in 0..MAX_STEPS {
+        let choice = match game.status(&state) {
+            Status::Over(_) => return decisions,
+            Status::Decision { player, .. } => {
+                decisions += 1;
+                if round_trip {
+                    let yaml = game.state_to_yaml(&state);
+                    let back = game.state_from_yaml(&yaml).unwrap_or_else(|e| panic!("a saved state does not read back: {e}\n{yaml}"));
+                    assert!(back == state, "a saved state reads back different:\n{yaml}");
+                }
+                let Some(view) = game.view(&state) else { return decisions };
+                match agents[player as usize].decide(&view) {
+                    Ok(i) => Choice::Option(i),
+                    Err(_) => return decisions,
+                }
+            }
+            Status::Chance(c) => runner::sample_chance(&state, c, &mut rng),
+        };
+        if game.apply(&mut state, choice, &mut Journal::Off).is_err() {
+            return decisions;
+        }
+    }
+    decisions
+}
+
+#[test]
+fn generated_rulesets_load_play_and_round_trip() {
+    generated_rulesets(CASES);
+}
+
+fn generated_rulesets(n: u64) {
+    let played = std::sync::atomic::AtomicU64::new(0);
+    run_cases("generated rulesets", n, |seed| {
+        let text = RulesetGen::ruleset(seed);
+        let game = load(&ruleset_source(text.clone()), &shipped).unwrap_or_else(|e| panic!("a generated ruleset does not load:\n{e}\n{text}"));
+        let players = game.meta.min_players as usize + (seed % 2) as usize;
+        let players = players.min(game.meta.max_players as usize);
+        if play_checked(&game, players, seed, true) > 0 {
+            played.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+    });
+    // The generator must keep producing games that ask for decisions, or the campaign
+    // stops testing play and position files.
+    let played = played.into_inner();
+    assert!(played * 3 >= n, "only {played} of {n} generated games reached a decision");
+}
+
+// ---------------------------------------------------------------------------------------
+// Mutations
+
+/// Fragments a mutation may insert: pieces of the language and of YAML, and trouble.
+const FRAGMENTS: &[&str] = &[
+    "{", "}", "[", "]", ":", "- ", "\"", "'", "#", "\t", "\n", "  ", "@", "it", "none", "players", "len(", ")", "(",
+    "9223372036854775807", "-9223372036854775808", "0", "-1", "1e400", "/ 0", "% 0", "+", "*", "and", "or", "not ",
+    "if ", "then ", "else ", "=>", "extends: go-west\n", "per: [players, players]", "visibility: owner", "init: all",
+    "repeat: 1000000000000", "while: \"true\"", "call: setup", "&a", "*a", "!!binary", "~", "\u{FEFF}", "é", "\0",
+    "$", "{{", "}}", "{x}", "rule: ", "do: []", "seed 1", "chance: ", "assert ", "expect ", "reject ", "p1: ",
+];
+
+/// `text` with 1 to 4 random edits: deletions, insertions of fragments, a duplicated or
+/// dropped line, a number made huge or negative.
+fn mutate(g: &mut Gen, text: &str) -> String {
+    let mut chars: Vec<char> = text.chars().collect();
+    for _ in 0..1 + g.below(4) {
+        let at = if chars.is_empty() { 0 } else { g.below(chars.len() + 1) };
+        match g.below(6) {
+            0 => {
+                let end = (at + 1 + g.below(12)).min(chars.len());
+                chars.drain(at.min(end)..end);
+            }
+            1 | 2 => {
+                let piece = g.pick(FRAGMENTS);
+                chars.splice(at..at, piece.chars());
+            }
+            3 => {
+                // Duplicate or drop the line around `at`.
+                let text: String = chars.iter().collect();
+                let mut lines: Vec<&str> = text.lines().collect();
+                if !lines.is_empty() {
+                    let i = g.below(lines.len());
+                    if g.chance(50) {
+                        lines.insert(i, lines[i]);
+                    } else {
+                        lines.remove(i);
+                    }
+                }
+                chars = lines.join("\n").chars().collect();
+            }
+            4 => {
+                // A digit becomes a long run of digits.
+                if let Some(i) = (at..chars.len()).find(|&i| chars[i].is_ascii_digit()) {
+                    chars.splice(i..i + 1, "99999999999999999999".chars());
+                }
+            }
+            _ => {
+                if let Some(c) = chars.get_mut(at) {
+                    *c = ['-', '0', 'x', ' ', ':', '"', '[', '9'][g.below(8)];
+                }
+            }
+        }
+    }
+    chars.into_iter().collect()
+}
+
+/// The ruleset texts to mutate: every shipped ruleset and every test case.
+fn corpus() -> Vec<RulesetSource> {
+    let mut out: Vec<RulesetSource> = ruleset_names().iter().filter_map(|n| shipped(n).ok()).collect();
+    let cases = workspace().join("tests/cases");
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&cases).unwrap().filter_map(|e| e.ok()).map(|e| e.path()).collect();
+    dirs.sort();
+    for dir in dirs {
+        if dir.join("ruleset.yaml").is_file() {
+            out.push(source(&dir));
+        }
+    }
+    let mut broken: Vec<PathBuf> =
+        std::fs::read_dir(cases.join("broken")).unwrap().filter_map(|e| e.ok()).map(|e| e.path()).collect();
+    broken.sort();
+    out.extend(broken.iter().filter(|p| p.extension().is_some_and(|x| x == "yaml")).map(|p| source(p)));
+    out
+}
+
+#[test]
+fn mutated_rulesets_load_or_fail_cleanly() {
+    mutated_rulesets(CASES);
+}
+
+fn mutated_rulesets(n: u64) {
+    let corpus = corpus();
+    run_cases("mutated rulesets", n, |seed| {
+        let mut g = Gen::new(seed);
+        let original = &corpus[g.below(corpus.len())];
+        let mut src = original.clone();
+        if !src.scripts.is_empty() && g.chance(30) {
+            let i = g.below(src.scripts.len());
+            src.scripts[i].1 = mutate(&mut g, &src.scripts[i].1);
+        } else {
+            src.text = mutate(&mut g, &src.text);
+        }
+        if let Ok(game) = load(&src, &shipped) {
+            let players = game.meta.min_players as usize;
+            play_checked(&game, players, seed, false);
+        }
+    });
+}
+
+/// Traces with their folder (for the positions they start from).
+fn traces() -> Vec<(PathBuf, String)> {
+    let mut out = Vec::new();
+    for name in ruleset_names() {
+        let dir = workspace().join("rulesets").join(&name).join("traces");
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        let mut files: Vec<PathBuf> = entries.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "trace")).collect();
+        files.sort();
+        out.extend(files.into_iter().map(|f| (dir.clone(), std::fs::read_to_string(&f).unwrap())));
+    }
+    out
+}
+
+#[test]
+fn mutated_traces_check_or_fail_cleanly() {
+    mutated_traces(CASES);
+}
+
+fn mutated_traces(n: u64) {
+    let traces = traces();
+    run_cases("mutated traces", n, |seed| {
+        let mut g = Gen::new(seed);
+        let (dir, text) = &traces[g.below(traces.len())];
+        let text = mutate(&mut g, text);
+        let Ok(trace) = parse_trace(&text) else { return };
+        let RulesetRef::Name(name) = &trace.header.ruleset else { return };
+        let Ok(src) = shipped(name) else { return };
+        let Ok(game) = load_with_params(&src, &shipped, &trace.header.params) else { return };
+        let Ok(start) = starting_state(&game, &trace, |p| std::fs::read_to_string(dir.join(p)).map_err(|e| e.to_string())) else {
+            return;
+        };
+        let _ = replay(&game, &trace, start, |_| {});
+    });
+}
+
+/// A position of a shipped game: a random mid-game state, as a position file.
+fn position_text(g: &mut Gen) -> (Game, String) {
+    let names = ruleset_names();
+    let game = load_ruleset(&names[g.below(names.len())]);
+    let players = game.meta.min_players as usize + g.below(1 + (game.meta.max_players - game.meta.min_players) as usize);
+    let state = random_state(&game, players, g.below(1000) as u64, g.below(60) as u64);
+    let text = game.state_to_yaml(&state);
+    (game, text)
+}
+
+#[test]
+fn mutated_positions_load_or_fail_cleanly() {
+    mutated_positions(CASES / 4);
+}
+
+fn mutated_positions(n: u64) {
+    run_cases("mutated positions", n, |seed| {
+        let mut g = Gen::new(seed);
+        let (game, text) = position_text(&mut g);
+        // Half of them hand-written style: without the continuation.
+        let text = if g.chance(50) { text.split("continuation:").next().unwrap_or_default().to_string() } else { text };
+        let text = mutate(&mut g, &text);
+        if let Ok(state) = game.state_from_yaml(&text) {
+            let mut s: State = state;
+            let mut rng = GameRng::new(seed);
+            for _ in 0..20 {
+                let choice = match game.status(&s) {
+                    Status::Over(_) => break,
+                    Status::Decision { options, .. } if options > 0 => Choice::Option(rng.below(options as u64) as usize),
+                    Status::Decision { .. } => break,
+                    Status::Chance(c) => runner::sample_chance(&s, c, &mut rng),
+                };
+                if game.apply(&mut s, choice, &mut Journal::Off).is_err() {
+                    break;
+                }
+            }
+            let _ = game.render_state(&s, Some(0));
+        }
+    });
+}
+
+// ---------------------------------------------------------------------------------------
+// Expressions
+
+/// An expression from a grammar with deep nesting, long chains and wrong types, as text.
+fn expression(g: &mut Gen, depth: usize) -> String {
+    if depth == 0 || g.chance(25) {
+        return g
+            .pick(&[
+                "1", "0", "-1", "9223372036854775807", "none", "true", "active", "players", "regions", "@east", "it",
+                "hand[active]", "wagons[@east]", "deck", "len(deck)", "\"text\"", "[]", "[1, 2]", "tokens[red]", "nosuch",
+                "regions[\"east\"]", "cards", "vp", "(", "",
+            ])
+            .to_string();
+    }
+    let d = depth - 1;
+    match g.below(12) {
+        0 => format!("({})", expression(g, d)),
+        1 => format!("{} {} {}", expression(g, d), g.pick(&["+", "-", "*", "/", "%", "==", "<", "and", "or", "in"]), expression(g, d)),
+        2 => format!("not {}", expression(g, d)),
+        3 => format!("-{}", expression(g, d)),
+        4 => format!("{}({})", g.pick(&["len", "sum", "max", "min", "abs", "first", "count", "sort_by", "text", "pad"]), expression(g, d)),
+        5 => format!("{}({}, x => {})", g.pick(&["map", "filter", "any", "all", "argmax", "sum", "count_if"]), expression(g, d), expression(g, d)),
+        6 => format!("if {} then {} else {}", expression(g, d), expression(g, d), expression(g, d)),
+        7 => format!("{}[{}]", expression(g, d), expression(g, d)),
+        8 => format!("{}.{}", expression(g, d), g.pick(&["id", "name", "track", "west", "cost", "x"])),
+        // Very deep nesting and very long chains.
+        9 => format!("{}1{}", "(".repeat(g.below(3000)), ")".repeat(g.below(3000))),
+        10 => vec!["1"; 1 + g.below(5000)].join(" + "),
+        _ => format!("{}{}", "-".repeat(g.below(200)), expression(g, d)),
+    }
+}
+
+#[test]
+fn expressions_of_any_depth_evaluate_or_fail_cleanly() {
+    expressions(CASES * 5);
+}
+
+fn expressions(n: u64) {
+    let game = load_ruleset("go-west");
+    let state = game.start(vec!["red".into(), "green".into(), "blue".into()]).unwrap();
+    run_cases("expressions", n, |seed| {
+        let mut g = Gen::new(seed);
+        let text = expression(&mut g, 6);
+        let _ = evaluate(&game, &state, &text);
+    });
+}
+
+// ---------------------------------------------------------------------------------------
+// The campaign
+
+/// Every target with FRONTIER_FUZZ_CASES cases each (1,000,000 by default): run it in a
+/// release build, e.g. `FRONTIER_FUZZ_CASES=200000 cargo test --release -p frontier-tests
+/// --test fuzz -- --ignored --test-threads 2`.
+#[test]
+#[ignore = "the long campaign: run with --ignored"]
+fn campaign_generated_rulesets() {
+    generated_rulesets(campaign_cases());
+}
+
+#[test]
+#[ignore = "the long campaign: run with --ignored"]
+fn campaign_mutated_rulesets() {
+    mutated_rulesets(campaign_cases());
+}
+
+#[test]
+#[ignore = "the long campaign: run with --ignored"]
+fn campaign_mutated_traces() {
+    mutated_traces(campaign_cases());
+}
+
+#[test]
+#[ignore = "the long campaign: run with --ignored"]
+fn campaign_mutated_positions() {
+    mutated_positions(campaign_cases());
+}
+
+#[test]
+#[ignore = "the long campaign: run with --ignored"]
+fn campaign_expressions() {
+    expressions(campaign_cases());
+}
