@@ -8,7 +8,7 @@ use clap::Args;
 use frontier_interpreter::frontier_grammar::trace::{self as notation, RulesetRef, Trace};
 use frontier_interpreter::runner::Step;
 use frontier_interpreter::trace::{replay, replay_covering, starting_state, write_trace, Divergence, Replayed, ReplayStep};
-use frontier_interpreter::{load_with_params, Game, Journal, State};
+use frontier_interpreter::{coverage, load_with_params, Game, Journal, State};
 
 use crate::source::{plain_io, read_text, resolve};
 
@@ -24,6 +24,11 @@ pub struct CheckArgs {
     /// which they never reached, and which clauses of the ruleset's RULES.md no trace reaches.
     #[arg(long)]
     pub coverage: bool,
+    /// With --coverage: print one JSON document (each trace's result, and per ruleset the
+    /// rules run and never run and every RULES.md clause with whether it is reached)
+    /// instead of the report.
+    #[arg(long, requires = "coverage")]
+    pub json: bool,
 }
 
 #[derive(Args)]
@@ -105,6 +110,13 @@ struct Covered {
     rules_md: Option<PathBuf>,
 }
 
+impl Covered {
+    /// Every rule reference of the ruleset.
+    fn known(&self) -> BTreeSet<Arc<str>> {
+        self.runnable.union(&self.declared).cloned().collect()
+    }
+}
+
 impl Coverage {
     fn entry(&mut self, p: &Prepared, path: &Path) -> &mut Covered {
         let name = p.game.meta.name.clone();
@@ -127,6 +139,34 @@ impl Coverage {
         entry
     }
 
+    fn json(&self) -> serde_json::Value {
+        let rulesets: Vec<serde_json::Value> = self
+            .rulesets
+            .iter()
+            .map(|c| {
+                let reached: BTreeSet<Arc<str>> = c.ran.union(&c.declared).cloned().collect();
+                let clauses = c.rules_md.as_ref().and_then(|f| std::fs::read_to_string(f).ok()).map(|text| {
+                    coverage::clauses(&text, &c.known())
+                        .into_iter()
+                        .map(|cl| {
+                            let reached = cl.reference.as_deref().map(|r| coverage::reaches(r, &reached));
+                            serde_json::json!({ "clause": cl.text, "reference": cl.reference, "reached": reached, "traces": cl.traces })
+                        })
+                        .collect::<Vec<_>>()
+                });
+                serde_json::json!({
+                    "ruleset": c.name,
+                    "traces": c.traces,
+                    "rules_run": c.ran.iter().map(|r| &**r).collect::<Vec<_>>(),
+                    "rules_never_run": c.runnable.iter().filter(|r| !c.ran.contains(*r)).map(|r| &**r).collect::<Vec<_>>(),
+                    "rules_md": c.rules_md.as_ref().map(|f| f.display().to_string()),
+                    "clauses": clauses,
+                })
+            })
+            .collect();
+        serde_json::Value::Array(rulesets)
+    }
+
     fn print(&self) {
         for c in &self.rulesets {
             let plural = if c.traces == 1 { "" } else { "s" };
@@ -145,7 +185,7 @@ impl Coverage {
                     Err(e) => println!("  {}: {}", file.display(), plain_io(&e)),
                     Ok(text) => {
                         let reached: BTreeSet<Arc<str>> = c.ran.union(&c.declared).cloned().collect();
-                        print_clauses(file, &text, &reached)
+                        print_clauses(file, &text, &reached, &c.known())
                     }
                 },
             }
@@ -169,53 +209,22 @@ fn rules_md_for(trace: &Trace, path: &Path, name: &str) -> Option<PathBuf> {
     candidates.into_iter().find(|c| c.is_file())
 }
 
-/// The clauses of RULES.md's clause map (the rows of the table whose first column is
-/// "Clause") that no rule reference reaches (one that the replays ran, or one of a
-/// declaration, in force in every game). A clause names its reference by starting with
-/// `§5.1` or with `Reference:`; it is reached when a reference, or one part of a
-/// `Part/Subpart` reference, is that text or starts with it as a whole word.
-fn print_clauses(file: &Path, text: &str, ran: &BTreeSet<Arc<str>>) {
-    let parts: Vec<&str> = ran.iter().flat_map(|r| std::iter::once(&**r).chain(r.split('/'))).collect();
-    let names = |reference: &str| {
-        parts.iter().any(|p| {
-            p.strip_prefix(reference).is_some_and(|rest| rest.is_empty() || rest.starts_with(' '))
-        })
-    };
-    let (mut total, mut unnamed) = (0, 0);
-    let mut missed = Vec::new();
-    let mut in_map = false;
-    for line in text.lines() {
-        let Some(row) = line.trim().strip_prefix('|') else {
-            in_map = false;
-            continue;
-        };
-        let first = row.split('|').next().unwrap_or_default().trim();
-        if first == "Clause" {
-            in_map = true;
-            continue;
-        }
-        if !in_map || first.starts_with("---") || first.is_empty() {
-            continue;
-        }
-        total += 1;
-        let reference = match first.strip_prefix('§') {
-            Some(rest) => rest.split_whitespace().next().map(str::to_string),
-            None => first.split_once(':').map(|(r, _)| r.trim().to_string()).filter(|r| r.len() <= 60),
-        };
-        match reference {
-            None => unnamed += 1,
-            Some(r) if names(&r) => {}
-            Some(_) => missed.push(first),
-        }
-    }
-    if total == 0 {
+/// The clauses of RULES.md's clause map that no rule reference reaches (one that the
+/// replays ran, or one of a declaration, in force in every game); see
+/// `frontier_interpreter::coverage`.
+fn print_clauses(file: &Path, text: &str, ran: &BTreeSet<Arc<str>>, known: &BTreeSet<Arc<str>>) {
+    let clauses = coverage::clauses(text, known);
+    if clauses.is_empty() {
         println!("  {}: no clause map (a table whose first column is \"Clause\")", file.display());
         return;
     }
-    let judged = total - unnamed;
-    println!("  {}: {total} clauses; {} of the {judged} that name a rule reference are reached", file.display(), judged - missed.len());
+    let unnamed = clauses.iter().filter(|c| c.reference.is_none()).count();
+    let missed: Vec<&str> =
+        clauses.iter().filter(|c| c.reference.as_deref().is_some_and(|r| !coverage::reaches(r, ran))).map(|c| c.text.as_str()).collect();
+    let judged = clauses.len() - unnamed;
+    println!("  {}: {} clauses; {} of the {judged} that name a rule reference are reached", file.display(), clauses.len(), judged - missed.len());
     if unnamed > 0 {
-        println!("  {unnamed} clauses name no rule reference (§section or \"Reference:\"), so their coverage is not judged");
+        println!("  {unnamed} clauses fall under no rule reference of the ruleset (§section, \"Reference:\" or a heading), so their coverage is not judged");
     }
     for clause in missed {
         let short: String = clause.chars().take(100).collect();
@@ -268,18 +277,28 @@ pub fn check(args: CheckArgs) -> Result<(), String> {
     let files = trace_files(&args.traces)?;
     let mut failures = 0;
     let mut coverage = args.coverage.then(Coverage::default);
+    let mut results = Vec::new();
     for file in &files {
         match check_one(file, &mut coverage) {
+            Ok(r) if args.json => results.push(serde_json::json!({
+                "file": file.display().to_string(), "ok": true, "steps": r.steps, "assertions": r.assertions
+            })),
             Ok(r) => println!("{}: ok ({} steps, {} assertions)", file.display(), r.steps, r.assertions),
             Err(e) if args.all || args.coverage => {
                 failures += 1;
                 eprintln!("{e}");
+                results.push(serde_json::json!({ "file": file.display().to_string(), "ok": false, "error": e }));
             }
             Err(e) => return Err(e),
         }
     }
-    if let Some(coverage) = &coverage {
-        coverage.print();
+    match &coverage {
+        Some(coverage) if args.json => {
+            let doc = serde_json::json!({ "traces": results, "coverage": coverage.json() });
+            println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+        }
+        Some(coverage) => coverage.print(),
+        None => {}
     }
     match failures {
         0 => Ok(()),

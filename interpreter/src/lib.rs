@@ -4,6 +4,7 @@
 
 pub mod agent;
 pub mod award;
+pub mod coverage;
 pub mod builtins;
 pub mod diagnostic;
 pub mod eval;

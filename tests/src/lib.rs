@@ -169,3 +169,23 @@ pub fn int(game: &Game, state: &State, source: &str) -> i64 {
 pub fn text(game: &Game, state: &State, source: &str) -> String {
     game.value_text(&eval(game, state, source), &state.names)
 }
+
+/// The rule references a shipped trace's game runs through (its setup included), and the
+/// game it was replayed with.
+pub fn rules_run_by(trace_path: &Path) -> (Game, std::collections::BTreeSet<std::sync::Arc<str>>) {
+    use frontier_interpreter::frontier_grammar::trace::{parse, RulesetRef, Start};
+    use frontier_interpreter::trace::{replay_covering, starting_state};
+    let text = std::fs::read_to_string(trace_path).unwrap_or_else(|e| panic!("{}: {e}", trace_path.display()));
+    let trace = parse(&text).unwrap_or_else(|e| panic!("{}: {e:?}", trace_path.display()));
+    let RulesetRef::Name(name) = &trace.header.ruleset else { panic!("{}: shipped traces name their ruleset", trace_path.display()) };
+    let src = source(&workspace().join("rulesets").join(name));
+    let game = frontier_interpreter::load_with_params(&src, &resolve, &trace.header.params).unwrap_or_else(|e| panic!("{e}"));
+    let dir = trace_path.parent().unwrap();
+    let start = starting_state(&game, &trace, |p| std::fs::read_to_string(dir.join(p)).map_err(|e| e.to_string())).unwrap_or_else(|d| panic!("{d}"));
+    let mut ran = std::collections::BTreeSet::new();
+    if let Start::Setup = trace.header.start {
+        let _ = game.start_logged(trace.header.players.clone(), &mut Journal::Rules(&mut ran));
+    }
+    replay_covering(&game, &trace, start, &mut ran).unwrap_or_else(|d| panic!("{}: {d}", trace_path.display()));
+    (game, ran)
+}
