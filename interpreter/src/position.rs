@@ -258,6 +258,32 @@ impl Game {
         Ok(state)
     }
 
+    /// The procedure whose body holds `block` (directly or nested in its statements).
+    fn owner_of_block(&self, block: usize) -> Option<usize> {
+        use crate::model::StmtKind;
+        fn holds(game: &Game, within: usize, block: usize, depth: usize) -> bool {
+            if within == block {
+                return true;
+            }
+            // Blocks nest as deep as statements do; a corrupt game is not this one.
+            if depth > 10_000 {
+                return false;
+            }
+            game.blocks[within].iter().any(|stmt| {
+                let children: Vec<usize> = match &stmt.kind {
+                    StmtKind::If { then, otherwise, .. } => std::iter::once(then.index()).chain(otherwise.map(|b| b.index())).collect(),
+                    StmtKind::ForEach { body, .. } | StmtKind::Repeat { body, .. } | StmtKind::While { body, .. } | StmtKind::RepeatUpTo { body, .. } => {
+                        vec![body.index()]
+                    }
+                    StmtKind::Choose(c) => c.groups.iter().map(|g| g.body.index()).collect(),
+                    _ => Vec::new(),
+                };
+                children.into_iter().any(|child| holds(game, child, block, depth + 1))
+            })
+        }
+        (0..self.procedures.len()).find(|&p| holds(self, self.procedures[p].body.index(), block, 0))
+    }
+
     /// `seen: { red: [tok-3] }`: the elements revealed to each player, each in the first
     /// zone (in declaration order) that holds it.
     fn read_seen(&self, seen: Option<&Yaml>, state: &mut State) -> Result<(), String> {
@@ -449,7 +475,13 @@ impl Game {
     }
 
     fn read_continuation(&self, c: &Yaml, state: &mut State) -> Result<(), String> {
-        let num = |m: &Mapping, k: &str| m.get(k).and_then(Yaml::as_u64).ok_or_else(|| format!("continuation: frame lacks '{k}'"));
+        let num = |m: &Mapping, k: &str| match m.get(k) {
+            None => Err(format!("continuation: frame lacks '{k}'")),
+            Some(v) => v.as_u64().ok_or_else(|| {
+                let shown = serde_yaml::to_string(v).unwrap_or_default();
+                format!("continuation: a frame's '{k}' is a whole number from 0, not {}", shown.trim())
+            }),
+        };
         let frames = c.get("frames").and_then(Yaml::as_sequence).ok_or("continuation.frames: missing")?;
         let locals = c.get("locals").and_then(Yaml::as_sequence).ok_or("continuation.locals: missing")?;
         state.locals = locals.iter().map(|v| self.read_tagged(v, state)).collect::<Result<_, _>>()?;
@@ -506,6 +538,16 @@ impl Game {
             let below = state.stack.last().map_or(0, |f| f.base as u64);
             if base < below || base as usize > state.locals.len() {
                 return Err(format!("continuation: a frame's locals start at {base}, outside {below}..={}", state.locals.len()));
+            }
+            // The frame's statements read its procedure's locals from `base` on.
+            let owner = self.owner_of_block(block as usize).ok_or_else(|| format!("continuation: block {block} belongs to no procedure"))?;
+            let needed = base as usize + self.procedures[owner].locals;
+            if needed > state.locals.len() {
+                return Err(format!(
+                    "continuation: a frame of procedure '{}' needs locals up to {needed}, and there are {}",
+                    self.procedures[owner].name,
+                    state.locals.len()
+                ));
             }
             state.stack.push(Frame { block: crate::ir::BlockId(block), pc: pc as u32, base: base as u32, kind });
         }

@@ -38,13 +38,21 @@ fn campaign_cases() -> u64 {
 fn run_cases(target: &str, n: u64, case: impl Fn(u64)) {
     let first = std::env::var("FRONTIER_FUZZ_FIRST").ok().and_then(|n| n.parse().ok()).unwrap_or(0u64);
     let quiet = std::panic::take_hook();
-    std::panic::set_hook(Box::new(|_| {}));
+    // Keep where the panic happened: it is the report.
+    static WHERE: std::sync::Mutex<String> = std::sync::Mutex::new(String::new());
+    std::panic::set_hook(Box::new(|info| {
+        let at = info.location().map(|l| format!("{}:{}", l.file(), l.line())).unwrap_or_default();
+        if let Ok(mut w) = WHERE.lock() {
+            *w = at;
+        }
+    }));
     let mut failure = None;
     for seed in first..first + n {
         // A panic is the failure looked for; nothing is reused after one.
         if let Err(e) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| case(seed))) {
             let message = e.downcast_ref::<String>().cloned().or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()));
-            failure = Some((seed, message.unwrap_or_default()));
+            let at = WHERE.lock().map(|w| w.clone()).unwrap_or_default();
+            failure = Some((seed, format!("{} (at {at})", message.unwrap_or_default())));
             break;
         }
     }
