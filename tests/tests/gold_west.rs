@@ -309,21 +309,21 @@ fn ranking_breaks_ties_by_wanted_then_supply() {
 fn the_display_draws_the_map() {
     // Each hex is two lines: its id and terrain letter, then what is on it. Even columns sit
     // half a hex lower, so in the line of G4's id (water, x = 0) stand the contents of F4
-    // and H4 (water, odd columns), and E4's and I4's ids.
+    // and H4 (water, odd columns), and E4's and K4's ids.
     let g = game();
     let s = position(
         &g,
         "red, blue",
-        "  camps_left: { red: 3, blue: 3 }\n  terrain: { E4: forest, I4: copper, F3: gold }\n  owner: { E4: red }\n  settled: { E4: true }\n  token: { E4: f-www-1, I4: c-cca-1, F3: g-ggg-1 }\n  revealed: { I4: true }",
+        "  camps_left: { red: 3, blue: 3 }\n  terrain: { E4: forest, K4: copper, F3: gold }\n  owner: { E4: red }\n  settled: { E4: true }\n  token: { E4: f-www-1, K4: c-cca-1, F3: g-ggg-1 }\n  revealed: { K4: true }",
         "  track: { red: { s0: [wood] } }",
     );
     let shown = g.render_display(&s);
     let lines: Vec<&str> = shown.lines().collect();
     let row = lines.iter().find(|l| l.contains("G4 ~")).expect("a line with G4");
-    assert!(row.contains("E4 f") && row.contains("I4 c") && row.contains("~~~"), "{row}");
+    assert!(row.contains("E4 f") && row.contains("K4 c") && row.contains("~~~"), "{row}");
     let below = lines.iter().position(|l| l.contains("G4 ~")).unwrap() + 1;
     assert!(lines[below].contains("1S"), "red's settlement on E4: {}", lines[below]);
-    assert!(lines[below].contains("CCA"), "I4's face-up token: {}", lines[below]);
+    assert!(lines[below].contains("CCA"), "K4's face-up token: {}", lines[below]);
     assert!(shown.contains("??"), "F3 face down");
     assert!(shown.contains("1 red"), "player lines");
     assert!(shown.contains("Boomtown"));
