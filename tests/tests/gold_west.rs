@@ -45,10 +45,11 @@ fn setup_lays_out_the_map_by_player_count() {
             let mut s = g.start(names(n)).unwrap();
             settle(&g, &mut s, seed);
             assert_eq!(int(&g, &s, "count_if(hexes, terrain[it] != none)"), land);
-            assert_eq!(int(&g, &s, "count_if(hexes, token[it] != none)"), land);
-            check(&g, &s, "all(hexes, token[it] == none or token[it].terrain == terrain[it])");
-            assert_eq!(int(&g, &s, "count_if(hexes, revealed[it])"), 12);
-            check(&g, &s, "all(hexes, revealed[it] == (token[it] != none and any(neighbours(it), n => n.water)))");
+            assert_eq!(int(&g, &s, "count_if(hexes, token[it] != none or face_down(it))"), land);
+            check(&g, &s, "all(hexes, h => (token[h] == none or token[h].terrain == terrain[h]) and all(hidden[h], k => k.terrain == terrain[h]))");
+            assert_eq!(int(&g, &s, "count_if(hexes, token[it] != none)"), 12);
+            check(&g, &s, "all(hexes, h => (token[h] != none) == (terrain[h] != none and any(neighbours(h), n => n.water)))");
+            check(&g, &s, "all(hexes, h => len(hidden[h]) <= 1 and not (face_down(h) and token[h] != none))");
             if n > 2 {
                 check(&g, &s, "all(terrains, t => count_if(hexes, terrain[it] == t) == 14)");
             } else {
@@ -144,7 +145,7 @@ fn the_use_area_is_emptied_at_the_end_of_the_turn() {
     let mut s = position(
         &g,
         "red, blue",
-        "  camps_left: { red: 5, blue: 5 }\n  terrain: { E4: forest }\n  token: { E4: f-www-1 }\n  revealed: { E4: true }",
+        "  camps_left: { red: 5, blue: 5 }\n  terrain: { E4: forest }\n  token: { E4: f-www-1 }",
         "  track: { red: { s0: [wood, wood, stone, gold] }, blue: { s0: [wood] } }",
     );
     choose(&g, &mut s, "activate section 0");
@@ -163,19 +164,20 @@ fn investment_effects() {
     // «Investissements» (glossary), one position per ability. Red has 5 gold, 5 silver,
     // 5 copper in use; the offer holds the card under test. 2 players: bonus tiles 3 2 1.
     let g = game();
-    let start = |card: &str, extra_vars: &str| {
+    let start_with = |card: &str, extra_vars: &str, extra_zones: &str| {
         let mut s = position(
             &g,
             "red, blue",
             &format!("  camps_left: {{ red: 5, blue: 5 }}\n{extra_vars}"),
             &format!(
-                "  offer: [{card}]\n  inv_bonus: [ib3, ib2, ib1]\n  track: {{ red: {{ s0: [gold, gold, gold, gold, gold, silver, silver, silver, silver, silver, copper, copper, copper, copper, copper] }} }}"
+                "{extra_zones}  offer: [{card}]\n  inv_bonus: [ib3, ib2, ib1]\n  track: {{ red: {{ s0: [gold, gold, gold, gold, gold, silver, silver, silver, silver, silver, copper, copper, copper, copper, copper] }} }}"
             ),
         );
         choose(&g, &mut s, "activate section 0");
         choose(&g, &mut s, &format!("invest {card}"));
         s
     };
+    let start = |card: &str, extra_vars: &str| start_with(card, extra_vars, "");
     // inv-19 (3 copper 1 silver, 7 VP): one coach one space. Gold 0 -> 1. 7 + 3 = 10 VP.
     let mut s = start("inv-19", "");
     assert_eq!(options(&g, &s), ["copper coach 1 space", "silver coach 1 space", "gold coach 1 space", "no move"]);
@@ -223,12 +225,12 @@ fn investment_effects() {
     assert_eq!(int(&g, &s, "influence(red, terrains@silver)"), 2);
     assert_eq!(var(&g, &s, "infl_tokens", "red"), 11);
     // inv-03 (2 gold 2 silver, 9 VP): look at two face-down tokens (only face-down ones).
-    let mut s = start("inv-03", "  token: { E4: f-www-1, E5: g-ggg-1, E6: a-aa-1 }\n  revealed: { E6: true }");
+    let mut s = start_with("inv-03", "  token: { E6: a-aa-1 }", "  hidden: { E4: [f-www-1], E5: [g-ggg-1] }\n");
     assert_eq!(options(&g, &s), ["look at E4", "look at E5", "look no further"]);
     choose(&g, &mut s, "look at E5");
     assert_eq!(options(&g, &s), ["look at E4", "look no further"]);
     choose(&g, &mut s, "look at E4");
-    check(&g, &s, "seen[red, @E4] and seen[red, @E5] and not seen[blue, @E4] and not revealed[@E4]");
+    check(&g, &s, "seen[red, @E4] and seen[red, @E5] and not seen[blue, @E4] and face_down(@E4) and token[@E4] == none");
     assert_eq!(var(&g, &s, "vp", "red"), 12);
 }
 
@@ -314,8 +316,8 @@ fn the_display_draws_the_map() {
     let s = position(
         &g,
         "red, blue",
-        "  camps_left: { red: 3, blue: 3 }\n  terrain: { E4: forest, K4: copper, F3: gold }\n  owner: { E4: red }\n  settled: { E4: true }\n  token: { E4: f-www-1, K4: c-cca-1, F3: g-ggg-1 }\n  revealed: { K4: true }",
-        "  track: { red: { s0: [wood] } }",
+        "  camps_left: { red: 3, blue: 3 }\n  terrain: { E4: forest, K4: copper, F3: gold }\n  owner: { E4: red }\n  settled: { E4: true }\n  token: { E4: f-www-1, K4: c-cca-1 }",
+        "  hidden: { F3: [g-ggg-1] }\n  track: { red: { s0: [wood] } }",
     );
     let shown = g.render_display(&s);
     let lines: Vec<&str> = shown.lines().collect();
