@@ -24,7 +24,7 @@ impl Agent for HumanAgent {
         let style = crate::output_style();
         // The ruleset's display lines when it has some, else the whole state as this player
         // sees it; shown again only when it changed since this player's last decision.
-        let board = match view.display() {
+        let board = match view.display_styled(style) {
             lines if lines.is_empty() => view.render(style),
             lines => lines,
         };
@@ -46,7 +46,7 @@ impl Agent for HumanAgent {
             let answer = line.trim();
             match answer {
                 "?" => {
-                    let _ = write!(out, "{}{}", view.display(), view.render(style));
+                    let _ = write!(out, "{}{}", view.display_styled(style), view.render(style));
                 }
                 "q" | "quit" => return Err("game abandoned".into()),
                 _ => {

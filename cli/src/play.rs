@@ -79,7 +79,7 @@ pub fn run(args: PlayArgs) -> Result<(), String> {
 }
 
 pub fn print_result(game: &Game, state: &State) {
-    let board = game.render_display(state);
+    let board = game.render_display_styled(state, crate::output_style());
     if !board.is_empty() {
         println!("\n{}", board.trim_end());
     }

@@ -66,6 +66,11 @@ impl View<'_> {
         self.game.render_display(self.state)
     }
 
+    /// The display lines with the colours of `colour()` for a terminal, or plain.
+    pub fn display_styled(&self, style: Style) -> String {
+        self.game.render_display_styled(self.state, style)
+    }
+
     /// The state as this player may see it: zones they may not see show only what their
     /// visibility allows.
     pub fn render(&self, style: Style) -> String {

@@ -150,7 +150,13 @@ impl Template {
         Template { parts: vec![TemplatePart::Text(text.to_string())], source: text.to_string() }
     }
 
+    /// The text, plain: colours marked by `colour()` are taken out (labels, prompts, logs).
     pub fn render(&self, env: &Env) -> Result<String> {
+        Ok(crate::render::strip_colours(&self.render_marked(env)?).into_owned())
+    }
+
+    /// The text with the colour marks of `colour()` kept (display lines).
+    pub fn render_marked(&self, env: &Env) -> Result<String> {
         let mut out = String::new();
         for part in &self.parts {
             match part {

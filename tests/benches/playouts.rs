@@ -67,6 +67,11 @@ fn circle_the_wagons_2p(bencher: Bencher) {
     playouts(bencher, "circle-the-wagons", 2);
 }
 
+#[divan::bench(sample_count = SAMPLES, sample_size = 1)]
+fn gold_west_4p(bencher: Bencher) {
+    playouts(bencher, "gold-west", 4);
+}
+
 /// 4-player Go West after 120 of a game's about 250 decisions: tracks partly filled,
 /// wagons moved west, some scorings done.
 static MID_GAME: LazyLock<(Game, State)> = LazyLock::new(|| {

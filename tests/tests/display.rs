@@ -47,3 +47,33 @@ fn display_errors_are_load_errors_with_their_path() {
     let err = load_source(&ruleset(&format!("{PLAY}display:\n  - \"{{text()}}\"\n"))).map(|_| ()).unwrap_err().to_string();
     assert!(err.contains("text needs at least one value"), "{err}");
 }
+
+#[test]
+fn colour_marks_display_text_for_a_terminal_only() {
+    // colour(v, name): the display shows it in colour on a terminal (ANSI foreground), plain
+    // otherwise; pad counts the visible characters only; labels never carry colours.
+    let play = "play:\n  - choose:\n      who: \"players[0]\"\n      options:\n        - label: \"take {colour(gold[players[0]], \\\"red\\\")}\"\n";
+    let body = format!(
+        "{play}display:\n  - \"[{{pad(colour(players[0], \\\"green\\\"), 4)}}] {{colour(gold[players[1]], \\\"no-such-colour\\\")}} {{colour(text(colour(\\\"a\\\", \\\"blue\\\"), \\\"b\\\"), \\\"red\\\")}}\"\n"
+    );
+    let game = load_source(&ruleset(&body)).unwrap_or_else(|e| panic!("{e}"));
+    let state = game.start(names(2)).unwrap();
+    assert_eq!(game.render_display(&state), "[p1  ] 3 ab\n");
+    assert_eq!(game.render_display_styled(&state, frontier_interpreter::render::Style::Plain), "[p1  ] 3 ab\n");
+    // An unknown colour name shows no colour; a colour inside a colour ends both.
+    assert_eq!(
+        game.render_display_styled(&state, frontier_interpreter::render::Style::Colour),
+        "[\x1b[32mp1\x1b[0m  ] 3 \x1b[31m\x1b[34ma\x1b[0mb\n"
+    );
+    assert_eq!(game.option_labels(&state).unwrap(), ["take 3"]);
+}
+
+#[test]
+fn colour_takes_a_value_and_a_colour_name() {
+    let err = load_source(&ruleset(&format!("{PLAY}display:\n  - \"{{colour(1)}}\"\n  - \"{{colour(1, 2)}}\"\n")))
+        .map(|_| ())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("display[0]") && err.contains("colour"), "{err}");
+    assert!(err.contains("display[1]"), "{err}");
+}

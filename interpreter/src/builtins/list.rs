@@ -853,6 +853,37 @@ fn eval_text(args: &[Expr], env: &Env) -> Result<Value> {
     Ok(Value::Str(std::sync::Arc::from(out.as_str())))
 }
 
+pub const COLOUR: Builtin = Builtin {
+    name: "colour",
+    forms: &[Form {
+        call: "colour(v, name)",
+        result: "str",
+        meaning: "`v` written as `text` writes it, in the colour `name` (`red`, `bright_blue`, … as for a board's `cell_colour`) where a `display` line is shown on a terminal; plain everywhere else (labels, logs, `NO_COLOR`). `pad` counts only the visible characters.",
+    }],
+    lower: lower_colour,
+    reduce: None,
+    pure: false,
+};
+
+fn lower_colour(c: &mut Compiler, site: &CallSite) -> Compiled {
+    if !c.arity(site.span, site.name(), site.args, &[2]) {
+        return nothing();
+    }
+    let v = c.compile(&site.args[0], site.scope).0;
+    let name = c.expect(&site.args[1], site.scope, &Type::Str);
+    (site.call(eval_colour, vec![v, name]), Type::Str)
+}
+
+fn eval_colour(args: &[Expr], env: &Env) -> Result<Value> {
+    let mut text = String::new();
+    env.game.write_value(&mut text, &args[0].eval(env)?, &env.state.names);
+    let name = match args[1].eval(env)? {
+        Value::Str(s) => s,
+        other => return Err(RuntimeError::new(format!("colour: a colour name is a text, not {other:?}"))),
+    };
+    Ok(Value::Str(std::sync::Arc::from(crate::render::mark_colour(&text, &name).as_str())))
+}
+
 pub const PAD: Builtin = Builtin {
     name: "pad",
     forms: &[Form {
@@ -884,7 +915,7 @@ fn eval_pad(args: &[Expr], env: &Env) -> Result<Value> {
     if width > MAX_PAD {
         return Err(RuntimeError::new(format!("pad to {width} characters: at most {MAX_PAD}")));
     }
-    let missing = (width.max(0) as usize).saturating_sub(out.chars().count());
+    let missing = (width.max(0) as usize).saturating_sub(crate::render::visible_width(&out));
     out.extend(std::iter::repeat_n(' ', missing));
     Ok(Value::Str(std::sync::Arc::from(out.as_str())))
 }

@@ -97,6 +97,7 @@ pub static BUILTINS: &[Builtin] = &[
     list::CONCAT,
     list::TEXT,
     list::PAD,
+    list::COLOUR,
     board::CELLS,
     board::AT,
     board::GROUPS,
