@@ -42,14 +42,33 @@ impl Game {
     pub fn render_display(&self, state: &State) -> String {
         let mut out = String::new();
         let env = crate::eval::Env::new(self, state, &[]);
-        for line in &self.display {
-            match line.render(&env) {
-                Ok(text) => out.push_str(&text),
+        for entry in &self.display {
+            let elements = match &entry.each {
+                None => Ok(vec![None]),
+                Some(list) => match list.eval(&env) {
+                    Ok(Value::List(items)) => Ok(items.iter().cloned().map(Some).collect()),
+                    Ok(other) => Ok(vec![Some(other)]),
+                    Err(e) => Err(e),
+                },
+            };
+            let lines = elements.and_then(|elements| {
+                elements
+                    .into_iter()
+                    .map(|element| match element {
+                        None => entry.line.render(&env),
+                        Some(v) => entry.line.render(&crate::eval::Env::new(self, state, std::slice::from_ref(&v))),
+                    })
+                    .collect::<Result<Vec<String>, _>>()
+            });
+            match lines {
+                Ok(lines) => lines.iter().for_each(|text| {
+                    out.push_str(text);
+                    out.push('\n');
+                }),
                 Err(e) => {
-                    let _ = write!(out, "(display error: {e})");
+                    let _ = writeln!(out, "(display error: {e})");
                 }
             }
-            out.push('\n');
         }
         out
     }
