@@ -45,9 +45,9 @@ pub struct RulesetFile {
     /// Functions: named, typed expressions of typed parameters.
     pub functions: Option<BTreeMap<String, Function>>,
     /// The statements run once before play.
-    pub setup: Option<Statements>,
+    pub setup: Option<Body>,
     /// The statements that run the game after setup.
-    pub play: Option<Statements>,
+    pub play: Option<Body>,
     /// Named procedures, run with `call`.
     pub procedures: Option<BTreeMap<String, Procedure>>,
     /// How the players are ranked at the end.
@@ -242,6 +242,23 @@ pub struct ProcedureDecl {
     pub params: Option<BTreeMap<String, String>>,
     /// The type of the value it gives back with `return:`.
     pub returns: Option<String>,
+    #[serde(rename = "do")]
+    pub body: Option<Statements>,
+    pub doc: Option<String>,
+    pub rule: Option<Scalar>,
+}
+
+/// `setup` or `play`: a list of statements, or {do, doc, rule}.
+#[derive(Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Body {
+    Statements(Statements),
+    Declared(BodyDecl),
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BodyDecl {
     #[serde(rename = "do")]
     pub body: Option<Statements>,
     pub doc: Option<String>,
