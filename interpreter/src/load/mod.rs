@@ -659,14 +659,20 @@ impl Builder {
                 .as_mapping()
                 .map(|m| m.iter().filter_map(|(c, t)| Some((c.as_str()?.to_string(), t.as_str()?.to_string()))).collect())
                 .unwrap_or_default();
+            // Reported once: a faulty product stands as a table without rows or columns.
+            let mut table = v.as_mapping().cloned().unwrap_or_default();
+            table.remove("product");
+            table.insert("rows".into(), Yaml::Sequence(Vec::new()));
             if factors.len() < 2 || factors.len() != product.as_mapping().map_or(0, Mapping::len) {
                 self.error(&path, "product takes {<column>: <table>, <column>: <table>, …}: two or more tables, each row of one with each row of the others");
+                out.insert(key.clone(), Yaml::Mapping(table));
                 continue;
             }
-            let mut rows: Vec<(Vec<String>, Vec<String>)> = vec![(Vec::new(), Vec::new())];
+            // Each combination is the ids of its rows, one per factor.
+            let mut combinations: Vec<Vec<String>> = vec![Vec::new()];
             let mut ok = true;
-            for (column, table) in &factors {
-                let ids = map.get(table.as_str()).filter(|t| !derived(t)).and_then(|t| t.get("rows")).and_then(Yaml::as_sequence).map(|rows| {
+            for (column, of) in &factors {
+                let ids = map.get(of.as_str()).filter(|t| !derived(t)).and_then(|t| t.get("rows")).and_then(Yaml::as_sequence).map(|rows| {
                     rows.iter()
                         .filter_map(|r| match r {
                             Yaml::Sequence(items) => items.first().and_then(scalar_text),
@@ -678,37 +684,25 @@ impl Builder {
                 let Some(ids) = ids else {
                     let names: Vec<String> =
                         map.iter().filter(|(_, t)| !derived(t)).filter_map(|(k, _)| k.as_str().map(str::to_string)).collect();
-                    let hint = did_you_mean(table, &names);
-                    self.error(&join(&path, column), format!("'{table}' is not a table with rows of its own{hint}"));
+                    let hint = did_you_mean(of, &names);
+                    self.error(&join(&path, column), format!("'{of}' is not a table with rows of its own{hint}"));
                     ok = false;
                     continue;
                 };
-                rows = rows
+                combinations = combinations
                     .into_iter()
-                    .flat_map(|(id, cells)| {
-                        ids.iter().map(move |i| {
-                            let (mut id, mut cells) = (id.clone(), cells.clone());
-                            id.push(i.clone());
-                            cells.push(i.clone());
-                            (id, cells)
-                        })
-                    })
+                    .flat_map(|c| ids.iter().map(move |i| c.iter().chain(std::iter::once(i)).cloned().collect()))
                     .collect();
             }
-            let mut table = v.as_mapping().cloned().unwrap_or_default();
-            table.remove("product");
-            let columns: Mapping = factors.iter().map(|(c, t)| (Yaml::from(c.as_str()), Yaml::from(t.as_str()))).collect();
-            let rows = if ok {
-                rows.into_iter()
-                    .map(|(id, cells)| {
-                        Yaml::Sequence(std::iter::once(id.join("-")).chain(cells).map(Yaml::from).collect())
-                    })
-                    .collect()
-            } else {
-                Vec::new() // reported once: the table stands with no rows
-            };
-            table.insert("columns".into(), Yaml::Mapping(columns));
-            table.insert("rows".into(), Yaml::Sequence(rows));
+            if ok {
+                let columns: Mapping = factors.iter().map(|(c, t)| (Yaml::from(c.as_str()), Yaml::from(t.as_str()))).collect();
+                let rows = combinations
+                    .into_iter()
+                    .map(|c| Yaml::Sequence(std::iter::once(c.join("-")).chain(c).map(Yaml::from).collect()))
+                    .collect();
+                table.insert("columns".into(), Yaml::Mapping(columns));
+                table.insert("rows".into(), Yaml::Sequence(rows));
+            }
             out.insert(key.clone(), Yaml::Mapping(table));
         }
         out
