@@ -43,23 +43,17 @@ impl Game {
         let mut out = String::new();
         let env = crate::eval::Env::new(self, state, &[]);
         for entry in &self.display {
-            let elements = match &entry.each {
-                None => Ok(vec![None]),
-                Some(list) => match list.eval(&env) {
-                    Ok(Value::List(items)) => Ok(items.iter().cloned().map(Some).collect()),
-                    Ok(other) => Ok(vec![Some(other)]),
-                    Err(e) => Err(e),
-                },
+            // A plain line renders once; a `for:` entry once per element (its local 0).
+            let lines: crate::eval::Result<Vec<String>> = match &entry.each {
+                None => entry.line.render(&env).map(|text| vec![text]),
+                Some(list) => list.eval(&env).and_then(|items| {
+                    let items = match items {
+                        Value::List(items) => items.to_vec(),
+                        other => vec![other],
+                    };
+                    items.iter().map(|v| entry.line.render(&crate::eval::Env::new(self, state, std::slice::from_ref(v)))).collect()
+                }),
             };
-            let lines = elements.and_then(|elements| {
-                elements
-                    .into_iter()
-                    .map(|element| match element {
-                        None => entry.line.render(&env),
-                        Some(v) => entry.line.render(&crate::eval::Env::new(self, state, std::slice::from_ref(&v))),
-                    })
-                    .collect::<Result<Vec<String>, _>>()
-            });
             match lines {
                 Ok(lines) => lines.iter().for_each(|text| {
                     out.push_str(text);
