@@ -45,15 +45,33 @@ pub struct RulesetFile {
     /// Functions: named, typed expressions of typed parameters.
     pub functions: Option<BTreeMap<String, Function>>,
     /// The statements run once before play.
-    pub setup: Option<Statements>,
+    pub setup: Option<Body>,
     /// The statements that run the game after setup.
-    pub play: Option<Statements>,
+    pub play: Option<Body>,
     /// Named procedures, run with `call`.
     pub procedures: Option<BTreeMap<String, Procedure>>,
     /// How the players are ranked at the end.
     pub ranking: Option<Ranking>,
-    /// The lines shown to a person before each decision (templates).
-    pub display: Option<Vec<Scalar>>,
+    /// The lines shown to a person before each decision: templates, or {for, line}.
+    pub display: Option<Vec<DisplayLine>>,
+}
+
+/// A display line (a template), or one line per element of a list.
+#[derive(Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum DisplayLine {
+    Line(Scalar),
+    Each(DisplayEach),
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DisplayEach {
+    /// { name: list }: the line is shown once per element, with the element in `name`.
+    #[serde(rename = "for")]
+    pub each: BTreeMap<String, String>,
+    /// The template of each line.
+    pub line: String,
 }
 
 /// A number of players, or [min, max].
@@ -109,6 +127,8 @@ pub struct Table {
     pub geometry: Option<Geometry>,
     /// Every ordered pair of different rows of another table.
     pub pairs: Option<Pairs>,
+    /// Every combination of a row of each of two or more tables: column name → table.
+    pub product: Option<BTreeMap<String, String>>,
 }
 
 #[derive(Deserialize, JsonSchema)]
@@ -229,6 +249,23 @@ pub struct ProcedureDecl {
     pub params: Option<BTreeMap<String, String>>,
     /// The type of the value it gives back with `return:`.
     pub returns: Option<String>,
+    #[serde(rename = "do")]
+    pub body: Option<Statements>,
+    pub doc: Option<String>,
+    pub rule: Option<Scalar>,
+}
+
+/// `setup` or `play`: a list of statements, or {do, doc, rule}.
+#[derive(Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Body {
+    Statements(Statements),
+    Declared(BodyDecl),
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BodyDecl {
     #[serde(rename = "do")]
     pub body: Option<Statements>,
     pub doc: Option<String>,

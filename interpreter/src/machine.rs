@@ -178,6 +178,9 @@ impl Game {
         let mut state = self.initial_state(names)?;
         self.enter(&mut state, self.play);
         self.enter(&mut state, self.setup);
+        // Setup and play are entered here, not called: their own rule: is covered now.
+        journal.cover(&self.procedures[self.setup.index()].rule);
+        journal.cover(&self.procedures[self.play.index()].rule);
         self.run(&mut state, journal)?;
         Ok(state)
     }

@@ -29,7 +29,7 @@ pub struct Game {
     pub play: ProcId,
     pub ranking: Ranking,
     /// The ruleset's `display:` lines (templates), shown to people before their decisions.
-    pub display: Vec<Template>,
+    pub display: Vec<DisplayLine>,
     pub scripts: Option<Arc<Scripts>>,
     /// Total integer slots and zone instances of a state (laid out for the most players).
     pub int_slots: usize,
@@ -354,6 +354,13 @@ pub struct OptionGroup {
     pub condition: Option<Expr>,
     pub body: BlockId,
     pub rule: RuleRef,
+}
+
+/// An entry of `display:`: one line, or one line per element of a list (`for:`).
+pub struct DisplayLine {
+    /// The list of `for: { name: list }`; the line reads its element as local 0.
+    pub each: Option<Expr>,
+    pub line: Template,
 }
 
 pub struct Ranking {

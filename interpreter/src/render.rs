@@ -48,14 +48,27 @@ impl Game {
     pub fn render_display_styled(&self, state: &State, style: Style) -> String {
         let mut out = String::new();
         let env = crate::eval::Env::new(self, state, &[]);
-        for line in &self.display {
-            match line.render_marked(&env) {
-                Ok(text) => out.push_str(&apply_colours(&text, style)),
+        for entry in &self.display {
+            // A plain line renders once; a `for:` entry once per element (its local 0).
+            let lines: crate::eval::Result<Vec<String>> = match &entry.each {
+                None => entry.line.render_marked(&env).map(|text| vec![text]),
+                Some(list) => list.eval(&env).and_then(|items| {
+                    let items = match items {
+                        Value::List(items) => items.to_vec(),
+                        other => vec![other],
+                    };
+                    items.iter().map(|v| entry.line.render_marked(&crate::eval::Env::new(self, state, std::slice::from_ref(v)))).collect()
+                }),
+            };
+            match lines {
+                Ok(lines) => lines.iter().for_each(|text| {
+                    out.push_str(&apply_colours(text, style));
+                    out.push('\n');
+                }),
                 Err(e) => {
-                    let _ = write!(out, "(display error: {e})");
+                    let _ = writeln!(out, "(display error: {e})");
                 }
             }
-            out.push('\n');
         }
         out
     }

@@ -32,6 +32,15 @@ fn display_lines_render_the_state_in_order() {
 }
 
 #[test]
+fn a_display_entry_with_for_is_one_line_per_element() {
+    let body = format!("{PLAY}display:\n  - \"Towns:\"\n  - {{ for: {{ t: \"reverse(towns)\" }}, line: \"  {{t.name}}: owner {{owner[t]}}\" }}\n  - {{ for: {{ t: \"filter(towns, it.id == \\\"north\\\")\" }}, line: \"never\" }}\n");
+    let game = load_source(&ruleset(&body)).unwrap_or_else(|e| panic!("{e}"));
+    let state = game.start(names(2)).unwrap();
+    // One line per town, in the list's order; an empty list shows no line.
+    assert_eq!(game.render_display(&state), "Towns:\n  West Town: owner none\n  East Town: owner p2\n");
+}
+
+#[test]
 fn a_ruleset_without_display_renders_nothing() {
     let game = load_source(&ruleset(PLAY)).unwrap();
     let state = game.start(names(2)).unwrap();

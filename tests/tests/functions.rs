@@ -111,3 +111,17 @@ fn a_table_of_pairs_lists_every_ordered_pair_of_different_rows() {
     assert_eq!(text("routes[\"deadwood--dodge\"].to"), "dodge");
     assert_eq!(text("filter(routes, r => r.to == towns[\"abilene\"])"), "dodge--abilene deadwood--abilene");
 }
+
+#[test]
+fn a_product_table_lists_every_combination_the_first_table_outermost() {
+    let game = game();
+    let state = game.initial_state(names(2)).unwrap();
+    let text = |expr: &str| game.value_text(&evaluate(&game, &state, expr).unwrap(), &state.names);
+    assert_eq!(
+        text("markets"),
+        "abilene-cattle abilene-gold dodge-cattle dodge-gold deadwood-cattle deadwood-gold"
+    );
+    assert_eq!(text("@dodge-gold.town"), "dodge");
+    assert_eq!(text("@dodge-gold.good"), "gold");
+    assert_eq!(text("filter(markets, m => m.good == @cattle and m.town.spaces > 4)"), "dodge-cattle deadwood-cattle");
+}

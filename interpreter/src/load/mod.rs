@@ -585,7 +585,7 @@ impl Builder {
     /// one row per ordered pair of different rows of the other table (`a--b`, from `a`,
     /// to `b`), in the other table's order, with the columns `from` and `to`.
     fn derive_pairs(&mut self, map: &Mapping) -> Mapping {
-        let mut out = map.clone();
+        let mut out = self.derive_products(map);
         for (key, v) in map {
             let (Some(name), Some(pairs)) = (key.as_str(), v.get("pairs")) else { continue };
             let path = format!("tables.{name}.pairs");
@@ -636,6 +636,73 @@ impl Builder {
             columns.insert("to".into(), of.into());
             table.insert("columns".into(), Yaml::Mapping(columns));
             table.insert("rows".into(), Yaml::Sequence(rows));
+            out.insert(key.clone(), Yaml::Mapping(table));
+        }
+        out
+    }
+
+    /// The tables section with each table declared `product: { <column>: <table>, … }`
+    /// written out: one row per combination of a row of each table, the first table
+    /// outermost, its id the rows' ids joined by `-` (`abilene-bank`), its columns the
+    /// keys, each holding that table's row.
+    fn derive_products(&mut self, map: &Mapping) -> Mapping {
+        let mut out = map.clone();
+        let derived = |t: &Yaml| t.get("pairs").is_some() || t.get("product").is_some();
+        for (key, v) in map {
+            let (Some(name), Some(product)) = (key.as_str(), v.get("product")) else { continue };
+            let path = format!("tables.{name}.product");
+            if v.get("rows").is_some() || v.get("columns").is_some() || v.get("pairs").is_some() {
+                self.error(&path, "a product table has no rows, columns or pairs of its own: they are derived");
+                continue;
+            }
+            let factors: Vec<(String, String)> = product
+                .as_mapping()
+                .map(|m| m.iter().filter_map(|(c, t)| Some((c.as_str()?.to_string(), t.as_str()?.to_string()))).collect())
+                .unwrap_or_default();
+            // Reported once: a faulty product stands as a table without rows or columns.
+            let mut table = v.as_mapping().cloned().unwrap_or_default();
+            table.remove("product");
+            table.insert("rows".into(), Yaml::Sequence(Vec::new()));
+            if factors.len() < 2 || factors.len() != product.as_mapping().map_or(0, Mapping::len) {
+                self.error(&path, "product takes {<column>: <table>, <column>: <table>, …}: two or more tables, each row of one with each row of the others");
+                out.insert(key.clone(), Yaml::Mapping(table));
+                continue;
+            }
+            // Each combination is the ids of its rows, one per factor.
+            let mut combinations: Vec<Vec<String>> = vec![Vec::new()];
+            let mut ok = true;
+            for (column, of) in &factors {
+                let ids = map.get(of.as_str()).filter(|t| !derived(t)).and_then(|t| t.get("rows")).and_then(Yaml::as_sequence).map(|rows| {
+                    rows.iter()
+                        .filter_map(|r| match r {
+                            Yaml::Sequence(items) => items.first().and_then(scalar_text),
+                            Yaml::Mapping(m) => m.get("id").and_then(scalar_text),
+                            other => scalar_text(other),
+                        })
+                        .collect::<Vec<_>>()
+                });
+                let Some(ids) = ids else {
+                    let names: Vec<String> =
+                        map.iter().filter(|(_, t)| !derived(t)).filter_map(|(k, _)| k.as_str().map(str::to_string)).collect();
+                    let hint = did_you_mean(of, &names);
+                    self.error(&join(&path, column), format!("'{of}' is not a table with rows of its own{hint}"));
+                    ok = false;
+                    continue;
+                };
+                combinations = combinations
+                    .into_iter()
+                    .flat_map(|c| ids.iter().map(move |i| c.iter().chain(std::iter::once(i)).cloned().collect()))
+                    .collect();
+            }
+            if ok {
+                let columns: Mapping = factors.iter().map(|(c, t)| (Yaml::from(c.as_str()), Yaml::from(t.as_str()))).collect();
+                let rows = combinations
+                    .into_iter()
+                    .map(|c| Yaml::Sequence(std::iter::once(c.join("-")).chain(c).map(Yaml::from).collect()))
+                    .collect();
+                table.insert("columns".into(), Yaml::Mapping(columns));
+                table.insert("rows".into(), Yaml::Sequence(rows));
+            }
             out.insert(key.clone(), Yaml::Mapping(table));
         }
         out
@@ -1044,15 +1111,42 @@ impl Builder {
         }
     }
 
-    /// `display:` a list of templates, the lines that show the board to a person.
-    fn display(&mut self, value: Option<&Yaml>, decls: &Decls) -> Vec<Template> {
+    /// `display:` a list of templates, the lines that show the board to a person; an entry
+    /// `{ for: { name: list }, line: template }` is one line per element of the list.
+    fn display(&mut self, value: Option<&Yaml>, decls: &Decls) -> Vec<crate::model::DisplayLine> {
         let Some(value) = value else { return Vec::new() };
         let Some(items) = value.as_sequence() else {
             self.error("display", "expected a list of texts (templates), one per line");
             return Vec::new();
         };
-        let scope = Scope { locals: &[], it: None };
-        items.iter().enumerate().map(|(i, item)| self.template(decls, item, &format!("display[{i}]"), &scope)).collect()
+        let mut lines = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            let path = format!("display[{i}]");
+            let Some(m) = item.as_mapping() else {
+                let line = self.template(decls, item, &path, &Scope { locals: &[], it: None });
+                lines.push(crate::model::DisplayLine { each: None, line });
+                continue;
+            };
+            self.check_keys(m, &path, &["for", "line"]);
+            let binding = m.get("for").and_then(Yaml::as_mapping).filter(|f| f.len() == 1).and_then(|f| f.iter().next());
+            let (Some((name, list)), Some(line)) = (binding.and_then(|(n, l)| Some((n.as_str()?, l))), m.get("line")) else {
+                self.error(&path, "a display entry is a template, or {for: {<name>: <list>}, line: <template>}: one line per element");
+                continue;
+            };
+            let (each, ty) = self.expression(decls, list, &join(&join(&path, "for"), name), &Scope { locals: &[], it: None }, None);
+            let element = match ty {
+                Type::List(e) => *e,
+                Type::Any => Type::Any,
+                _ => {
+                    self.error(&join(&join(&path, "for"), name), "expected a list");
+                    Type::Any
+                }
+            };
+            let locals = [(name.to_string(), element, 0u16)];
+            let line = self.template(decls, line, &join(&path, "line"), &Scope { locals: &locals, it: None });
+            lines.push(crate::model::DisplayLine { each: Some(each), line });
+        }
+        lines
     }
 
     fn ranking(&mut self, value: Option<&Yaml>, decls: &Decls) -> Ranking {
