@@ -230,7 +230,12 @@ fn investment_effects() {
     choose(&g, &mut s, "look at E5");
     assert_eq!(options(&g, &s), ["look at E4", "look no further"]);
     choose(&g, &mut s, "look at E4");
-    check(&g, &s, "seen[red, @E4] and seen[red, @E5] and not seen[blue, @E4] and face_down(@E4) and token[@E4] == none");
+    // Red alone is shown the two tokens; they stay face down, on their hexes.
+    check(&g, &s, "knows(red, @f-www-1) and knows(red, @g-ggg-1) and not knows(blue, @f-www-1) and not knows(blue, @g-ggg-1)");
+    check(&g, &s, "face_down(@E4) and token[@E4] == none and first(hidden[@E4]) == @f-www-1");
+    let shown = |seat: u8| g.render_state(&s, Some(seat)).lines().filter(|l| l.starts_with("hidden[E")).collect::<Vec<_>>().join("\n");
+    assert!(shown(0).contains("hidden[E4]: f-www-1\nhidden[E5]: g-ggg-1"), "{}", shown(0));
+    assert!(!shown(1).contains("f-www-1"), "{}", shown(1));
     assert_eq!(var(&g, &s, "vp", "red"), 12);
 }
 
