@@ -211,6 +211,12 @@ impl Game {
             format!("{} to {}", m.min_players, m.max_players)
         };
         let _ = writeln!(out, "players: {players}");
+        if let Some(v) = &m.variant {
+            let _ = writeln!(out, "a variant of {}; it changes:", v.extends);
+            for c in &v.changes {
+                let _ = writeln!(out, "  {c}");
+            }
+        }
         if let Some(s) = &m.summary {
             let _ = writeln!(out, "\n{}", s.trim());
         }
