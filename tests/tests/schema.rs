@@ -4,7 +4,7 @@
 //! every shipped ruleset is a file of that format; a file with an unknown section is not.
 
 use frontier_interpreter::format::{schema, RulesetFile};
-use frontier_tests::{ruleset_names, workspace};
+use frontier_tests::{all_ruleset_names, ruleset_path, workspace};
 
 #[test]
 fn the_shipped_schema_is_the_generated_one() {
