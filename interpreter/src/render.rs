@@ -38,12 +38,15 @@ impl Game {
     }
 
     /// The ruleset's `display:` lines rendered for this state, one per line (empty when
-    /// the ruleset has none). A line that fails to render shows its error instead.
+    /// the ruleset has none). A line that fails to render shows its error instead; a line
+    /// whose text is empty is left out (a ruleset may write one line per seat up to its
+    /// most players).
     pub fn render_display(&self, state: &State) -> String {
         let mut out = String::new();
         let env = crate::eval::Env::new(self, state, &[]);
         for line in &self.display {
             match line.render(&env) {
+                Ok(text) if text.is_empty() => continue,
                 Ok(text) => out.push_str(&text),
                 Err(e) => {
                     let _ = write!(out, "(display error: {e})");
