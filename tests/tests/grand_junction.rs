@@ -170,3 +170,50 @@ fn every_case_is_in_the_rules_map() {
         assert!(map.contains(&format!("cases/{name}")), "RULES.md does not name cases/{name}");
     }
 }
+
+/// What must hold at every decision of any game: no negative money; never more of an element
+/// in play than a station needs, never two identical cards in reserve; every card somewhere
+/// exactly once; alliances symmetric and between players still in the game; the marshal in
+/// the game; an eliminated player holds nothing.
+const INVARIANTS: &[&str] = &[
+    "all(players, p => money[p] >= 0)",
+    "all(players, p => all(elements, e => held(p, e) <= e.needed and count_if(reserve[p], c => c.element == e) <= 1))",
+    "len(beans_deck) + len(beans_discard) + len(transit) + sum(players, p => len(built[p]) + len(reserve[p])) == 33",
+    "len(whiskey_deck) + len(whiskey_discard) + sum(players, p => len(hunters[p])) == 32",
+    "len(railway_deck) + len(railway_discard) + len(aside) == 55 - (1 - use_handshakes) * 12 - (1 - use_gallows) - (1 - use_gold_rush)",
+    "all(players, p => partner[p] == none or (partner[partner[p]] == p and partner[p] != p and alive(p) and alive(partner[p])))",
+    "all(players, p => partner[p] != none or share[p] == 0)",
+    "marshal == none or alive(marshal)",
+    "all(players, p => alive(p) or (money[p] == 0 and len(built[p]) + len(reserve[p]) + len(hunters[p]) + len(revolver[p]) == 0))",
+    "all(players, p => len(hunters[p]) < hunters_limit)",
+    "all(players, p => len(revolver[p]) <= 6)",
+];
+
+#[test]
+fn random_games_keep_the_invariants() {
+    use frontier_interpreter::agent::{Agent, RandomAgent};
+    use frontier_interpreter::Choice;
+    for (name, counts) in [("grand-junction", 5..=10), ("grand-junction-simplified", 3..=4)] {
+        let game = load_ruleset(name);
+        for n in counts {
+            for seed in 0..6u64 {
+                let mut state = game.start(names(n)).unwrap();
+                let mut rng = GameRng::new(seed);
+                let mut agents: Vec<RandomAgent> = (0..n).map(|p| RandomAgent::new(GameRng::derived(seed, p as u64))).collect();
+                loop {
+                    let choice = match game.status(&state) {
+                        Status::Over(_) => break,
+                        Status::Decision { player, .. } => {
+                            for inv in INVARIANTS {
+                                assert!(matches!(eval(&game, &state, inv), Value::Bool(true)), "{name} {n}p seed {seed}: {inv}\n{}", game.render_state(&state, None));
+                            }
+                            Choice::Option(agents[player as usize].decide(&game.view(&state).unwrap()).unwrap())
+                        }
+                        Status::Chance(c) => sample_chance(&state, c, &mut rng),
+                    };
+                    game.apply(&mut state, choice, &mut Journal::Off).unwrap_or_else(|e| panic!("{name} {n}p seed {seed}: {e}"));
+                }
+            }
+        }
+    }
+}
