@@ -1,5 +1,6 @@
 //! Embeds every ruleset under ../rulesets into the binary, so `frontier play go-west`
-//! works on a fresh machine with no path.
+//! works on a fresh machine with no path. A ruleset folder's `variants/NAME.yaml` files are
+//! embedded as `<ruleset>-NAME`.
 
 use std::fmt::Write;
 use std::path::Path;
@@ -22,13 +23,29 @@ fn main() {
             .map(|r| r.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "rhai")).collect())
             .unwrap_or_default();
         scripts.sort();
-        let _ = write!(out, "    Embedded {{ name: {name:?}, ruleset: include_str!({:?}), scripts: &[", main.display().to_string());
+        let file = format!("{name}/ruleset.yaml");
+        let _ = write!(out, "    Embedded {{ name: {name:?}, file: {file:?}, ruleset: include_str!({:?}), scripts: &[", main.display().to_string());
         for s in scripts {
             println!("cargo:rerun-if-changed={}", s.display());
             let file = s.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
             let _ = write!(out, "({file:?}, include_str!({:?})), ", s.display().to_string());
         }
         out.push_str("] },\n");
+        // Each variants/NAME.yaml is embedded too, as `<ruleset>-NAME`: it `extends:` its
+        // ruleset by name, which brings the base's scripts.
+        let vdir = dir.join("variants");
+        println!("cargo:rerun-if-changed={}", vdir.display());
+        let mut variants: Vec<_> = std::fs::read_dir(&vdir)
+            .map(|r| r.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "yaml")).collect())
+            .unwrap_or_default();
+        variants.sort();
+        for v in variants {
+            println!("cargo:rerun-if-changed={}", v.display());
+            let stem = v.file_stem().and_then(|n| n.to_str()).unwrap_or_default();
+            let vname = format!("{name}-{stem}");
+            let vfile = format!("{name}/variants/{stem}.yaml");
+            let _ = writeln!(out, "    Embedded {{ name: {vname:?}, file: {vfile:?}, ruleset: include_str!({:?}), scripts: &[] }},", v.display().to_string());
+        }
     }
     out.push_str("];\n");
     let dest = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("embedded.rs");

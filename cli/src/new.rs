@@ -95,7 +95,7 @@ mod tests {
                 .expect("a random game ends");
             assert!(record.outcome.scores.iter().any(|s| *s >= 30), "{:?}", record.outcome.scores);
         }
-        let args = crate::traces::CheckArgs { traces: vec![folder.join("traces/first-turns.trace")], all: false, coverage: false };
+        let args = crate::traces::CheckArgs { traces: vec![folder.join("traces/first-turns.trace")], all: false, coverage: false, json: false };
         crate::traces::check(args).expect("its trace checks");
         // A second time: the folder exists, and nothing is overwritten.
         assert!(run(NewArgs { name: "my-game".into(), dir: dir.clone() }).is_err());

@@ -8,6 +8,9 @@ include!(concat!(env!("OUT_DIR"), "/embedded.rs"));
 
 pub struct Embedded {
     pub name: &'static str,
+    /// The file's path under rulesets/ (for messages): `go-west/ruleset.yaml`, or
+    /// `grand-junction/variants/simplified.yaml` for an embedded variant.
+    pub file: &'static str,
     pub ruleset: &'static str,
     pub scripts: &'static [(&'static str, &'static str)],
 }
@@ -15,7 +18,7 @@ pub struct Embedded {
 pub fn embedded(name: &str) -> Option<RulesetSource> {
     RULESETS.iter().find(|e| e.name == name).map(|e| RulesetSource {
         origin: e.name.to_string(),
-        file: format!("{}/ruleset.yaml", e.name),
+        file: e.file.to_string(),
         text: e.ruleset.to_string(),
         scripts: e.scripts.iter().map(|(f, t)| (format!("{}/scripts/{f}", e.name), t.to_string())).collect(),
     })

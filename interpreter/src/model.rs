@@ -52,6 +52,16 @@ pub struct Meta {
     pub summary: Option<String>,
     /// Where the ruleset came from: an embedded name or a path.
     pub origin: String,
+    /// For a variant (`extends:`): the ruleset it extends, as written, and what it changes.
+    pub variant: Option<VariantInfo>,
+}
+
+/// What a variant changes in the ruleset it extends (shown by `frontier describe`).
+pub struct VariantInfo {
+    pub extends: String,
+    /// One line per top-level key the variant sets: `players: [3, 4]`, `params: a = 0, b = 1`,
+    /// `procedures: turn (replaced)`, ...
+    pub changes: Vec<String>,
 }
 
 pub struct Param {

@@ -38,7 +38,9 @@ impl Game {
     }
 
     /// The ruleset's `display:` lines rendered for this state, one per line (empty when
-    /// the ruleset has none). A line that fails to render shows its error instead.
+    /// the ruleset has none). A line that fails to render shows its error instead; a line
+    /// whose text is empty is left out (a ruleset may write one line per seat up to its
+    /// most players).
     pub fn render_display(&self, state: &State) -> String {
         self.render_display_styled(state, Style::Plain)
     }
@@ -61,7 +63,8 @@ impl Game {
                 }),
             };
             match lines {
-                Ok(lines) => lines.iter().for_each(|text| {
+                // An empty line is left out (one line per seat up to the most players).
+                Ok(lines) => lines.iter().filter(|text| !text.is_empty()).for_each(|text| {
                     out.push_str(&apply_colours(text, style));
                     out.push('\n');
                 }),
@@ -254,6 +257,12 @@ impl Game {
             format!("{} to {}", m.min_players, m.max_players)
         };
         let _ = writeln!(out, "players: {players}");
+        if let Some(v) = &m.variant {
+            let _ = writeln!(out, "a variant of {}; it changes:", v.extends);
+            for c in &v.changes {
+                let _ = writeln!(out, "  {c}");
+            }
+        }
         if let Some(s) = &m.summary {
             let _ = writeln!(out, "\n{}", s.trim());
         }

@@ -25,6 +25,48 @@ pub fn ruleset_names() -> Vec<String> {
     names
 }
 
+/// The variants shipped beside the rulesets, named as the CLI embeds them: the file
+/// `rulesets/<game>/variants/NAME.yaml` is `<game>-NAME`.
+pub fn variant_names() -> Vec<String> {
+    let mut out = Vec::new();
+    for game in ruleset_names() {
+        let Ok(entries) = std::fs::read_dir(workspace().join("rulesets").join(&game).join("variants")) else { continue };
+        let mut stems: Vec<String> = entries
+            .filter_map(|e| e.ok())
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+            .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+            .collect();
+        stems.sort();
+        out.extend(stems.into_iter().map(|s| format!("{game}-{s}")));
+    }
+    out
+}
+
+/// Every ruleset and every shipped variant, by name.
+pub fn all_ruleset_names() -> Vec<String> {
+    let mut names = ruleset_names();
+    names.extend(variant_names());
+    names
+}
+
+/// The file or folder of a ruleset or shipped variant name.
+pub fn ruleset_path(name: &str) -> PathBuf {
+    let dir = workspace().join("rulesets").join(name);
+    if dir.is_dir() {
+        return dir;
+    }
+    for game in ruleset_names() {
+        if let Some(stem) = name.strip_prefix(&format!("{game}-")) {
+            let file = workspace().join("rulesets").join(&game).join("variants").join(format!("{stem}.yaml"));
+            if file.is_file() {
+                return file;
+            }
+        }
+    }
+    dir
+}
+
 /// Reads a ruleset file (or folder) the way the CLI does.
 pub fn source(path: &Path) -> RulesetSource {
     let (file, dir) = if path.is_dir() { (path.join("ruleset.yaml"), path.to_path_buf()) } else { (path.to_path_buf(), path.parent().unwrap().to_path_buf()) };
@@ -41,10 +83,11 @@ pub fn source(path: &Path) -> RulesetSource {
     RulesetSource { origin: path.display().to_string(), file: name, text, scripts }
 }
 
-fn resolve(name: &str) -> Result<RulesetSource, String> {
-    let dir = workspace().join("rulesets").join(name);
-    if dir.is_dir() {
-        Ok(source(&dir))
+/// Finds a ruleset or shipped variant by name (the resolver of `extends:`).
+pub fn resolve(name: &str) -> Result<RulesetSource, String> {
+    let path = ruleset_path(name);
+    if path.exists() {
+        Ok(source(&path))
     } else {
         Err(format!("no ruleset {name}"))
     }
@@ -55,8 +98,14 @@ pub fn load_source(src: &RulesetSource) -> Result<Game, frontier_interpreter::Lo
 }
 
 pub fn load_ruleset(name: &str) -> Game {
-    let src = source(&workspace().join("rulesets").join(name));
+    let src = source(&ruleset_path(name));
     load_source(&src).unwrap_or_else(|e| panic!("{name} does not load:\n{e}"))
+}
+
+/// A ruleset (or shipped variant) with some parameters set, as a trace's `param` lines do.
+pub fn load_ruleset_with(name: &str, params: &[(String, i64)]) -> Game {
+    let src = source(&ruleset_path(name));
+    frontier_interpreter::load_with_params(&src, &resolve, params).unwrap_or_else(|e| panic!("{name} does not load:\n{e}"))
 }
 
 pub fn names(n: usize) -> Vec<String> {
@@ -178,7 +227,7 @@ pub fn rules_run_by(trace_path: &Path) -> (Game, std::collections::BTreeSet<std:
     let text = std::fs::read_to_string(trace_path).unwrap_or_else(|e| panic!("{}: {e}", trace_path.display()));
     let trace = parse(&text).unwrap_or_else(|e| panic!("{}: {e:?}", trace_path.display()));
     let RulesetRef::Name(name) = &trace.header.ruleset else { panic!("{}: shipped traces name their ruleset", trace_path.display()) };
-    let src = source(&workspace().join("rulesets").join(name));
+    let src = source(&ruleset_path(name));
     let game = frontier_interpreter::load_with_params(&src, &resolve, &trace.header.params).unwrap_or_else(|e| panic!("{e}"));
     let dir = trace_path.parent().unwrap();
     let start = starting_state(&game, &trace, |p| std::fs::read_to_string(dir.join(p)).map_err(|e| e.to_string())).unwrap_or_else(|d| panic!("{d}"));

@@ -86,3 +86,13 @@ fn colour_takes_a_value_and_a_colour_name() {
     assert!(err.contains("display[0]") && err.contains("colour"), "{err}");
     assert!(err.contains("display[1]"), "{err}");
 }
+
+#[test]
+fn empty_display_lines_are_left_out() {
+    // One line per seat up to the most players: the third seat's line is empty with 2 players.
+    let seat = |k: usize| format!("  - \"{{if len(players) > {k} then text(players[{k}], \\\": \\\", gold[players[{k}]]) else \\\"\\\"}}\"\n");
+    let body = format!("{PLAY}display:\n{}{}{}", seat(0), seat(1), seat(2));
+    let game = load_source(&ruleset(&body)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(game.render_display(&game.start(names(2)).unwrap()), "p1: 3\np2: 3\n");
+    assert_eq!(game.render_display(&game.start(names(3)).unwrap()), "p1: 3\np2: 3\np3: 3\n");
+}

@@ -17,14 +17,14 @@ fn player_counts(game: &frontier_interpreter::Game) -> std::ops::RangeInclusive<
 #[test]
 fn every_ruleset_loads() {
     assert!(!ruleset_names().is_empty());
-    for name in ruleset_names() {
+    for name in all_ruleset_names() {
         load_ruleset(&name);
     }
 }
 
 #[test]
 fn random_games_end_within_the_step_bound_and_always_offer_an_option() {
-    for name in ruleset_names() {
+    for name in all_ruleset_names() {
         let game = load_ruleset(&name);
         for n in player_counts(&game) {
             for seed in 0..GAMES_PER_COUNT {
@@ -57,7 +57,7 @@ fn random_games_end_within_the_step_bound_and_always_offer_an_option() {
 
 #[test]
 fn the_same_seed_gives_the_same_game() {
-    for name in ruleset_names() {
+    for name in all_ruleset_names() {
         let game = load_ruleset(&name);
         for n in player_counts(&game) {
             for seed in [1, 99] {
@@ -75,7 +75,7 @@ fn the_same_seed_gives_the_same_game() {
 /// from its serialization continue exactly like the original.
 #[test]
 fn cloned_and_serialized_states_resume_identically() {
-    for name in ruleset_names() {
+    for name in all_ruleset_names() {
         let game = load_ruleset(&name);
         for n in player_counts(&game) {
             let seed = 5 + n as u64;

@@ -8,7 +8,7 @@ use frontier_tests::*;
 
 #[test]
 fn describe_every_ruleset() {
-    for name in ruleset_names() {
+    for name in all_ruleset_names() {
         let game = load_ruleset(&name);
         insta::assert_snapshot!(format!("describe-{name}"), game.describe());
     }
@@ -16,7 +16,7 @@ fn describe_every_ruleset() {
 
 #[test]
 fn seeded_game_logs() {
-    for name in ruleset_names() {
+    for name in all_ruleset_names() {
         let game = load_ruleset(&name);
         for n in game.meta.min_players as usize..=game.meta.max_players as usize {
             let (record, end) = random_game(&game, n, 2024, Recording::StepsAndLog);

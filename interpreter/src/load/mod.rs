@@ -79,7 +79,12 @@ pub fn load_with_params(source: &RulesetSource, resolve: Resolver, params: &[(St
     let mut builder = Builder { files, diagnostics: Vec::new() };
     let game = builder.build(&merged, &scripts, &source.origin);
     match game {
-        Some(game) if builder.diagnostics.is_empty() => Ok(game),
+        Some(mut game) if builder.diagnostics.is_empty() => {
+            if layers.len() > 1 {
+                game.meta.variant = Some(variant::info(&layers[0].doc));
+            }
+            Ok(game)
+        }
         _ => Err(LoadError { diagnostics: builder.diagnostics }),
     }
 }
@@ -377,6 +382,7 @@ impl Builder {
             rulebook: self.string(top, "rulebook", ""),
             summary: self.string(top, "summary", ""),
             origin: origin.to_string(),
+            variant: None,
         }
     }
 

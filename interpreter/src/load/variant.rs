@@ -128,3 +128,49 @@ fn row_id(row: &Yaml) -> Option<String> {
         _ => None,
     }
 }
+
+/// What a variant file changes, key by key, for `frontier describe`.
+pub(crate) fn info(doc: &Yaml) -> crate::model::VariantInfo {
+    let extends = doc.get("extends").and_then(Yaml::as_str).unwrap_or_default().to_string();
+    let mut changes = Vec::new();
+    let names = |v: &Yaml| -> Vec<String> {
+        v.as_mapping().map(|m| m.keys().filter_map(|k| k.as_str().map(str::to_string)).collect()).unwrap_or_default()
+    };
+    if let Some(top) = doc.as_mapping() {
+        for (key, value) in top {
+            let Some(key) = key.as_str() else { continue };
+            match key {
+                "extends" | "name" | "title" | "summary" | "rulebook" | "frontier" => {}
+                "params" => {
+                    let parts: Vec<String> = value
+                        .as_mapping()
+                        .map(|m| {
+                            m.iter()
+                                .map(|(k, v)| {
+                                    let v = v.get("value").unwrap_or(v);
+                                    format!("{} = {}", k.as_str().unwrap_or("?"), scalar(v))
+                                })
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    changes.push(format!("params: {}", parts.join(", ")));
+                }
+                "tables" | "procedures" | "state" | "zones" | "functions" => changes.push(format!("{key}: {}", names(value).join(", "))),
+                "players" => changes.push(format!("players: {}", scalar(value))),
+                _ => changes.push(format!("{key} (replaced)")),
+            }
+        }
+    }
+    crate::model::VariantInfo { extends, changes }
+}
+
+fn scalar(v: &Yaml) -> String {
+    match v {
+        Yaml::Sequence(s) => format!("[{}]", s.iter().map(scalar).collect::<Vec<_>>().join(", ")),
+        Yaml::String(s) => s.clone(),
+        Yaml::Number(n) => n.to_string(),
+        Yaml::Bool(b) => b.to_string(),
+        Yaml::Null => "~".into(),
+        _ => "…".into(),
+    }
+}
