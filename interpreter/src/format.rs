@@ -52,6 +52,8 @@ pub struct RulesetFile {
     pub procedures: Option<BTreeMap<String, Procedure>>,
     /// How the players are ranked at the end.
     pub ranking: Option<Ranking>,
+    /// Totals the rules conserve: checked in positions and, in debug builds, after every step.
+    pub conserve: Option<BTreeMap<String, Conserve>>,
     /// The lines shown to a person before each decision: templates, or {for, line}.
     pub display: Option<Vec<DisplayLine>>,
 }
@@ -286,6 +288,18 @@ pub struct Ranking {
     pub doc: Option<String>,
 }
 
+/// A total the rules conserve (a player's tokens across hand, tracks and bank).
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Conserve {
+    /// players, a table name, or left out (one check).
+    pub per: Option<Per>,
+    /// What must hold (true/false; `it` is the player or row with `per`).
+    pub holds: Scalar,
+    pub doc: Option<String>,
+    pub rule: Option<Scalar>,
+}
+
 /// The JSON Schema (draft-07) of ruleset files, as text.
 pub fn schema() -> String {
     let schema = schemars::schema_for!(RulesetFile);
@@ -312,6 +326,7 @@ pub struct Keys {
     pub function: Vec<String>,
     pub procedure: Vec<String>,
     pub ranking: Vec<String>,
+    pub conserve: Vec<String>,
 }
 
 pub fn key_lists() -> &'static Keys {
@@ -328,5 +343,6 @@ pub fn key_lists() -> &'static Keys {
         function: keys::<Function>(),
         procedure: keys::<ProcedureDecl>(),
         ranking: keys::<Ranking>(),
+        conserve: keys::<Conserve>(),
     })
 }

@@ -321,7 +321,35 @@ impl Game {
             recycle_options(options);
         }
         state.steps += 1;
-        self.run(state, journal)
+        self.run(state, journal)?;
+        // Debug builds (the test suite) check the ruleset's conserved totals after every
+        // step; release builds trust them.
+        if cfg!(debug_assertions) && !self.conserve.is_empty() {
+            self.check_conserved(state).map_err(|e| ApplyError::Runtime(RuntimeError::new(format!("after this step, {e}"))))?;
+        }
+        Ok(())
+    }
+
+    /// Whether every `conserve:` total holds: the first that does not, named with the
+    /// player or row it fails for.
+    pub fn check_conserved(&self, state: &State) -> Result<(), String> {
+        for c in &self.conserve {
+            // Per players: the seats of this game, not the most the ruleset allows.
+            let n = if c.per == Domain::Players { state.names.len() } else { self.domain_len(c.per) };
+            for i in 0..n {
+                let it = self.domain_value(c.per, i);
+                let root = Env::new(self, state, &[]);
+                let holds = c.holds.bool(&root.with_it(&it)).map_err(|e| format!("conserve.{}: {e}", c.name))?;
+                if !holds {
+                    let whose = match c.per {
+                        Domain::Global => String::new(),
+                        _ => format!(" for {}", self.value_text(&it, &state.names)),
+                    };
+                    return Err(format!("conserve.{} does not hold{whose}: {}", c.name, c.source));
+                }
+            }
+        }
+        Ok(())
     }
 
     fn top_base(&self, state: &State) -> usize {

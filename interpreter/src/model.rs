@@ -28,6 +28,9 @@ pub struct Game {
     pub setup: ProcId,
     pub play: ProcId,
     pub ranking: Ranking,
+    /// Totals the rules conserve (`conserve:`), checked in positions and, in debug
+    /// builds, after every step.
+    pub conserve: Vec<Conserved>,
     /// The ruleset's `display:` lines (templates), shown to people before their decisions.
     pub display: Vec<DisplayLine>,
     pub scripts: Option<Arc<Scripts>>,
@@ -229,6 +232,16 @@ pub struct Board {
     /// A colour name per cell (`it` is the element), when the terminal shows colour.
     pub cell_colour: Option<Expr>,
     pub doc: Option<String>,
+    pub rule: RuleRef,
+}
+
+/// A `conserve:` entry: what must hold, for each index of its domain (`it`).
+pub struct Conserved {
+    pub name: String,
+    pub per: Domain,
+    pub holds: Expr,
+    /// `holds` as written, for messages.
+    pub source: String,
     pub rule: RuleRef,
 }
 

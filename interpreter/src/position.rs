@@ -255,6 +255,7 @@ impl Game {
                 self.read_continuation(c, &mut state)?
             }
         }
+        self.check_conserved(&state)?;
         Ok(state)
     }
 

@@ -336,6 +336,16 @@ impl Game {
                 let _ = writeln!(out, "  {}({}) = {}{doc}{}", f.name, params.join(", "), f.source, rule(&f.rule));
             }
         }
+        if !self.conserve.is_empty() {
+            let _ = writeln!(out, "\nconserved (checked in positions, and after every step in debug builds):");
+            for c in &self.conserve {
+                let per = match c.per {
+                    Domain::Global => String::new(),
+                    other => format!(" per {}", self.domain_name(other)),
+                };
+                let _ = writeln!(out, "  {}{per}: {}{}", c.name, c.source, rule(&c.rule));
+            }
+        }
         let _ = writeln!(out, "\nflow: setup, then play; procedures:");
         for p in &self.procedures {
             let params = if p.param_names.is_empty() { String::new() } else { format!("({})", p.param_names.join(", ")) };

@@ -25,14 +25,15 @@ fn scoring_example_1_most_tokens_first_limited_by_wagons() {
     let g = game();
     let mut s = position(
         &g,
-        "  wagons: { new-england: 16, great-plains: 4 }",
+        // 30 tokens each: those not on the track are in hand (conserve.tokens).
+        "  wagons: { new-england: 16, great-plains: 4 }\n  tokens: { red: 28, green: 27, blue: 29 }",
         &format!("{HAND}\n  track: {{ great-plains: [green, red, green, blue, red, green] }}"),
     );
     choose(&g, &mut s, "one action");
     choose(&g, &mut s, "score");
     // red paid 1 token for its first scoring card (cost 1): VP untouched by payment.
     assert_eq!(vps(&g, &s), [10 + 1, 10 + 3, 10]);
-    assert_eq!(var(&g, &s, "tokens", "red"), 29);
+    assert_eq!(var(&g, &s, "tokens", "red"), 28 - 1);
 }
 
 #[test]
@@ -43,7 +44,7 @@ fn scoring_example_2_ties_paid_in_placement_order() {
     let g = game();
     let mut s = position(
         &g,
-        "  wagons: { new-england: 15, midwest: 5 }",
+        "  wagons: { new-england: 15, midwest: 5 }\n  tokens: { red: 27, green: 27, blue: 29 }",
         &format!("{HAND}\n  track: {{ midwest: [green, red, red, red, green, blue, green] }}"),
     );
     choose(&g, &mut s, "one action");
@@ -55,7 +56,8 @@ fn scoring_example_2_ties_paid_in_placement_order() {
 fn scoring_with_enough_wagons_pays_every_token() {
     // §5.2 first regime: 5 wagons in the East, 5 tokens: red 3, green 1, blue 1.
     let g = game();
-    let mut s = position(&g, "  wagons: { new-england: 15, east: 5 }", &format!("{HAND}\n  track: {{ east: [red, green, red, blue, red] }}"));
+    let vars = "  wagons: { new-england: 15, east: 5 }\n  tokens: { red: 27, green: 29, blue: 29 }";
+    let mut s = position(&g, vars, &format!("{HAND}\n  track: {{ east: [red, green, red, blue, red] }}"));
     choose(&g, &mut s, "one action");
     choose(&g, &mut s, "score");
     assert_eq!(vps(&g, &s), [13, 11, 11]);
@@ -65,17 +67,17 @@ fn scoring_with_enough_wagons_pays_every_token() {
 fn a_token_on_a_full_track_returns_the_oldest_to_its_owner() {
     // §5.1: the East track is full (7 tokens, green's oldest). Red plays gw-01 (East, one
     // token, no move, cost 0): the share marker moves, green's first token goes back to
-    // green (30 → 31 tokens), red's new token is the last of the track.
+    // green (29 → 30 tokens in hand), red's new token is the last of the track (25 → 24).
     let g = game();
     let mut s = position(
         &g,
-        "  tokens: { green: 30 }",
+        "  tokens: { red: 25, green: 29, blue: 29 }",
         &format!("{HAND}\n  track: {{ east: [green, blue, red, red, red, red, red] }}"),
     );
     choose(&g, &mut s, "one action");
     choose(&g, &mut s, "play card:gw-01");
-    assert_eq!(var(&g, &s, "tokens", "green"), 31);
-    assert_eq!(var(&g, &s, "tokens", "red"), 29);
+    assert_eq!(var(&g, &s, "tokens", "green"), 30);
+    assert_eq!(var(&g, &s, "tokens", "red"), 24);
     let (_, track) = g.zone("track").unwrap();
     let east = g.table("regions").unwrap().1.row_index("east").unwrap() as usize;
     let owners: Vec<String> = s.zones[track.base + east].iter().map(|p| s.names[*p as usize].clone()).collect();
@@ -119,7 +121,7 @@ fn cards_beyond_tokens_and_points_cannot_be_played() {
     // Red has 0 tokens and 2 VP: gw-11 (cost 4) and gw-12 (cost 3) are not offered;
     // gw-01 (cost 0) is. Selling is always possible.
     let g = game();
-    let mut s = position(&g, "  tokens: { red: 0 }\n  vp: { red: 2 }", HAND);
+    let mut s = position(&g, "  tokens: { red: 0 }\n  bank: { red: 30 }\n  vp: { red: 2 }", HAND);
     choose(&g, &mut s, "one action");
     let opts = options(&g, &s);
     assert!(!opts.contains(&"play card:gw-11".to_string()));
@@ -132,8 +134,10 @@ fn cards_beyond_tokens_and_points_cannot_be_played() {
 #[test]
 fn selling_is_limited_by_the_bank() {
     // §5.3: gw-11 costs 4 but red has only 2 tokens in the bank: red gains 2, the rest is lost.
+    // Red's other 18 tokens are on the tracks (7 + 7 + 4).
     let g = game();
-    let mut s = position(&g, "  tokens: { red: 10 }\n  bank: { red: 2 }", HAND);
+    let tracks = "  track: { east: [red, red, red, red, red, red, red], great-plains: [red, red, red, red, red, red, red], midwest: [red, red, red, red] }";
+    let mut s = position(&g, "  tokens: { red: 10 }\n  bank: { red: 2 }", &format!("{HAND}\n{tracks}"));
     choose(&g, &mut s, "one action");
     choose(&g, &mut s, "sell card:gw-11");
     assert_eq!(var(&g, &s, "tokens", "red"), 12);
@@ -166,7 +170,7 @@ fn a_scoring_that_reaches_50_ends_the_game() {
     let g = game();
     let mut s = position(
         &g,
-        "  vp: { red: 49, green: 12 }\n  wagons: { new-england: 19, east: 1 }",
+        "  vp: { red: 49, green: 12 }\n  wagons: { new-england: 19, east: 1 }\n  tokens: { red: 29 }",
         &format!("{HAND}\n  track: {{ east: [red] }}"),
     );
     choose(&g, &mut s, "one action");
@@ -185,7 +189,7 @@ fn empty_new_england_and_east_end_the_game_with_a_free_scoring() {
     let g = game();
     let mut s = position(
         &g,
-        "  wagons: { new-england: 0, east: 1, great-plains: 1, california: 18 }",
+        "  wagons: { new-england: 0, east: 1, great-plains: 1, california: 18 }\n  tokens: { green: 28 }",
         "  hand: { red: [gw-03, gw-01] }\n  deck: [gw-02]\n  track: { great-plains: [green, green] }",
     );
     choose(&g, &mut s, "one action");
@@ -204,7 +208,7 @@ fn ties_are_broken_by_tokens_in_hand_then_shared() {
     let g = game();
     let mut s = position(
         &g,
-        "  vp: { red: 20, green: 20, blue: 20 }\n  tokens: { red: 6, green: 5, blue: 3 }\n  wagons: { new-england: 0, california: 20 }",
+        "  vp: { red: 20, green: 20, blue: 20 }\n  tokens: { red: 6, green: 5, blue: 3 }\n  bank: { red: 24, green: 25, blue: 27 }\n  wagons: { new-england: 0, california: 20 }",
         "  hand: { red: [gw-01] }",
     );
     choose(&g, &mut s, "one action");

@@ -59,3 +59,35 @@ fn corrupt_continuations_are_refused() {
         assert!(err.contains(expected), "wanted '{expected}', got '{err}'");
     }
 }
+
+/// tests/cases/conserve: 5 coins each, in hand or in the bank.
+fn conserving() -> frontier_interpreter::Game {
+    load_source(&source(&workspace().join("tests/cases/conserve"))).expect("the ruleset loads")
+}
+
+#[test]
+fn a_position_must_keep_the_conserved_totals() {
+    let game = conserving();
+    // 3 in hand + 2 in the bank = 5: fine.
+    let ok = "players: [p1, p2]\nvars:\n  hand: { p1: 3 }\n  bank: { p1: 2 }\n";
+    assert!(game.state_from_yaml(ok).is_ok());
+    // 3 + 0 = 3: two coins are nowhere.
+    let lost = "players: [p1, p2]\nvars:\n  hand: { p1: 3 }\n";
+    assert_eq!(game.state_from_yaml(lost).unwrap_err(), "conserve.coins does not hold for p1: hand[it] + bank[it] == 5");
+}
+
+#[test]
+fn debug_builds_check_the_conserved_totals_after_every_step() {
+    let game = conserving();
+    let mut s = game.start(names(2)).unwrap();
+    choose(&game, &mut s, "pay");
+    let leak = game.option_labels(&s).unwrap().iter().position(|l| l == "leak").unwrap();
+    let err = game.apply(&mut s, frontier_interpreter::Choice::Option(leak), &mut frontier_interpreter::Journal::Off);
+    if cfg!(debug_assertions) {
+        // p1: 4 - 1 = 3 in hand, 1 in the bank: 4 of 5.
+        let err = err.unwrap_err().to_string();
+        assert!(err.contains("after this step, conserve.coins does not hold for p1: hand[it] + bank[it] == 5"), "{err}");
+    } else {
+        assert!(err.is_ok(), "release builds trust the totals");
+    }
+}

@@ -314,6 +314,7 @@ impl Builder {
         let (procedures, blocks, setup, play) = procs.compile(self, &decls, top);
         let ranking = self.ranking(top.get("ranking"), &decls);
         let display = self.display(top.get("display"), &decls);
+        let conserve = self.conserve(top.get("conserve"), &decls);
         let mut game = Game {
             meta,
             params,
@@ -327,6 +328,7 @@ impl Builder {
             setup,
             play,
             ranking,
+            conserve,
             display,
             scripts,
             int_slots,
@@ -1153,6 +1155,28 @@ impl Builder {
             lines.push(crate::model::DisplayLine { each: Some(each), line });
         }
         lines
+    }
+
+    /// `conserve: { name: { per: players, holds: "…" } }`.
+    fn conserve(&mut self, value: Option<&Yaml>, decls: &Decls) -> Vec<crate::model::Conserved> {
+        let mut out = Vec::new();
+        for (name, path, m) in self.declarations(value, "conserve", "each {per: …, holds: \"<true/false expression>\"}") {
+            self.check_keys(&m, &path, &format::key_lists().conserve);
+            let per = self.domain(&m, decls, &path);
+            if let Domain::Pair(..) = per {
+                self.error(&join(&path, "per"), "a conserved total is checked per players, per row of a table, or once");
+                continue;
+            }
+            let Some(holds) = m.get("holds") else {
+                self.error(&path, "missing 'holds': what must stay true (an expression of it, the player or row)");
+                continue;
+            };
+            let scope = Scope { locals: &[], it: per.index_type() };
+            let source = scalar_text(holds).unwrap_or_default();
+            let holds = self.expression(decls, holds, &join(&path, "holds"), &scope, Some(&Type::Bool)).0;
+            out.push(crate::model::Conserved { name: name.to_string(), per, holds, source, rule: self.rule(&m, &path) });
+        }
+        out
     }
 
     fn ranking(&mut self, value: Option<&Yaml>, decls: &Decls) -> Ranking {
