@@ -57,6 +57,12 @@ impl View<'_> {
         self.game.option_labels(self.state)
     }
 
+    /// Each option's details for a person (what its rows are, by their tables' `show:`
+    /// templates; empty strings when there is nothing to add to the label).
+    pub fn details(&self) -> Vec<String> {
+        (0..self.options()).map(|i| self.game.option_details(self.state, i)).collect()
+    }
+
     pub fn prompt(&self) -> Result<String, RuntimeError> {
         self.game.prompt(self.state)
     }

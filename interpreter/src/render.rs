@@ -148,6 +148,27 @@ impl Game {
         out
     }
 
+    /// What option `i` of the pending decision is, for a person: each row among the
+    /// option's elements whose table has a `show:` template, as that template reads it
+    /// (`; ` between several; empty when none has one). Labels, which traces record, are
+    /// unchanged: this is only shown beside them.
+    pub fn option_details(&self, state: &State, i: usize) -> String {
+        let crate::machine::Pending::Decision { options, .. } = &state.pending else { return String::new() };
+        let Some((_, value)) = options.get(i) else { return String::new() };
+        let mut rows = Vec::new();
+        rows_in(value, &mut rows);
+        let env = Env::new(self, state, &[]);
+        let shown: Vec<String> = rows
+            .into_iter()
+            .filter_map(|row| {
+                let Value::Row(t, _) = row else { return None };
+                let show = self.tables[t as usize].show.as_ref()?;
+                Some(show.render(&env.with_it(&row)).unwrap_or_else(|e| format!("({e})")))
+            })
+            .collect();
+        shown.join("; ")
+    }
+
     fn row_show(&self, of: crate::model::Element) -> Option<&crate::eval::Template> {
         match of {
             crate::model::Element::Row(t) => self.tables[t as usize].show.as_ref(),
@@ -324,6 +345,15 @@ impl Game {
         let tb = if self.ranking.tiebreak.is_empty() { "" } else { ", ties broken by the ranking's tie-breaks" };
         let _ = writeln!(out, "\nwinner: highest score{tb}; still tied players share the victory{}", rule(&self.ranking.rule));
         out
+    }
+}
+
+/// The rows in a value (an option's element, or the elements of a product), in order.
+fn rows_in(value: &Value, out: &mut Vec<Value>) {
+    match value {
+        Value::Row(..) => out.push(value.clone()),
+        Value::List(items) => items.iter().for_each(|v| rows_in(v, out)),
+        _ => {}
     }
 }
 
