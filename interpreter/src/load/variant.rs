@@ -55,7 +55,10 @@ fn unknown_params(layers: &[Layer]) -> Vec<Diagnostic> {
         doc.get("params").and_then(Yaml::as_mapping).map(|m| m.keys().filter_map(|k| k.as_str().map(str::to_string)).collect()).unwrap_or_default()
     };
     for (i, layer) in layers.iter().enumerate() {
-        let Some(base) = layers.get(i + 1) else { break };
+        if i + 1 >= layers.len() {
+            break;
+        }
+        let base = layer.doc.get("extends").and_then(Yaml::as_str).unwrap_or("its base");
         let Some(params) = layer.doc.get("params").and_then(Yaml::as_mapping) else { continue };
         let declared: Vec<String> = layers[i + 1..].iter().flat_map(|l| names(&l.doc)).collect();
         for (key, value) in params {
@@ -70,7 +73,7 @@ fn unknown_params(layers: &[Layer]) -> Vec<Diagnostic> {
                 path,
                 message: format!(
                     "'{name}' is not a parameter of {}{} (a variant changes the base's parameters; to declare a new one, give it as {{ value: … }})",
-                    base.source.origin,
+                    base,
                     did_you_mean(name, &declared)
                 ),
             });
