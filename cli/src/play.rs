@@ -307,9 +307,10 @@ fn finish(session: &mut Session, trace_out: Option<&Path>) -> Result<(), String>
             let default = PathBuf::from(format!("frontier-{}-{}.trace", session.game.meta.name, session.seed));
             let path = trace_out.map(Path::to_path_buf).unwrap_or(default);
             session.save(&path, false)?;
+            let n = session.steps.len();
             let how = format!(
-                "the game so far ({} steps) is in {}: go on with `frontier play --resume {}`",
-                session.steps.len(),
+                "the game so far ({n} step{}) is in {}: go on with `frontier play --resume {}`",
+                if n == 1 { "" } else { "s" },
                 path.display(),
                 path.display()
             );
@@ -416,7 +417,8 @@ fn resume(path: &Path, args: &PlayArgs) -> Result<(), String> {
             _ => {}
         }
     }
-    println!("{} steps replayed; the game goes on", session.steps.len());
+    let n = session.steps.len();
+    println!("{n} step{} replayed; the game goes on", if n == 1 { "" } else { "s" });
     let out = args.trace_out.clone().unwrap_or_else(|| path.to_path_buf());
     finish(&mut session, Some(&out))
 }
