@@ -337,3 +337,19 @@ fn every_argument_has_help() {
         }
     }
 }
+
+#[test]
+fn the_docs_variant_that_replaces_a_procedure_validates_and_plays() {
+    let docs = read(&workspace().join("docs/rulesets.md"));
+    let start = docs.find("# sell-refunds-all.yaml (an example)\n").expect("the example is in docs/rulesets.md");
+    let text = &docs[start..];
+    let text = &text[..text.find("```").unwrap()];
+    let dir = scratch("docs-variant");
+    std::fs::write(dir.join("sell-refunds-all.yaml"), text).unwrap();
+    let valid = frontier(&dir, &["validate", "sell-refunds-all.yaml"], "");
+    assert_eq!(valid.code, 0, "{}", valid.err);
+    let described = frontier(&dir, &["describe", "sell-refunds-all.yaml"], "");
+    assert!(described.out.contains("sell_card(card) — Sell a card: its whole cost comes back as tokens."), "{}", described.out);
+    let played = frontier(&dir, &["play", "sell-refunds-all.yaml", "--seed", "2", "--agents", "random,random"], "");
+    assert_eq!(played.code, 0, "{}", played.err);
+}
