@@ -353,3 +353,16 @@ fn the_docs_variant_that_replaces_a_procedure_validates_and_plays() {
     let played = frontier(&dir, &["play", "sell-refunds-all.yaml", "--seed", "2", "--agents", "random,random"], "");
     assert_eq!(played.code, 0, "{}", played.err);
 }
+
+#[test]
+fn internal_variables_are_not_shown_to_players() {
+    let dir = scratch("internal");
+    // Circle the Wagons declares `placing` (the card being placed) internal.
+    let run = frontier(&dir, &["play", "circle-the-wagons", "--seed", "1", "--agents", "human,random"], "?\nq\n");
+    assert!(run.out.contains("territory_points: p1=0 p2=0"), "{}", run.out);
+    assert!(!run.out.contains("placing:"), "{}", run.out);
+    let trace = workspace().join("rulesets/circle-the-wagons/traces");
+    let first = std::fs::read_dir(&trace).unwrap().filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "trace")).min().unwrap();
+    let replayed = frontier(&dir, &["replay", first.to_str().unwrap(), "--at", "0"], "");
+    assert!(replayed.out.contains("placing:"), "the whole state still shows it: {}", replayed.out);
+}

@@ -63,6 +63,9 @@ impl Game {
     pub fn render_state_styled(&self, state: &State, viewer: Option<u8>, style: Style) -> String {
         let mut out = String::new();
         for var in &self.vars {
+            if var.internal && viewer.is_some() {
+                continue;
+            }
             let _ = write!(out, "{}:", var.name);
             for (i, label) in self.labelled_entries(var.per, state) {
                 let v = decode(&var.ty, state.ints[var.base + i]);

@@ -997,6 +997,14 @@ impl Builder {
                 init,
                 doc: self.string(m, "doc", &path),
                 rule: self.rule(m, &path),
+                internal: match m.get("internal") {
+                    None => false,
+                    Some(Yaml::Bool(b)) => *b,
+                    Some(_) => {
+                        self.error(&join(&path, "internal"), "expected true or false");
+                        false
+                    }
+                },
             });
         }
         (out, slots)
