@@ -118,6 +118,11 @@ pub fn listing(labels: &[String], details: &[String]) -> String {
         }
         return out;
     }
+    // Options that differ only in their last word (a place, an amount): one line per
+    // group, the last words compacted.
+    if let Some(text) = by_last_word(labels) {
+        return text;
+    }
     // Groups in order of first appearance.
     let mut groups: Vec<(&str, Vec<usize>)> = Vec::new();
     for (i, l) in labels.iter().enumerate() {
@@ -152,6 +157,101 @@ pub fn listing(labels: &[String], details: &[String]) -> String {
         out.push('\n');
     }
     out
+}
+
+/// The long list grouped by all but the last word of each label, when that makes few
+/// groups: `place c06 upright at (options 1-142): row -3: -1..2 | row -2: …`.
+fn by_last_word(labels: &[String]) -> Option<String> {
+    let mut groups: Vec<(&str, Vec<(usize, &str)>)> = Vec::new();
+    for (i, l) in labels.iter().enumerate() {
+        let (head, tail) = l.rsplit_once(' ').unwrap_or(("", l.as_str()));
+        match groups.last_mut() {
+            Some((h, members)) if *h == head => members.push((i, tail)),
+            _ => groups.push((head, vec![(i, tail)])),
+        }
+    }
+    if groups.len() > 12 || groups.len() * 4 > labels.len() {
+        return None;
+    }
+    let mut out = String::new();
+    for (head, members) in &groups {
+        let (first, last) = (members[0].0 + 1, members[members.len() - 1].0 + 1);
+        let numbers = if members.len() == 1 { format!("option {first}") } else { format!("options {first}-{last}") };
+        let head = if head.is_empty() { "" } else { head };
+        let tails: Vec<&str> = members.iter().map(|(_, t)| *t).collect();
+        let intro = format!("  {head} ({numbers}): ");
+        out.push_str(&wrap(&intro, &compact_tails(&tails)));
+    }
+    out.push_str("  (type a short form, such as the words that differ: a number picks an option by its number)\n");
+    Some(out)
+}
+
+/// Lines of at most [`WIDTH`] characters: `intro` then the items, separated by `sep`
+/// (items carry their separator), continuation lines indented.
+fn wrap(intro: &str, items: &[String]) -> String {
+    let mut out = String::new();
+    let mut line = intro.to_string();
+    let mut fresh = true;
+    for item in items {
+        if !fresh && line.chars().count() + item.chars().count() + 1 > WIDTH {
+            out.push_str(line.trim_end());
+            out.push('\n');
+            line = String::from("      ");
+            fresh = true;
+        }
+        if !fresh {
+            line.push(' ');
+        }
+        line.push_str(item);
+        fresh = false;
+    }
+    out.push_str(line.trim_end());
+    out.push('\n');
+    out
+}
+
+/// The last words of a group, shorter: positions `(r,c)` by row with runs of columns
+/// (`row -3: -1..2,`), whole numbers as runs (`1..21`), anything else as it is.
+fn compact_tails(tails: &[&str]) -> Vec<String> {
+    let position = |t: &str| -> Option<(i64, i64)> {
+        let inner = t.strip_prefix('(')?.strip_suffix(')')?;
+        let (r, c) = inner.split_once(',')?;
+        Some((r.trim().parse().ok()?, c.trim().parse().ok()?))
+    };
+    if let Some(cells) = tails.iter().map(|t| position(t)).collect::<Option<Vec<_>>>() {
+        let mut rows: Vec<(i64, Vec<i64>)> = Vec::new();
+        for (r, c) in cells {
+            match rows.iter_mut().find(|(row, _)| *row == r) {
+                Some((_, cols)) => cols.push(c),
+                None => rows.push((r, vec![c])),
+            }
+        }
+        let n = rows.len();
+        return rows
+            .into_iter()
+            .enumerate()
+            .map(|(i, (r, cols))| format!("row {r}: {}{}", runs(&cols), if i + 1 < n { ";" } else { "" }))
+            .collect();
+    }
+    if let Some(numbers) = tails.iter().map(|t| t.parse::<i64>().ok()).collect::<Option<Vec<_>>>() {
+        return vec![runs(&numbers)];
+    }
+    tails.iter().map(|t| t.to_string()).collect()
+}
+
+/// `1 2 3 5 7 8` as `1..3, 5, 7..8` (in the order given).
+fn runs(numbers: &[i64]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < numbers.len() {
+        let mut j = i;
+        while j + 1 < numbers.len() && numbers[j + 1] == numbers[j] + 1 {
+            j += 1;
+        }
+        parts.push(if j > i { format!("{}..{}", numbers[i], numbers[j]) } else { numbers[i].to_string() });
+        i = j + 1;
+    }
+    parts.join(", ")
 }
 
 fn first_word(label: &str) -> &str {
@@ -252,8 +352,23 @@ mod tests {
         }
         ls.push("pass".to_string());
         let text = listing(&ls, &vec![String::new(); ls.len()]);
-        assert!(text.starts_with("  place (30):\n"), "{text}");
-        assert!(text.contains("  pass (1):\n    31. pass\n"), "{text}");
-        assert!(text.lines().count() < 12, "{text}");
+        assert!(text.starts_with("  place c15 upright at (options 1-30): row 0: 0; row 1: 0;"), "{text}");
+        assert!(text.contains("  (option 31): pass\n"), "{text}");
+        assert!(text.lines().count() < 8, "{text}");
+        // Places in rows, columns in runs.
+        let places: Vec<String> = ["(-1,0)", "(-1,1)", "(-1,2)", "(0,-3)", "(0,5)", "(2,2)"].iter().map(|p| format!("place c01 turned at {p}")).collect();
+        let mut ls = places.clone();
+        ls.extend((1..=21).map(|b| format!("bid {b}")));
+        let text = listing(&ls, &vec![String::new(); ls.len()]);
+        assert_eq!(
+            text,
+            "  place c01 turned at (options 1-6): row -1: 0..2; row 0: -3, 5; row 2: 2\n  bid (options 7-27): 1..21\n  (type a short form, such as the words that differ: a number picks an option by its number)\n"
+        );
+        // Labels that differ in their first words: grouped by the first word.
+        let mut ls: Vec<String> = (0..15).map(|i| format!("take c{i:02}")).collect();
+        ls.extend((0..15).map(|i| format!("skip {i} and take c{i:02}")));
+        let text = listing(&ls, &vec![String::new(); ls.len()]);
+        assert!(text.starts_with("  take (15):\n"), "{text}");
+        assert!(text.contains("  skip (15):\n"), "{text}");
     }
 }

@@ -366,3 +366,18 @@ fn internal_variables_are_not_shown_to_players() {
     let replayed = frontier(&dir, &["replay", first.to_str().unwrap(), "--at", "0"], "");
     assert!(replayed.out.contains("placing:"), "the whole state still shows it: {}", replayed.out);
 }
+
+#[test]
+fn a_placement_typed_in_short() {
+    let dir = scratch("placement");
+    // Seed 1: p2 names c12 as p1's start; option 8 skips 7 cards and takes c15, which p1
+    // then places: upright or turned at (0,0), the only spot of an empty town.
+    let run = frontier(
+        &dir,
+        &["play", "circle-the-wagons", "--seed", "1", "--agents", "human,random", "--trace-out", "t.trace"],
+        "8\nc15 turned 0 0\nq\n",
+    );
+    assert!(run.out.contains("   2. place c15 turned at (0,0)\n"), "{}", run.out);
+    let trace = read(&dir.join("t.trace"));
+    assert!(trace.contains("p1: skip 7 and take c15\np1: place c15 turned at (0,0)\n"), "{trace}");
+}
