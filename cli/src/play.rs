@@ -418,7 +418,14 @@ fn resume(path: &Path, args: &PlayArgs) -> Result<(), String> {
         }
     }
     let n = session.steps.len();
-    println!("{n} step{} replayed; the game goes on", if n == 1 { "" } else { "s" });
+    let over = matches!(game.status(&session.state), Status::Over(_));
+    println!("{n} step{} replayed{}", if n == 1 { "" } else { "s" }, if over { "" } else { "; the game goes on" });
+    if let (Status::Over(_), None) = (game.status(&session.state), &args.trace_out) {
+        // A finished game: its result, and the trace left as it is.
+        println!("the game of {shown} is over: nothing to play");
+        print_result(&game, &session.state);
+        return Ok(());
+    }
     let out = args.trace_out.clone().unwrap_or_else(|| path.to_path_buf());
     finish(&mut session, Some(&out))
 }

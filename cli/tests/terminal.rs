@@ -381,3 +381,16 @@ fn a_placement_typed_in_short() {
     let trace = read(&dir.join("t.trace"));
     assert!(trace.contains("p1: skip 7 and take c15\np1: place c15 turned at (0,0)\n"), "{trace}");
 }
+
+#[test]
+fn resuming_a_finished_game_shows_its_result_and_leaves_the_trace() {
+    let dir = scratch("resume-over");
+    let sim = frontier(&dir, &["simulate", "go-west", "--players", "2", "--games", "1", "--seed", "1", "--trace-out", "sim"], "");
+    assert_eq!(sim.code, 0, "{}", sim.err);
+    let before = read(&dir.join("sim/game-0001.trace"));
+    let run = frontier(&dir, &["play", "--resume", "sim/game-0001.trace"], "");
+    assert_eq!(run.code, 0, "{}", run.err);
+    assert!(run.out.contains("is over: nothing to play"), "{}", run.out);
+    assert!(run.out.contains("final scores:"), "{}", run.out);
+    assert_eq!(read(&dir.join("sim/game-0001.trace")), before);
+}
