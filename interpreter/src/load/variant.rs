@@ -30,8 +30,9 @@ pub(crate) fn read_layers(source: &RulesetSource, resolve: Resolver) -> Result<V
         let file = current.file.clone();
         layers.push(Layer { source: current, doc });
         let Some(base) = base else { break };
+        let position = layers.last().and_then(|l| super::locate::locate(&l.source.text, "extends"));
         let fail = |message: String| LoadError {
-            diagnostics: vec![Diagnostic { file: file.clone(), position: None, path: "extends".into(), message }],
+            diagnostics: vec![Diagnostic { file: file.clone(), position, path: "extends".into(), message }],
         };
         let Some(name) = base.as_str() else { return Err(fail("extends: expected a ruleset name or path".into())) };
         if layers.len() > MAX_DEPTH {
