@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use frontier_interpreter::frontier_grammar::trace::{self as notation, LineKind, RulesetRef, Start};
+use frontier_interpreter::agent::{Agent, RandomAgent};
 use frontier_interpreter::runner::{sample_chance, Step};
 use frontier_interpreter::{Choice, Game, GameRng, Journal, State, Status};
 
@@ -48,12 +49,12 @@ pub struct PlayArgs {
     pub confirm_forced: bool,
 }
 
-/// Who decides for a seat. A random agent draws from its own stream, derived from the
-/// game's seed and the seat (the same draws as the interpreter's `RandomAgent`).
+/// Who decides for a seat. A bot is kept by value (cloned into undo snapshots): its
+/// draws after an undo or a resume are those it would have made.
 #[derive(Clone)]
 enum Seat {
     Human,
-    Random(GameRng),
+    Random(RandomAgent),
 }
 
 fn seats_for(specs: &[String], seed: u64) -> Result<Vec<Seat>, String> {
@@ -61,7 +62,7 @@ fn seats_for(specs: &[String], seed: u64) -> Result<Vec<Seat>, String> {
         .iter()
         .enumerate()
         .map(|(seat, spec)| match spec.trim() {
-            "random" => Ok(Seat::Random(GameRng::derived(seed, seat as u64 + 1))),
+            "random" => Ok(Seat::Random(RandomAgent::new(GameRng::derived(seed, seat as u64 + 1)))),
             "human" => Ok(Seat::Human),
             other => Err(format!("unknown agent '{other}': use human or random")),
         })
@@ -146,10 +147,10 @@ impl Session<'_> {
                 }
                 Status::Decision { player, options } => {
                     let i = match &mut self.seats[player as usize] {
-                        Seat::Random(rng) => match options {
-                            0 => return Err(format!("{} has no option to take", self.names[player as usize])),
-                            n => rng.below(n as u64) as usize,
-                        },
+                        Seat::Random(agent) => {
+                            let view = self.game.view(&self.state).ok_or("the game is not at a decision")?;
+                            agent.decide(&view).map_err(|e| format!("{}: {e}", self.names[player as usize]))?
+                        }
                         Seat::Human if options == 1 && !self.confirm_forced => {
                             println!("{} has a single option, taken for them:", self.names[player as usize]);
                             0
@@ -393,8 +394,10 @@ fn resume(path: &Path, args: &PlayArgs) -> Result<(), String> {
                     return Err(format!("{at}: '{label}' is not an option here"));
                 };
                 match &mut session.seats[seat as usize] {
-                    Seat::Random(rng) => {
-                        rng.below(options as u64);
+                    Seat::Random(agent) => {
+                        // Its draw, so that it goes on as it would have.
+                        let view = game.view(&session.state).ok_or("the game is not at a decision")?;
+                        agent.decide(&view).map_err(|e| format!("{at}: {player}: {e}"))?;
                     }
                     Seat::Human if options == 1 && !session.confirm_forced => {}
                     Seat::Human => session.history.push(session.snapshot(seat)),

@@ -395,3 +395,17 @@ fn resuming_a_finished_game_shows_its_result_and_leaves_the_trace() {
     assert!(run.out.contains("final scores:"), "{}", run.out);
     assert_eq!(read(&dir.join("sim/game-0001.trace")), before);
 }
+
+#[test]
+fn play_with_random_agents_is_the_game_simulate_plays_for_that_seed() {
+    // The same ruleset, seed and agents give the same game whichever command runs it.
+    let dir = scratch("same-game");
+    let sim = frontier(&dir, &["simulate", "go-west", "--players", "3", "--games", "1", "--seed", "4", "--trace-out", "sim"], "");
+    assert_eq!(sim.code, 0, "{}", sim.err);
+    let simulated = read(&dir.join("sim/game-0001.trace"));
+    let seed = simulated.lines().find_map(|l| l.strip_prefix("seed ")).unwrap().to_string();
+    let run = frontier(&dir, &["play", "go-west", "--seed", &seed, "--agents", "random,random,random", "--trace-out", "p.trace"], "");
+    assert_eq!(run.code, 0, "{}", run.err);
+    let played = read(&dir.join("p.trace"));
+    assert_eq!(played.strip_prefix("# agents random,random,random\n"), Some(simulated.as_str()));
+}

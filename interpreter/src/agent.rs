@@ -79,7 +79,9 @@ impl View<'_> {
     }
 }
 
-/// Picks uniformly among the options, from its own seeded stream.
+/// Picks uniformly among the options, from its own seeded stream. Cloned, it goes on
+/// drawing as the original would (`frontier play` keeps copies to undo decisions).
+#[derive(Clone)]
 pub struct RandomAgent {
     rng: GameRng,
 }
