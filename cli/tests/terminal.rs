@@ -409,3 +409,15 @@ fn play_with_random_agents_is_the_game_simulate_plays_for_that_seed() {
     let played = read(&dir.join("p.trace"));
     assert_eq!(played.strip_prefix("# agents random,random,random\n"), Some(simulated.as_str()));
 }
+
+#[test]
+fn the_circle_the_wagons_board_and_decision_fit_a_50_row_terminal() {
+    let dir = scratch("fit");
+    let run = frontier(&dir, &["play", "circle-the-wagons", "--seed", "1", "--agents", "human,random"], "q\n");
+    // The circle's cards (short rows) are packed several a line for a player.
+    assert!(run.out.contains("\n  c12  Db Mc / Dw Df | c08  Dc Ww / Sp Mg | "), "{}", run.out);
+    let lines: Vec<&str> = run.out.lines().collect();
+    let start = lines.iter().position(|l| l.starts_with("active: ")).unwrap();
+    let prompt = lines.iter().position(|l| l.contains("your choice")).unwrap();
+    assert!(prompt - start < 50, "{} rows from the board to the prompt:\n{}", prompt - start, run.out);
+}

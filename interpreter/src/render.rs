@@ -123,10 +123,22 @@ impl Game {
                     // Rows with a display template: one per line, id then what it shows.
                     let _ = writeln!(out, "{name}:{}", if contents.is_empty() { " (empty)" } else { "" });
                     let env = Env::new(self, state, &[]);
-                    for e in contents {
-                        let row = decode_element(zone.of, *e);
-                        let text = show.render(&env.with_it(&row)).unwrap_or_else(|e| format!("({e})"));
-                        let _ = writeln!(out, "  {}  {text}", self.value_text(&row, &state.names));
+                    let items: Vec<String> = contents
+                        .iter()
+                        .map(|e| {
+                            let row = decode_element(zone.of, *e);
+                            let text = show.render(&env.with_it(&row)).unwrap_or_else(|e| format!("({e})"));
+                            format!("{}  {text}", self.value_text(&row, &state.names))
+                        })
+                        .collect();
+                    if viewer.is_some() && items.iter().all(|t| t.chars().count() <= SHORT_ROW) {
+                        // Short rows, shown to a player: several a line, so that the board
+                        // and the decision fit on a screen.
+                        pack(&mut out, &items);
+                    } else {
+                        for item in items {
+                            let _ = writeln!(out, "  {item}");
+                        }
                     }
                     continue;
                 }
@@ -357,6 +369,28 @@ fn rows_in(value: &Value, out: &mut Vec<Value>) {
         Value::Row(..) => out.push(value.clone()),
         Value::List(items) => items.iter().for_each(|v| rows_in(v, out)),
         _ => {}
+    }
+}
+
+/// Rows whose `show:` text (with the id) is at most this long are packed several a line
+/// in a player's view.
+const SHORT_ROW: usize = 32;
+
+/// Items on lines of at most 100 characters, indented by two, separated by ` | `.
+fn pack(out: &mut String, items: &[String]) {
+    let mut line = String::new();
+    for item in items {
+        if !line.is_empty() && line.chars().count() + 3 + item.chars().count() > 98 {
+            let _ = writeln!(out, "  {line}");
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push_str(" | ");
+        }
+        line.push_str(item);
+    }
+    if !line.is_empty() {
+        let _ = writeln!(out, "  {line}");
     }
 }
 
