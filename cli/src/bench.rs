@@ -9,8 +9,11 @@ use crate::simulate::{game_seed, play_random};
 
 #[derive(Args)]
 pub struct BenchArgs {
+    /// The game: an embedded ruleset name (see `frontier list`) or a path to a ruleset file or folder.
+    #[arg(value_name = "RULESET")]
     pub ruleset: String,
-    #[arg(long)]
+    /// Number of players (default: the ruleset's minimum).
+    #[arg(long, value_name = "N")]
     pub players: Option<usize>,
     /// How long to run, in seconds (more than 0, at most 3600).
     #[arg(long, default_value_t = 5.0, value_parser = seconds)]

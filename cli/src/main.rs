@@ -26,11 +26,19 @@ enum Command {
     List,
     /// Load and check a ruleset; print every problem found.
     Validate {
-        /// An embedded ruleset name or a path to a ruleset file or folder.
+        /// An embedded ruleset name (see `frontier list`) or a path to a ruleset file or folder.
+        #[arg(value_name = "RULESET")]
         ruleset: String,
     },
     /// Describe a ruleset in words: players, parameters, components, flow, decisions.
-    Describe { ruleset: String },
+    Describe {
+        /// An embedded ruleset name (see `frontier list`) or a path to a ruleset file or folder.
+        #[arg(value_name = "RULESET")]
+        ruleset: String,
+    },
+    /// Print the files of a ruleset (ruleset.yaml, then its scripts), to read or copy the
+    /// base of a variant.
+    Show(source::ShowArgs),
     /// Play one game in the terminal (people and bots).
     Play(play::PlayArgs),
     /// Play many seeded games between random agents and summarize them.
@@ -64,6 +72,7 @@ fn main() -> ExitCode {
             println!("{}: valid ({}, {} players)", ruleset, g.meta.title, players_text(&g));
         }),
         Command::Describe { ruleset } => source::load_ruleset(&ruleset).map(|g| print!("{}", g.describe())),
+        Command::Show(args) => source::show(args),
         Command::Play(args) => play::run(args),
         Command::Simulate(args) => simulate::run(args),
         Command::Bench(args) => bench::run(args),

@@ -1,81 +1,436 @@
 //! `frontier play`: one game in the terminal, its log as it happens, the final scores.
+//! People can undo their decisions (`u`), quit leaving the trace so far (`q`) and go on
+//! later with `--resume`; a decision with one option is taken for them.
 
 use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
+use frontier_interpreter::frontier_grammar::trace::{self as notation, LineKind, RulesetRef, Start};
 use frontier_interpreter::agent::{Agent, RandomAgent};
-use frontier_interpreter::runner::{self, Recording};
-use frontier_interpreter::{Game, GameRng, Journal, State, Status};
+use frontier_interpreter::runner::{sample_chance, Step};
+use frontier_interpreter::{Choice, Game, GameRng, Journal, State, Status};
 
-use crate::human::HumanAgent;
+use crate::human::{Answer, HumanAgent};
 
 #[derive(Args)]
 pub struct PlayArgs {
-    /// An embedded ruleset name or a path to a ruleset file or folder.
-    pub ruleset: String,
-    /// Number of players (default: the ruleset's minimum).
-    #[arg(long)]
+    /// The game: an embedded ruleset name (see `frontier list`) or a path to a ruleset
+    /// file or folder. Not given with --resume, which reads it from the trace.
+    #[arg(value_name = "RULESET", required_unless_present = "resume")]
+    pub ruleset: Option<String>,
+    /// Number of players (default: as many as --agents names, else the ruleset's minimum).
+    #[arg(long, value_name = "N")]
     pub players: Option<usize>,
     /// Seed of the game's random generator (default: taken from the clock, and printed).
-    #[arg(long)]
+    /// The same seed, players and decisions give the same game.
+    #[arg(long, value_name = "SEED")]
     pub seed: Option<u64>,
     /// One agent per seat, comma-separated: human or random (default: human in seat 1
-    /// when the terminal is interactive, random elsewhere).
-    #[arg(long, value_delimiter = ',', value_parser = ["human", "random"])]
+    /// when the terminal is interactive, random elsewhere). Without --players, the number
+    /// of agents is the number of players.
+    #[arg(long, value_name = "AGENTS", value_delimiter = ',', value_parser = ["human", "random"])]
     pub agents: Option<Vec<String>>,
-    /// Write the game's trace to this file.
+    /// Write the game's trace to this file: at the end of the game, or when a person
+    /// quits with `q` (default then: frontier-<ruleset>-<seed>.trace in this folder).
+    #[arg(long, value_name = "FILE")]
+    pub trace_out: Option<PathBuf>,
+    /// Go on with a game left with `q`: the trace it wrote gives the ruleset, players,
+    /// seed, agents and the steps so far.
+    #[arg(long, value_name = "TRACE", conflicts_with_all = ["ruleset", "players", "seed", "from"])]
+    pub resume: Option<PathBuf>,
+    /// Start from a position file (as `frontier replay TRACE --at STEP --state` writes it)
+    /// instead of the ruleset's setup; the position seats the players.
+    #[arg(long, value_name = "POSITION")]
+    pub from: Option<PathBuf>,
+    /// Ask a person even when a decision has a single option (by default that option is
+    /// taken for them, with a line in the log).
     #[arg(long)]
-    pub trace_out: Option<std::path::PathBuf>,
+    pub confirm_forced: bool,
 }
 
-pub fn agents_for(specs: &[String], seed: u64) -> Result<Vec<Box<dyn Agent>>, String> {
+/// Who decides for a seat. A bot is kept by value (cloned into undo snapshots): its
+/// draws after an undo or a resume are those it would have made.
+#[derive(Clone)]
+enum Seat {
+    Human,
+    Random(RandomAgent),
+}
+
+fn seats_for(specs: &[String], seed: u64) -> Result<Vec<Seat>, String> {
     specs
         .iter()
         .enumerate()
-        .map(|(seat, spec)| -> Result<Box<dyn Agent>, String> {
-            match spec.trim() {
-                "random" => Ok(Box::new(RandomAgent::new(GameRng::derived(seed, seat as u64 + 1)))),
-                "human" => Ok(Box::new(HumanAgent::default())),
-                other => Err(format!("unknown agent '{other}': use human or random")),
-            }
+        .map(|(seat, spec)| match spec.trim() {
+            "random" => Ok(Seat::Random(RandomAgent::new(GameRng::derived(seed, seat as u64 + 1)))),
+            "human" => Ok(Seat::Human),
+            other => Err(format!("unknown agent '{other}': use human or random")),
         })
         .collect()
 }
 
+/// Everything needed to put the game back as it was before a person's decision.
+struct Snapshot {
+    seat: u8,
+    state: State,
+    rng: GameRng,
+    seats: Vec<Seat>,
+    steps: usize,
+}
+
+/// A game being played at the terminal.
+struct Session<'g> {
+    game: &'g Game,
+    /// The ruleset as the trace names it.
+    ruleset: String,
+    names: Vec<String>,
+    seed: u64,
+    /// The position the game started from (`--from`), as the trace names it.
+    position: Option<String>,
+    specs: Vec<String>,
+    state: State,
+    rng: GameRng,
+    seats: Vec<Seat>,
+    steps: Vec<Step>,
+    /// One snapshot per decision a person took (not the forced ones), oldest first.
+    history: Vec<Snapshot>,
+    human: HumanAgent,
+    confirm_forced: bool,
+}
+
+/// How a session stopped.
+enum Stopped {
+    Over,
+    /// A person quit (`q`) or their input ended.
+    Quit { input_ended: bool },
+}
+
+impl Session<'_> {
+    fn snapshot(&self, seat: u8) -> Snapshot {
+        Snapshot { seat, state: self.state.clone(), rng: self.rng.clone(), seats: self.seats.clone(), steps: self.steps.len() }
+    }
+
+    fn restore(&mut self, s: Snapshot) {
+        self.state = s.state;
+        self.rng = s.rng;
+        self.seats = s.seats;
+        self.steps.truncate(s.steps);
+    }
+
+    /// Applies a choice, records its step, and prints the log lines it writes.
+    fn apply(&mut self, choice: Choice, step: Step, quiet: bool) -> Result<(), String> {
+        let mut log = Vec::new();
+        self.game.apply(&mut self.state, choice, &mut Journal::On(&mut log)).map_err(|e| e.to_string())?;
+        self.steps.push(step);
+        if !quiet {
+            for line in log {
+                println!("{line}");
+            }
+        }
+        Ok(())
+    }
+
+    /// Plays until the game ends or a person quits.
+    fn run(&mut self) -> Result<Stopped, String> {
+        let mut taken = 0u64;
+        loop {
+            taken += 1;
+            if taken > frontier_interpreter::runner::MAX_STEPS {
+                return Err(format!("the game did not end within {} steps", frontier_interpreter::runner::MAX_STEPS));
+            }
+            match self.game.status(&self.state) {
+                Status::Over(_) => return Ok(Stopped::Over),
+                Status::Chance(chance) => {
+                    let choice = sample_chance(&self.state, chance, &mut self.rng);
+                    let label = self.game.outcome_label(&self.state, &choice);
+                    self.apply(choice, Step::Chance { label }, false)?;
+                }
+                Status::Decision { player, options } => {
+                    let i = match &mut self.seats[player as usize] {
+                        Seat::Random(agent) => {
+                            let view = self.game.view(&self.state).ok_or("the game is not at a decision")?;
+                            agent.decide(&view).map_err(|e| format!("{}: {e}", self.names[player as usize]))?
+                        }
+                        Seat::Human if options == 1 && !self.confirm_forced => {
+                            println!("{} has a single option, taken for them:", self.names[player as usize]);
+                            0
+                        }
+                        Seat::Human => {
+                            self.history.push(self.snapshot(player));
+                            let view = self.game.view(&self.state).ok_or("the game is not at a decision")?;
+                            match self.human.ask(&view)? {
+                                Answer::Option(i) => i,
+                                Answer::Quit => return Ok(Stopped::Quit { input_ended: false }),
+                                Answer::InputEnded => return Ok(Stopped::Quit { input_ended: true }),
+                                Answer::Undo => {
+                                    self.undo(player);
+                                    continue;
+                                }
+                            }
+                        }
+                    };
+                    let label = self.game.option_label(&self.state, i).map_err(|e| e.to_string())?;
+                    self.apply(Choice::Option(i), Step::Decision { player, label }, false)?;
+                }
+            }
+        }
+    }
+
+    /// Back to this person's previous decision (the snapshot on top is the decision being
+    /// asked; the one before it of the same seat is where undo goes).
+    fn undo(&mut self, player: u8) {
+        let current = self.history.pop();
+        let previous = self.history.iter().rposition(|s| s.seat == player);
+        match previous {
+            None => {
+                println!("nothing to undo: this is {}'s first decision", self.names[player as usize]);
+                if let Some(c) = current {
+                    self.restore(c);
+                }
+            }
+            Some(at) => {
+                let s = self.history.remove(at);
+                self.history.truncate(at);
+                let undone = self.steps.len() - s.steps;
+                self.restore(s);
+                let plural = if undone == 1 { "" } else { "s" };
+                println!("undone: back to {}'s previous decision ({undone} step{plural} taken back)", self.names[player as usize]);
+            }
+        }
+        self.human.forget_board();
+    }
+
+    fn trace_text(&self, finished: bool) -> String {
+        let reference = match crate::source::embedded(&self.ruleset) {
+            Some(_) => RulesetRef::Name(self.ruleset.clone()),
+            None => RulesetRef::Path(absolute(Path::new(&self.ruleset))),
+        };
+        let outcome = match (finished, self.game.status(&self.state)) {
+            (true, Status::Over(o)) => Some(o.clone()),
+            _ => None,
+        };
+        let mut trace = frontier_interpreter::trace::write_trace(reference, &self.names, Some(self.seed), &self.steps, outcome.as_ref());
+        if let Some(p) = &self.position {
+            trace.header.start = Start::Position(p.clone());
+        }
+        format!("# agents {}\n{}", self.specs.join(","), trace.to_text())
+    }
+
+    fn save(&self, path: &Path, finished: bool) -> Result<(), String> {
+        crate::traces::write_atomically(path, &self.trace_text(finished))
+    }
+}
+
+fn absolute(path: &Path) -> String {
+    std::fs::canonicalize(path).map(|p| p.display().to_string()).unwrap_or_else(|_| path.display().to_string())
+}
+
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
+}
+
+fn default_specs(n: usize) -> Vec<String> {
+    let interactive = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
+    (0..n).map(|i| if i == 0 && interactive { "human".into() } else { "random".into() }).collect()
+}
+
 pub fn run(args: PlayArgs) -> Result<(), String> {
-    let game = crate::source::load_ruleset(&args.ruleset)?;
-    let n = crate::player_count(&game, args.players)?;
-    let seed = args.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
-    });
-    let specs = match args.agents {
-        Some(specs) => specs,
+    if let Some(trace) = &args.resume {
+        return resume(trace, &args);
+    }
+    let ruleset = args.ruleset.clone().unwrap_or_default();
+    let game = crate::source::load_ruleset(&ruleset)?;
+    let seed = args.seed.unwrap_or_else(clock_seed);
+    let (start, names, position) = match &args.from {
+        Some(file) => {
+            let text = crate::source::read_text(file)?;
+            let state = game.state_from_yaml(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+            let names: Vec<String> = state.names.to_vec();
+            if let Some(n) = args.players.filter(|n| *n != names.len()) {
+                return Err(format!("--players {n}, but the position {} seats {} players", file.display(), names.len()));
+            }
+            (Some(state), names, Some(absolute(file)))
+        }
         None => {
-            let interactive = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
-            (0..n).map(|i| if i == 0 && interactive { "human".into() } else { "random".into() }).collect()
+            let asked = args.players.or(args.agents.as_ref().map(Vec::len));
+            let n = crate::player_count(&game, asked)?;
+            (None, crate::seat_names(n), None)
         }
     };
+    let n = names.len();
+    let specs = args.agents.clone().unwrap_or_else(|| default_specs(n));
     if specs.len() != n {
         return Err(format!("--agents names {} agents for {n} players", specs.len()));
     }
-    let mut agents = agents_for(&specs, seed)?;
-    let names = crate::seat_names(n);
+    let seats = seats_for(&specs, seed)?;
     println!("{} — {n} players ({}), seed {seed}", game.meta.title, specs.join(", "));
-    let mut setup_log = Vec::new();
-    let start = game.start_logged(names.clone(), &mut Journal::On(&mut setup_log)).map_err(|e| e.to_string())?;
-    for line in setup_log {
-        println!("{line}");
+    let state = match start {
+        Some(state) => state,
+        None => {
+            let mut setup_log = Vec::new();
+            let state = game.start_logged(names.clone(), &mut Journal::On(&mut setup_log)).map_err(|e| e.to_string())?;
+            for line in setup_log {
+                println!("{line}");
+            }
+            state
+        }
+    };
+    let mut session = Session {
+        game: &game,
+        ruleset: ruleset.clone(),
+        names,
+        seed,
+        position,
+        specs,
+        state,
+        rng: GameRng::new(seed),
+        seats,
+        steps: Vec::new(),
+        history: Vec::new(),
+        human: HumanAgent::default(),
+        confirm_forced: args.confirm_forced,
+    };
+    finish(&mut session, args.trace_out.as_deref())
+}
+
+/// Plays a session to its end (or a person's quitting) and writes its trace.
+fn finish(session: &mut Session, trace_out: Option<&Path>) -> Result<(), String> {
+    match session.run()? {
+        Stopped::Over => {
+            print_result(session.game, &session.state);
+            if let Some(path) = trace_out {
+                session.save(path, true)?;
+                println!("trace written to {}", path.display());
+            }
+            Ok(())
+        }
+        Stopped::Quit { input_ended } => {
+            let default = PathBuf::from(format!("frontier-{}-{}.trace", session.game.meta.name, session.seed));
+            let path = trace_out.map(Path::to_path_buf).unwrap_or(default);
+            session.save(&path, false)?;
+            let n = session.steps.len();
+            let how = format!(
+                "the game so far ({n} step{}) is in {}: go on with `frontier play --resume {}`",
+                if n == 1 { "" } else { "s" },
+                path.display(),
+                path.display()
+            );
+            if input_ended {
+                return Err(format!("input ended before the game did; {how}"));
+            }
+            println!("\n{how}");
+            Ok(())
+        }
     }
-    let mut rng = GameRng::new(seed);
-    let (record, state) =
-        runner::run_with_log(&game, start, &mut rng, &mut agents, Recording::StepsAndLog, runner::MAX_STEPS, |line| println!("{line}"))
-            .map_err(|e| e.to_string())?;
-    print_result(&game, &state);
-    if let Some(path) = &args.trace_out {
-        crate::traces::save_trace(path, &args.ruleset, &names, seed, &record.steps, Some(&record.outcome))?;
-        println!("trace written to {}", path.display());
+}
+
+/// `--resume TRACE`: replays the trace's steps with the seed (so that chance and the
+/// random agents go on as they would have), then plays on.
+fn resume(path: &Path, args: &PlayArgs) -> Result<(), String> {
+    let shown = path.display();
+    let text = crate::source::read_text(path)?;
+    let trace = notation::parse(&text).map_err(|errors| {
+        errors.iter().map(|e| format!("{shown}:{}:{}: {}", e.line, e.column, e.message)).collect::<Vec<_>>().join("\n")
+    })?;
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let ruleset = match &trace.header.ruleset {
+        RulesetRef::Name(n) => n.clone(),
+        RulesetRef::Path(p) => absolute(&dir.join(p)),
+    };
+    if trace.header.variant.is_some() || !trace.header.params.is_empty() {
+        return Err(format!("{shown}: a trace with `variant` or `param` lines cannot be resumed: play the variant's file instead"));
     }
-    Ok(())
+    let game = crate::source::load_ruleset(&ruleset).map_err(|e| format!("{shown}: the ruleset does not load:\n{e}"))?;
+    let Some(seed) = trace.header.seed else {
+        return Err(format!("{shown}: the trace has no seed, so its game cannot go on as it would have"));
+    };
+    let names = trace.header.players.clone();
+    let n = names.len();
+    let recorded: Option<Vec<String>> = text
+        .lines()
+        .find_map(|l| l.strip_prefix("# agents "))
+        .map(|a| a.split(',').map(|s| s.trim().to_string()).collect());
+    let specs = args.agents.clone().or(recorded).unwrap_or_else(|| default_specs(n));
+    if specs.len() != n {
+        return Err(format!("{n} players but {} agents ({})", specs.len(), specs.join(",")));
+    }
+    let seats = seats_for(&specs, seed)?;
+    let position = match &trace.header.start {
+        Start::Setup => None,
+        Start::Position(p) => Some(absolute(&dir.join(p))),
+    };
+    let state = frontier_interpreter::trace::starting_state(&game, &trace, |p| {
+        crate::source::read_text(&dir.join(p)).map_err(|e| format!("position: {e}"))
+    })
+    .map_err(|d| format!("{shown}:{}:{}: {}", d.line, d.column, d.message))?;
+    println!("{} — {n} players ({}), seed {seed}, resumed from {shown}", game.meta.title, specs.join(", "));
+    let mut session = Session {
+        game: &game,
+        ruleset,
+        names,
+        seed,
+        position,
+        specs,
+        state,
+        rng: GameRng::new(seed),
+        seats,
+        steps: Vec::new(),
+        history: Vec::new(),
+        human: HumanAgent::default(),
+        confirm_forced: args.confirm_forced,
+    };
+    for line in &trace.body {
+        let at = format!("{shown}:{}:{}", line.line, line.column);
+        match &line.kind {
+            LineKind::Decision { player, label } => {
+                let Status::Decision { player: seat, options } = game.status(&session.state) else {
+                    return Err(format!("{at}: the trace has {player} decide, but the game is not at a decision"));
+                };
+                if session.names[seat as usize] != *player {
+                    return Err(format!("{at}: the trace has {player} decide, but {} decides here", session.names[seat as usize]));
+                }
+                let labels = game.option_labels(&session.state).map_err(|e| e.to_string())?;
+                let Some(i) = labels.iter().position(|l| l == label) else {
+                    return Err(format!("{at}: '{label}' is not an option here"));
+                };
+                match &mut session.seats[seat as usize] {
+                    Seat::Random(agent) => {
+                        // Its draw, so that it goes on as it would have.
+                        let view = game.view(&session.state).ok_or("the game is not at a decision")?;
+                        agent.decide(&view).map_err(|e| format!("{at}: {player}: {e}"))?;
+                    }
+                    Seat::Human if options == 1 && !session.confirm_forced => {}
+                    Seat::Human => session.history.push(session.snapshot(seat)),
+                }
+                session.apply(Choice::Option(i), Step::Decision { player: seat, label: label.clone() }, true)?;
+            }
+            LineKind::Chance { label } => {
+                let Status::Chance(chance) = game.status(&session.state) else {
+                    return Err(format!("{at}: the trace has a chance result here, but the game is not at a chance point"));
+                };
+                let choice = sample_chance(&session.state, chance, &mut session.rng);
+                let drawn = game.outcome_label(&session.state, &choice);
+                if drawn != *label {
+                    return Err(format!(
+                        "{at}: the trace's chance result '{label}' is not the one seed {seed} gives ('{drawn}'): --resume goes on with games that `frontier play` wrote"
+                    ));
+                }
+                session.apply(choice, Step::Chance { label: label.clone() }, true)?;
+            }
+            _ => {}
+        }
+    }
+    let n = session.steps.len();
+    let over = matches!(game.status(&session.state), Status::Over(_));
+    println!("{n} step{} replayed{}", if n == 1 { "" } else { "s" }, if over { "" } else { "; the game goes on" });
+    if let (Status::Over(_), None) = (game.status(&session.state), &args.trace_out) {
+        // A finished game: its result, and the trace left as it is.
+        println!("the game of {shown} is over: nothing to play");
+        print_result(&game, &session.state);
+        return Ok(());
+    }
+    let out = args.trace_out.clone().unwrap_or_else(|| path.to_path_buf());
+    finish(&mut session, Some(&out))
 }
 
 pub fn print_result(game: &Game, state: &State) {

@@ -12,8 +12,11 @@ use rayon::prelude::*;
 
 #[derive(Args)]
 pub struct SimulateArgs {
+    /// The game: an embedded ruleset name (see `frontier list`) or a path to a ruleset file or folder.
+    #[arg(value_name = "RULESET")]
     pub ruleset: String,
-    #[arg(long)]
+    /// Number of players (default: the ruleset's minimum).
+    #[arg(long, value_name = "N")]
     pub players: Option<usize>,
     /// How many games (at least 1).
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]

@@ -86,8 +86,9 @@ pub fn resolve(spec: &str, relative_to: Option<&Path>) -> Result<RulesetSource, 
     if path.exists() {
         return from_path(&path);
     }
-    let names: Vec<&str> = RULESETS.iter().map(|e| e.name).collect();
-    Err(format!("unknown ruleset '{spec}': not an embedded ruleset ({}) nor an existing file or folder", names.join(", ")))
+    let names: Vec<String> = RULESETS.iter().map(|e| e.name.to_string()).collect();
+    let hint = frontier_interpreter::hints::did_you_mean(spec, &names);
+    Err(format!("unknown ruleset '{spec}'{hint}: not an embedded ruleset ({}) nor an existing file or folder", names.join(", ")))
 }
 
 /// Loads a ruleset (following `extends:` relative to the file that names it).
@@ -96,4 +97,48 @@ pub fn load_ruleset(spec: &str) -> Result<Game, String> {
     let base_dir = Path::new(&source.file).parent().map(Path::to_path_buf);
     let resolver = move |name: &str| resolve(name, base_dir.as_deref());
     load(&source, &resolver).map_err(|e| e.to_string())
+}
+
+#[derive(clap::Args)]
+pub struct ShowArgs {
+    /// An embedded ruleset name (see `frontier list`) or a path to a ruleset file or folder.
+    #[arg(value_name = "RULESET")]
+    pub ruleset: String,
+    /// Print only this file of the ruleset (`ruleset.yaml`, `scripts/scoring.rhai`), as it is.
+    #[arg(long, value_name = "FILE")]
+    pub file: Option<String>,
+}
+
+/// `frontier show`: a ruleset's files. With several files, each starts with a
+/// `==> file <==` line (as `head` writes them); `--file` prints one file alone.
+pub fn show(args: ShowArgs) -> Result<(), String> {
+    let source = resolve(&args.ruleset, None)?;
+    let dir = Path::new(&source.file).parent().map(Path::to_path_buf).unwrap_or_default();
+    let short = |f: &str| Path::new(f).strip_prefix(&dir).map(|p| p.display().to_string()).unwrap_or_else(|_| f.to_string());
+    let mut files = vec![(short(&source.file), source.text.clone())];
+    files.extend(source.scripts.iter().map(|(f, t)| (short(f), t.clone())));
+    if let Some(wanted) = &args.file {
+        return match files.iter().find(|(f, _)| f == wanted) {
+            Some((_, text)) => {
+                print!("{text}");
+                Ok(())
+            }
+            None => {
+                let names: Vec<String> = files.iter().map(|(f, _)| f.clone()).collect();
+                let hint = frontier_interpreter::hints::did_you_mean(wanted, &names);
+                Err(format!("{} has no file '{wanted}'{hint}: its files are {}", args.ruleset, names.join(", ")))
+            }
+        };
+    }
+    let several = files.len() > 1;
+    for (i, (file, text)) in files.iter().enumerate() {
+        if several {
+            println!("{}==> {file} <==", if i > 0 { "\n" } else { "" });
+        }
+        print!("{text}");
+        if !text.ends_with('\n') {
+            println!();
+        }
+    }
+    Ok(())
 }

@@ -15,7 +15,7 @@ use crate::source::{plain_io, read_text, resolve};
 #[derive(Args)]
 pub struct CheckArgs {
     /// Trace files (or, with --all, folders of .trace files).
-    #[arg(required = true)]
+    #[arg(required = true, value_name = "TRACE")]
     pub traces: Vec<PathBuf>,
     /// Check every trace (folders and their subfolders included) and report every failing file.
     #[arg(long)]
@@ -33,6 +33,8 @@ pub struct CheckArgs {
 
 #[derive(Args)]
 pub struct ReplayArgs {
+    /// The trace file to replay (as `frontier play --trace-out` or a person writes it).
+    #[arg(value_name = "TRACE")]
     pub trace: PathBuf,
     /// Show the state after this step (1-based; 0 = the start) instead of the whole game.
     #[arg(long)]
@@ -363,7 +365,12 @@ pub fn save_trace(
         RulesetRef::Path(std::fs::canonicalize(ruleset).map(|p| p.display().to_string()).unwrap_or_else(|_| ruleset.to_string()))
     };
     let trace = write_trace(reference, players, Some(seed), steps, outcome);
+    write_atomically(path, &trace.to_text())
+}
+
+/// Writes a file whole or not at all (through a temporary file beside it).
+pub fn write_atomically(path: &Path, text: &str) -> Result<(), String> {
     let tmp = path.with_extension("trace.partial");
-    std::fs::write(&tmp, trace.to_text()).map_err(|e| format!("cannot write {}: {}", tmp.display(), plain_io(&e)))?;
+    std::fs::write(&tmp, text).map_err(|e| format!("cannot write {}: {}", tmp.display(), plain_io(&e)))?;
     std::fs::rename(&tmp, path).map_err(|e| format!("cannot write {}: {}", path.display(), plain_io(&e)))
 }

@@ -57,6 +57,12 @@ impl View<'_> {
         self.game.option_labels(self.state)
     }
 
+    /// Each option's details for a person (what its rows are, by their tables' `show:`
+    /// templates; empty strings when there is nothing to add to the label).
+    pub fn details(&self) -> Vec<String> {
+        (0..self.options()).map(|i| self.game.option_details(self.state, i)).collect()
+    }
+
     pub fn prompt(&self) -> Result<String, RuntimeError> {
         self.game.prompt(self.state)
     }
@@ -78,7 +84,9 @@ impl View<'_> {
     }
 }
 
-/// Picks uniformly among the options, from its own seeded stream.
+/// Picks uniformly among the options, from its own seeded stream. Cloned, it goes on
+/// drawing as the original would (`frontier play` keeps copies to undo decisions).
+#[derive(Clone)]
 pub struct RandomAgent {
     rng: GameRng,
 }

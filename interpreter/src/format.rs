@@ -182,6 +182,9 @@ pub struct StateDecl {
     pub init: Option<Scalar>,
     pub doc: Option<String>,
     pub rule: Option<Scalar>,
+    /// Bookkeeping the rules need but players do not read: left out of the state shown
+    /// to a player (`?` in `frontier play`).
+    pub internal: Option<bool>,
 }
 
 #[derive(Deserialize, JsonSchema)]

@@ -173,6 +173,8 @@ pub struct Var {
     pub init: Expr,
     pub doc: Option<String>,
     pub rule: RuleRef,
+    /// Bookkeeping players do not read: not shown in a player's view of the state.
+    pub internal: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

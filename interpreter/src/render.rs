@@ -85,6 +85,9 @@ impl Game {
     pub fn render_state_styled(&self, state: &State, viewer: Option<u8>, style: Style) -> String {
         let mut out = String::new();
         for var in &self.vars {
+            if var.internal && viewer.is_some() {
+                continue;
+            }
             let _ = write!(out, "{}:", var.name);
             for (i, label) in self.labelled_entries(var.per, state) {
                 let v = decode(&var.ty, state.ints[var.base + i]);
@@ -142,10 +145,22 @@ impl Game {
                     // Rows with a display template: one per line, id then what it shows.
                     let _ = writeln!(out, "{name}:{}", if contents.is_empty() { " (empty)" } else { "" });
                     let env = Env::new(self, state, &[]);
-                    for e in contents {
-                        let row = decode_element(zone.of, *e);
-                        let text = show.render(&env.with_it(&row)).unwrap_or_else(|e| format!("({e})"));
-                        let _ = writeln!(out, "  {}  {text}", self.value_text(&row, &state.names));
+                    let items: Vec<String> = contents
+                        .iter()
+                        .map(|e| {
+                            let row = decode_element(zone.of, *e);
+                            let text = show.render(&env.with_it(&row)).unwrap_or_else(|e| format!("({e})"));
+                            format!("{}  {text}", self.value_text(&row, &state.names))
+                        })
+                        .collect();
+                    if viewer.is_some() && items.iter().all(|t| t.chars().count() <= SHORT_ROW) {
+                        // Short rows, shown to a player: several a line, so that the board
+                        // and the decision fit on a screen.
+                        pack(&mut out, &items);
+                    } else {
+                        for item in items {
+                            let _ = writeln!(out, "  {item}");
+                        }
                     }
                     continue;
                 }
@@ -168,6 +183,27 @@ impl Game {
             }
         }
         out
+    }
+
+    /// What option `i` of the pending decision is, for a person: each row among the
+    /// option's elements whose table has a `show:` template, as that template reads it
+    /// (`; ` between several; empty when none has one). Labels, which traces record, are
+    /// unchanged: this is only shown beside them.
+    pub fn option_details(&self, state: &State, i: usize) -> String {
+        let crate::machine::Pending::Decision { options, .. } = &state.pending else { return String::new() };
+        let Some((_, value)) = options.get(i) else { return String::new() };
+        let mut rows = Vec::new();
+        rows_in(value, &mut rows);
+        let env = Env::new(self, state, &[]);
+        let shown: Vec<String> = rows
+            .into_iter()
+            .filter_map(|row| {
+                let Value::Row(t, _) = row else { return None };
+                let show = self.tables[t as usize].show.as_ref()?;
+                Some(show.render(&env.with_it(&row)).unwrap_or_else(|e| format!("({e})")))
+            })
+            .collect();
+        shown.join("; ")
     }
 
     fn row_show(&self, of: crate::model::Element) -> Option<&crate::eval::Template> {
@@ -362,6 +398,37 @@ impl Game {
         let tb = if self.ranking.tiebreak.is_empty() { "" } else { ", ties broken by the ranking's tie-breaks" };
         let _ = writeln!(out, "\nwinner: highest score{tb}; still tied players share the victory{}", rule(&self.ranking.rule));
         out
+    }
+}
+
+/// The rows in a value (an option's element, or the elements of a product), in order.
+fn rows_in(value: &Value, out: &mut Vec<Value>) {
+    match value {
+        Value::Row(..) => out.push(value.clone()),
+        Value::List(items) => items.iter().for_each(|v| rows_in(v, out)),
+        _ => {}
+    }
+}
+
+/// Rows whose `show:` text (with the id) is at most this long are packed several a line
+/// in a player's view.
+const SHORT_ROW: usize = 32;
+
+/// Items on lines of at most 100 characters, indented by two, separated by ` | `.
+fn pack(out: &mut String, items: &[String]) {
+    let mut line = String::new();
+    for item in items {
+        if !line.is_empty() && line.chars().count() + 3 + item.chars().count() > 98 {
+            let _ = writeln!(out, "  {line}");
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push_str(" | ");
+        }
+        line.push_str(item);
+    }
+    if !line.is_empty() {
+        let _ = writeln!(out, "  {line}");
     }
 }
 

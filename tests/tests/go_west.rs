@@ -244,8 +244,13 @@ fn an_agent_sees_its_own_hand_and_only_the_size_of_the_others() {
     let view = g.view(&s).expect("a decision");
     assert_eq!(view.player(), 0);
     let seen = view.render(frontier_interpreter::render::Style::Plain);
+    // The cards table has a `show:` template: one's own hand is listed a card a line,
+    // each with what it is.
     let own = frontier_tests::text(&g, &s, "hand[p1]");
-    assert!(seen.contains(&format!("hand[p1]: {own}\n")), "{seen}");
+    assert!(seen.contains("hand[p1]:\n"), "{seen}");
+    for card in own.split(' ') {
+        assert!(seen.contains(&format!("\n  {card}  ")), "{card} of p1's hand: {seen}");
+    }
     assert!(seen.contains("hand[p2]: 7 hidden\n") && seen.contains("hand[p3]: 7 hidden\n"), "{seen}");
     let p2_card = frontier_tests::text(&g, &s, "first(hand[p2])");
     assert!(!seen.contains(&p2_card), "{p2_card} is in p2's hand, not visible to p1: {seen}");

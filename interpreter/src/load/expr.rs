@@ -586,7 +586,12 @@ impl<'a> Compiler<'a> {
         }
         // A list indexed by position.
         let (list, base_ty) = self.compile(base, scope);
-        let at = self.expect(index, scope, &Type::Int);
+        // A base already reported (an unknown name) says nothing of what its index should
+        // be: one mistake, one error.
+        let at = match base_ty {
+            Type::Any => self.compile(index, scope).0,
+            _ => self.expect(index, scope, &Type::Int),
+        };
         let elem = match base_ty {
             Type::List(e) => *e,
             Type::Any => Type::Any,

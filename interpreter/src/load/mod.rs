@@ -85,17 +85,44 @@ pub fn load_with_params(source: &RulesetSource, resolve: Resolver, params: &[(St
             }
             Ok(game)
         }
-        _ => Err(LoadError { diagnostics: builder.diagnostics }),
+        _ => {
+            // A problem in a base names the variant that asked for it.
+            let mut diagnostics = builder.diagnostics;
+            for d in diagnostics.iter_mut() {
+                if let Some(at) = layers.iter().position(|l| l.source.file == d.file).filter(|at| *at > 0) {
+                    d.message.push_str(&format!(" (in the base that {} extends)", layers[at - 1].source.file));
+                }
+            }
+            Err(LoadError { diagnostics })
+        }
+    }
+}
+
+/// A YAML value as the user wrote it, short: `"six"`, `1.5`, `a list`.
+fn yaml_text(v: &Yaml) -> String {
+    match v {
+        Yaml::String(s) => format!("\"{s}\""),
+        Yaml::Number(n) => n.to_string(),
+        Yaml::Bool(b) => b.to_string(),
+        Yaml::Null => "nothing".into(),
+        Yaml::Sequence(_) => "a list".into(),
+        Yaml::Mapping(_) => "a mapping".into(),
+        Yaml::Tagged(_) => "a tagged value".into(),
     }
 }
 
 /// Parses YAML text, reporting a syntax error with its line and column.
 pub(crate) fn parse_yaml(file: &str, text: &str) -> Result<Yaml, Diagnostic> {
-    serde_yaml::from_str::<Yaml>(text).map_err(|e| Diagnostic {
-        file: file.to_string(),
-        position: e.location().map(|l| (l.line(), l.column())),
-        path: String::new(),
-        message: strip_location(&e.to_string()),
+    serde_yaml::from_str::<Yaml>(text).map_err(|e| {
+        let position = e.location().map(|l| (l.line(), l.column()));
+        let mut message = strip_location(&e.to_string());
+        // YAML indents with spaces only; a tab there gives a puzzling message.
+        let upto = position.map_or(usize::MAX, |(line, _)| line);
+        let tab_line = text.lines().enumerate().take(upto).find(|(_, l)| l.trim_start_matches(' ').starts_with('\t'));
+        if let Some((i, _)) = tab_line {
+            message = format!("a tab in the indentation of line {}: YAML indents with spaces only ({message})", i + 1);
+        }
+        Diagnostic { file: file.to_string(), position, path: String::new(), message }
     })
 }
 
@@ -410,7 +437,16 @@ impl Builder {
             };
             match value {
                 Some(value) => out.push(Param { name: name.to_string(), value, doc, rule }),
-                None => self.error(&path, "a parameter is a whole number, or {value: N, doc: …, rule: …}"),
+                None => {
+                    let found = match v {
+                        Yaml::Mapping(m) => m.get("value").map(yaml_text).unwrap_or_else(|| "no value".into()),
+                        other => yaml_text(other),
+                    };
+                    self.error(&path, format!("a parameter is a whole number, or {{value: N, doc: …, rule: …}}; found {found}"));
+                    // Declared all the same, so that the expressions reading it do not
+                    // report it unknown: one mistake, one error.
+                    out.push(Param { name: name.to_string(), value: 0, doc: None, rule: None });
+                }
             }
         }
         out
@@ -1036,6 +1072,14 @@ impl Builder {
                 init,
                 doc: self.string(m, "doc", &path),
                 rule: self.rule(m, &path),
+                internal: match m.get("internal") {
+                    None => false,
+                    Some(Yaml::Bool(b)) => *b,
+                    Some(_) => {
+                        self.error(&join(&path, "internal"), "expected true or false");
+                        false
+                    }
+                },
             });
         }
         (out, slots)

@@ -5,6 +5,7 @@ use serde_yaml::{Mapping, Value as Yaml};
 
 use super::{parse_yaml, RulesetSource, Resolver};
 use crate::diagnostic::{Diagnostic, LoadError};
+use crate::hints::did_you_mean;
 
 pub(crate) struct Layer {
     pub source: RulesetSource,
@@ -15,16 +16,23 @@ const MAX_DEPTH: usize = 8;
 
 /// The variant chain: the ruleset given first, then what it extends, and so on.
 pub(crate) fn read_layers(source: &RulesetSource, resolve: Resolver) -> Result<Vec<Layer>, LoadError> {
-    let mut layers = Vec::new();
+    let mut layers: Vec<Layer> = Vec::new();
     let mut current = source.clone();
     loop {
-        let doc = parse_yaml(&current.file, &current.text).map_err(|d| LoadError { diagnostics: vec![d] })?;
+        let asker = layers.last().map(|l| l.source.file.clone());
+        let doc = parse_yaml(&current.file, &current.text).map_err(|mut d| {
+            if let Some(asker) = &asker {
+                d.message.push_str(&format!(" (in the base that {asker} extends)"));
+            }
+            LoadError { diagnostics: vec![d] }
+        })?;
         let base = doc.get("extends").cloned();
         let file = current.file.clone();
         layers.push(Layer { source: current, doc });
         let Some(base) = base else { break };
+        let position = layers.last().and_then(|l| super::locate::locate(&l.source.text, "extends"));
         let fail = |message: String| LoadError {
-            diagnostics: vec![Diagnostic { file: file.clone(), position: None, path: "extends".into(), message }],
+            diagnostics: vec![Diagnostic { file: file.clone(), position, path: "extends".into(), message }],
         };
         let Some(name) = base.as_str() else { return Err(fail("extends: expected a ruleset name or path".into())) };
         if layers.len() > MAX_DEPTH {
@@ -32,7 +40,47 @@ pub(crate) fn read_layers(source: &RulesetSource, resolve: Resolver) -> Result<V
         }
         current = resolve(name).map_err(|e| fail(format!("cannot load '{name}': {e}")))?;
     }
+    let unknown = unknown_params(&layers);
+    if !unknown.is_empty() {
+        return Err(LoadError { diagnostics: unknown });
+    }
     Ok(layers)
+}
+
+/// A variant's `params:` entry that gives only a new value (`hand_size: 6`) must name a
+/// parameter of what it extends: a misspelt name would otherwise declare a new parameter
+/// that nothing reads, and the game would play with the base's value.
+fn unknown_params(layers: &[Layer]) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let names = |doc: &Yaml| -> Vec<String> {
+        doc.get("params").and_then(Yaml::as_mapping).map(|m| m.keys().filter_map(|k| k.as_str().map(str::to_string)).collect()).unwrap_or_default()
+    };
+    for (i, layer) in layers.iter().enumerate() {
+        if i + 1 >= layers.len() {
+            break;
+        }
+        let base = layer.doc.get("extends").and_then(Yaml::as_str).unwrap_or("its base");
+        let Some(params) = layer.doc.get("params").and_then(Yaml::as_mapping) else { continue };
+        let declared: Vec<String> = layers[i + 1..].iter().flat_map(|l| names(&l.doc)).collect();
+        for (key, value) in params {
+            let Some(name) = key.as_str() else { continue };
+            if value.is_mapping() || declared.iter().any(|d| d == name) {
+                continue;
+            }
+            let path = format!("params.{name}");
+            out.push(Diagnostic {
+                file: layer.source.file.clone(),
+                position: super::locate::locate(&layer.source.text, &path),
+                path,
+                message: format!(
+                    "'{name}' is not a parameter of {}{} (a variant changes the base's parameters; to declare a new one, give it as {{ value: … }})",
+                    base,
+                    did_you_mean(name, &declared)
+                ),
+            });
+        }
+    }
+    out
 }
 
 /// Merges the layers, the most basic first: each later layer overrides earlier ones.
