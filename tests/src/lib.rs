@@ -238,3 +238,15 @@ pub fn rules_run_by(trace_path: &Path) -> (Game, std::collections::BTreeSet<std:
     replay_covering(&game, &trace, start, &mut ran).unwrap_or_else(|d| panic!("{}: {d}", trace_path.display()));
     (game, ran)
 }
+
+/// The files of a folder with this extension, sorted (the folder must exist).
+pub fn files_with_extension(dir: &Path, extension: &str) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == extension))
+        .collect();
+    files.sort();
+    files
+}

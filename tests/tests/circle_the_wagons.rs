@@ -157,13 +157,7 @@ fn cells(v: Option<&Yaml>) -> Vec<(i64, i64, String)> {
 
 fn cases() -> Vec<Case> {
     let dir = workspace().join("rulesets/circle-the-wagons/cases");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
-        .collect();
-    files.sort();
+    let files = files_with_extension(&dir, "yaml");
     files
         .into_iter()
         .map(|f| {

@@ -133,13 +133,7 @@ fn run_case(file: &str, case: &Yaml) -> usize {
 #[test]
 fn grand_junction_rule_cases() {
     let dir = workspace().join("rulesets/grand-junction/cases");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
-        .collect();
-    files.sort();
+    let files = files_with_extension(&dir, "yaml");
     assert!(files.len() >= 10, "only {} cases", files.len());
     let mut checks = 0;
     for f in files {

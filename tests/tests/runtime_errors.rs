@@ -27,13 +27,7 @@ fn expectations(text: &str) -> Vec<String> {
 #[test]
 fn arithmetic_cases() {
     let dir = workspace().join("tests/cases/runtime");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
-        .collect();
-    files.sort();
+    let files = files_with_extension(&dir, "yaml");
     assert!(files.len() >= 10);
     for file in files {
         let expected = expectations(&std::fs::read_to_string(&file).unwrap());

@@ -382,9 +382,7 @@ impl Procedures {
         let (rule, origin) = (site.rule.clone(), site.origin.clone());
         let scope_locals = ctx.visible.clone();
         let scope = crate::load::Scope { locals: &scope_locals, it: None };
-        let Some((var, list_yaml)) = single_binding(b, arg, vpath) else { return };
-        let (list, ty) = b.expression(decls, &list_yaml, &join(vpath, &var), &scope, None);
-        let elem = list_element(b, &ty, &join(vpath, &var));
+        let Some((var, list, elem)) = bound_list(b, decls, &scope, arg, vpath) else { return };
         let visible = ctx.visible.len();
         let slot = ctx.declare(&var, elem);
         let body = self.loop_body(b, decls, ctx, m, path);
@@ -473,9 +471,7 @@ impl Procedures {
         let (rule, origin) = (site.rule.clone(), site.origin.clone());
         let scope_locals = ctx.visible.clone();
         let scope = crate::load::Scope { locals: &scope_locals, it: None };
-        let Some((var, list_yaml)) = single_binding(b, arg, vpath) else { return };
-        let (outcomes, ty) = b.expression(decls, &list_yaml, &join(vpath, &var), &scope, None);
-        let elem = list_element(b, &ty, &join(vpath, &var));
+        let Some((var, outcomes, elem)) = bound_list(b, decls, &scope, arg, vpath) else { return };
         let weights = m.get("weights").map(|w| {
             b.expression(decls, w, &join(path, "weights"), &scope, Some(&Type::List(Box::new(Type::Int)))).0
         });
@@ -597,13 +593,10 @@ impl Procedures {
     }
 
     fn move_(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
-        let Site { verb, arg, ref vpath, .. } = *site;
+        let Site { ref vpath, .. } = *site;
         let scope_locals = ctx.visible.clone();
         let scope = crate::load::Scope { locals: &scope_locals, it: None };
-        let Some(mm) = arg.as_mapping() else {
-        b.error(vpath, format!("{verb} takes a mapping"));
-        return;
-        };
+        let Some(mm) = mapping_arg(b, site) else { return };
         b.check_keys(mm, vpath, &["from", "to", "item", "count", "all", "at"]);
         let from = zone_arg(b, decls, &scope, mm, "from", vpath);
         let to = zone_arg(b, decls, &scope, mm, "to", vpath);
@@ -640,13 +633,10 @@ impl Procedures {
     }
 
     fn push_(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
-        let Site { verb, arg, ref vpath, .. } = *site;
+        let Site { ref vpath, .. } = *site;
         let scope_locals = ctx.visible.clone();
         let scope = crate::load::Scope { locals: &scope_locals, it: None };
-        let Some(mm) = arg.as_mapping() else {
-        b.error(vpath, format!("{verb} takes a mapping"));
-        return;
-        };
+        let Some(mm) = mapping_arg(b, site) else { return };
         b.check_keys(mm, vpath, &["to", "value"]);
         let Some((to, te)) = zone_arg(b, decls, &scope, mm, "to", vpath) else { return };
         let Some(v) = mm.get("value") else {
@@ -658,13 +648,10 @@ impl Procedures {
     }
 
     fn remove(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
-        let Site { verb, arg, ref vpath, .. } = *site;
+        let Site { ref vpath, .. } = *site;
         let scope_locals = ctx.visible.clone();
         let scope = crate::load::Scope { locals: &scope_locals, it: None };
-        let Some(mm) = arg.as_mapping() else {
-        b.error(vpath, format!("{verb} takes a mapping"));
-        return;
-        };
+        let Some(mm) = mapping_arg(b, site) else { return };
         b.check_keys(mm, vpath, &["from", "item", "at"]);
         let Some((from, fe)) = zone_arg(b, decls, &scope, mm, "from", vpath) else { return };
         let what = match (mm.get("item"), mm.get("at")) {
@@ -679,14 +666,11 @@ impl Procedures {
     }
 
     fn draw(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
-        let Site { verb, arg, ref vpath, .. } = *site;
+        let Site { ref vpath, .. } = *site;
         let (rule, origin) = (site.rule.clone(), site.origin.clone());
         let scope_locals = ctx.visible.clone();
         let scope = crate::load::Scope { locals: &scope_locals, it: None };
-        let Some(mm) = arg.as_mapping() else {
-        b.error(vpath, format!("{verb} takes a mapping"));
-        return;
-        };
+        let Some(mm) = mapping_arg(b, site) else { return };
         // draw: repeat count { refill if empty; move the top card }
         b.check_keys(mm, vpath, &["from", "to", "count", "refill_from"]);
         let from = zone_arg(b, decls, &scope, mm, "from", vpath);
@@ -963,6 +947,23 @@ fn on_zone(b: &mut Builder, decls: &Decls, ctx: &ProcCtx, site: &Site, out: &mut
 fn is_identifier(s: &str) -> bool {
     let mut chars = s.chars();
     chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_') && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// The verb's argument as a mapping (`move: { from: …, to: … }`), or an error saying so.
+fn mapping_arg<'y>(b: &mut Builder, site: &Site<'y>) -> Option<&'y Mapping> {
+    let m = site.arg.as_mapping();
+    if m.is_none() {
+        b.error(&site.vpath, format!("{} takes a mapping", site.verb));
+    }
+    m
+}
+
+/// `{x: list}` compiled: the name, the list and the type of its elements.
+fn bound_list(b: &mut Builder, decls: &Decls, scope: &crate::load::Scope, arg: &Yaml, vpath: &str) -> Option<(String, Ir, Type)> {
+    let (var, list_yaml) = single_binding(b, arg, vpath)?;
+    let (list, ty) = b.expression(decls, &list_yaml, &join(vpath, &var), scope, None);
+    let elem = list_element(b, &ty, &join(vpath, &var));
+    Some((var, list, elem))
 }
 
 /// `{x: list}`: one name bound to each element of a list.
