@@ -93,9 +93,14 @@ fn lower_components(c: &mut Compiler, site: &CallSite) -> Compiled {
 }
 
 fn eval_components(args: &[Expr], env: &Env) -> Result<Value> {
+    groups_of(args, env, HexTable::components)
+}
+
+/// The groups `find` makes of the hexes of `args[0]`, as lists of rows.
+fn groups_of(args: &[Expr], env: &Env, find: fn(&HexTable, &[u16]) -> Vec<Vec<u16>>) -> Result<Value> {
     let (table, rows) = rows_of(&args[0], env)?;
     let Some(t) = table else { return Ok(Value::list(Vec::new())) };
-    let groups = geometry(env, t)?.components(&rows);
+    let groups = find(geometry(env, t)?, &rows);
     Ok(Value::list(groups.into_iter().map(|g| Value::list(g.into_iter().map(|r| Value::Row(t, r)).collect())).collect()))
 }
 
@@ -121,10 +126,7 @@ fn lower_lines(c: &mut Compiler, site: &CallSite) -> Compiled {
 }
 
 fn eval_lines(args: &[Expr], env: &Env) -> Result<Value> {
-    let (table, rows) = rows_of(&args[0], env)?;
-    let Some(t) = table else { return Ok(Value::list(Vec::new())) };
-    let lines = geometry(env, t)?.lines(&rows);
-    Ok(Value::list(lines.into_iter().map(|g| Value::list(g.into_iter().map(|r| Value::Row(t, r)).collect())).collect()))
+    groups_of(args, env, HexTable::lines)
 }
 
 pub const ON_EDGE: Builtin = Builtin {
