@@ -263,6 +263,10 @@ pub fn run(args: PlayArgs) -> Result<(), String> {
         return Err(format!("--agents names {} agents for {n} players", specs.len()));
     }
     let seats = seats_for(&specs, seed)?;
+    // A trace that cannot be written is said before the game, not after it.
+    if let Some(out) = &args.trace_out {
+        crate::traces::check_output_file(out)?;
+    }
     println!("{} — {n} players ({}), seed {seed}", game.meta.title, specs.join(", "));
     let state = match start {
         Some(state) => state,

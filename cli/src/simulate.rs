@@ -50,6 +50,9 @@ pub fn play_random(game: &Game, n: usize, seed: u64, recording: Recording) -> Re
 pub fn run(args: SimulateArgs) -> Result<(), String> {
     let game = crate::source::load_ruleset(&args.ruleset)?;
     let n = crate::player_count(&game, args.players)?;
+    if let Some(dir) = &args.trace_out {
+        crate::traces::check_output_folder(dir)?;
+    }
     let bar = std::io::stderr().is_terminal().then(|| {
         let bar = indicatif::ProgressBar::new(args.games);
         bar.set_style(indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games {per_sec} eta {eta}").unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()));

@@ -118,3 +118,35 @@ fn generated_argument_vectors_end_cleanly() {
 fn campaign_argument_vectors() {
     run(std::env::var("FRONTIER_FUZZ_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(10_000));
 }
+
+/// `--trace-out` onto a link, a pipe, a folder or a missing folder is refused before the
+/// game, and leaves what was there untouched.
+#[test]
+fn trace_out_refuses_what_is_not_a_regular_file_before_the_game() {
+    let dir = scratch(u64::MAX);
+    let target = dir.join("target.txt");
+    std::fs::write(&target, "keep me").unwrap();
+    let link = dir.join("link.trace");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let pipe = dir.join("pipe.trace");
+    let made = Command::new("mkfifo").arg(&pipe).status().map(|s| s.success()).unwrap_or(false);
+    let mut cases = vec![(link.clone(), "is not a regular file"), (dir.clone(), "is a folder"), (dir.join("no/such.trace"), "does not exist")];
+    if made {
+        cases.push((pipe.clone(), "is not a regular file"));
+    }
+    for (path, expected) in cases {
+        let out = Command::new(env!("CARGO_BIN_EXE_frontier"))
+            .args(["play", "go-west", "--players", "2", "--seed", "1", "--agents", "random,random", "--trace-out"])
+            .arg(&path)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{}: {stderr}", path.display());
+        assert!(stderr.contains(expected), "{}: {stderr}", path.display());
+        assert!(out.stdout.is_empty(), "the game ran before the refusal: {}", String::from_utf8_lossy(&out.stdout));
+    }
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep me");
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    let _ = std::fs::remove_dir_all(&dir);
+}
