@@ -18,6 +18,20 @@ use clap::{Parser, Subcommand};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Change a bound a running game is held to (repeatable): statements=N, the statements
+    /// run between two decisions or chance points (10000000); calls=N, procedure calls
+    /// nested in one another (10000).
+    #[arg(long = "limit", value_name = "NAME=N", global = true, value_parser = parse_limit)]
+    limits: Vec<(String, u64)>,
+}
+
+/// `statements=1000` → ("statements", 1000), checked against the limits that exist.
+fn parse_limit(text: &str) -> Result<(String, u64), String> {
+    let (name, value) = text.split_once('=').ok_or("expected NAME=N, e.g. statements=1000000")?;
+    let value: u64 = value.trim().parse().map_err(|_| format!("{value:?} is not a whole number"))?;
+    let mut limits = frontier_interpreter::model::Limits::default();
+    limits.set(name.trim(), value)?;
+    Ok((name.trim().to_string(), value))
 }
 
 #[derive(Subcommand)]
@@ -58,6 +72,12 @@ enum Command {
 fn main() -> ExitCode {
     quiet_on_closed_output();
     let cli = Cli::parse();
+    let mut limits = frontier_interpreter::model::Limits::default();
+    for (name, value) in &cli.limits {
+        // Checked by parse_limit already.
+        let _ = limits.set(name, *value);
+    }
+    source::set_limits(limits);
     let result = match cli.command {
         Command::List => {
             for e in source::RULESETS {

@@ -96,7 +96,20 @@ pub fn load_ruleset(spec: &str) -> Result<Game, String> {
     let source = resolve(spec, None)?;
     let base_dir = Path::new(&source.file).parent().map(Path::to_path_buf);
     let resolver = move |name: &str| resolve(name, base_dir.as_deref());
-    load(&source, &resolver).map_err(|e| e.to_string())
+    load(&source, &resolver).map(with_limits).map_err(|e| e.to_string())
+}
+
+static LIMITS: std::sync::OnceLock<frontier_interpreter::model::Limits> = std::sync::OnceLock::new();
+
+/// The bounds of this run (`--limit`), set once from the command line.
+pub fn set_limits(limits: frontier_interpreter::model::Limits) {
+    let _ = LIMITS.set(limits);
+}
+
+/// A loaded game held to this run's bounds.
+pub fn with_limits(mut game: Game) -> Game {
+    game.limits = LIMITS.get().copied().unwrap_or_default();
+    game
 }
 
 #[derive(clap::Args)]

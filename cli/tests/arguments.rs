@@ -14,7 +14,7 @@ const COMMANDS: &[&str] = &["list", "validate", "describe", "play", "simulate", 
 
 const OPTIONS: &[&str] = &[
     "--players", "--games", "--seed", "--agents", "--seconds", "--trace-out", "--at", "--state", "--all", "--coverage", "-h", "--help",
-    "-V", "--version", "--nosuch", "-", "--",
+    "-V", "--version", "--nosuch", "-", "--", "--limit",
 ];
 
 /// Values: right ones, wrong ones, and files that are not what they seem. Counts are small
@@ -22,7 +22,7 @@ const OPTIONS: &[&str] = &[
 const VALUES: &[&str] = &[
     "go-west", "way-out-west", "circle-the-wagons", "nosuch", "0", "1", "2", "3", "-1", "18446744073709551616", "NaN", "0.01", "inf",
     "99999", "x", "", "random,random", "random,random,random", "human", "random,nosuch", "/dev/zero", "/dev/null", "/tmp", ".", "é",
-    "traces/none.trace", "out.trace", "../../etc/passwd", "--players", "4,4",
+    "traces/none.trace", "out.trace", "../../etc/passwd", "--players", "4,4", "statements=10", "calls=0",
 ];
 
 /// A small deterministic sequence of choices (SplitMix64): the same seed, the same vector.
@@ -148,5 +148,28 @@ fn trace_out_refuses_what_is_not_a_regular_file_before_the_game() {
     }
     assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep me");
     assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--limit` changes the bounds a game is held to, for every command; a bad one is a
+/// usage error.
+#[test]
+fn limits_can_be_changed_per_command() {
+    let dir = scratch(u64::MAX - 1);
+    let ruleset = dir.join("loop.yaml");
+    std::fs::write(&ruleset, "name: loop\nplayers: 2\nstate:\n  n: { init: 0 }\nplay:\n  - while: \"true\"\n    do:\n      - add: { n: 1 }\nranking: { score: \"0\" }\n").unwrap();
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_frontier")).args(args).current_dir(&dir).stdin(Stdio::null()).output().unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let (code, err) = run(&["play", "loop.yaml", "--agents", "random,random", "--limit", "statements=1000"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("1000 statements ran without a decision or a chance point"), "{err}");
+    let (code, err) = run(&["--limit", "statements=0", "simulate", "loop.yaml", "--games", "1"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("at least 1"), "{err}");
+    let (code, err) = run(&["validate", "loop.yaml", "--limit", "steps=5"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("unknown limit 'steps': one of statements, calls"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -384,7 +384,7 @@ impl Game {
                 let stmt = &block[pc as usize];
                 journal.cover(&stmt.rule);
                 steps += 1;
-                if steps > MAX_STATEMENTS_BETWEEN_STEPS {
+                if steps > self.limits.statements_between_steps {
                     return Err(self.endless(&stmt.origin).into());
                 }
                 self.exec(state, block_id, pc, journal).map_err(|e| e.at(&self.location(&stmt.origin)))?;
@@ -397,8 +397,10 @@ impl Game {
 
     #[cold]
     fn endless(&self, origin: &str) -> RuntimeError {
-        let message =
-            format!("{MAX_STATEMENTS_BETWEEN_STEPS} statements ran without a decision or a chance point: does a loop never end?");
+        let message = format!(
+            "{} statements ran without a decision or a chance point: does a loop never end? (--limit statements=N raises the limit)",
+            self.limits.statements_between_steps
+        );
         RuntimeError::new(message).at(&self.location(origin))
     }
 
@@ -757,8 +759,11 @@ impl Game {
             StmtKind::Call { proc, args, into } => {
                 // The arguments are evaluated in the caller's frame, straight into the
                 // callee's parameter slots.
-                if state.stack.len() > MAX_FRAMES {
-                    let message = format!("calls nested more than {MAX_FRAMES} deep: does a procedure call itself without end?");
+                if state.stack.len() > self.limits.nested_calls {
+                    let message = format!(
+                        "calls nested more than {} deep: does a procedure call itself without end? (--limit calls=N raises the limit)",
+                        self.limits.nested_calls
+                    );
                     return Err(RuntimeError::new(message));
                 }
                 let p = &self.procedures[proc.index()];

@@ -44,6 +44,45 @@ pub struct Game {
     /// `players` for each number of players (index n: the seats of an n-player game),
     /// made once so that reading it allocates nothing.
     pub seats: Vec<crate::value::Value>,
+    /// The bounds a running game is held to (a command may change them).
+    pub limits: Limits,
+}
+
+/// The bounds a running game is held to, so that no ruleset can hang or exhaust memory;
+/// going past one is a runtime error that names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Statements run between two decisions or chance points.
+    pub statements_between_steps: u64,
+    /// Procedure calls nested in one another.
+    pub nested_calls: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            statements_between_steps: crate::machine::MAX_STATEMENTS_BETWEEN_STEPS,
+            nested_calls: crate::machine::MAX_FRAMES,
+        }
+    }
+}
+
+impl Limits {
+    /// The names a command line may set (`--limit statements=1000`), each with its setter.
+    pub const NAMES: &'static [&'static str] = &["statements", "calls"];
+
+    /// Sets the limit `name` to `value` (at least 1), or says what is wrong.
+    pub fn set(&mut self, name: &str, value: u64) -> Result<(), String> {
+        if value == 0 {
+            return Err(format!("limit {name}: at least 1"));
+        }
+        match name {
+            "statements" => self.statements_between_steps = value,
+            "calls" => self.nested_calls = usize::try_from(value).map_err(|_| format!("limit {name}: {value} is too large"))?,
+            _ => return Err(format!("unknown limit '{name}': one of {}", Self::NAMES.join(", "))),
+        }
+        Ok(())
+    }
 }
 
 pub struct Meta {

@@ -363,6 +363,7 @@ impl Builder {
             board_slots,
             sources: Vec::new(),
             seats: (0..=max_players).map(|n| Value::list((0..n).map(|p| Value::Player(p as u8)).collect())).collect(),
+            limits: crate::model::Limits::default(),
         };
         game.sources = self.files.clone();
         crate::optimize::game(&mut game);
