@@ -5,6 +5,7 @@ mod bench;
 mod human;
 mod new;
 mod play;
+mod results;
 mod simulate;
 mod source;
 mod traces;
@@ -41,8 +42,10 @@ enum Command {
     Show(source::ShowArgs),
     /// Play one game in the terminal (people and bots).
     Play(play::PlayArgs),
-    /// Play many seeded games between random agents and summarize them.
+    /// Play many seeded games between bots, summarize them, write them as JSON Lines.
     Simulate(simulate::SimulateArgs),
+    /// Put the JSON Lines of `simulate --shard K/N --out` runs back in the order of one run.
+    Merge(results::MergeArgs),
     /// Measure random playouts on one thread: games/s, decisions/s, bytes per state.
     Bench(bench::BenchArgs),
     /// Replay traces: every step must be legal and every assertion hold.
@@ -75,6 +78,7 @@ fn main() -> ExitCode {
         Command::Show(args) => source::show(args),
         Command::Play(args) => play::run(args),
         Command::Simulate(args) => simulate::run(args),
+        Command::Merge(args) => results::merge(args),
         Command::Bench(args) => bench::run(args),
         Command::Check(args) => traces::check(args),
         Command::Replay(args) => traces::replay_cmd(args),
