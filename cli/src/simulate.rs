@@ -153,6 +153,11 @@ pub fn summarize(n: usize, played: &[Played]) -> Summary {
     s
 }
 
+/// Rounded to 6 decimals for JSON, so that the summary carries no float noise.
+fn r6(x: f64) -> f64 {
+    (x * 1e6).round() / 1e6
+}
+
 fn mean_u(v: &[u64]) -> f64 {
     if v.is_empty() {
         0.0
@@ -201,9 +206,9 @@ pub fn run(args: SimulateArgs) -> Result<(), String> {
                 json!({
                     "seat": names[p],
                     "agent": specs[p].text,
-                    "wins": s.wins[p],
-                    "win_rate": if g > 0.0 { s.wins[p] / g } else { 0.0 },
-                    "mean_score": if g > 0.0 { sc.iter().sum::<i64>() as f64 / g } else { 0.0 },
+                    "wins": r6(s.wins[p]),
+                    "win_rate": r6(if g > 0.0 { s.wins[p] / g } else { 0.0 }),
+                    "mean_score": r6(if g > 0.0 { sc.iter().sum::<i64>() as f64 / g } else { 0.0 }),
                     "min_score": sc.iter().min(),
                     "max_score": sc.iter().max(),
                 })
@@ -218,8 +223,8 @@ pub fn run(args: SimulateArgs) -> Result<(), String> {
             "played": s.games,
             "seats": seats,
             "shared_victories": s.shared,
-            "mean_decisions": mean_u(&s.decisions),
-            "mean_chances": mean_u(&s.chances),
+            "mean_decisions": r6(mean_u(&s.decisions)),
+            "mean_chances": r6(mean_u(&s.chances)),
         });
         println!("{}", serde_json::to_string_pretty(&summary).map_err(|e| e.to_string())?);
     } else {
