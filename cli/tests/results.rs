@@ -273,3 +273,76 @@ fn the_sbatch_script_runs_its_shards_locally() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("SLURM_ARRAY_TASK_ID"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The Chromium binary: $CHROMIUM, else `chromium` or `chromium-browser` on PATH.
+fn chromium() -> Option<PathBuf> {
+    if let Some(c) = std::env::var_os("CHROMIUM").filter(|c| !c.is_empty()) {
+        return Some(PathBuf::from(c));
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path).flat_map(|d| [d.join("chromium"), d.join("chromium-browser")]).find(|p| p.is_file())
+}
+
+/// The report opened in headless Chromium: a script added to a copy of the page measures
+/// what the browser laid out (each plot's size and marks, each table's rows) and the
+/// page's DOM, dumped by the browser, carries the measurements back. CI (`.ci/run`)
+/// installs Debian's `chromium`; elsewhere the test is skipped when there is none (and
+/// fails when CI is set).
+#[test]
+fn the_report_renders_in_headless_chromium() {
+    let Some(browser) = chromium() else {
+        assert!(std::env::var_os("CI").is_none(), "CI is set but no chromium is installed (.ci/run installs Debian's chromium)");
+        eprintln!("skipped: no chromium on PATH (set CHROMIUM to a Chromium binary)");
+        return;
+    };
+    let dir = scratch("chromium");
+    let variant = dir.join("short.yaml");
+    std::fs::write(&variant, "extends: go-west\nname: go-west-short\nparams:\n  target_vp: 40\n").unwrap();
+    let html = dir.join("report.html");
+    ok(&frontier(&["balance", "go-west", "--variant", s(&variant), "--players", "3", "--games", "40", "--seed", "2", "--report", s(&html)]));
+    let page = std::fs::read_to_string(&html).unwrap();
+    let probe = r#"<script>
+const r = {
+  svgs: [...document.querySelectorAll('svg.plot')].map(s => { const b = s.getBoundingClientRect();
+    return { id: s.id, width: Math.round(b.width), height: Math.round(b.height),
+             marks: s.querySelectorAll('circle,rect,polyline,line').length }; }),
+  tables: [...document.querySelectorAll('table')].map(t => ({ class: t.className, rows: t.rows.length, cells: t.rows[1] ? t.rows[1].cells.length : 0 })),
+  title: document.title,
+};
+const pre = document.createElement('pre'); pre.id = 'measured'; pre.textContent = JSON.stringify(r); document.body.appendChild(pre);
+</script></body>"#;
+    let probed = dir.join("probed.html");
+    std::fs::write(&probed, page.replace("</body>", probe)).unwrap();
+    let profile = dir.join("profile");
+    let output = Command::new("timeout")
+        .arg("120")
+        .arg(&browser)
+        .args(["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--window-size=1000,2000"])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg("--dump-dom")
+        .arg(format!("file://{}", probed.display()))
+        .output()
+        .expect("chromium runs");
+    assert!(output.status.success(), "chromium: {:?}\n{}", output.status, String::from_utf8_lossy(&output.stderr));
+    let dom = String::from_utf8_lossy(&output.stdout);
+    let start = dom.find("<pre id=\"measured\">").expect("the probe ran in the browser") + "<pre id=\"measured\">".len();
+    let end = start + dom[start..].find("</pre>").unwrap();
+    let measured: serde_json::Value = serde_json::from_str(&dom[start..end].replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")).unwrap();
+    let svgs = measured["svgs"].as_array().unwrap();
+    let ids: Vec<&str> = svgs.iter().map(|s| s["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["win-rates", "scores", "lengths"]);
+    for svg in svgs {
+        assert!(svg["width"].as_u64().unwrap() >= 300 && svg["height"].as_u64().unwrap() >= 200, "{svg}");
+        assert!(svg["marks"].as_u64().unwrap() >= 10, "{svg}");
+    }
+    let tables = measured["tables"].as_array().unwrap();
+    // A seats table per ruleset (header + 3 seats, 12 columns) and one comparison.
+    let seats: Vec<_> = tables.iter().filter(|t| t["class"] == "seats").collect();
+    assert_eq!(seats.len(), 2);
+    for t in seats {
+        assert_eq!((t["rows"].as_u64(), t["cells"].as_u64()), (Some(4), Some(12)), "{t}");
+    }
+    assert!(tables.iter().any(|t| t["class"] == "comparison" && t["rows"] == 4));
+    assert_eq!(measured["title"], "Balance report: go-west");
+    let _ = std::fs::remove_dir_all(&dir);
+}
