@@ -247,6 +247,7 @@ fn report_json(args: &BalanceArgs, n: usize, specs: &[AgentSpec], studies: &[Stu
                 "games": s.summary.games,
                 "seats": seats,
                 "shared_victories": s.summary.shared,
+                "ends": s.summary.ends,
                 "first_player": {
                     "win_rate": jf(p1), "ci_low": jf(lo), "ci_high": jf(hi), "fair_share": jf(fair),
                     "advantage": jf(p1 - fair), "z": jf(z), "p_value": jf(p_two_sided(z)),
@@ -558,6 +559,11 @@ fn html(r: &Value, studies: &[Study]) -> String {
             );
         }
         out.push_str("</table>\n");
+        if let Some(ends) = rs["ends"].as_object() {
+            let g = rs["games"].as_f64().unwrap_or(1.0).max(1.0);
+            let list: Vec<String> = ends.iter().map(|(why, k)| format!("{} ({:.1}%)", esc(why), 100.0 * f(k) / g)).collect();
+            let _ = write!(out, "<p class=\"ends\">How games ended: {}.</p>\n", list.join("; "));
+        }
         let fp = &rs["first_player"];
         let d = &rs["length"]["decisions"];
         let _ = write!(

@@ -85,6 +85,15 @@ impl Shard {
     }
 }
 
+/// Why a game ended, as results record it: the `end_game` statement that ended it (by its
+/// place in the ruleset), or the end of the play flow.
+pub fn end_reason(o: &frontier_interpreter::Outcome) -> String {
+    match &o.ended_by {
+        Some(at) => format!("end_game at {at}"),
+        None => "the play flow ended".to_string(),
+    }
+}
+
 /// What a run is: the same for every game of the run, in every shard.
 pub struct RunInfo<'a> {
     pub ruleset: &'a str,
@@ -112,7 +121,7 @@ pub fn game_line(run: &RunInfo, index: u64, seed: u64, record: &GameRecord) -> S
         "winners": winners,
         "decisions": record.decisions,
         "chances": record.chances,
-        "end": Value::Null,
+        "end": end_reason(o),
     });
     // serde_json's map sorts its keys: the line is put together in the documented order.
     ordered(&line)

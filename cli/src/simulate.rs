@@ -123,6 +123,8 @@ pub struct Summary {
     pub scores: Vec<Vec<i64>>,
     pub decisions: Vec<u64>,
     pub chances: Vec<u64>,
+    /// How many games ended each way ([`results::end_reason`]).
+    pub ends: std::collections::BTreeMap<String, u64>,
 }
 
 pub fn summarize(n: usize, played: &[Played]) -> Summary {
@@ -134,6 +136,7 @@ pub fn summarize(n: usize, played: &[Played]) -> Summary {
         scores: vec![Vec::new(); n],
         decisions: Vec::new(),
         chances: Vec::new(),
+        ends: Default::default(),
     };
     for p in played {
         let r = &p.record;
@@ -149,6 +152,7 @@ pub fn summarize(n: usize, played: &[Played]) -> Summary {
         }
         s.decisions.push(r.decisions);
         s.chances.push(r.chances);
+        *s.ends.entry(results::end_reason(&r.outcome)).or_default() += 1;
     }
     s
 }

@@ -70,6 +70,9 @@ pub struct Outcome {
     pub scores: Vec<i64>,
     pub tiebreaks: Vec<Vec<i64>>,
     pub ranks: Vec<u8>,
+    /// Where the game ended: the ruleset path of the `end_game` statement that ended it
+    /// (e.g. `procedures.scoring.do[6].then[0]`), or none when the play flow ran out.
+    pub ended_by: Option<std::sync::Arc<str>>,
 }
 
 impl Outcome {
@@ -374,7 +377,7 @@ impl Game {
         let mut steps: u64 = 0;
         while matches!(state.pending, Pending::Running) {
             let Some(frame) = state.stack.last_mut() else {
-                self.finish(state)?;
+                self.finish(state, None)?;
                 break;
             };
             let block = &self.blocks[frame.block.index()];
@@ -489,7 +492,7 @@ impl Game {
     }
 
     /// Ends the game: ranks the players by the ranking's score and tie-breaks.
-    fn finish(&self, state: &mut State) -> Result<(), RuntimeError> {
+    fn finish(&self, state: &mut State, ended_by: Option<std::sync::Arc<str>>) -> Result<(), RuntimeError> {
         let n = state.names.len();
         let mut scores = Vec::with_capacity(n);
         let mut tiebreaks = Vec::with_capacity(n);
@@ -508,7 +511,7 @@ impl Game {
         let ranks = (0..n).map(|p| 1 + (0..n).filter(|&q| key(q) > key(p)).count() as u8).collect();
         state.stack.clear();
         state.locals.clear();
-        state.pending = Pending::Over(Outcome { scores, tiebreaks, ranks });
+        state.pending = Pending::Over(Outcome { scores, tiebreaks, ranks, ended_by });
         Ok(())
     }
 
@@ -778,7 +781,7 @@ impl Game {
                 }
             }
             StmtKind::EndGame => {
-                self.finish(state)?;
+                self.finish(state, Some(stmt.origin.clone()))?;
             }
             StmtKind::Award(award) => self.award(state, base, award)?,
             StmtKind::Return(value) => {
