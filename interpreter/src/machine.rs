@@ -65,15 +65,27 @@ pub enum Pending {
 }
 
 /// The final result: a score per seat and a rank per seat (1 = winner; equal ranks share).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Outcome {
     pub scores: Vec<i64>,
     pub tiebreaks: Vec<Vec<i64>>,
     pub ranks: Vec<u8>,
     /// Where the game ended: the ruleset path of the `end_game` statement that ended it
-    /// (e.g. `procedures.scoring.do[6].then[0]`), or none when the play flow ran out.
+    /// (e.g. `procedures.scoring.do[6].then[0]`), or none when the play flow ran out (or
+    /// the state was read from a position, which keeps no history). Results report it; it
+    /// is not part of the outcome's equality.
     pub ended_by: Option<std::sync::Arc<str>>,
 }
+
+/// Equal outcomes have the same scores, tie-breaks and ranks, however the game ended: a
+/// position file of a finished game does not say which `end_game` ended it.
+impl PartialEq for Outcome {
+    fn eq(&self, other: &Self) -> bool {
+        self.scores == other.scores && self.tiebreaks == other.tiebreaks && self.ranks == other.ranks
+    }
+}
+
+impl Eq for Outcome {}
 
 impl Outcome {
     pub fn winners(&self) -> Vec<usize> {
