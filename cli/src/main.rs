@@ -1,10 +1,13 @@
 //! `frontier`: play, simulate, check and inspect board-game rulesets. Glue only: the
 //! work is done by the frontier-interpreter crate.
 
+mod balance;
 mod bench;
 mod human;
 mod new;
+mod output;
 mod play;
+mod results;
 mod simulate;
 mod source;
 mod traces;
@@ -55,8 +58,13 @@ enum Command {
     Show(source::ShowArgs),
     /// Play one game in the terminal (people and bots).
     Play(play::PlayArgs),
-    /// Play many seeded games between random agents and summarize them.
+    /// Play many seeded games between bots, summarize them, write them as JSON Lines.
     Simulate(simulate::SimulateArgs),
+    /// Put the JSON Lines of `simulate --shard K/N --out` runs back in the order of one run.
+    Merge(results::MergeArgs),
+    /// Compare a ruleset with its variants over seeded games: win rates per seat with 95%
+    /// intervals, first-player advantage, scores, game length, significance; HTML and JSON.
+    Balance(balance::BalanceArgs),
     /// Measure random playouts on one thread: games/s, decisions/s, bytes per state.
     Bench(bench::BenchArgs),
     /// Replay traces: every step must be legal and every assertion hold.
@@ -95,6 +103,8 @@ fn main() -> ExitCode {
         Command::Show(args) => source::show(args),
         Command::Play(args) => play::run(args),
         Command::Simulate(args) => simulate::run(args),
+        Command::Merge(args) => results::merge(args),
+        Command::Balance(args) => balance::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Check(args) => traces::check(args),
         Command::Replay(args) => traces::replay_cmd(args),

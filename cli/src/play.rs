@@ -217,7 +217,7 @@ impl Session<'_> {
     }
 
     fn save(&self, path: &Path, finished: bool) -> Result<(), String> {
-        crate::traces::write_atomically(path, &self.trace_text(finished))
+        crate::output::write_atomically(path, self.trace_text(finished).as_bytes())
     }
 }
 
@@ -265,7 +265,7 @@ pub fn run(args: PlayArgs) -> Result<(), String> {
     let seats = seats_for(&specs, seed)?;
     // A trace that cannot be written is said before the game, not after it.
     if let Some(out) = &args.trace_out {
-        crate::traces::check_output_file(out)?;
+        crate::output::check_file(out)?;
     }
     println!("{} — {n} players ({}), seed {seed}", game.meta.title, specs.join(", "));
     let state = match start {

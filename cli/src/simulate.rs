@@ -1,21 +1,27 @@
-//! `frontier simulate`: many seeded random games, summarized. The summary depends only on
-//! the ruleset, the player count, the number of games and the seed.
+//! `frontier simulate`: many seeded games between bots, summarized, and written as data
+//! (`--out`, one JSON object per game). The output depends only on the ruleset, the player
+//! count, the agents, the number of games and the seed; `--shard K/N` plays the games of
+//! one part of such a run, each with the seed the whole run gives it.
 
 use std::io::IsTerminal;
 use std::time::Instant;
 
 use clap::Args;
-use frontier_interpreter::agent::{Agent, RandomAgent};
+use frontier_interpreter::agent::Agent;
 use frontier_interpreter::runner::{self, GameRecord, Recording};
 use frontier_interpreter::{Game, GameRng};
 use rayon::prelude::*;
+use serde_json::json;
+
+use crate::results::{self, AgentSpec, RunInfo, Shard};
 
 #[derive(Args)]
 pub struct SimulateArgs {
     /// The game: an embedded ruleset name (see `frontier list`) or a path to a ruleset file or folder.
     #[arg(value_name = "RULESET")]
     pub ruleset: String,
-    /// Number of players (default: the ruleset's minimum).
+    /// Number of players (default: as many as --agents names when more than one, else the
+    /// ruleset's minimum).
     #[arg(long, value_name = "N")]
     pub players: Option<usize>,
     /// How many games (at least 1).
@@ -24,9 +30,22 @@ pub struct SimulateArgs {
     /// Seed of the whole run (game i uses a seed derived from it).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// One agent per seat, comma-separated, or one for every seat (default: random).
+    #[arg(long, value_name = "AGENTS", value_delimiter = ',', value_parser = AgentSpec::parse)]
+    pub agents: Option<Vec<AgentSpec>>,
     /// Write each game's trace into this folder (game-0001.trace, …).
     #[arg(long)]
     pub trace_out: Option<std::path::PathBuf>,
+    /// Write one JSON object per game to this file (JSON Lines; docs/results.md).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<std::path::PathBuf>,
+    /// Print the summary as JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Play only part K of N of the run (e.g. 3/8), each game with the seed the whole run
+    /// gives it; `frontier merge` puts the parts' --out files back together.
+    #[arg(long, value_name = "K/N", value_parser = results::parse_shard)]
+    pub shard: Option<Shard>,
 }
 
 /// The seed of game `i` of a run.
@@ -34,36 +53,54 @@ pub fn game_seed(seed: u64, i: u64) -> u64 {
     GameRng::derived(seed, 1_000_003 + i).next_u64()
 }
 
+#[cfg(test)]
 pub fn random_agents(n: usize, seed: u64) -> Vec<Box<dyn Agent>> {
-    (0..n).map(|seat| Box::new(RandomAgent::new(GameRng::derived(seed, seat as u64 + 1))) as Box<dyn Agent>).collect()
+    let spec = AgentSpec { text: "random".into() };
+    (0..n).map(|seat| spec.build(seed, seat)).collect()
 }
 
-pub fn play_random(game: &Game, n: usize, seed: u64, recording: Recording) -> Result<GameRecord, String> {
+/// One game between the agents of `specs` (one per seat).
+pub fn play_one(game: &Game, specs: &[AgentSpec], seed: u64, recording: Recording) -> Result<GameRecord, String> {
+    let n = specs.len();
     let state = game.start(crate::seat_names(n)).map_err(|e| e.to_string())?;
-    let mut agents = random_agents(n, seed);
+    let mut agents: Vec<Box<dyn Agent>> = specs.iter().enumerate().map(|(seat, s)| s.build(seed, seat)).collect();
     let mut rng = GameRng::new(seed);
     runner::run(game, state, &mut rng, &mut agents, recording, runner::MAX_STEPS)
         .map(|(record, _)| record)
         .map_err(|e| format!("game with seed {seed}: {e}"))
 }
 
-pub fn run(args: SimulateArgs) -> Result<(), String> {
-    let game = crate::source::load_ruleset(&args.ruleset)?;
-    let n = crate::player_count(&game, args.players)?;
-    if let Some(dir) = &args.trace_out {
-        crate::traces::check_output_folder(dir)?;
-    }
+pub fn play_random(game: &Game, n: usize, seed: u64, recording: Recording) -> Result<GameRecord, String> {
+    play_one(game, &vec![AgentSpec { text: "random".into() }; n], seed, recording)
+}
+
+/// A game played in a run: its number (0-based), seed and record.
+pub struct Played {
+    pub index: u64,
+    pub seed: u64,
+    pub record: GameRecord,
+}
+
+/// Plays games `range` of the run seeded `seed`, in parallel, in order of their number.
+pub fn play_games(
+    game: &Game,
+    specs: &[AgentSpec],
+    seed: u64,
+    range: std::ops::Range<u64>,
+    recording: Recording,
+    label: &str,
+) -> Result<Vec<Played>, String> {
     let bar = std::io::stderr().is_terminal().then(|| {
-        let bar = indicatif::ProgressBar::new(args.games);
-        bar.set_style(indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games {per_sec} eta {eta}").unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()));
+        let bar = indicatif::ProgressBar::new(range.end - range.start);
+        let template = format!("{label}{{bar:40}} {{pos}}/{{len}} games {{per_sec}} eta {{eta}}");
+        bar.set_style(indicatif::ProgressStyle::with_template(&template).unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()));
         bar
     });
-    let started = Instant::now();
-    let records: Vec<Result<GameRecord, String>> = (0..args.games)
+    let played: Vec<Result<Played, String>> = range
         .into_par_iter()
         .map(|i| {
-            let recording = if args.trace_out.is_some() { Recording::Steps } else { Recording::Counts };
-            let r = play_random(&game, n, game_seed(args.seed, i), recording);
+            let s = game_seed(seed, i);
+            let r = play_one(game, specs, s, recording).map(|record| Played { index: i, seed: s, record });
             if let Some(bar) = &bar {
                 bar.inc(1);
             }
@@ -73,51 +110,167 @@ pub fn run(args: SimulateArgs) -> Result<(), String> {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    let elapsed = started.elapsed().as_secs_f64();
-    let records = records.into_iter().collect::<Result<Vec<_>, _>>()?;
-    if let Some(dir) = &args.trace_out {
-        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {}", dir.display(), crate::source::plain_io(&e)))?;
-        for (i, r) in records.iter().enumerate() {
-            let path = dir.join(format!("game-{:04}.trace", i + 1));
-            crate::traces::save_trace(&path, &args.ruleset, &crate::seat_names(n), game_seed(args.seed, i as u64), &r.steps, Some(&r.outcome))?;
-        }
-    }
-    let mut wins = vec![0f64; n];
-    let mut shared = 0u64;
-    let mut scores: Vec<Vec<i64>> = vec![Vec::new(); n];
-    let mut decisions = 0u64;
-    for r in &records {
+    played.into_iter().collect()
+}
+
+/// Wins (shared victories split), scores and lengths of a set of games.
+pub struct Summary {
+    #[allow(dead_code)]
+    pub n: usize,
+    pub games: u64,
+    pub wins: Vec<f64>,
+    pub shared: u64,
+    pub scores: Vec<Vec<i64>>,
+    pub decisions: Vec<u64>,
+    pub chances: Vec<u64>,
+    /// How many games ended each way ([`results::end_reason`]).
+    pub ends: std::collections::BTreeMap<String, u64>,
+}
+
+pub fn summarize(n: usize, played: &[Played]) -> Summary {
+    let mut s = Summary {
+        n,
+        games: played.len() as u64,
+        wins: vec![0.0; n],
+        shared: 0,
+        scores: vec![Vec::new(); n],
+        decisions: Vec::new(),
+        chances: Vec::new(),
+        ends: Default::default(),
+    };
+    for p in played {
+        let r = &p.record;
         let winners = r.outcome.winners();
         if winners.len() > 1 {
-            shared += 1;
+            s.shared += 1;
         }
         for &w in &winners {
-            wins[w] += 1.0 / winners.len() as f64;
+            s.wins[w] += 1.0 / winners.len() as f64;
         }
+        for seat in 0..n {
+            s.scores[seat].push(r.outcome.scores[seat]);
+        }
+        s.decisions.push(r.decisions);
+        s.chances.push(r.chances);
+        *s.ends.entry(results::end_reason(&r.outcome)).or_default() += 1;
+    }
+    s
+}
+
+/// Rounded to 6 decimals for JSON, so that the summary carries no float noise.
+fn r6(x: f64) -> f64 {
+    (x * 1e6).round() / 1e6
+}
+
+fn mean_u(v: &[u64]) -> f64 {
+    if v.is_empty() {
+        0.0
+    } else {
+        v.iter().sum::<u64>() as f64 / v.len() as f64
+    }
+}
+
+pub fn run(args: SimulateArgs) -> Result<(), String> {
+    let game = crate::source::load_ruleset(&args.ruleset)?;
+    let asked = args.players.or(args.agents.as_ref().filter(|a| a.len() > 1).map(|a| a.len()));
+    let n = crate::player_count(&game, asked)?;
+    let specs = results::seat_agents(args.agents.as_deref(), n)?;
+    let range = args.shard.map_or(0..args.games, |s| s.range(args.games));
+    if let Some(path) = &args.out {
+        // Refuse a place that cannot be written before playing, not after.
+        crate::output::check_file(path)?;
+    }
+    if let Some(dir) = &args.trace_out {
+        crate::output::check_folder(dir)?;
+    }
+    let started = Instant::now();
+    let recording = if args.trace_out.is_some() { Recording::Steps } else { Recording::Counts };
+    let played = play_games(&game, &specs, args.seed, range.clone(), recording, "")?;
+    let elapsed = started.elapsed().as_secs_f64();
+    let names = crate::seat_names(n);
+    if let Some(dir) = &args.trace_out {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {}", dir.display(), crate::source::plain_io(&e)))?;
+        for p in &played {
+            let path = dir.join(format!("game-{:04}.trace", p.index + 1));
+            crate::traces::save_trace(&path, &args.ruleset, &names, p.seed, &p.record.steps, Some(&p.record.outcome))?;
+        }
+    }
+    if let Some(path) = &args.out {
+        let run = RunInfo { ruleset: &game.meta.name, run_seed: args.seed, games: args.games, players: &names, agents: &specs };
+        let mut text = String::new();
+        for p in &played {
+            text.push_str(&results::game_line(&run, p.index, p.seed, &p.record));
+            text.push('\n');
+        }
+        crate::output::write_atomically(path, text.as_bytes())?;
+    }
+    let s = summarize(n, &played);
+    let g = s.games as f64;
+    if args.json {
+        let seats: Vec<_> = (0..n)
+            .map(|p| {
+                let sc = &s.scores[p];
+                json!({
+                    "seat": names[p],
+                    "agent": specs[p].text,
+                    "wins": r6(s.wins[p]),
+                    "win_rate": r6(if g > 0.0 { s.wins[p] / g } else { 0.0 }),
+                    "mean_score": r6(if g > 0.0 { sc.iter().sum::<i64>() as f64 / g } else { 0.0 }),
+                    "min_score": sc.iter().min(),
+                    "max_score": sc.iter().max(),
+                })
+            })
+            .collect();
+        let summary = json!({
+            "ruleset": game.meta.name,
+            "players": n,
+            "seed": args.seed,
+            "games": args.games,
+            "shard": args.shard.map(|s| json!({"k": s.k, "n": s.n, "first_game": range.start + 1, "last_game": range.end})),
+            "played": s.games,
+            "seats": seats,
+            "shared_victories": s.shared,
+            "mean_decisions": r6(mean_u(&s.decisions)),
+            "mean_chances": r6(mean_u(&s.chances)),
+        });
+        println!("{}", serde_json::to_string_pretty(&summary).map_err(|e| e.to_string())?);
+    } else {
+        match args.shard {
+            Some(sh) => println!(
+                "{}: {} games (shard {}/{}: games {}-{} of {}), {n} players, seed {}",
+                game.meta.name,
+                s.games,
+                sh.k,
+                sh.n,
+                range.start + 1,
+                range.end,
+                args.games,
+                args.seed
+            ),
+            None => println!("{}: {} games, {n} players, seed {}", game.meta.name, s.games, args.seed),
+        }
+        if specs.iter().any(|a| a.text != "random") {
+            println!("agents: {}", specs.iter().map(|a| a.text.as_str()).collect::<Vec<_>>().join(","));
+        }
+        println!("seat  wins (shared split)  mean score  min  max");
         for p in 0..n {
-            scores[p].push(r.outcome.scores[p]);
+            let sc = &s.scores[p];
+            let mean = if g > 0.0 { sc.iter().sum::<i64>() as f64 / g } else { 0.0 };
+            println!(
+                "p{:<4} {:>8.1} ({:>5.1}%)  {:>10.2}  {:>3}  {:>3}",
+                p + 1,
+                s.wins[p],
+                if g > 0.0 { 100.0 * s.wins[p] / g } else { 0.0 },
+                mean,
+                sc.iter().min().copied().unwrap_or(0),
+                sc.iter().max().copied().unwrap_or(0)
+            );
         }
-        decisions += r.decisions;
+        println!("shared victories: {}", s.shared);
+        println!("mean decisions per game: {:.1}", mean_u(&s.decisions));
     }
-    let g = records.len() as f64;
-    println!("{}: {} games, {n} players, seed {}", game.meta.name, records.len(), args.seed);
-    println!("seat  wins (shared split)  mean score  min  max");
-    for p in 0..n {
-        let s = &scores[p];
-        let mean = s.iter().sum::<i64>() as f64 / g;
-        println!(
-            "p{:<4} {:>8.1} ({:>5.1}%)  {:>10.2}  {:>3}  {:>3}",
-            p + 1,
-            wins[p],
-            100.0 * wins[p] / g,
-            mean,
-            s.iter().min().copied().unwrap_or(0),
-            s.iter().max().copied().unwrap_or(0)
-        );
-    }
-    println!("shared victories: {shared}");
-    println!("mean decisions per game: {:.1}", decisions as f64 / g);
     // Timing varies from run to run: it goes to stderr so stdout stays reproducible.
     eprintln!("{:.0} games/s ({} threads)", g / elapsed.max(1e-9), rayon::current_num_threads());
     Ok(())
 }
+

@@ -366,48 +366,6 @@ pub fn save_trace(
         RulesetRef::Path(std::fs::canonicalize(ruleset).map(|p| p.display().to_string()).unwrap_or_else(|_| ruleset.to_string()))
     };
     let trace = write_trace(reference, players, Some(seed), steps, outcome);
-    write_atomically(path, &trace.to_text())
+    crate::output::write_atomically(path, trace.to_text().as_bytes())
 }
 
-/// Whether `path` may receive a written file: a new path in an existing folder, or a
-/// regular file to replace. A link, a FIFO, a device or a folder is refused, so that a
-/// write never goes through a link or blocks on a pipe; commands check before they run.
-pub fn check_output_file(path: &Path) -> Result<(), String> {
-    match std::fs::symlink_metadata(path) {
-        Ok(m) if m.is_file() => Ok(()),
-        Ok(m) if m.is_dir() => Err(format!("{} is a folder, not a file to write", path.display())),
-        Ok(_) => Err(format!("{} is not a regular file (a link, a pipe or a device): write to a new path or a regular file", path.display())),
-        Err(_) => {
-            let parent = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-            if parent.is_dir() {
-                Ok(())
-            } else {
-                Err(format!("cannot write {}: the folder {} does not exist", path.display(), parent.display()))
-            }
-        }
-    }
-}
-
-/// Whether `dir` may receive files: an existing folder, or a new one whose parent exists.
-pub fn check_output_folder(dir: &Path) -> Result<(), String> {
-    match std::fs::symlink_metadata(dir) {
-        Ok(m) if m.is_dir() => Ok(()),
-        Ok(_) => Err(format!("{} is not a folder", dir.display())),
-        Err(_) => {
-            let parent = dir.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-            if parent.is_dir() {
-                Ok(())
-            } else {
-                Err(format!("cannot make the folder {}: {} does not exist", dir.display(), parent.display()))
-            }
-        }
-    }
-}
-
-/// Writes a file whole or not at all (through a temporary file beside it).
-pub fn write_atomically(path: &Path, text: &str) -> Result<(), String> {
-    check_output_file(path)?;
-    let tmp = path.with_extension("trace.partial");
-    std::fs::write(&tmp, text).map_err(|e| format!("cannot write {}: {}", tmp.display(), plain_io(&e)))?;
-    std::fs::rename(&tmp, path).map_err(|e| format!("cannot write {}: {}", path.display(), plain_io(&e)))
-}

@@ -10,10 +10,10 @@ use std::process::{Command, Stdio};
 
 const CASES: u64 = 120;
 
-const COMMANDS: &[&str] = &["list", "validate", "describe", "play", "simulate", "bench", "check", "replay", "new", "schema", "help", "nosuch", ""];
+const COMMANDS: &[&str] = &["list", "validate", "describe", "play", "simulate", "merge", "balance", "bench", "check", "replay", "new", "schema", "help", "nosuch", ""];
 
 const OPTIONS: &[&str] = &[
-    "--players", "--games", "--seed", "--agents", "--seconds", "--trace-out", "--at", "--state", "--all", "--coverage", "-h", "--help",
+    "--players", "--games", "--seed", "--agents", "--seconds", "--trace-out", "--out", "--shard", "--json", "--report", "--variant", "--at", "--state", "--all", "--coverage", "-h", "--help",
     "-V", "--version", "--nosuch", "-", "--", "--limit",
 ];
 
@@ -22,7 +22,7 @@ const OPTIONS: &[&str] = &[
 const VALUES: &[&str] = &[
     "go-west", "way-out-west", "circle-the-wagons", "nosuch", "0", "1", "2", "3", "-1", "18446744073709551616", "NaN", "0.01", "inf",
     "99999", "x", "", "random,random", "random,random,random", "human", "random,nosuch", "/dev/zero", "/dev/null", "/tmp", ".", "é",
-    "traces/none.trace", "out.trace", "../../etc/passwd", "--players", "4,4", "statements=10", "calls=0",
+    "traces/none.trace", "out.trace", "../../etc/passwd", "--players", "4,4", "1/4", "5/4", "x.jsonl", "statements=10", "calls=0",
 ];
 
 /// A small deterministic sequence of choices (SplitMix64): the same seed, the same vector.

@@ -65,12 +65,27 @@ pub enum Pending {
 }
 
 /// The final result: a score per seat and a rank per seat (1 = winner; equal ranks share).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Outcome {
     pub scores: Vec<i64>,
     pub tiebreaks: Vec<Vec<i64>>,
     pub ranks: Vec<u8>,
+    /// Where the game ended: the ruleset path of the `end_game` statement that ended it
+    /// (e.g. `procedures.scoring.do[6].then[0]`), or none when the play flow ran out (or
+    /// the state was read from a position, which keeps no history). Results report it; it
+    /// is not part of the outcome's equality.
+    pub ended_by: Option<std::sync::Arc<str>>,
 }
+
+/// Equal outcomes have the same scores, tie-breaks and ranks, however the game ended: a
+/// position file of a finished game does not say which `end_game` ended it.
+impl PartialEq for Outcome {
+    fn eq(&self, other: &Self) -> bool {
+        self.scores == other.scores && self.tiebreaks == other.tiebreaks && self.ranks == other.ranks
+    }
+}
+
+impl Eq for Outcome {}
 
 impl Outcome {
     pub fn winners(&self) -> Vec<usize> {
@@ -374,7 +389,7 @@ impl Game {
         let mut steps: u64 = 0;
         while matches!(state.pending, Pending::Running) {
             let Some(frame) = state.stack.last_mut() else {
-                self.finish(state)?;
+                self.finish(state, None)?;
                 break;
             };
             let block = &self.blocks[frame.block.index()];
@@ -491,7 +506,7 @@ impl Game {
     }
 
     /// Ends the game: ranks the players by the ranking's score and tie-breaks.
-    fn finish(&self, state: &mut State) -> Result<(), RuntimeError> {
+    fn finish(&self, state: &mut State, ended_by: Option<std::sync::Arc<str>>) -> Result<(), RuntimeError> {
         let n = state.names.len();
         let mut scores = Vec::with_capacity(n);
         let mut tiebreaks = Vec::with_capacity(n);
@@ -510,7 +525,7 @@ impl Game {
         let ranks = (0..n).map(|p| 1 + (0..n).filter(|&q| key(q) > key(p)).count() as u8).collect();
         state.stack.clear();
         state.locals.clear();
-        state.pending = Pending::Over(Outcome { scores, tiebreaks, ranks });
+        state.pending = Pending::Over(Outcome { scores, tiebreaks, ranks, ended_by });
         Ok(())
     }
 
@@ -783,7 +798,7 @@ impl Game {
                 }
             }
             StmtKind::EndGame => {
-                self.finish(state)?;
+                self.finish(state, Some(stmt.origin.clone()))?;
             }
             StmtKind::Award(award) => self.award(state, base, award)?,
             StmtKind::Return(value) => {

@@ -98,7 +98,7 @@ pub fn run_with_log(
     mut on_log: impl FnMut(&str),
 ) -> Result<(GameRecord, State), RunError> {
     let mut record = GameRecord {
-        outcome: Outcome { scores: Vec::new(), tiebreaks: Vec::new(), ranks: Vec::new() },
+        outcome: Outcome { scores: Vec::new(), tiebreaks: Vec::new(), ranks: Vec::new(), ended_by: None },
         decisions: 0,
         chances: 0,
         steps: Vec::new(),

@@ -1,0 +1,663 @@
+//! `frontier balance`: a base ruleset and its variants, each played the same seeded games
+//! (game i of every ruleset has the same seed), compared: win rate per seat with 95%
+//! Wilson intervals, first-player advantage, score distributions, game length, and each
+//! variant against the base with two-sided z-tests. Written as a self-contained HTML page
+//! (tables and hand-drawn inline SVG plots) and as JSON; docs/balance.md describes both.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use clap::Args;
+use frontier_interpreter::runner::Recording;
+use serde_json::{json, Value};
+
+use crate::results::{self, AgentSpec};
+use crate::simulate::{self, Summary};
+
+#[derive(Args)]
+pub struct BalanceArgs {
+    /// The base game: an embedded ruleset name or a path to a ruleset file or folder.
+    #[arg(value_name = "BASE")]
+    pub base: String,
+    /// A variant to compare with the base (repeat for several): an embedded name or a path.
+    #[arg(long = "variant", value_name = "V")]
+    pub variants: Vec<String>,
+    /// Number of players (default: as many as --agents names when more than one, else the
+    /// base's minimum).
+    #[arg(long, value_name = "N")]
+    pub players: Option<usize>,
+    /// Games per ruleset (at least 1).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub games: u64,
+    /// One agent per seat, comma-separated, or one for every seat (default: random).
+    #[arg(long, value_name = "AGENTS", value_delimiter = ',', value_parser = AgentSpec::parse)]
+    pub agents: Option<Vec<AgentSpec>>,
+    /// Seed of the run: every ruleset plays the games of this seed.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Write the report as a self-contained HTML page (tables and SVG plots).
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
+    /// Write the report as JSON.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+}
+
+const Z95: f64 = 1.959_963_984_540_054;
+/// Differences with a p-value below this are called significant.
+const ALPHA: f64 = 0.05;
+
+/// Wilson score interval of a proportion (`wins` may be fractional: shared wins split).
+pub fn wilson(wins: f64, n: f64) -> (f64, f64) {
+    if n <= 0.0 {
+        return (0.0, 1.0);
+    }
+    let p = wins / n;
+    let z2 = Z95 * Z95;
+    let denom = 1.0 + z2 / n;
+    let centre = (p + z2 / (2.0 * n)) / denom;
+    let half = Z95 * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / denom;
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// The complementary error function (Numerical Recipes' erfcc, relative error < 1.2e-7).
+fn erfc(x: f64) -> f64 {
+    let z = x.abs();
+    let t = 1.0 / (1.0 + 0.5 * z);
+    let r = t * (-z * z - 1.265_512_23
+        + t * (1.000_023_68
+            + t * (0.374_091_96
+                + t * (0.096_784_18
+                    + t * (-0.186_288_06 + t * (0.278_868_07 + t * (-1.135_203_98 + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77)))))))))
+        .exp();
+    if x >= 0.0 {
+        r
+    } else {
+        2.0 - r
+    }
+}
+
+/// Two-sided p-value of a standard normal statistic.
+pub fn p_two_sided(z: f64) -> f64 {
+    if !z.is_finite() {
+        return if z.is_nan() { 1.0 } else { 0.0 };
+    }
+    erfc(z.abs() / std::f64::consts::SQRT_2).clamp(0.0, 1.0)
+}
+
+/// Two-proportion z-test (pooled): z and the two-sided p-value of p2 − p1.
+pub fn two_proportions(x1: f64, n1: f64, x2: f64, n2: f64) -> (f64, f64) {
+    let pooled = (x1 + x2) / (n1 + n2);
+    let se = (pooled * (1.0 - pooled) * (1.0 / n1 + 1.0 / n2)).sqrt();
+    if se <= 0.0 || !se.is_finite() {
+        return (0.0, 1.0);
+    }
+    let z = (x2 / n2 - x1 / n1) / se;
+    (z, p_two_sided(z))
+}
+
+/// Welch's z for a difference of means (large samples): z and the two-sided p-value.
+fn means_test(a: &Dist, b: &Dist) -> (f64, f64) {
+    let se = (a.sd * a.sd / a.n as f64 + b.sd * b.sd / b.n as f64).sqrt();
+    if se <= 0.0 || !se.is_finite() {
+        return if a.mean == b.mean { (0.0, 1.0) } else { (f64::INFINITY.copysign(b.mean - a.mean), 0.0) };
+    }
+    let z = (b.mean - a.mean) / se;
+    (z, p_two_sided(z))
+}
+
+/// Rounded for the report, so that the JSON does not carry float noise.
+fn r6(x: f64) -> f64 {
+    if x.is_finite() {
+        (x * 1e6).round() / 1e6
+    } else {
+        x
+    }
+}
+
+fn jf(x: f64) -> Value {
+    if x.is_finite() {
+        json!(r6(x))
+    } else if x > 0.0 {
+        json!("inf")
+    } else {
+        json!("-inf")
+    }
+}
+
+/// A distribution of whole numbers: its summary and its values (sorted).
+pub struct Dist {
+    pub n: usize,
+    pub mean: f64,
+    pub sd: f64,
+    pub values: Vec<i64>,
+}
+
+impl Dist {
+    pub fn of(values: impl IntoIterator<Item = i64>) -> Dist {
+        let mut values: Vec<i64> = values.into_iter().collect();
+        values.sort_unstable();
+        let n = values.len();
+        let mean = if n == 0 { 0.0 } else { values.iter().map(|&v| v as f64).sum::<f64>() / n as f64 };
+        let var = if n < 2 { 0.0 } else { values.iter().map(|&v| (v as f64 - mean).powi(2)).sum::<f64>() / (n - 1) as f64 };
+        Dist { n, mean, sd: var.sqrt(), values }
+    }
+    /// The q-quantile (linear interpolation between order statistics).
+    pub fn quantile(&self, q: f64) -> f64 {
+        if self.values.is_empty() {
+            return 0.0;
+        }
+        let at = q * (self.n - 1) as f64;
+        let (lo, hi) = (at.floor() as usize, at.ceil() as usize);
+        let f = at - lo as f64;
+        self.values[lo] as f64 * (1.0 - f) + self.values[hi] as f64 * f
+    }
+    fn min(&self) -> i64 {
+        self.values.first().copied().unwrap_or(0)
+    }
+    fn max(&self) -> i64 {
+        self.values.last().copied().unwrap_or(0)
+    }
+    fn json(&self) -> Value {
+        json!({
+            "mean": jf(self.mean), "sd": jf(self.sd), "min": self.min(), "q1": jf(self.quantile(0.25)),
+            "median": jf(self.quantile(0.5)), "q3": jf(self.quantile(0.75)), "max": self.max(),
+        })
+    }
+}
+
+/// One ruleset's games, summarized.
+struct Study {
+    label: String,
+    source: String,
+    summary: Summary,
+    scores: Vec<Dist>,
+    decisions: Dist,
+    chances: Dist,
+}
+
+pub fn run(args: BalanceArgs) -> Result<(), String> {
+    if args.report.is_none() && args.json.is_none() {
+        return Err("nothing to write: give --report FILE (HTML) and/or --json FILE".into());
+    }
+    for path in args.report.iter().chain(args.json.iter()) {
+        crate::output::check_file(path)?;
+    }
+    let base = crate::source::load_ruleset(&args.base)?;
+    let asked = args.players.or(args.agents.as_ref().filter(|a| a.len() > 1).map(|a| a.len()));
+    let n = crate::player_count(&base, asked)?;
+    let specs = results::seat_agents(args.agents.as_deref(), n)?;
+    let mut games = vec![(args.base.clone(), base)];
+    for v in &args.variants {
+        let g = crate::source::load_ruleset(v)?;
+        crate::player_count(&g, Some(n)).map_err(|e| format!("variant {v}: {e}"))?;
+        games.push((v.clone(), g));
+    }
+    let mut studies = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for (i, (source, game)) in games.iter().enumerate() {
+        let label = if seen.insert(game.meta.name.clone()) { game.meta.name.clone() } else { source.clone() };
+        seen.insert(label.clone());
+        let played = simulate::play_games(game, &specs, args.seed, 0..args.games, Recording::Counts, &format!("{label} "))
+            .map_err(|e| format!("{source}: {e}"))?;
+        let summary = simulate::summarize(n, &played);
+        let scores = (0..n).map(|p| Dist::of(summary.scores[p].iter().copied())).collect();
+        let decisions = Dist::of(summary.decisions.iter().map(|&d| d as i64));
+        let chances = Dist::of(summary.chances.iter().map(|&d| d as i64));
+        let _ = i;
+        studies.push(Study { label, source: source.clone(), summary, scores, decisions, chances });
+    }
+    let report = report_json(&args, n, &specs, &studies);
+    if let Some(path) = &args.json {
+        let text = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())? + "\n";
+        crate::output::write_atomically(path, text.as_bytes())?;
+    }
+    if let Some(path) = &args.report {
+        crate::output::write_atomically(path, html(&report, &studies).as_bytes())?;
+    }
+    print!("{}", text_summary(&report));
+    Ok(())
+}
+
+fn report_json(args: &BalanceArgs, n: usize, specs: &[AgentSpec], studies: &[Study]) -> Value {
+    let names = crate::seat_names(n);
+    let fair = 1.0 / n as f64;
+    let rulesets: Vec<Value> = studies
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let g = s.summary.games as f64;
+            let seats: Vec<Value> = (0..n)
+                .map(|p| {
+                    let (lo, hi) = wilson(s.summary.wins[p], g);
+                    json!({
+                        "seat": names[p], "agent": specs[p].text, "wins": jf(s.summary.wins[p]),
+                        "win_rate": jf(s.summary.wins[p] / g), "ci_low": jf(lo), "ci_high": jf(hi),
+                        "score": s.scores[p].json(),
+                    })
+                })
+                .collect();
+            let p1 = s.summary.wins[0] / g;
+            let z = (p1 - fair) / (fair * (1.0 - fair) / g).sqrt();
+            let (lo, hi) = wilson(s.summary.wins[0], g);
+            json!({
+                "name": s.label,
+                "source": s.source,
+                "role": if i == 0 { "base" } else { "variant" },
+                "games": s.summary.games,
+                "seats": seats,
+                "shared_victories": s.summary.shared,
+                "ends": s.summary.ends,
+                "first_player": {
+                    "win_rate": jf(p1), "ci_low": jf(lo), "ci_high": jf(hi), "fair_share": jf(fair),
+                    "advantage": jf(p1 - fair), "z": jf(z), "p_value": jf(p_two_sided(z)),
+                    "significant": p_two_sided(z) < ALPHA,
+                },
+                "length": { "decisions": s.decisions.json(), "chances": s.chances.json() },
+            })
+        })
+        .collect();
+    let base = &studies[0];
+    let comparisons: Vec<Value> = studies[1..]
+        .iter()
+        .map(|v| {
+            let (gb, gv) = (base.summary.games as f64, v.summary.games as f64);
+            let seats: Vec<Value> = (0..n)
+                .map(|p| {
+                    let (z, pv) = two_proportions(base.summary.wins[p], gb, v.summary.wins[p], gv);
+                    let (sz, sp) = means_test(&base.scores[p], &v.scores[p]);
+                    json!({
+                        "seat": names[p],
+                        "base_win_rate": jf(base.summary.wins[p] / gb), "variant_win_rate": jf(v.summary.wins[p] / gv),
+                        "difference": jf(v.summary.wins[p] / gv - base.summary.wins[p] / gb),
+                        "z": jf(z), "p_value": jf(pv), "significant": pv < ALPHA,
+                        "mean_score_difference": jf(v.scores[p].mean - base.scores[p].mean),
+                        "score_z": jf(sz), "score_p_value": jf(sp), "score_significant": sp < ALPHA,
+                    })
+                })
+                .collect();
+            let (z, pv) = means_test(&base.decisions, &v.decisions);
+            json!({
+                "base": base.label, "variant": v.label, "seats": seats,
+                "decisions": {
+                    "base_mean": jf(base.decisions.mean), "variant_mean": jf(v.decisions.mean),
+                    "difference": jf(v.decisions.mean - base.decisions.mean), "z": jf(z), "p_value": jf(pv), "significant": pv < ALPHA,
+                },
+            })
+        })
+        .collect();
+    json!({
+        "frontier_balance": 1,
+        "base": base.label,
+        "players": n,
+        "games": args.games,
+        "seed": args.seed,
+        "agents": specs.iter().map(|a| a.text.as_str()).collect::<Vec<_>>(),
+        "confidence": 0.95,
+        "alpha": ALPHA,
+        "rulesets": rulesets,
+        "comparisons": comparisons,
+    })
+}
+
+fn f(v: &Value) -> f64 {
+    v.as_f64().unwrap_or(0.0)
+}
+
+fn text_summary(r: &Value) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "balance: {} players, {} games per ruleset, seed {}", r["players"], r["games"], r["seed"]);
+    for rs in r["rulesets"].as_array().into_iter().flatten() {
+        let _ = writeln!(out, "{} ({}): mean decisions {:.1}", rs["name"].as_str().unwrap_or(""), rs["role"].as_str().unwrap_or(""), f(&rs["length"]["decisions"]["mean"]));
+        for s in rs["seats"].as_array().into_iter().flatten() {
+            let _ = writeln!(
+                out,
+                "  {:<4} win rate {:>5.1}% [{:>5.1}%, {:>5.1}%]  mean score {:>7.2}",
+                s["seat"].as_str().unwrap_or(""),
+                100.0 * f(&s["win_rate"]),
+                100.0 * f(&s["ci_low"]),
+                100.0 * f(&s["ci_high"]),
+                f(&s["score"]["mean"])
+            );
+        }
+        let fp = &rs["first_player"];
+        let _ = writeln!(out, "  first-player advantage {:+.1} points (p = {:.3})", 100.0 * f(&fp["advantage"]), f(&fp["p_value"]));
+    }
+    for c in r["comparisons"].as_array().into_iter().flatten() {
+        let _ = writeln!(out, "{} vs {}:", c["variant"].as_str().unwrap_or(""), c["base"].as_str().unwrap_or(""));
+        for s in c["seats"].as_array().into_iter().flatten() {
+            let _ = writeln!(
+                out,
+                "  {:<4} win rate {:+.1} points (p = {:.3}){}",
+                s["seat"].as_str().unwrap_or(""),
+                100.0 * f(&s["difference"]),
+                f(&s["p_value"]),
+                if s["significant"].as_bool() == Some(true) { " *" } else { "" }
+            );
+        }
+        let d = &c["decisions"];
+        let _ = writeln!(out, "  decisions per game {:+.1} (p = {:.3})", f(&d["difference"]), f(&d["p_value"]));
+    }
+    out
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+const COLOURS: &[&str] = &["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"];
+
+fn colour(i: usize) -> &'static str {
+    COLOURS[i % COLOURS.len()]
+}
+
+/// A "nice" step for about `ticks` ticks over `span`.
+fn nice_step(span: f64, ticks: f64) -> f64 {
+    let raw = (span / ticks).max(1e-9);
+    let mag = 10f64.powf(raw.log10().floor());
+    let m = raw / mag;
+    mag * if m < 1.5 { 1.0 } else if m < 3.5 { 2.0 } else if m < 7.5 { 5.0 } else { 10.0 }
+}
+
+fn legend(out: &mut String, studies: &[Study], x: f64, y: f64) {
+    for (i, s) in studies.iter().enumerate() {
+        let yy = y + 16.0 * i as f64;
+        let _ = write!(
+            out,
+            r#"<rect x="{x}" y="{}" width="12" height="12" fill="{}"/><text x="{}" y="{}" font-size="12">{}</text>"#,
+            yy - 10.0,
+            colour(i),
+            x + 16.0,
+            yy,
+            esc(&s.label)
+        );
+    }
+}
+
+/// Win rate per seat: a dot per ruleset with its 95% interval, the fair share dashed.
+fn svg_win_rates(studies: &[Study], n: usize) -> String {
+    let (w, h, left, top, bottom) = (640.0, 300.0, 50.0, 20.0, 40.0);
+    let legend_w = 170.0;
+    let plot_w = w - left - legend_w;
+    let plot_h = h - top - bottom;
+    let y = |p: f64| top + plot_h * (1.0 - p);
+    let mut out = format!(r#"<svg xmlns="http://www.w3.org/2000/svg" class="plot" id="win-rates" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img" aria-label="Win rate per seat with 95% Wilson intervals">"#);
+    for t in 0..=10 {
+        let p = t as f64 / 10.0;
+        let _ = write!(out, r##"<line x1="{left}" x2="{}" y1="{y}" y2="{y}" stroke="#ddd"/><text x="{}" y="{}" font-size="11" text-anchor="end">{}%</text>"##, left + plot_w, left - 4.0, y(p) + 4.0, t * 10, y = y(p));
+    }
+    let fair = 1.0 / n as f64;
+    let _ = write!(out, r##"<line x1="{left}" x2="{}" y1="{y}" y2="{y}" stroke="#555" stroke-dasharray="5,4"><title>fair share {:.1}%</title></line>"##, left + plot_w, 100.0 * fair, y = y(fair));
+    let group = plot_w / n as f64;
+    let k = studies.len() as f64;
+    for p in 0..n {
+        let gx = left + group * p as f64;
+        let _ = write!(out, r#"<text x="{}" y="{}" font-size="12" text-anchor="middle">p{}</text>"#, gx + group / 2.0, h - bottom + 18.0, p + 1);
+        for (i, s) in studies.iter().enumerate() {
+            let g = s.summary.games as f64;
+            let rate = s.summary.wins[p] / g;
+            let (lo, hi) = wilson(s.summary.wins[p], g);
+            let x = gx + group * (i as f64 + 1.0) / (k + 1.0);
+            let c = colour(i);
+            let _ = write!(
+                out,
+                r#"<g><title>{} p{}: {:.1}% [{:.1}%, {:.1}%]</title><line x1="{x}" x2="{x}" y1="{}" y2="{}" stroke="{c}" stroke-width="2"/><line x1="{}" x2="{}" y1="{}" y2="{}" stroke="{c}"/><line x1="{}" x2="{}" y1="{}" y2="{}" stroke="{c}"/><circle cx="{x}" cy="{}" r="4" fill="{c}"/></g>"#,
+                esc(&s.label), p + 1, 100.0 * rate, 100.0 * lo, 100.0 * hi,
+                y(lo), y(hi), x - 5.0, x + 5.0, y(lo), y(lo), x - 5.0, x + 5.0, y(hi), y(hi), y(rate)
+            );
+        }
+    }
+    let _ = write!(out, r#"<text x="{}" y="{}" font-size="12" text-anchor="middle">seat</text>"#, left + plot_w / 2.0, h - 6.0);
+    legend(&mut out, studies, left + plot_w + 20.0, top + 12.0);
+    out.push_str("</svg>");
+    out
+}
+
+/// Score distribution per seat: a box (quartiles, median) and whiskers (min, max) per ruleset.
+fn svg_scores(studies: &[Study], n: usize) -> String {
+    let (w, h, left, top, bottom) = (640.0, 300.0, 50.0, 20.0, 40.0);
+    let legend_w = 170.0;
+    let plot_w = w - left - legend_w;
+    let plot_h = h - top - bottom;
+    let lo = studies.iter().flat_map(|s| s.scores.iter().map(|d| d.min())).min().unwrap_or(0) as f64;
+    let hi = studies.iter().flat_map(|s| s.scores.iter().map(|d| d.max())).max().unwrap_or(1) as f64;
+    let step = nice_step((hi - lo).max(1.0), 6.0);
+    let (lo, hi) = ((lo / step).floor() * step, ((hi / step).ceil() * step).max(lo + step));
+    let y = |v: f64| top + plot_h * (1.0 - (v - lo) / (hi - lo));
+    let mut out = format!(r#"<svg xmlns="http://www.w3.org/2000/svg" class="plot" id="scores" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img" aria-label="Score distribution per seat">"#);
+    let mut t = lo;
+    while t <= hi + 1e-9 {
+        let _ = write!(out, r##"<line x1="{left}" x2="{}" y1="{yy}" y2="{yy}" stroke="#ddd"/><text x="{}" y="{}" font-size="11" text-anchor="end">{}</text>"##, left + plot_w, left - 4.0, y(t) + 4.0, t, yy = y(t));
+        t += step;
+    }
+    let group = plot_w / n as f64;
+    let k = studies.len() as f64;
+    let bw = (group / (k + 1.0) * 0.6).min(30.0);
+    for p in 0..n {
+        let gx = left + group * p as f64;
+        let _ = write!(out, r#"<text x="{}" y="{}" font-size="12" text-anchor="middle">p{}</text>"#, gx + group / 2.0, h - bottom + 18.0, p + 1);
+        for (i, s) in studies.iter().enumerate() {
+            let d = &s.scores[p];
+            let x = gx + group * (i as f64 + 1.0) / (k + 1.0);
+            let c = colour(i);
+            let (q1, med, q3) = (d.quantile(0.25), d.quantile(0.5), d.quantile(0.75));
+            let _ = write!(
+                out,
+                r#"<g><title>{} p{}: min {} q1 {} median {} q3 {} max {} mean {:.2}</title><line x1="{x}" x2="{x}" y1="{}" y2="{}" stroke="{c}"/><rect x="{}" y="{}" width="{bw}" height="{}" fill="{c}" fill-opacity="0.3" stroke="{c}"/><line x1="{}" x2="{}" y1="{}" y2="{}" stroke="{c}" stroke-width="2"/></g>"#,
+                esc(&s.label), p + 1, d.min(), q1, med, q3, d.max(), d.mean,
+                y(d.max() as f64), y(d.min() as f64), x - bw / 2.0, y(q3), (y(q1) - y(q3)).max(1.0),
+                x - bw / 2.0, x + bw / 2.0, y(med), y(med)
+            );
+        }
+    }
+    let _ = write!(out, r#"<text x="{}" y="{}" font-size="12" text-anchor="middle">seat (box: quartiles and median; whiskers: min and max)</text>"#, left + plot_w / 2.0, h - 6.0);
+    legend(&mut out, studies, left + plot_w + 20.0, top + 12.0);
+    out.push_str("</svg>");
+    out
+}
+
+/// Game length: a histogram of decisions per game per ruleset (shares of games), as lines.
+fn svg_lengths(studies: &[Study]) -> String {
+    let (w, h, left, top, bottom) = (640.0, 300.0, 50.0, 20.0, 40.0);
+    let legend_w = 170.0;
+    let plot_w = w - left - legend_w;
+    let plot_h = h - top - bottom;
+    let lo = studies.iter().map(|s| s.decisions.min()).min().unwrap_or(0) as f64;
+    let hi = studies.iter().map(|s| s.decisions.max()).max().unwrap_or(1) as f64;
+    let bins = 20usize;
+    let width = ((hi - lo) / bins as f64).max(1.0);
+    let shares: Vec<Vec<f64>> = studies
+        .iter()
+        .map(|s| {
+            let mut c = vec![0.0; bins];
+            for &v in &s.decisions.values {
+                let b = (((v as f64 - lo) / width) as usize).min(bins - 1);
+                c[b] += 1.0;
+            }
+            c.iter().map(|x| x / s.decisions.n.max(1) as f64).collect()
+        })
+        .collect();
+    let top_share = shares.iter().flatten().fold(0.0f64, |a, &b| a.max(b)).max(0.01);
+    let ystep = nice_step(top_share, 5.0);
+    let ymax = (top_share / ystep).ceil() * ystep;
+    let x = |v: f64| left + plot_w * (v - lo) / (width * bins as f64);
+    let y = |s: f64| top + plot_h * (1.0 - s / ymax);
+    let mut out = format!(r#"<svg xmlns="http://www.w3.org/2000/svg" class="plot" id="lengths" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img" aria-label="Decisions per game">"#);
+    let mut t = 0.0;
+    while t <= ymax + 1e-9 {
+        let _ = write!(out, r##"<line x1="{left}" x2="{}" y1="{yy}" y2="{yy}" stroke="#ddd"/><text x="{}" y="{}" font-size="11" text-anchor="end">{:.0}%</text>"##, left + plot_w, left - 4.0, y(t) + 4.0, 100.0 * t, yy = y(t));
+        t += ystep;
+    }
+    let xstep = nice_step(width * bins as f64, 6.0);
+    let mut t = (lo / xstep).ceil() * xstep;
+    while t <= lo + width * bins as f64 + 1e-9 {
+        let _ = write!(out, r#"<text x="{}" y="{}" font-size="11" text-anchor="middle">{}</text>"#, x(t), h - bottom + 16.0, t);
+        t += xstep;
+    }
+    for (i, s) in shares.iter().enumerate() {
+        let mut points = String::new();
+        for (b, &share) in s.iter().enumerate() {
+            let (x0, x1) = (x(lo + width * b as f64), x(lo + width * (b + 1) as f64));
+            let _ = write!(points, "{x0:.1},{:.1} {x1:.1},{:.1} ", y(share), y(share));
+        }
+        let _ = write!(out, r#"<polyline fill="none" stroke="{}" stroke-width="2" points="{}"><title>{}: mean {:.1} decisions</title></polyline>"#, colour(i), points.trim_end(), esc(&studies[i].label), studies[i].decisions.mean);
+    }
+    let _ = write!(out, r#"<text x="{}" y="{}" font-size="12" text-anchor="middle">decisions per game (share of games)</text>"#, left + plot_w / 2.0, h - 6.0);
+    legend(&mut out, studies, left + plot_w + 20.0, top + 12.0);
+    out.push_str("</svg>");
+    out
+}
+
+fn pct(v: &Value) -> String {
+    format!("{:.1}%", 100.0 * f(v))
+}
+
+fn html(r: &Value, studies: &[Study]) -> String {
+    let n = r["players"].as_u64().unwrap_or(1) as usize;
+    let mut out = String::new();
+    let title = format!("Balance report: {}", r["base"].as_str().unwrap_or(""));
+    let _ = write!(
+        out,
+        r#"<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{}</title>
+<style>body{{font-family:sans-serif;max-width:60em;margin:2em auto;color:#222}}table{{border-collapse:collapse;margin:1em 0}}th,td{{border:1px solid #ccc;padding:.25em .6em;text-align:right}}th{{background:#f4f4f4}}td:first-child,th:first-child{{text-align:left}}.sig{{font-weight:bold;color:#b00}}svg.plot{{display:block;margin:1em 0}}</style>
+</head><body>
+<h1>{}</h1>
+<p>{} players, {} games per ruleset, seed {}, agents {}. Every ruleset plays the same seeds. Shared victories are split between the winners. Intervals are 95% Wilson score intervals; differences are called significant when the two-sided p-value is below {}.</p>
+"#,
+        esc(&title),
+        esc(&title),
+        n,
+        r["games"],
+        r["seed"],
+        esc(&r["agents"].as_array().into_iter().flatten().filter_map(|a| a.as_str()).collect::<Vec<_>>().join(", ")),
+        r["alpha"]
+    );
+    out.push_str("<h2>Win rate per seat</h2>\n");
+    out.push_str(&svg_win_rates(studies, n));
+    for rs in r["rulesets"].as_array().into_iter().flatten() {
+        let _ = write!(out, "\n<h2>{} <small>({})</small></h2>\n", esc(rs["name"].as_str().unwrap_or("")), esc(rs["role"].as_str().unwrap_or("")));
+        out.push_str(r#"<table class="seats"><tr><th>seat</th><th>agent</th><th>wins</th><th>win rate</th><th>95% interval</th><th>mean score</th><th>sd</th><th>min</th><th>q1</th><th>median</th><th>q3</th><th>max</th></tr>"#);
+        for s in rs["seats"].as_array().into_iter().flatten() {
+            let sc = &s["score"];
+            let _ = write!(
+                out,
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} – {}</td><td>{:.2}</td><td>{:.2}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                esc(s["seat"].as_str().unwrap_or("")),
+                esc(s["agent"].as_str().unwrap_or("")),
+                s["wins"],
+                pct(&s["win_rate"]),
+                pct(&s["ci_low"]),
+                pct(&s["ci_high"]),
+                f(&sc["mean"]),
+                f(&sc["sd"]),
+                sc["min"],
+                sc["q1"],
+                sc["median"],
+                sc["q3"],
+                sc["max"]
+            );
+        }
+        out.push_str("</table>\n");
+        if let Some(ends) = rs["ends"].as_object() {
+            let g = rs["games"].as_f64().unwrap_or(1.0).max(1.0);
+            let list: Vec<String> = ends.iter().map(|(why, k)| format!("{} ({:.1}%)", esc(why), 100.0 * f(k) / g)).collect();
+            let _ = write!(out, "<p class=\"ends\">How games ended: {}.</p>\n", list.join("; "));
+        }
+        let fp = &rs["first_player"];
+        let d = &rs["length"]["decisions"];
+        let _ = write!(
+            out,
+            "<p>First-player advantage: p1 wins {} (95% interval {} – {}) against a fair share of {}: {:+.1} points, z = {:.2}, p = {:.4}{}.<br>Game length: {:.1} decisions a game on average (sd {:.1}, median {}, {} – {}); {:.1} chance steps; {} shared victories.</p>\n",
+            pct(&fp["win_rate"]),
+            pct(&fp["ci_low"]),
+            pct(&fp["ci_high"]),
+            pct(&fp["fair_share"]),
+            100.0 * f(&fp["advantage"]),
+            f(&fp["z"]),
+            f(&fp["p_value"]),
+            if fp["significant"].as_bool() == Some(true) { r#" <span class="sig">(significant)</span>"# } else { "" },
+            f(&d["mean"]),
+            f(&d["sd"]),
+            d["median"],
+            d["min"],
+            d["max"],
+            f(&rs["length"]["chances"]["mean"]),
+            rs["shared_victories"]
+        );
+    }
+    if let Some(cs) = r["comparisons"].as_array().filter(|c| !c.is_empty()) {
+        out.push_str("\n<h2>Variants against the base</h2>\n<p>Win rates: two-proportion z-test per seat (pooled). Scores and game length: difference of means, Welch's z (large samples).</p>\n");
+        for c in cs {
+            let _ = write!(out, "<h3>{} vs {}</h3>\n", esc(c["variant"].as_str().unwrap_or("")), esc(c["base"].as_str().unwrap_or("")));
+            out.push_str(r#"<table class="comparison"><tr><th>seat</th><th>base win rate</th><th>variant win rate</th><th>difference</th><th>z</th><th>p</th><th>mean score difference</th><th>p (scores)</th></tr>"#);
+            for s in c["seats"].as_array().into_iter().flatten() {
+                let sig = |b: &Value| if b.as_bool() == Some(true) { r#" class="sig""# } else { "" };
+                let _ = write!(
+                    out,
+                    "<tr><td>{}</td><td>{}</td><td>{}</td><td{}>{:+.1} points</td><td>{:.2}</td><td{}>{:.4}</td><td>{:+.2}</td><td{}>{:.4}</td></tr>",
+                    esc(s["seat"].as_str().unwrap_or("")),
+                    pct(&s["base_win_rate"]),
+                    pct(&s["variant_win_rate"]),
+                    sig(&s["significant"]),
+                    100.0 * f(&s["difference"]),
+                    f(&s["z"]),
+                    sig(&s["significant"]),
+                    f(&s["p_value"]),
+                    f(&s["mean_score_difference"]),
+                    sig(&s["score_significant"]),
+                    f(&s["score_p_value"])
+                );
+            }
+            let d = &c["decisions"];
+            let _ = write!(
+                out,
+                "</table>\n<p>Decisions per game: {:.1} → {:.1} ({:+.1}, z = {:.2}, p = {:.4}{}).</p>\n",
+                f(&d["base_mean"]),
+                f(&d["variant_mean"]),
+                f(&d["difference"]),
+                f(&d["z"]),
+                f(&d["p_value"]),
+                if d["significant"].as_bool() == Some(true) { r#", <span class="sig">significant</span>"# } else { "" }
+            );
+        }
+    }
+    out.push_str("\n<h2>Score distribution</h2>\n");
+    out.push_str(&svg_scores(studies, n));
+    out.push_str("\n<h2>Game length</h2>\n");
+    out.push_str(&svg_lengths(studies));
+    out.push_str("\n</body></html>\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_matches_known_values() {
+        // 50 of 100: 40.4% – 59.6%; 0 of 10: 0 – 27.8%.
+        let (lo, hi) = wilson(50.0, 100.0);
+        assert!((lo - 0.4038).abs() < 1e-4 && (hi - 0.5962).abs() < 1e-4, "{lo} {hi}");
+        let (lo, hi) = wilson(0.0, 10.0);
+        assert!(lo == 0.0 && (hi - 0.2775).abs() < 1e-4, "{hi}");
+    }
+
+    #[test]
+    fn p_values_match_the_normal_distribution() {
+        assert!((p_two_sided(1.959964) - 0.05).abs() < 1e-6);
+        assert!((p_two_sided(0.0) - 1.0).abs() < 1e-6);
+        assert!((p_two_sided(-2.575829) - 0.01).abs() < 1e-6);
+        // 60/100 vs 40/100: z = 2.828 (pooled p = 0.5).
+        let (z, p) = two_proportions(40.0, 100.0, 60.0, 100.0);
+        assert!((z - 2.828427).abs() < 1e-5 && (p - 0.004678).abs() < 1e-5, "{z} {p}");
+    }
+
+    #[test]
+    fn quantiles_interpolate() {
+        let d = Dist::of([1, 2, 3, 4]);
+        assert_eq!(d.quantile(0.5), 2.5);
+        assert_eq!(d.quantile(0.0), 1.0);
+        assert_eq!(d.quantile(1.0), 4.0);
+    }
+}
