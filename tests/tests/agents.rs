@@ -77,6 +77,9 @@ fn decisions_do_not_depend_on_hidden_contents() {
         let other = game.determinize(s, player, &mut GameRng::new(100 + k as u64)).unwrap();
         assert_ne!(other.zones, s.zones, "the redeal changed nothing: no hidden contents to test with");
         assert_eq!(game.render_state(&other, Some(player)), game.render_state(s, Some(player)), "the player can tell them apart");
+        // The samples the agents search are the same state whichever was real.
+        let sample = |state: &State| game.view(state).unwrap().sample_state(&mut GameRng::new(3)).unwrap();
+        assert_eq!(sample(s), sample(&other), "a sample depends on where the hidden elements really are");
         for kind in [Kind::Mcts, Kind::Ismcts] {
             let agent = search(kind, 40, 9);
             let a = agent.visits(&game.view(s).unwrap()).unwrap();
