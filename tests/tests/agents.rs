@@ -159,3 +159,33 @@ fn strength_benchmark() {
         );
     }
 }
+
+/// ISMCTS against MCTS on one sampled state, head to head in 2-player Go West, seats
+/// alternating: `cargo test --release -p frontier-tests --test agents ismcts_against_mcts
+/// -- --ignored --nocapture` (GAMES and ITERATIONS in the environment).
+#[test]
+#[ignore]
+fn ismcts_against_mcts() {
+    let env = |k: &str, d: u64| std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d);
+    let games = env("GAMES", 20);
+    let iterations = env("ITERATIONS", 200);
+    let game = load_ruleset("go-west");
+    let ismcts = AgentSpec::parse(&format!("ismcts:iterations={iterations}")).unwrap();
+    let mcts = AgentSpec::parse(&format!("mcts:iterations={iterations}")).unwrap();
+    let started = std::time::Instant::now();
+    let mut wins = 0.0;
+    for g in 0..games {
+        let seed = 2000 + g;
+        let seat = (g % 2) as usize;
+        let agents: Vec<Box<dyn Agent>> = (0..2).map(|p| if p == seat { ismcts.agent(seed, p) } else { mcts.agent(seed, p) }).collect();
+        let (winners, _) = play(&game, agents, seed);
+        if winners.contains(&seat) {
+            wins += 1.0 / winners.len() as f64;
+        }
+    }
+    println!(
+        "go-west 2p: ismcts:iterations={iterations} vs mcts:iterations={iterations}: {wins} wins of {games} ({:.0}%), {:.0}s",
+        100.0 * wins / games as f64,
+        started.elapsed().as_secs_f64()
+    );
+}
