@@ -9,6 +9,7 @@ use clap::Args;
 use frontier_interpreter::frontier_grammar::trace::{self as notation, LineKind, RulesetRef, Start};
 use frontier_interpreter::agent::{Agent, RandomAgent};
 use frontier_interpreter::runner::{sample_chance, Step};
+use frontier_interpreter::search::{split_agents, AgentSpec, SearchAgent};
 use frontier_interpreter::{Choice, Game, GameRng, Journal, State, Status};
 
 use crate::human::{Answer, HumanAgent};
@@ -26,11 +27,15 @@ pub struct PlayArgs {
     /// The same seed, players and decisions give the same game.
     #[arg(long, value_name = "SEED")]
     pub seed: Option<u64>,
-    /// One agent per seat, comma-separated: human or random (default: human in seat 1
-    /// when the terminal is interactive, random elsewhere). Without --players, the number
-    /// of agents is the number of players.
-    #[arg(long, value_name = "AGENTS", value_delimiter = ',', value_parser = ["human", "random"])]
-    pub agents: Option<Vec<String>>,
+    /// One agent per seat, comma-separated: human, random, mcts or ismcts (default: human
+    /// in seat 1 when the terminal is interactive, random elsewhere). Without --players,
+    /// the number of agents is the number of players. The search bots take options after
+    /// a colon: mcts:iterations=1000,c=1.4 (iterations: playouts per decision, default
+    /// 500; c: exploration, default 1.4; rollout: steps per playout, default 10000;
+    /// reward: win or rank). mcts searches one sampled state per decision, ismcts samples
+    /// the hidden cards anew at every iteration; neither reads what its player cannot see.
+    #[arg(long, value_name = "AGENTS", value_parser = parse_agent_list)]
+    pub agents: Option<AgentList>,
     /// Write the game's trace to this file: at the end of the game, or when a person
     /// quits with `q` (default then: frontier-<ruleset>-<seed>.trace in this folder).
     #[arg(long, value_name = "FILE")]
@@ -49,22 +54,47 @@ pub struct PlayArgs {
     pub confirm_forced: bool,
 }
 
+/// The agents of `--agents`, one per seat, each checked.
+#[derive(Clone, Debug)]
+pub struct AgentList(pub Vec<String>);
+
+/// `--agents`' parser: a wrong agent or option is a usage error.
+fn parse_agent_list(list: &str) -> Result<AgentList, String> {
+    let specs = split_agents(list);
+    for spec in &specs {
+        if spec != "human" {
+            AgentSpec::parse(spec).map_err(|e| format!("{e} (agents: human, random, mcts[:options], ismcts[:options])"))?;
+        }
+    }
+    Ok(AgentList(specs))
+}
+
 /// Who decides for a seat. A bot is kept by value (cloned into undo snapshots): its
 /// draws after an undo or a resume are those it would have made.
 #[derive(Clone)]
 enum Seat {
     Human,
     Random(RandomAgent),
+    /// mcts or ismcts: each decision draws from its seed and the step number, so it has
+    /// nothing to replay on --resume.
+    Search(SearchAgent),
 }
 
 fn seats_for(specs: &[String], seed: u64) -> Result<Vec<Seat>, String> {
     specs
         .iter()
         .enumerate()
-        .map(|(seat, spec)| match spec.trim() {
-            "random" => Ok(Seat::Random(RandomAgent::new(GameRng::derived(seed, seat as u64 + 1)))),
-            "human" => Ok(Seat::Human),
-            other => Err(format!("unknown agent '{other}': use human or random")),
+        .map(|(seat, spec)| {
+            let spec = spec.trim();
+            if spec == "human" {
+                return Ok(Seat::Human);
+            }
+            match AgentSpec::parse(spec)? {
+                AgentSpec::Random => Ok(Seat::Random(RandomAgent::new(GameRng::derived(seed, seat as u64 + 1)))),
+                AgentSpec::Search(kind, config) => {
+                    Ok(Seat::Search(SearchAgent::new(kind, config, GameRng::derived(seed, seat as u64 + 1).next_u64())))
+                }
+            }
         })
         .collect()
 }
@@ -148,6 +178,10 @@ impl Session<'_> {
                 Status::Decision { player, options } => {
                     let i = match &mut self.seats[player as usize] {
                         Seat::Random(agent) => {
+                            let view = self.game.view(&self.state).ok_or("the game is not at a decision")?;
+                            agent.decide(&view).map_err(|e| format!("{}: {e}", self.names[player as usize]))?
+                        }
+                        Seat::Search(agent) => {
                             let view = self.game.view(&self.state).ok_or("the game is not at a decision")?;
                             agent.decide(&view).map_err(|e| format!("{}: {e}", self.names[player as usize]))?
                         }
@@ -252,13 +286,13 @@ pub fn run(args: PlayArgs) -> Result<(), String> {
             (Some(state), names, Some(absolute(file)))
         }
         None => {
-            let asked = args.players.or(args.agents.as_ref().map(Vec::len));
+            let asked = args.players.or(args.agents.as_ref().map(|a| a.0.len()));
             let n = crate::player_count(&game, asked)?;
             (None, crate::seat_names(n), None)
         }
     };
     let n = names.len();
-    let specs = args.agents.clone().unwrap_or_else(|| default_specs(n));
+    let specs = args.agents.clone().map(|a| a.0).unwrap_or_else(|| default_specs(n));
     if specs.len() != n {
         return Err(format!("--agents names {} agents for {n} players", specs.len()));
     }
@@ -353,8 +387,8 @@ fn resume(path: &Path, args: &PlayArgs) -> Result<(), String> {
     let recorded: Option<Vec<String>> = text
         .lines()
         .find_map(|l| l.strip_prefix("# agents "))
-        .map(|a| a.split(',').map(|s| s.trim().to_string()).collect());
-    let specs = args.agents.clone().or(recorded).unwrap_or_else(|| default_specs(n));
+        .map(split_agents);
+    let specs = args.agents.clone().map(|a| a.0).or(recorded).unwrap_or_else(|| default_specs(n));
     if specs.len() != n {
         return Err(format!("{n} players but {} agents ({})", specs.len(), specs.join(",")));
     }
@@ -403,6 +437,7 @@ fn resume(path: &Path, args: &PlayArgs) -> Result<(), String> {
                         let view = game.view(&session.state).ok_or("the game is not at a decision")?;
                         agent.decide(&view).map_err(|e| format!("{at}: {player}: {e}"))?;
                     }
+                    Seat::Search(_) => {}
                     Seat::Human if options == 1 && !session.confirm_forced => {}
                     Seat::Human => session.history.push(session.snapshot(seat)),
                 }

@@ -421,3 +421,29 @@ fn the_circle_the_wagons_board_and_decision_fit_a_50_row_terminal() {
     let prompt = lines.iter().position(|l| l.contains("your choice")).unwrap();
     assert!(prompt - start < 50, "{} rows from the board to the prompt:\n{}", prompt - start, run.out);
 }
+
+#[test]
+fn search_agents_play_and_their_options_are_checked() {
+    let dir = scratch("search-agents");
+    let run = frontier(&dir, &["play", "circle-the-wagons", "--seed", "4", "--agents", "mcts:iterations=30,c=1,random", "--trace-out", "full.trace"], "");
+    assert_eq!(run.code, 0, "{}", run.err);
+    assert!(run.out.contains("(mcts:iterations=30,c=1, random)"), "{}", run.out);
+    // A search agent draws from its seed and the step number: resumed half-way, the game
+    // goes on as it went.
+    let full = read(&dir.join("full.trace"));
+    let cut: String = full.lines().take(16).map(|l| format!("{l}\n")).collect();
+    std::fs::write(dir.join("part.trace"), cut).unwrap();
+    let run = frontier(&dir, &["play", "--resume", "part.trace", "--trace-out", "resumed.trace"], "");
+    assert_eq!(run.code, 0, "{}", run.err);
+    assert_eq!(steps(&read(&dir.join("resumed.trace"))), steps(&full));
+    for (agents, says) in [
+        ("mcts:iterations=abc,random", "iterations=abc: expected a whole number"),
+        ("mcts:depth=3,random", "unknown option 'depth'"),
+        ("ismcts:c=-1,random", "c=-1: expected a number"),
+        ("alphazero,random", "unknown agent 'alphazero'"),
+    ] {
+        let run = frontier(&dir, &["play", "circle-the-wagons", "--agents", agents], "");
+        assert_eq!(run.code, 2, "--agents {agents}: {}", run.err);
+        assert!(run.err.contains(says), "--agents {agents}: {}", run.err);
+    }
+}

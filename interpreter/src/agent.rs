@@ -77,6 +77,29 @@ impl View<'_> {
         self.game.render_display_styled(self.state, style)
     }
 
+    /// The rules being played (public: they say nothing of the hidden state).
+    pub fn game(&self) -> &Game {
+        self.game
+    }
+
+    /// How many players are seated.
+    pub fn seats(&self) -> usize {
+        self.state.names.len()
+    }
+
+    /// Decisions and chance outcomes applied so far in the game.
+    pub fn steps(&self) -> u32 {
+        self.state.steps
+    }
+
+    /// A state this player cannot tell from the real one, drawn with `rng`: what they do
+    /// not see is dealt at random among the places they do not see ([`Game::determinize`]).
+    /// It depends only on what the player may know and on `rng`, never on the real hidden
+    /// contents, so a search agent plays out sampled states without reading them.
+    pub fn sample_state(&self, rng: &mut GameRng) -> Result<State, RuntimeError> {
+        self.game.determinize(self.state, self.player, rng)
+    }
+
     /// The state as this player may see it: zones they may not see show only what their
     /// visibility allows.
     pub fn render(&self, style: Style) -> String {

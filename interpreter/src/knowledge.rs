@@ -88,6 +88,9 @@ impl Game {
     /// zones. What they see, the sizes of zones and everything outside zones stay as they
     /// are. An information-set search samples the states it plays out from this.
     ///
+    /// The result depends only on what `viewer` may know and on `rng`: two states that
+    /// differ only in hidden contents give the same sample.
+    ///
     /// Knowledge the rules keep elsewhere (a state variable recording a card's owner) is
     /// public and is not resampled.
     pub fn determinize(&self, state: &State, viewer: u8, rng: &mut GameRng) -> Result<State, RuntimeError> {
@@ -110,6 +113,9 @@ impl Game {
         for kind in kinds {
             let slots: Vec<(usize, usize)> = places.iter().copied().filter(|&(z, _)| self.zone_element(z) == kind).collect();
             let mut elements: Vec<u16> = slots.iter().map(|&(z, at)| state.zones[z][at]).collect();
+            // Dealt from a sorted pile, so that the sample depends on which elements are
+            // hidden, not on where they really are.
+            elements.sort_unstable();
             rng.shuffle(&mut elements);
             for (&(z, at), e) in slots.iter().zip(elements) {
                 out.zones[z][at] = e;

@@ -23,6 +23,7 @@ pub mod render;
 pub mod rng;
 pub mod runner;
 pub mod script;
+pub mod search;
 pub use frontier_grammar;
 pub mod trace;
 pub mod value;
