@@ -62,6 +62,14 @@ fn run_cases(target: &str, n: u64, case: impl Fn(u64)) {
     }
 }
 
+/// With `FRONTIER_FUZZ_DUMP=DIR`, writes a case's input to DIR/case-SEED (to look at the
+/// input of a failing case).
+fn dump(seed: u64, text: &str) {
+    if let Some(dir) = std::env::var_os("FRONTIER_FUZZ_DUMP") {
+        let _ = std::fs::write(std::path::Path::new(&dir).join(format!("case-{seed}")), text);
+    }
+}
+
 /// A small deterministic source of choices for building inputs.
 struct Gen(GameRng);
 
@@ -444,6 +452,7 @@ fn mutated_rulesets(n: u64) {
         } else {
             src.text = mutate(&mut g, &src.text);
         }
+        dump(seed, &src.text);
         if let Ok(game) = load(&src, &shipped) {
             let players = game.meta.min_players as usize;
             play_checked(&game, players, seed, false);

@@ -513,7 +513,9 @@ impl Builder {
             return Vec::new();
         };
         let map = &self.derive_pairs(map);
-        let names: Vec<String> = map.keys().filter_map(|k| k.as_str().map(str::to_string)).collect();
+        // Only the tables that will be built: a type naming one refers to it by position.
+        let names: Vec<String> =
+            map.iter().filter(|(_, v)| v.is_mapping()).filter_map(|(k, _)| k.as_str().map(str::to_string)).collect();
         let mut tables = Vec::new();
         // Row values may name rows of any table: read all rows first, then resolve.
         let mut raw_rows: Vec<Vec<(String, Vec<Yaml>, String)>> = Vec::new();
