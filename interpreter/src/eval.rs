@@ -459,6 +459,9 @@ const STACK_ARGS: usize = 4;
 
 /// Calls function `id` with `args`: evaluates them, then `body` in the function's
 /// environment with `run` (the typed entry point the caller needs).
+// Out of line: its argument array and frame would otherwise weigh on every
+// `int`/`bool`/`eval` call, most of which call no function.
+#[inline(never)]
 fn call_function<T>(env: &Env, id: crate::ir::FunctionId, args: &[Expr], run: impl Fn(&Expr, &Env) -> Result<T>) -> Result<T> {
     let function = &env.game.functions[id.index()];
     if let (true, Some(memo)) = (args.is_empty(), env.memo) {

@@ -180,6 +180,46 @@ pub type Source = Arc<str>;
 /// per-element arguments run once per element) and the environment.
 pub type BuiltinEval = fn(&[Expr], &crate::eval::Env) -> Result<Value, crate::eval::RuntimeError>;
 
+/// The children of an expression, read-only or mutable (`$m` is `mut` or nothing): one
+/// list of the variants that hold expressions, for both.
+macro_rules! children {
+    ($e:expr, $as_deref:ident, $iter:ident $(, $m:tt)?) => {
+        match $e {
+            Expr::Const(_)
+            | Expr::Local(_)
+            | Expr::It
+            | Expr::Outer(_)
+            | Expr::Players
+            | Expr::PlayerCount
+            | Expr::Param(_)
+            | Expr::Var { .. }
+            | Expr::VarAtKey { .. }
+            | Expr::ColumnKey { .. } => Vec::new(),
+            Expr::IsNone { value, .. } => vec![value],
+            Expr::VarAt { index, .. } => vec![index],
+            Expr::Column { row, .. } => vec![row],
+            Expr::RowId(e) | Expr::PosRow(e) | Expr::PosCol(e) | Expr::Neg(e, _) | Expr::Not(e) | Expr::Lambda(e) => vec![e],
+            Expr::Zone(z) | Expr::ZoneLen(z) | Expr::ZoneFirst(z) | Expr::ZoneLast(z) => z.index.$as_deref().into_iter().collect(),
+            Expr::ZoneCount(z, x) | Expr::ZoneContains(z, x) | Expr::ZoneIndexOf(z, x) => {
+                z.index.$as_deref().into_iter().chain(std::iter::once(&$($m)? **x)).collect()
+            }
+            Expr::Board(b) => b.index.$as_deref().into_iter().collect(),
+            Expr::Index { list, at } => vec![list, at],
+            Expr::Pair { first, second, .. } => vec![first, second],
+            Expr::List(items) => items.$iter().collect(),
+            Expr::Arith { a, b, .. }
+            | Expr::Compare { a, b, .. }
+            | Expr::Equal { a, b, .. }
+            | Expr::Same { a, b, .. }
+            | Expr::And(a, b)
+            | Expr::Or(a, b) => vec![a, b],
+            Expr::In { item, list } => vec![item, list],
+            Expr::If { cond, then, otherwise } => vec![cond, then, otherwise],
+            Expr::Call { args, .. } | Expr::Script { args, .. } | Expr::Function { args, .. } => args.$iter().collect(),
+        }
+    };
+}
+
 #[derive(Debug, Clone)]
 pub enum Expr {
     Const(Value),
@@ -269,42 +309,12 @@ impl Expr {
     }
 
     /// The direct children of this node, in evaluation order.
+    /// The expressions this one holds, in order.
+    pub fn children(&self) -> Vec<&Expr> {
+        children!(self, as_deref, iter)
+    }
+
     pub fn children_mut(&mut self) -> Vec<&mut Expr> {
-        fn zone(z: &mut ZoneRead) -> Option<&mut Expr> {
-            z.index.as_deref_mut()
-        }
-        match self {
-            Expr::Const(_)
-            | Expr::Local(_)
-            | Expr::It
-            | Expr::Outer(_)
-            | Expr::Players
-            | Expr::PlayerCount
-            | Expr::Param(_)
-            | Expr::Var { .. }
-            | Expr::VarAtKey { .. }
-            | Expr::ColumnKey { .. } => Vec::new(),
-            Expr::IsNone { value, .. } => vec![value],
-            Expr::VarAt { index, .. } => vec![index],
-            Expr::Column { row, .. } => vec![row],
-            Expr::RowId(e) | Expr::PosRow(e) | Expr::PosCol(e) | Expr::Neg(e, _) | Expr::Not(e) | Expr::Lambda(e) => vec![e],
-            Expr::Zone(z) | Expr::ZoneLen(z) | Expr::ZoneFirst(z) | Expr::ZoneLast(z) => zone(z).into_iter().collect(),
-            Expr::ZoneCount(z, x) | Expr::ZoneContains(z, x) | Expr::ZoneIndexOf(z, x) => {
-                zone(z).into_iter().chain(std::iter::once(&mut **x)).collect()
-            }
-            Expr::Board(b) => b.index.as_deref_mut().into_iter().collect(),
-            Expr::Index { list, at } => vec![list, at],
-            Expr::Pair { first, second, .. } => vec![first, second],
-            Expr::List(items) => items.iter_mut().collect(),
-            Expr::Arith { a, b, .. }
-            | Expr::Compare { a, b, .. }
-            | Expr::Equal { a, b, .. }
-            | Expr::Same { a, b, .. }
-            | Expr::And(a, b)
-            | Expr::Or(a, b) => vec![a, b],
-            Expr::In { item, list } => vec![item, list],
-            Expr::If { cond, then, otherwise } => vec![cond, then, otherwise],
-            Expr::Call { args, .. } | Expr::Script { args, .. } | Expr::Function { args, .. } => args.iter_mut().collect(),
-        }
+        children!(self, as_deref_mut, iter_mut, mut)
     }
 }

@@ -29,16 +29,31 @@ pub fn game(game: &mut Game) {
     let mut bodies: Vec<Expr> = game.functions.iter_mut().map(|f| std::mem::replace(&mut f.body, Expr::Const(Value::None))).collect();
     {
         let folder = Folder { env: Env::new(game, &blank, &[]) };
+        // Function bodies first, each with the calls it makes already inlined: a body
+        // only calls functions declared without recursion, so a call's callee is finished
+        // before it is inlined (`inline_order` puts callees first).
+        for id in inline_order(&bodies) {
+            let mut body = std::mem::replace(&mut bodies[id], Expr::Const(Value::None));
+            folder.expr(&mut body);
+            if inline_calls(&mut body, &bodies) {
+                folder.expr(&mut body);
+            }
+            bodies[id] = body;
+        }
         for block in &mut blocks {
             for stmt in block {
-                folder.statement(&mut stmt.kind);
+                for e in statement_exprs(&mut stmt.kind) {
+                    folder.expr(e);
+                    if inline_calls(e, &bodies) {
+                        folder.expr(e);
+                    }
+                }
             }
         }
         vars.iter_mut().for_each(|e| folder.expr(e));
         zones.iter_mut().flatten().for_each(|e| folder.expr(e));
         folder.expr(&mut score);
         tiebreak.iter_mut().for_each(|e| folder.expr(e));
-        bodies.iter_mut().for_each(|e| folder.expr(e));
     }
     for (f, body) in game.functions.iter_mut().zip(bodies) {
         f.body = body;
@@ -65,9 +80,9 @@ struct Folder<'a> {
     env: Env<'a>,
 }
 
-impl Folder<'_> {
-    fn statement(&self, kind: &mut StmtKind) {
-        let exprs: Vec<&mut Expr> = match kind {
+/// Every expression of a statement (not of the blocks it holds).
+fn statement_exprs(kind: &mut StmtKind) -> Vec<&mut Expr> {
+    match kind {
             StmtKind::Assign { target, value, .. } => {
                 let mut v = vec![value];
                 if let crate::model::Place::Var { index: Some(index), .. } = target {
@@ -132,11 +147,10 @@ impl Folder<'_> {
                 }
                 v
             }
-        };
-        for e in exprs {
-            self.expr(e);
-        }
     }
+}
+
+impl Folder<'_> {
 
     /// Optimizes an expression in place, children first.
     pub fn expr(&self, e: &mut Expr) {
@@ -264,4 +278,104 @@ fn closed(e: &Expr, it_bound: bool) -> bool {
         Expr::In { item, list } => closed(item, it_bound) && closed(list, it_bound),
         Expr::If { cond, then, otherwise } => closed(cond, it_bound) && closed(then, it_bound) && closed(otherwise, it_bound),
     }
+}
+
+/// The largest function body (in IR nodes) that a call is replaced by.
+const INLINE_NODES: usize = 48;
+
+/// The functions in an order where each comes after the functions its body calls (the
+/// loader refuses recursion, so there is one).
+fn inline_order(bodies: &[Expr]) -> Vec<usize> {
+    fn visit(id: usize, bodies: &[Expr], done: &mut [bool], order: &mut Vec<usize>) {
+        if done[id] {
+            return;
+        }
+        done[id] = true;
+        let mut callees = Vec::new();
+        calls(&bodies[id], &mut callees);
+        for callee in callees {
+            visit(callee, bodies, done, order);
+        }
+        order.push(id);
+    }
+    fn calls(e: &Expr, out: &mut Vec<usize>) {
+        if let Expr::Function { id, .. } = e {
+            out.push(id.index());
+        }
+        e.children().into_iter().for_each(|c| calls(c, out));
+    }
+    let mut done = vec![false; bodies.len()];
+    let mut order = Vec::with_capacity(bodies.len());
+    for id in 0..bodies.len() {
+        visit(id, bodies, &mut done, &mut order);
+    }
+    order
+}
+
+/// Replaces each call of a small function whose arguments are plain reads (a constant, a
+/// local, a parameter, `it`, a variable) by the function's body with the arguments put
+/// in for its parameters: the call's frame, argument values and environment disappear.
+/// Such an argument cannot fail and costs what the parameter read did, so reading it
+/// where the body reads the parameter, as often as it does, changes nothing the game
+/// does. Functions without parameters stay calls: an option listing computes them once.
+/// Whether anything was inlined.
+fn inline_calls(e: &mut Expr, bodies: &[Expr]) -> bool {
+    let mut changed = false;
+    for child in e.children_mut() {
+        changed |= inline_calls(child, bodies);
+    }
+    if let Expr::Function { id, args } = e {
+        let body = &bodies[id.index()];
+        if !args.is_empty() && args.iter().all(plain_read) && size(body) <= INLINE_NODES {
+            if let Some(inlined) = substitute(body, args, 0) {
+                *e = inlined;
+                changed = true;
+            }
+        }
+    }
+    changed
+}
+
+/// Reads that cannot fail and cost no more than reading a parameter.
+fn plain_read(e: &Expr) -> bool {
+    matches!(e, Expr::Const(_) | Expr::Local(_) | Expr::Param(_) | Expr::It | Expr::Outer(_) | Expr::Var { .. } | Expr::PlayerCount)
+}
+
+fn size(e: &Expr) -> usize {
+    1 + e.children().into_iter().map(size).sum::<usize>()
+}
+
+/// `body` with `args[i]` for each `Param(i)`, `depth` lambdas deep: an argument that
+/// reads the caller's element (`it`) reads it from that many levels out.
+fn substitute(body: &Expr, args: &[Expr], depth: u8) -> Option<Expr> {
+    let arg = |i: u16| -> Option<Expr> {
+        Some(match args.get(i as usize)? {
+            Expr::It if depth > 0 => Expr::Outer(depth),
+            Expr::Outer(k) => Expr::Outer(k.checked_add(depth)?),
+            other => other.clone(),
+        })
+    };
+    let mut out = match body {
+        Expr::Param(i) => return arg(*i),
+        Expr::VarAtKey { base, code, key: Key::Param(i), name } => {
+            let index = arg(*i)?;
+            match Key::of(&index) {
+                Some(key) => Expr::VarAtKey { base: *base, code: *code, key, name: name.clone() },
+                None => Expr::VarAt { base: *base, code: *code, index: index.boxed(), name: name.clone() },
+            }
+        }
+        Expr::ColumnKey { values, key: Key::Param(i), name } => {
+            let row = arg(*i)?;
+            match Key::of(&row) {
+                Some(key) => Expr::ColumnKey { values: values.clone(), key, name: name.clone() },
+                None => Expr::Column { values: values.clone(), row: row.boxed(), name: name.clone() },
+            }
+        }
+        other => other.clone(),
+    };
+    let depth = if matches!(out, Expr::Lambda(_)) { depth.checked_add(1)? } else { depth };
+    for child in out.children_mut() {
+        *child = substitute(child, args, depth)?;
+    }
+    Some(out)
 }
