@@ -22,6 +22,39 @@ pub struct Seen {
 /// Seats a reveal can name: one bit each in [`Seen::players`].
 pub const MAX_SEATS: usize = 64;
 
+/// What `reveal:` has shown, sorted by zone and element (so that equal knowledge is an
+/// equal state). Most games reveal nothing: the list is allocated only when something
+/// is shown, and an empty one costs a state one word.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Reveals(Option<Box<Vec<Seen>>>);
+
+impl Reveals {
+    pub fn is_empty(&self) -> bool {
+        self.0.as_ref().is_none_or(|v| v.is_empty())
+    }
+    pub fn iter(&self) -> std::slice::Iter<'_, Seen> {
+        self.0.as_deref().map_or(&[][..], |v| &v[..]).iter()
+    }
+    fn retain(&mut self, keep: impl FnMut(&Seen) -> bool) {
+        if let Some(v) = &mut self.0 {
+            v.retain(keep);
+            if v.is_empty() {
+                self.0 = None;
+            }
+        }
+    }
+    fn add(&mut self, zone: u32, element: u16, players: u64) {
+        let list = self.0.get_or_insert_with(Default::default);
+        match list.iter_mut().find(|s| s.zone == zone && s.element == element) {
+            Some(s) => s.players |= players,
+            None => {
+                list.push(Seen { zone, element, players });
+                list.sort_unstable_by_key(|s| (s.zone, s.element));
+            }
+        }
+    }
+}
+
 impl State {
     /// Forgets what was revealed of elements that have left the zone they were revealed in.
     /// Called after every statement that takes elements out of a zone.
@@ -35,14 +68,7 @@ impl State {
 
     /// Records that `element` of zone instance `zone` is shown to these seats.
     pub(crate) fn reveal(&mut self, zone: usize, element: u16, players: u64) {
-        match self.seen.iter_mut().find(|s| s.zone as usize == zone && s.element == element) {
-            Some(s) => s.players |= players,
-            None => {
-                self.seen.push(Seen { zone: zone as u32, element, players });
-                // Kept sorted so that equal knowledge is an equal state.
-                self.seen.sort_unstable_by_key(|s| (s.zone, s.element));
-            }
-        }
+        self.seen.add(zone as u32, element, players);
     }
 
     /// Whether a reveal showed `element` of zone instance `zone` to `viewer`.

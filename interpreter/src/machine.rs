@@ -25,7 +25,7 @@ pub struct State {
     /// Decisions and chance outcomes applied so far.
     pub steps: u32,
     /// Hidden elements `reveal:` has shown to some players, sorted by zone and element.
-    pub seen: Vec<crate::knowledge::Seen>,
+    pub seen: crate::knowledge::Reveals,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -61,7 +61,9 @@ pub enum Pending {
     Decision { player: u8, block: BlockId, pc: u32, options: Vec<(u16, Value)> },
     Chance { slot: Slot, outcomes: Vec<Value>, weights: Vec<u64> },
     Shuffle { zone: usize },
-    Over(Outcome),
+    // Boxed: a finished game is rare, and every state would otherwise carry an
+    // outcome's size.
+    Over(Box<Outcome>),
 }
 
 /// The final result: a score per seat and a rank per seat (1 = winner; equal ranks share).
@@ -248,7 +250,7 @@ impl Game {
             locals: Vec::new(),
             pending: Pending::Running,
             steps: 0,
-            seen: Vec::new(),
+            seen: Default::default(),
         }
     }
 
@@ -525,7 +527,7 @@ impl Game {
         let ranks = (0..n).map(|p| 1 + (0..n).filter(|&q| key(q) > key(p)).count() as u8).collect();
         state.stack.clear();
         state.locals.clear();
-        state.pending = Pending::Over(Outcome { scores, tiebreaks, ranks, ended_by });
+        state.pending = Pending::Over(Box::new(Outcome { scores, tiebreaks, ranks, ended_by }));
         Ok(())
     }
 
