@@ -223,6 +223,14 @@ impl Expr {
                     .ok_or_else(|| RuntimeError::new(format!("position {i} is outside a list of {}", items.len())));
             }
             Expr::List(items) => Value::list(items.iter().map(|e| e.eval(env)).collect::<Result<Vec<_>>>()?),
+            Expr::Filter { .. } => {
+                let mut out = Vec::with_capacity(8);
+                self.each(env, |v| {
+                    out.push(v.clone());
+                    Ok(ControlFlow::Continue(()))
+                })?;
+                Value::list(out)
+            }
             Expr::Pair { .. } => Value::Int(self.index(env, "a two-key declaration")? as i64),
             Expr::If { cond, then, otherwise } => {
                 return if cond.bool(env)? { then.eval(env) } else { otherwise.eval(env) };
@@ -425,6 +433,14 @@ impl Expr {
                     }
                 }
             }
+            // A filtered list: the elements of its list that pass, as they come.
+            Expr::Filter { list, cond } => list.each_dyn(env, &mut |v| {
+                if cond.apply_bool(env, v)? {
+                    f(v)
+                } else {
+                    Ok(ControlFlow::Continue(()))
+                }
+            })?,
             // A list written out (`[t.coach, t.hotel]`): its items one by one.
             Expr::List(items) => {
                 for item in items {
@@ -442,6 +458,12 @@ impl Expr {
             }
         }
         Ok(())
+    }
+
+    /// [`Expr::each`] with the element function behind a reference: what a nested
+    /// `each` (a filter of a filter) calls, so that the generic one is instantiated once.
+    fn each_dyn(&self, env: &Env, f: &mut dyn FnMut(&Value) -> Result<ControlFlow<()>>) -> Result<()> {
+        self.each(env, f)
     }
 
     /// Lambdas evaluate their body; the typed entry points see through them.

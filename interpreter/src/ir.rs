@@ -205,6 +205,7 @@ macro_rules! children {
             }
             Expr::Board(b) => b.index.$as_deref().into_iter().collect(),
             Expr::Index { list, at } => vec![list, at],
+            Expr::Filter { list, cond } => vec![list, cond],
             Expr::Pair { first, second, .. } => vec![first, second],
             Expr::List(items) => items.$iter().collect(),
             Expr::Arith { a, b, .. }
@@ -265,6 +266,10 @@ pub enum Expr {
     ZoneCount(ZoneRead, Box<Expr>),
     ZoneContains(ZoneRead, Box<Expr>),
     ZoneIndexOf(ZoneRead, Box<Expr>),
+    /// `filter(list, cond)`: the elements for which the per-element `cond` holds. Its
+    /// consumers that only iterate (`count_if`, `any`, `sum`, `for:` lists…) read them
+    /// one by one from `list` ([`Expr::each`]); no list is built.
+    Filter { list: Box<Expr>, cond: Box<Expr> },
     /// A list indexed by position.
     Index { list: Box<Expr>, at: Box<Expr> },
     List(Vec<Expr>),

@@ -199,6 +199,7 @@ impl Folder<'_> {
             | Expr::Same { .. }
             | Expr::In { .. }
             | Expr::Index { .. }
+            | Expr::Filter { .. }
             | Expr::List(_)
                 if closed(e, false) =>
             {
@@ -267,6 +268,7 @@ fn closed(e: &Expr, it_bound: bool) -> bool {
         Expr::IsNone { value, .. } => closed(value, it_bound),
         Expr::RowId(a) | Expr::PosRow(a) | Expr::PosCol(a) | Expr::Neg(a, _) | Expr::Not(a) => closed(a, it_bound),
         Expr::Index { list, at } => closed(list, it_bound) && closed(at, it_bound),
+        Expr::Filter { list, cond } => closed(list, it_bound) && closed(cond, it_bound),
         Expr::Pair { first, second, .. } => closed(first, it_bound) && closed(second, it_bound),
         Expr::List(items) => items.iter().all(|i| closed(i, it_bound)),
         Expr::Arith { a, b, .. }

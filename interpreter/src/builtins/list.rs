@@ -27,6 +27,10 @@ pub const LEN: Builtin = Builtin {
     reduce: Some(|args| match args {
         [Expr::Zone(z)] => Some(Expr::ZoneLen(z.clone())),
         [Expr::Players] => Some(Expr::PlayerCount),
+        // The length of a filtered list is a count: no list is built.
+        [Expr::Filter { list, cond }] => {
+            Some(Expr::Call { builtin: &COUNT_IF, eval: eval_count_if, args: vec![(**list).clone(), (**cond).clone()] })
+        }
         _ => None,
     }),
     pure: true,
@@ -123,23 +127,12 @@ pub const FILTER: Builtin = Builtin {
         Form { call: "filter(list, cond)", result: "list", meaning: "The elements that satisfy `cond` (per element), in order." },
     ],
     lower: |c, site| match lower_condition(c, site) {
-        Some((l, pred, elem)) => (site.call(eval_filter, vec![l, pred]), list_of(elem)),
+        Some((l, pred, elem)) => (Expr::Filter { list: l.boxed(), cond: pred.boxed() }, list_of(elem)),
         None => nothing(),
     },
     reduce: None,
     pure: true,
 };
-
-fn eval_filter(args: &[Expr], env: &Env) -> Result<Value> {
-    let mut out = Vec::with_capacity(8);
-    args[0].each(env, |v| {
-        if args[1].apply_bool(env, v)? {
-            out.push(v.clone());
-        }
-        Ok(Continue(()))
-    })?;
-    Ok(Value::list(out))
-}
 
 pub const ANY: Builtin = Builtin {
     name: "any",
