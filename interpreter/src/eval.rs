@@ -245,28 +245,37 @@ impl Expr {
         })
     }
 
-    /// The value of a number-typed expression, unboxed.
+    /// The value of a number-typed expression, unboxed. The commonest nodes are read
+    /// here; the others in [`Expr::int_other`], out of line, so that this function's
+    /// frame stays small: it is entered for nearly every number the game reads.
     pub fn int(&self, env: &Env) -> Result<i64> {
         match self {
             Expr::Const(Value::Int(n)) => Ok(*n),
             Expr::Var { slot, code: Code::Int } => Ok(env.state.ints[*slot as usize]),
             Expr::VarAtKey { base, code: Code::Int, key, name } => var_at_key(env, *base, *key, name),
-            Expr::VarAt { base, code: Code::Int, index, name } => var_at(env, *base, index, name),
             Expr::Local(slot) => as_int(env.local(*slot)),
             Expr::Param(i) => as_int(&env.params[*i as usize]),
             Expr::Function { id, args } => call_function(env, *id, args, |body, env| body.int(env)),
             Expr::ColumnKey { values, key, name } => as_int(&values[key_row(env, *key, name)?]),
-            Expr::Column { values, row, name } => as_int(&values[row_of(row, env, name)?]),
             Expr::Arith { op, a, b, source } => {
                 let (x, y) = (a.leaf_int(env)?, b.leaf_int(env)?);
                 arith(*op, x, y).ok_or_else(|| arith_error(*op, x, y, source))
             }
+            Expr::ZoneLen(z) => Ok(zone(env, z)?.len() as i64),
+            Expr::PlayerCount => Ok(env.state.names.len() as i64),
+            _ => self.int_other(env),
+        }
+    }
+
+    #[inline(never)]
+    fn int_other(&self, env: &Env) -> Result<i64> {
+        match self {
+            Expr::VarAt { base, code: Code::Int, index, name } => var_at(env, *base, index, name),
+            Expr::Column { values, row, name } => as_int(&values[row_of(row, env, name)?]),
             Expr::Neg(e, source) => {
                 let x = e.int(env)?;
                 x.checked_neg().ok_or_else(|| RuntimeError::new(format!("-({x}) is past the largest whole number in \"{source}\"")))
             }
-            Expr::ZoneLen(z) => Ok(zone(env, z)?.len() as i64),
-            Expr::PlayerCount => Ok(env.state.names.len() as i64),
             Expr::ZoneCount(z, x) => {
                 let code = code_of(&x.eval(env)?);
                 let items = zone(env, z)?;
@@ -309,7 +318,6 @@ impl Expr {
                 let (x, y) = (a.leaf_int(env)?, b.leaf_int(env)?);
                 Ok(op.holds(x, y))
             }
-            Expr::Equal { a, b, negate } => Ok((a.eval(env)? == b.eval(env)?) != *negate),
             Expr::IsNone { value, negate } => Ok(value.code(env)?.is_none() != *negate),
             Expr::Same { a, b, negate } => Ok((a.code(env)? == b.code(env)?) != *negate),
             Expr::VarAtKey { base, code: Code::Bool, key, name } => Ok(var_at_key(env, *base, *key, name)? != 0),
@@ -322,6 +330,15 @@ impl Expr {
             Expr::Local(slot) => as_bool(env.local(*slot)),
             Expr::Param(i) => as_bool(&env.params[*i as usize]),
             Expr::Function { id, args } => call_function(env, *id, args, |body, env| body.bool(env)),
+            _ => self.bool_other(env),
+        }
+    }
+
+    /// The rarer nodes of [`Expr::bool`], out of line (see [`Expr::int`]).
+    #[inline(never)]
+    fn bool_other(&self, env: &Env) -> Result<bool> {
+        match self {
+            Expr::Equal { a, b, negate } => Ok((a.eval(env)? == b.eval(env)?) != *negate),
             Expr::Column { values, row, name } => as_bool(&values[row_of(row, env, name)?]),
             Expr::ZoneContains(z, x) => {
                 let code = code_of(&x.eval(env)?);
