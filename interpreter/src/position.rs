@@ -224,6 +224,10 @@ impl Game {
                 Ok(())
             })?;
         }
+        let held: usize = state.zones.iter().map(Vec::len).sum();
+        if held > self.limits.zone_elements {
+            return Err(format!("zones: {held} elements, more than {} (--limit elements=N raises the limit)", self.limits.zone_elements));
+        }
         let boards = top.get("boards").and_then(Yaml::as_mapping).unwrap_or(&empty);
         for (k, v) in boards {
             let name = k.as_str().unwrap_or_default();
@@ -238,6 +242,9 @@ impl Game {
                     let pos = read_pos(&Yaml::Sequence(vec![row.clone(), col.clone()])).map_err(|m| format!("boards.{name}: {m}"))?;
                     let code = self.element_code(&ty, element, state, &format!("boards.{name}"))?;
                     state.boards[base + i].set(pos, code);
+                    if state.boards[base + i].len() > self.limits.board_cells {
+                        return Err(format!("boards.{name}: more than {} cells (--limit cells=N raises the limit)", self.limits.board_cells));
+                    }
                 }
                 Ok(())
             })?;

@@ -375,10 +375,10 @@ impl Query {
     /// Compiles `source` with the names of `state`'s players bound.
     pub fn compile(game: &Game, state: &State, source: &str) -> Result<Query, String> {
         let decls = Decls::from_game(game);
-        let ast = parse_expr(source).map_err(|e| format!("{source}: syntax error at column {}: {}", e.offset + 1, e.message))?;
+        let ast = parse_expr(source, game.limits.expression).map_err(|e| format!("{source}: syntax error at column {}: {}", e.offset + 1, e.message))?;
         let (locals, values) = player_locals(state);
         let scope = Scope { locals: &locals, it: None };
-        let mut compiler = Compiler::new(&decls);
+        let mut compiler = Compiler::with_source(&decls, source);
         let (mut expr, _) = compiler.compile(&ast, &scope);
         if let Some(e) = compiler.errors.first() {
             return Err(format!("{source}: {} at '{}'", e.message, snippet(source, e.span)));
@@ -401,10 +401,10 @@ fn player_locals(state: &State) -> (Vec<(String, Type, u16)>, Vec<Value>) {
 }
 
 fn check_assertion(game: &Game, decls: &Decls, state: &State, source: &str) -> Result<(), String> {
-    let ast = parse_expr(source).map_err(|e| format!("assert: syntax error at column {}: {}", e.offset + 1, e.message))?;
+    let ast = parse_expr(source, game.limits.expression).map_err(|e| format!("assert: syntax error at column {}: {}", e.offset + 1, e.message))?;
     let (locals, values) = player_locals(state);
     let scope = Scope { locals: &locals, it: None };
-    let mut compiler = Compiler::new(decls);
+    let mut compiler = Compiler::with_source(decls, source);
     let eval = compiler.expect(&ast, &scope, &Type::Bool);
     if let Some(e) = compiler.errors.first() {
         return Err(format!("assert {source}: {} at '{}'", e.message, snippet(source, e.span)));

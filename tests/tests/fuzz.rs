@@ -494,7 +494,7 @@ impl Loaded {
         if let Some(game) = self.0.borrow().get(&key) {
             return game.clone();
         }
-        let game = shipped(name).ok().and_then(|src| load_with_params(&src, &shipped, params).ok()).map(std::rc::Rc::new);
+        let game = shipped(name).ok().and_then(|src| load_with_params(&src, &shipped, params, Default::default()).ok()).map(std::rc::Rc::new);
         let mut cache = self.0.borrow_mut();
         if cache.len() >= Self::MAX {
             cache.clear();

@@ -11,7 +11,7 @@ use frontier_tests::*;
 /// any decision) and checks its error against `expected`.
 fn check(path: &std::path::Path, params: &[(String, i64)], expected: &[String]) {
     let src = source(path);
-    let game = frontier_interpreter::load_with_params(&src, &|_| Err("no extends".into()), params)
+    let game = frontier_interpreter::load_with_params(&src, &|_| Err("no extends".into()), params, Default::default())
         .unwrap_or_else(|e| panic!("{} does not load:\n{e}", path.display()));
     let error = game.start(names(2)).expect_err("the game must stop with a runtime error").to_string();
     for text in expected {

@@ -28,7 +28,7 @@ fn sexpr(e: &Expr) -> String {
 }
 
 fn check(source: &str, expected: &str) {
-    let actual = match parse_expr(source) {
+    let actual = match parse_expr(source, Bounds::DEFAULT) {
         Ok(e) => sexpr(&e),
         Err(err) => format!("error at {}: {}", err.offset, err.message),
     };
@@ -131,31 +131,31 @@ fn errors_point_at_the_problem() {
 
 #[test]
 fn spans_cover_the_source() {
-    let e = parse_expr("  a + bc ").unwrap();
+    let e = parse_expr("  a + bc ", Bounds::DEFAULT).unwrap();
     assert_eq!((e.span.start, e.span.end), (2, 8));
 }
 
 #[test]
 fn templates() {
-    let parts = parse_template("move wagon from:{r} {{x}}").unwrap();
+    let parts = parse_template("move wagon from:{r} {{x}}", Bounds::DEFAULT).unwrap();
     assert_eq!(parts.len(), 3);
     assert_eq!(parts[0], TemplatePart::Text("move wagon from:".into()));
     assert!(matches!(&parts[1], TemplatePart::Hole(e) if sexpr(e) == "r"));
     assert_eq!(parts[2], TemplatePart::Text(" {x}".into()));
-    assert!(parse_template("broken {").is_err());
-    assert_eq!(parse_template("").unwrap(), vec![]);
+    assert!(parse_template("broken {", Bounds::DEFAULT).is_err());
+    assert_eq!(parse_template("", Bounds::DEFAULT).unwrap(), vec![]);
 }
 
 proptest! {
     #[test]
     fn never_panics_on_arbitrary_text(source in "\\PC{0,40}") {
-        let _ = parse_expr(&source);
-        let _ = parse_template(&source);
+        let _ = parse_expr(&source, Bounds::DEFAULT);
+        let _ = parse_template(&source, Bounds::DEFAULT);
     }
 
     #[test]
     fn never_panics_on_expression_like_text(source in "[a-z0-9 ()\\[\\].,+*/%<>=!\"-]{0,40}") {
-        if let Err(e) = parse_expr(&source) {
+        if let Err(e) = parse_expr(&source, Bounds::DEFAULT) {
             prop_assert!(e.offset <= source.len());
         }
     }
