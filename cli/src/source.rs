@@ -74,6 +74,17 @@ pub fn read_text(path: &Path) -> Result<String, String> {
     Ok(text.strip_prefix('\u{feff}').map(str::to_string).unwrap_or(text))
 }
 
+/// Reads a file of any size that must be a regular file (the JSON Lines `merge` joins):
+/// a pipe or a device could block or never end.
+pub fn read_regular(path: &Path) -> Result<String, String> {
+    let shown = path.display();
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {shown}: {}", plain_io(&e)))?;
+    if !meta.is_file() {
+        return Err(format!("cannot read {shown}: not a regular file"));
+    }
+    std::fs::read_to_string(path).map_err(|e| format!("cannot read {shown}: {}", plain_io(&e)))
+}
+
 pub fn plain_io(e: &std::io::Error) -> String {
     match e.kind() {
         std::io::ErrorKind::NotFound => "no such file".into(),

@@ -74,6 +74,10 @@ fn prepare(path: &Path) -> Result<Prepared, String> {
         read_text(&file).map_err(|e| format!("position: {e}"))
     })
     .map_err(|d| format!("{shown}:{}:{}: {}", d.line, d.column, d.message))?;
+    let wrong = frontier_interpreter::trace::assertion_errors(&game, &trace, &start);
+    if !wrong.is_empty() {
+        return Err(wrong.iter().map(|d| format!("{shown}:{}:{}: {}", d.line, d.column, d.message)).collect::<Vec<_>>().join("\n"));
+    }
     Ok(Prepared { trace, game, start })
 }
 

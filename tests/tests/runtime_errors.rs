@@ -44,6 +44,10 @@ fn script_results_are_checked_where_they_are_stored() {
         (1, "'v' holds a number, not the text seven"),
         (2, "'seat' holds a player, not the number 9"),
         (3, "a zone of a row of cards cannot hold the number 5"),
+        (4, "'flag' holds true/false, not the number 5"),
+        (5, "'v' holds a number, not the list"),
+        (6, "'v' holds a number, not none"),
+        (7, "'seat' holds a player, not the number 256"),
     ];
     for (case, expected) in cases {
         let at = ["ruleset.yaml:".to_string(), "play[".to_string(), expected.to_string()];

@@ -22,6 +22,9 @@ pub(crate) struct Decls {
     pub boards: Vec<BoardDecl>,
     pub script_functions: Vec<(String, usize)>,
     pub scripts: Option<Arc<crate::script::Scripts>>,
+    /// Set when the ruleset's scripts did not compile (their errors are reported): a call
+    /// of a script function is then not reported as unknown as well.
+    pub scripts_unreadable: bool,
     /// The signatures of the ruleset's `functions:` (bodies compile against these).
     pub functions: Vec<FunctionSig>,
     /// Seats in the slot layout: the length of a `players` key.
@@ -758,6 +761,10 @@ impl<'a> Compiler<'a> {
 
     fn script_call(&mut self, span: Span, name: &Name, args: &[Ast], scope: &Scope) -> Compiled {
         let found = self.decls.script_functions.iter().find(|(n, _)| *n == name.text).cloned();
+        if self.decls.scripts_unreadable {
+            // What the call would mean is unknown until the scripts compile.
+            return nothing();
+        }
         let (Some((_, arity)), Some(scripts)) = (found, self.decls.scripts.clone()) else {
             let mut candidates: Vec<String> = builtins::names().map(str::to_string).collect();
             candidates.extend(self.decls.functions.iter().map(|f| f.name.clone()));
@@ -798,6 +805,7 @@ impl Decls {
                 .collect(),
             script_functions: game.scripts.as_ref().map(|s| s.functions()).unwrap_or_default(),
             scripts: game.scripts.clone(),
+            scripts_unreadable: false,
             functions: game
                 .functions
                 .iter()

@@ -353,7 +353,9 @@ impl Builder {
         let meta = self.meta(top, origin);
         let params = self.params(top.get("params"));
         let mut tables = self.tables(top.get("tables"));
+        let scripts_unreadable = !scripts.is_empty();
         let scripts = self.scripts(scripts);
+        let scripts_unreadable = scripts_unreadable && scripts.is_none();
         let mut decls = Decls {
             max_players: meta.max_players as usize,
             tables: tables.iter().map(TableDecl::of).collect(),
@@ -363,6 +365,7 @@ impl Builder {
             boards: Vec::new(),
             script_functions: scripts.as_ref().map(|s| s.functions()).unwrap_or_default(),
             scripts: scripts.clone(),
+            scripts_unreadable,
             functions: Vec::new(),
         };
         let max_players = meta.max_players as usize;
