@@ -107,7 +107,7 @@ impl Limits {
     pub const LIST: &'static [LimitInfo] = &[
         LimitInfo {
             name: "nesting",
-            what: "Brackets nested in one expression or template",
+            what: "Brackets, conditionals and lambdas nested in one expression or template",
             get: |l| l.expression.nesting as u64,
             set: |l, n| l.expression.nesting = n as usize,
             ceiling: MAX_NESTING,

@@ -31,7 +31,7 @@ impl std::fmt::Display for SyntaxError {
 /// recursively: these bounds are what keep all of them within a thread's stack.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Bounds {
-    /// How deep brackets may nest.
+    /// How deep brackets, conditionals and lambdas may nest.
     pub nesting: usize,
     /// How many operators (`not`, `.field`, `if` and `=>` among them) one source may hold.
     pub operators: usize,
@@ -49,42 +49,72 @@ impl Default for Bounds {
 }
 
 /// Refuses sources that would make trees too deep to walk safely, before parsing them
-/// (the parser itself descends recursively into brackets).
+/// (the parser itself descends recursively into brackets, conditionals and lambdas).
+///
+/// Nesting counts brackets, and also conditionals and lambdas, which nest without
+/// brackets: `if a then b else if c then …` and `x => y => …` extend as far to the right
+/// as they can, so each stays open until the bracket around it closes or a `,` ends the
+/// list element it stands in.
 fn check_size(source: &str, bounds: Bounds) -> Result<(), SyntaxError> {
     let (mut depth, mut operators, mut in_string) = (0usize, 0usize, false);
+    // For each open bracket (and the whole source first): the conditionals and lambdas
+    // opened in it so far.
+    let mut open_here: Vec<usize> = vec![0];
     let mut previous = ' ';
     let too_many = |offset| SyntaxError {
         offset,
         message: format!("more than {} operators in one expression: split it (functions: can name its parts), or --limit operators=N raises the limit", bounds.operators),
     };
+    let too_deep = |offset| SyntaxError { offset, message: format!("nested more than {} deep (brackets, conditionals, lambdas; --limit nesting=N raises the limit)", bounds.nesting) };
     for (offset, c) in source.char_indices() {
         let word_starts = !(previous.is_alphanumeric() || previous == '_');
+        let after = previous;
         previous = c;
+        let mut opens = false;
         match c {
             '"' => in_string = !in_string,
             _ if in_string => {}
-            // `not x` and `x.field` nest like operators do, and so does a conditional:
-            // `if a then b else if c then …` nests without brackets.
-            'n' | 'i' if word_starts && (is_word_at(source, offset, "not") || is_word_at(source, offset, "if")) => {
+            // `not x` and `x.field` nest like operators do.
+            'n' if word_starts && is_word_at(source, offset, "not") => operators += 1,
+            'i' if word_starts && is_word_at(source, offset, "if") => {
                 operators += 1;
-                if operators > bounds.operators {
-                    return Err(too_many(offset));
-                }
+                opens = true;
             }
             '(' | '[' | '{' => {
-                depth += 1;
-                if depth > bounds.nesting {
-                    return Err(SyntaxError { offset, message: format!("brackets nested more than {} deep (--limit nesting=N raises the limit)", bounds.nesting) });
-                }
+                open_here.push(0);
+                opens = true;
             }
-            ')' | ']' | '}' => depth = depth.saturating_sub(1),
-            '+' | '-' | '*' | '/' | '%' | '<' | '>' | '=' | '!' | ',' | '.' => {
+            ')' | ']' | '}' => {
+                let closed = if open_here.len() > 1 { open_here.pop().unwrap_or(0) } else { 0 };
+                depth = depth.saturating_sub(closed + 1);
+            }
+            ',' => {
                 operators += 1;
-                if operators > bounds.operators {
-                    return Err(too_many(offset));
+                if let Some(here) = open_here.last_mut() {
+                    depth = depth.saturating_sub(*here);
+                    *here = 0;
                 }
             }
+            '>' if after == '=' => {
+                operators += 1;
+                opens = true;
+            }
+            '+' | '-' | '*' | '/' | '%' | '<' | '>' | '=' | '!' | '.' => operators += 1,
             _ => {}
+        }
+        if operators > bounds.operators {
+            return Err(too_many(offset));
+        }
+        if opens {
+            depth += 1;
+            if c != '(' && c != '[' && c != '{' {
+                if let Some(here) = open_here.last_mut() {
+                    *here += 1;
+                }
+            }
+            if depth > bounds.nesting {
+                return Err(too_deep(offset));
+            }
         }
     }
     Ok(())

@@ -72,15 +72,15 @@ fn lambdas() {
 #[test]
 fn sources_too_deep_or_too_long_are_refused_before_parsing() {
     let deep = format!("{}1{}", "(".repeat(20_000), ")".repeat(20_000));
-    check(&deep, "error at 64: brackets nested more than 64 deep");
+    check(&deep, "error at 64: nested more than 64 deep (brackets, conditionals, lambdas; --limit nesting=N raises the limit)");
     let long = vec!["1"; 40_000].join("+");
     // The 257th '+' of "1+1+…" stands at offset 2 × 257 - 1.
-    check(&long, "error at 513: more than 256 operators in one expression: split it (functions: can name its parts)");
+    check(&long, "error at 513: more than 256 operators in one expression: split it (functions: can name its parts), or --limit operators=N raises the limit");
     // `not` and `.` nest as operators do: "not " is 4 characters, the 257th at 4 × 256.
     let nots = format!("{}x", "not ".repeat(5_000));
-    check(&nots, "error at 1024: more than 256 operators in one expression: split it (functions: can name its parts)");
+    check(&nots, "error at 1024: more than 256 operators in one expression: split it (functions: can name its parts), or --limit operators=N raises the limit");
     let fields = format!("a{}", ".b".repeat(5_000));
-    check(&fields, "error at 513: more than 256 operators in one expression: split it (functions: can name its parts)");
+    check(&fields, "error at 513: more than 256 operators in one expression: split it (functions: can name its parts), or --limit operators=N raises the limit");
     // A name containing "not" is no operator.
     check(&vec!["nothing"; 300].join(" "), "error at 8: expected '.' or '[' or an operator or the end of the expression");
     // Brackets and operators inside texts do not count.
@@ -160,3 +160,27 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn the_bounds_are_data() {
+    let deep = format!("{}1{}", "(".repeat(100), ")".repeat(100));
+    assert!(parse_expr(&deep, Bounds::DEFAULT).is_err());
+    assert!(parse_expr(&deep, Bounds { nesting: 100, ..Bounds::DEFAULT }).is_ok());
+    let long = vec!["1"; 300].join(" + ");
+    assert!(parse_expr(&long, Bounds::DEFAULT).is_err());
+    assert!(parse_expr(&long, Bounds { operators: 299, ..Bounds::DEFAULT }).is_ok());
+    assert!(parse_expr(&long, Bounds { operators: 298, ..Bounds::DEFAULT }).is_err());
+    // Conditionals and lambdas nest without brackets: each counts a level of nesting
+    // until the bracket around it closes or a `,` ends its list element.
+    let ifs = format!("{}1", "if true then 1 else ".repeat(70));
+    check(&ifs, "error at 1280: nested more than 64 deep (brackets, conditionals, lambdas; --limit nesting=N raises the limit)");
+    assert!(parse_expr(&ifs, Bounds { nesting: 70, ..Bounds::DEFAULT }).is_ok());
+    let lambdas = format!("map(players, {}1)", "x => ".repeat(70));
+    assert!(parse_expr(&lambdas, Bounds::DEFAULT).unwrap_err().message.starts_with("nested more than 64 deep"));
+    let listed = format!("[{}]", vec!["if true then 1 else 2"; 100].join(", "));
+    assert!(parse_expr(&listed, Bounds::DEFAULT).is_ok(), "conditionals side by side do not nest");
+    // Names that only begin with `if` or `not` are not operators.
+    let names = vec!["iffy"; 200].join(" + ") + " + " + &vec!["nothing"; 50].join(" + ");
+    assert!(parse_expr(&names, Bounds::DEFAULT).is_ok());
+}
+
