@@ -60,6 +60,44 @@ fn corrupt_continuations_are_refused() {
     }
 }
 
+/// A saved Go West state whose continuation has a `for_each` and a `repeat` frame (the
+/// first of the seeded states that has both).
+fn saved_in_loops() -> (frontier_interpreter::Game, String) {
+    let game = load_ruleset("go-west");
+    for seed in 0..200 {
+        let text = game.state_to_yaml(&random_state(&game, 3, seed, 20 + seed % 20));
+        if text.contains("for_each:") && text.contains("repeat:") {
+            return (game, text);
+        }
+    }
+    panic!("no seeded Go West state stands in a for_each and a repeat loop");
+}
+
+/// Fields of the continuation that were read without a range check (issue 15): a negative
+/// step count, a loop's next element past its list, a local past the procedure's, rounds
+/// left below zero, empty locals, a block number past 2³².
+#[test]
+fn continuation_fields_are_range_checked() {
+    let (game, text) = saved_in_loops();
+    let (head, rest) = text.split_once("  locals:\n").unwrap();
+    let tail = &rest[rest.find("  pending:").unwrap()..];
+    let no_locals = format!("{head}  locals: []\n{tail}");
+    let cases = [
+        (with_line(&text, "steps:", "steps: -1"), "steps: a whole number of steps from 0"),
+        (with_line(&text, "next:", "next: 99999"), "a for_each frame's 'next' is 99999, outside 1..="),
+        (with_line(&text, "next:", "next: 0"), "a for_each frame's 'next' is 0"),
+        (with_line(&text, "slot:", "slot: 99999"), "continuation: local 99999 does not exist"),
+        (with_line(&text, "slot:", "slot: 999"), "a for_each frame's local 999 is not one of its procedure's"),
+        (with_line(&text, "left:", "left: -5"), "a repeat frame has -5 rounds left"),
+        (with_line(&text, "- block:", "- block: 4294967300"), "block 4294967300 does not exist"),
+        (no_locals, "needs locals up to"),
+    ];
+    for (corrupt, expected) in cases {
+        let err = game.state_from_yaml(&corrupt).expect_err(expected);
+        assert!(err.contains(expected), "wanted '{expected}', got '{err}'");
+    }
+}
+
 /// tests/cases/conserve: 5 coins each, in hand or in the bank.
 fn conserving() -> frontier_interpreter::Game {
     load_source(&source(&workspace().join("tests/cases/conserve"))).expect("the ruleset loads")

@@ -65,3 +65,17 @@ fn a_table_too_large_for_row_codes_is_a_load_error() {
     let err = load_source(&src).expect_err("65,536 rows do not fit 16-bit codes").to_string();
     assert!(err.contains("tables.things.rows: a table holds at most 65535 rows, not 65536"), "{err}");
 }
+
+/// The duplicate-id check of a table's rows is linear (it was quadratic: 80,000 rows took
+/// 16 s): the largest table a ruleset may have, with its last row repeating the first, is
+/// reported at that last row within seconds even in a debug build.
+#[test]
+fn a_duplicate_row_id_in_the_largest_table_is_found_quickly_where_it_is() {
+    let rows: String = (0..65_534).map(|i| format!("      - r{i}\n")).chain(["      - r0\n".to_string()]).collect();
+    let text = format!("frontier: 1\nname: big\nplayers: 2\ntables:\n  things:\n    rows:\n{rows}play: []\nranking:\n  score: \"0\"\n");
+    let src = frontier_interpreter::RulesetSource { origin: "big".into(), file: "ruleset.yaml".into(), text, scripts: Vec::new() };
+    let started = std::time::Instant::now();
+    let err = load_source(&src).expect_err("a duplicate row id").to_string();
+    assert!(started.elapsed().as_secs() < 20, "loading took {:?}", started.elapsed());
+    assert!(err.contains("ruleset.yaml:65541:") && err.contains("tables.things.rows[65534]: duplicate row id 'r0'"), "{err}");
+}

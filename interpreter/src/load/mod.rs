@@ -493,7 +493,7 @@ impl Builder {
             if total > limit {
                 self.error(
                     section,
-                    format!("the state would hold {total} numbers, zones and boards by here, more than {limit} (--limit slots=N raises the limit): a declaration per player or per row takes one for each"),
+                    format!("the state would hold {total} numbers, zones and boards with these declarations, more than {limit} (--limit slots=N raises the limit): a declaration per player or per row takes one for each, per two keys one for each pair"),
                 );
                 return;
             }
