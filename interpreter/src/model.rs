@@ -241,6 +241,9 @@ pub struct Table {
     pub show: Option<Template>,
     /// For a table of hexes (`geometry:`): where each row lies and its neighbours.
     pub geometry: Option<crate::hex::HexTable>,
+    /// Each row's position by id: tables may have 65,535 rows, and ids are looked up
+    /// wherever a ruleset, trace or position names a row.
+    pub ids: std::collections::HashMap<String, u16>,
 }
 
 pub struct Column {
@@ -255,7 +258,7 @@ pub struct Row {
 
 impl Table {
     pub fn row_index(&self, id: &str) -> Option<u16> {
-        self.rows.iter().position(|r| r.id == id).map(|i| i as u16)
+        self.ids.get(id).copied()
     }
     pub fn column_index(&self, name: &str) -> Option<usize> {
         self.columns.iter().position(|c| c.name == name)

@@ -31,7 +31,7 @@ impl Builder {
             self.check_keys(&m, &path, &crate::format::key_lists().function);
             if crate::builtins::is_builtin(&name) || decls.script_functions.iter().any(|(n, _)| *n == name) {
                 self.error(&path, format!("function '{name}' has the name of a built-in or script function: rename it"));
-            } else if decls.functions.iter().any(|f| f.name == name) {
+            } else if decls.function_ids.contains_key(&name) {
                 self.error(&path, format!("function '{name}' is declared twice"));
             }
             let params = self.typed_params(m.get("params"), &tables, &path);
@@ -45,6 +45,7 @@ impl Builder {
             if m.get("value").is_none() {
                 self.error(&path, "missing 'value': the expression the function computes");
             }
+            decls.function_ids.entry(name.clone()).or_insert(decls.functions.len());
             decls.functions.push(FunctionSig { name, params, returns });
             let (doc, rule) = (self.string(&m, "doc", &path), self.rule(&m, &path));
             out.push(Declared { body: m.get("value").cloned(), path, doc, rule });

@@ -367,6 +367,7 @@ impl Builder {
             scripts: scripts.clone(),
             scripts_unreadable,
             functions: Vec::new(),
+            function_ids: Default::default(),
         };
         let max_players = meta.max_players as usize;
         // Signatures first, so that any expression may call a function; bodies once every
@@ -737,9 +738,14 @@ impl Builder {
                 reconstructed: self.string(t, "reconstructed", &path),
                 show: None,
                 geometry: None,
+                ids: Default::default(),
             });
         }
-        let ids: Vec<Vec<String>> = raw_rows.iter().map(|rows| rows.iter().map(|r| r.0.clone()).collect()).collect();
+        // Each table's rows by id (the first of a duplicated id, which is reported).
+        let ids: Vec<std::collections::HashMap<String, usize>> = raw_rows
+            .iter()
+            .map(|rows| rows.iter().enumerate().rev().map(|(i, r)| (r.0.clone(), i)).collect())
+            .collect();
         for (t, rows) in raw_rows.into_iter().enumerate() {
             for (id, values, rpath) in rows {
                 let mut row = Vec::new();
@@ -748,6 +754,8 @@ impl Builder {
                     let cpath = format!("{rpath}[{}]", c + 1);
                     row.push(self.cell(v, &ty, &ids, &tables[t].columns[c].name, &cpath));
                 }
+                let at = tables[t].rows.len() as u16;
+                tables[t].ids.entry(id.clone()).or_insert(at);
                 tables[t].rows.push(Row { id, values: row });
             }
         }
@@ -977,7 +985,7 @@ impl Builder {
         crate::hex::HexTable::listed(neighbours, &ids).map_err(|e| self.error(path, e)).ok()
     }
 
-    fn cell(&mut self, v: &Yaml, ty: &Type, ids: &[Vec<String>], column: &str, path: &str) -> Value {
+    fn cell(&mut self, v: &Yaml, ty: &Type, ids: &[std::collections::HashMap<String, usize>], column: &str, path: &str) -> Value {
         match (ty, v) {
             (Type::Int, Yaml::Number(n)) if n.as_i64().is_some() => Value::Int(n.as_i64().unwrap_or(0)),
             (Type::Bool, Yaml::Bool(b)) => Value::Bool(*b),
@@ -986,8 +994,8 @@ impl Builder {
             (Type::Row(_), Yaml::String(s)) if s == "none" => Value::None,
             (Type::Row(t), _) if scalar_text(v).is_some() => {
                 let id = scalar_text(v).unwrap_or_default();
-                match ids[*t as usize].iter().position(|r| *r == id) {
-                    Some(r) => Value::Row(*t, r as u16),
+                match ids[*t as usize].get(&id) {
+                    Some(&r) => Value::Row(*t, r as u16),
                     None => {
                         self.error(path, format!("column '{column}': no row '{id}' in the table it refers to"));
                         Value::None
