@@ -567,6 +567,24 @@ impl Game {
                     state.locals.len()
                 ));
             }
+            // Frames nest as the machine pushes them: a call's frame starts its locals past
+            // those of the procedure below it (which it would otherwise free when it
+            // returns); any other frame is a block of the procedure below, sharing its locals.
+            let below_frame = state.stack.last().map(|f| (f.base as usize, self.owner_of_block(f.block.index())));
+            match (&kind, below_frame) {
+                (FrameKind::Call { .. }, Some((below_base, Some(caller)))) if (base as usize) < below_base + self.procedures[caller].locals => {
+                    return Err(format!(
+                        "continuation: a call's locals start at {base}, inside those of procedure '{}' below it (from {below_base})",
+                        self.procedures[caller].name
+                    ));
+                }
+                (FrameKind::Call { .. }, _) => {}
+                (_, None) => return Err("continuation: the first frame is not a procedure's call".into()),
+                (_, Some((below_base, below_owner))) if below_base != base as usize || below_owner != Some(owner) => {
+                    return Err(format!("continuation: a frame of block {block} is not a block of the procedure below it"));
+                }
+                _ => {}
+            }
             // A loop's element and a call's result go to a local of the procedure that
             // runs them: the frame's own for a for_each, the caller's for a call.
             let local_outside = match &kind {

@@ -62,8 +62,8 @@ fn run_cases(target: &str, n: u64, case: impl Fn(u64)) {
     }
 }
 
-/// With `FRONTIER_FUZZ_DUMP=DIR`, writes a case's input to DIR/case-SEED (to look at the
-/// input of a failing case).
+/// With `FRONTIER_FUZZ_DUMP=DIR`, writes a case's input (a mutated ruleset or position) to
+/// DIR/case-SEED (to look at the input of a failing case).
 fn dump(seed: u64, text: &str) {
     if let Some(dir) = std::env::var_os("FRONTIER_FUZZ_DUMP") {
         let _ = std::fs::write(std::path::Path::new(&dir).join(format!("case-{seed}")), text);
@@ -545,6 +545,7 @@ fn mutated_positions(n: u64) {
         // Half of them hand-written style: without the continuation.
         let text = if g.chance(50) { text.split("continuation:").next().unwrap_or_default().to_string() } else { text };
         let text = mutate(&mut g, &text);
+        dump(seed, &text);
         if let Ok(state) = game.state_from_yaml(&text) {
             let mut s: State = state;
             let mut rng = GameRng::new(seed);

@@ -98,6 +98,38 @@ fn continuation_fields_are_range_checked() {
     }
 }
 
+/// Frames must nest as the machine pushes them (fuzzing case 760,688 of the mutated
+/// positions: a call's frame whose locals started inside its caller's freed them on
+/// return, and the caller then read past the end of the locals). A call's locals start
+/// past its caller's; a block's frame shares the locals of the procedure below it.
+#[test]
+fn frames_must_nest_as_the_machine_pushes_them() {
+    let (game, text) = saved_in_loops();
+    let lines: Vec<&str> = text.lines().collect();
+    // The first call frame whose locals start past 0: its `base:` line, then `kind: call`.
+    let at = (0..lines.len() - 1)
+        .find(|&i| lines[i].trim_start().starts_with("base: ") && lines[i].trim() != "base: 0" && lines[i + 1].trim() == "kind: call")
+        .expect("a call frame with locals past 0");
+    let with = |i: usize, line: &str| {
+        let mut l: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
+        let indent = &lines[i][..lines[i].len() - lines[i].trim_start().len()];
+        l[i] = format!("{indent}{line}");
+        l.join("\n")
+    };
+    let err = game.state_from_yaml(&with(at, "base: 0")).expect_err("a call inside its caller's locals");
+    assert!(err.contains("a call's locals start at 0, inside those of procedure"), "{err}");
+    // The first block frame (not a call) with another base than the frame below it.
+    let block = (0..lines.len() - 1)
+        .find(|&i| lines[i].trim_start().starts_with("base: ") && lines[i + 1].trim() == "kind: block")
+        .expect("a block frame");
+    let base: u32 = lines[block].trim().trim_start_matches("base: ").parse().unwrap();
+    let err = game.state_from_yaml(&with(block, &format!("base: {}", base + 1))).expect_err("a block frame with its own locals");
+    assert!(err.contains("is not a block of the procedure below it"), "{err}");
+    let first = lines.iter().position(|l| l.trim() == "kind: call").unwrap();
+    let err = game.state_from_yaml(&with(first, "kind: block")).expect_err("a first frame that is no call");
+    assert!(err.contains("the first frame is not a procedure's call"), "{err}");
+}
+
 /// tests/cases/conserve: 5 coins each, in hand or in the bank.
 fn conserving() -> frontier_interpreter::Game {
     load_source(&source(&workspace().join("tests/cases/conserve"))).expect("the ruleset loads")
