@@ -183,10 +183,11 @@ pub fn run(args: BalanceArgs) -> Result<(), String> {
     for path in args.report.iter().chain(args.json.iter()) {
         crate::output::check_file(path)?;
     }
+    crate::check_game_count(args.games);
     let base = crate::source::load_ruleset(&args.base)?;
     let asked = args.players.or(args.agents.as_ref().filter(|a| a.len() > 1).map(|a| a.len()));
     let n = crate::player_count(&base, asked)?;
-    let specs = results::seat_agents(args.agents.as_deref(), n)?;
+    let specs = results::seat_agents(args.agents.as_deref(), n).unwrap_or_else(|e| crate::usage_error(e));
     let mut games = vec![(args.base.clone(), base)];
     for v in &args.variants {
         let g = crate::source::load_ruleset(v)?;

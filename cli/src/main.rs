@@ -21,11 +21,30 @@ use clap::{Parser, Subcommand};
 struct Cli {
     #[command(subcommand)]
     command: Command,
-    /// Change a bound a running game is held to (repeatable): statements=N, the statements
-    /// run between two decisions or chance points (10000000); calls=N, procedure calls
-    /// nested in one another (10000).
+    /// Change a bound the ruleset and its games are held to (repeatable): nesting=N and
+    /// operators=N, brackets nested in one expression (64, at most 1000) and operators in
+    /// one (256, at most 4000); statements=N, run between two decisions or chance points
+    /// (10000000); calls=N, procedure calls nested (10000); elements=N, in the zones of a
+    /// state (100000); cells=N, covered on one board (10000); slots=N, numbers, zones and
+    /// boards of a state (1000000); bytes=N, of a file read (16777216). docs/rulesets.md,
+    /// Limits.
     #[arg(long = "limit", value_name = "NAME=N", global = true, value_parser = parse_limit)]
     limits: Vec<(String, u64)>,
+}
+
+/// Ends the command as clap ends a bad command line (exit 2): for what only a look at
+/// several arguments together, or at the ruleset they name, shows to be wrong.
+pub fn usage_error(message: impl std::fmt::Display) -> ! {
+    use clap::CommandFactory as _;
+    Cli::command().error(clap::error::ErrorKind::ArgumentConflict, message).exit()
+}
+
+/// Refuses to play more games in one process than it can keep (a usage error).
+pub fn check_game_count(games: u64) {
+    let max = frontier_interpreter::runner::MAX_GAMES_PER_PROCESS;
+    if games > max {
+        usage_error(format!("{games} games: one process plays at most {max}; split the run with --shard K/N (docs/scale.md)"));
+    }
 }
 
 /// `statements=1000` → ("statements", 1000), checked against the limits that exist.
@@ -79,6 +98,21 @@ enum Command {
 
 fn main() -> ExitCode {
     quiet_on_closed_output();
+    // Expressions are walked recursively as deep as the limits let them nest (up to
+    // their ceilings): the command and every worker run on threads with the stack that
+    // needs, not the 8 MiB of the main thread or the 2 MiB of a spawned one.
+    let stack = frontier_interpreter::model::STACK_BYTES;
+    let _ = rayon::ThreadPoolBuilder::new().stack_size(stack).build_global();
+    match std::thread::Builder::new().name("frontier".into()).stack_size(stack).spawn(run) {
+        Ok(command) => command.join().unwrap_or_else(|_| ExitCode::from(101)),
+        Err(e) => {
+            eprintln!("error: cannot start: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn run() -> ExitCode {
     let cli = Cli::parse();
     let mut limits = frontier_interpreter::model::Limits::default();
     for (name, value) in &cli.limits {

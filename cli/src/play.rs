@@ -294,7 +294,7 @@ pub fn run(args: PlayArgs) -> Result<(), String> {
     let n = names.len();
     let specs = args.agents.clone().map(|a| a.0).unwrap_or_else(|| default_specs(n));
     if specs.len() != n {
-        return Err(format!("--agents names {} agents for {n} players", specs.len()));
+        crate::usage_error(format!("--agents names {} agents for {n} players", specs.len()));
     }
     let seats = seats_for(&specs, seed)?;
     // A trace that cannot be written is said before the game, not after it.

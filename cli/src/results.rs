@@ -166,7 +166,7 @@ pub fn merge(args: MergeArgs) -> Result<(), String> {
     let mut lines: Vec<(u64, String)> = Vec::new();
     let mut identity: Option<(Value, String)> = None;
     for file in &args.files {
-        let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {}: {}", file.display(), crate::source::plain_io(&e)))?;
+        let text = crate::source::read_regular(file)?;
         for (i, line) in text.lines().enumerate() {
             if line.trim().is_empty() {
                 continue;

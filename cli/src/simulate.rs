@@ -174,8 +174,9 @@ pub fn run(args: SimulateArgs) -> Result<(), String> {
     let game = crate::source::load_ruleset(&args.ruleset)?;
     let asked = args.players.or(args.agents.as_ref().filter(|a| a.len() > 1).map(|a| a.len()));
     let n = crate::player_count(&game, asked)?;
-    let specs = results::seat_agents(args.agents.as_deref(), n)?;
+    let specs = results::seat_agents(args.agents.as_deref(), n).unwrap_or_else(|e| crate::usage_error(e));
     let range = args.shard.map_or(0..args.games, |s| s.range(args.games));
+    crate::check_game_count(range.end - range.start);
     if let Some(path) = &args.out {
         // Refuse a place that cannot be written before playing, not after.
         crate::output::check_file(path)?;

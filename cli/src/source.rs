@@ -2,7 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
-use frontier_interpreter::{load, Game, RulesetSource};
+use frontier_interpreter::model::Limits;
+use frontier_interpreter::{load_with_params, Game, RulesetSource};
 
 include!(concat!(env!("OUT_DIR"), "/embedded.rs"));
 
@@ -46,24 +47,42 @@ pub fn from_path(path: &Path) -> Result<RulesetSource, String> {
     Ok(RulesetSource { origin: path.display().to_string(), file: file.display().to_string(), text, scripts })
 }
 
-/// The largest file Frontier reads (a ruleset, a script, a trace, a position).
-pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
-
 /// Reads a text file: a regular file (not a pipe or a device, which could block or never
-/// end) of at most [`MAX_FILE_BYTES`], in UTF-8.
+/// end) of at most `--limit bytes` (16 MiB), in UTF-8.
 pub fn read_text(path: &Path) -> Result<String, String> {
+    use std::io::Read as _;
+    let shown = path.display();
+    let max = limits().file_bytes;
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {shown}: {}", plain_io(&e)))?;
+    if !meta.is_file() {
+        return Err(format!("cannot read {shown}: not a regular file"));
+    }
+    let too_large = |len: u64| format!("cannot read {shown}: {len} bytes, more than the {max} a file may have (--limit bytes=N raises the limit)");
+    if meta.len() > max {
+        return Err(too_large(meta.len()));
+    }
+    // A file may grow between the look and the read, or claim a size it does not have
+    // (files under /proc): the read itself stops past the limit.
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read {shown}: {}", plain_io(&e)))?;
+    let mut bytes = Vec::new();
+    file.take(max + 1).read_to_end(&mut bytes).map_err(|e| format!("cannot read {shown}: {}", plain_io(&e)))?;
+    if bytes.len() as u64 > max {
+        return Err(too_large(bytes.len() as u64));
+    }
+    let text = String::from_utf8(bytes).map_err(|e| format!("cannot read {shown}: not UTF-8 text (byte {})", e.utf8_error().valid_up_to()))?;
+    // A byte-order mark is not part of the text.
+    Ok(text.strip_prefix('\u{feff}').map(str::to_string).unwrap_or(text))
+}
+
+/// Reads a file of any size that must be a regular file (the JSON Lines `merge` joins):
+/// a pipe or a device could block or never end.
+pub fn read_regular(path: &Path) -> Result<String, String> {
     let shown = path.display();
     let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {shown}: {}", plain_io(&e)))?;
     if !meta.is_file() {
         return Err(format!("cannot read {shown}: not a regular file"));
     }
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(format!("cannot read {shown}: {} bytes, more than the {MAX_FILE_BYTES} a file may have", meta.len()));
-    }
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {shown}: {}", plain_io(&e)))?;
-    let text = String::from_utf8(bytes).map_err(|e| format!("cannot read {shown}: not UTF-8 text (byte {})", e.utf8_error().valid_up_to()))?;
-    // A byte-order mark is not part of the text.
-    Ok(text.strip_prefix('\u{feff}').map(str::to_string).unwrap_or(text))
+    std::fs::read_to_string(path).map_err(|e| format!("cannot read {shown}: {}", plain_io(&e)))
 }
 
 pub fn plain_io(e: &std::io::Error) -> String {
@@ -91,25 +110,25 @@ pub fn resolve(spec: &str, relative_to: Option<&Path>) -> Result<RulesetSource, 
     Err(format!("unknown ruleset '{spec}'{hint}: not an embedded ruleset ({}) nor an existing file or folder", names.join(", ")))
 }
 
-/// Loads a ruleset (following `extends:` relative to the file that names it).
+/// Loads a ruleset (following `extends:` relative to the file that names it), held to
+/// this run's limits.
 pub fn load_ruleset(spec: &str) -> Result<Game, String> {
     let source = resolve(spec, None)?;
     let base_dir = Path::new(&source.file).parent().map(Path::to_path_buf);
     let resolver = move |name: &str| resolve(name, base_dir.as_deref());
-    load(&source, &resolver).map(with_limits).map_err(|e| e.to_string())
+    load_with_params(&source, &resolver, &[], limits()).map_err(|e| e.to_string())
 }
 
-static LIMITS: std::sync::OnceLock<frontier_interpreter::model::Limits> = std::sync::OnceLock::new();
+static LIMITS: std::sync::OnceLock<Limits> = std::sync::OnceLock::new();
 
 /// The bounds of this run (`--limit`), set once from the command line.
-pub fn set_limits(limits: frontier_interpreter::model::Limits) {
+pub fn set_limits(limits: Limits) {
     let _ = LIMITS.set(limits);
 }
 
-/// A loaded game held to this run's bounds.
-pub fn with_limits(mut game: Game) -> Game {
-    game.limits = LIMITS.get().copied().unwrap_or_default();
-    game
+/// This run's bounds: the defaults until `set_limits`.
+pub fn limits() -> Limits {
+    LIMITS.get().copied().unwrap_or_default()
 }
 
 #[derive(clap::Args)]

@@ -67,14 +67,17 @@ fn prepare(path: &Path) -> Result<Prepared, String> {
     };
     let base_dir = Path::new(&ruleset_source.file).parent().map(Path::to_path_buf);
     let resolver = move |name: &str| resolve(name, base_dir.as_deref());
-    let game = load_with_params(&ruleset_source, &resolver, &trace.header.params)
-        .map(crate::source::with_limits)
+    let game = load_with_params(&ruleset_source, &resolver, &trace.header.params, crate::source::limits())
         .map_err(|e| format!("{shown}{}: the ruleset does not load:\n{e}", at(lines.ruleset)))?;
     let start = starting_state(&game, &trace, |p| {
         let file = dir.join(p);
         read_text(&file).map_err(|e| format!("position: {e}"))
     })
     .map_err(|d| format!("{shown}:{}:{}: {}", d.line, d.column, d.message))?;
+    let wrong = frontier_interpreter::trace::assertion_errors(&game, &trace, &start);
+    if !wrong.is_empty() {
+        return Err(wrong.iter().map(|d| format!("{shown}:{}:{}: {}", d.line, d.column, d.message)).collect::<Vec<_>>().join("\n"));
+    }
     Ok(Prepared { trace, game, start })
 }
 

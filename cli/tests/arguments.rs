@@ -170,6 +170,6 @@ fn limits_can_be_changed_per_command() {
     assert!(err.contains("at least 1"), "{err}");
     let (code, err) = run(&["validate", "loop.yaml", "--limit", "steps=5"]);
     assert_eq!(code, Some(2), "{err}");
-    assert!(err.contains("unknown limit 'steps': one of statements, calls"), "{err}");
+    assert!(err.contains("unknown limit 'steps': one of nesting, operators, statements, calls, elements, cells, slots, bytes"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -183,7 +183,7 @@ fn agents_alone_set_the_player_count() {
     assert_eq!(run.code, 0, "{}", run.err);
     assert!(run.out.starts_with("Go West! — 3 players (random, random, random), seed 1\n"), "{}", run.out);
     let mismatch = frontier(&dir, &["play", "go-west", "--players", "2", "--agents", "random,random,random"], "");
-    assert_eq!(mismatch.code, 1);
+    assert_eq!(mismatch.code, 2, "bad usage: {}", mismatch.err);
     assert!(mismatch.err.contains("--agents names 3 agents for 2 players"), "{}", mismatch.err);
     let bad = frontier(&dir, &["play", "go-west", "--agents", "robot,random"], "");
     assert_eq!(bad.code, 2, "bad usage: {}", bad.err);
@@ -249,7 +249,7 @@ fn a_game_can_start_from_a_position() {
     let check = frontier(&dir, &["check", "f.trace"], "");
     assert_eq!(check.code, 0, "{}{}", check.out, check.err);
     let wrong = frontier(&dir, &["play", "go-west", "--from", "pos.yaml", "--agents", "random,random"], "");
-    assert_eq!(wrong.code, 1);
+    assert_eq!(wrong.code, 2, "bad usage: {}", wrong.err);
     assert!(wrong.err.contains("--agents names 2 agents for 3 players"), "{}", wrong.err);
 }
 

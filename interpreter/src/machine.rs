@@ -228,10 +228,11 @@ impl Game {
                 let it = self.domain_value(zone.per, i);
                 let root = Env::new(self, &state, &[]);
                 let env = root.with_it(&it);
-                let contents = match init.eval(&env)? {
+                let contents: Vec<u16> = match init.eval(&env)? {
                     Value::List(items) => items.iter().filter_map(code_of).collect(),
                     _ => Vec::new(),
                 };
+                self.check_elements(&state, contents.len())?;
                 state.zones[zone.base + i] = contents;
             }
         }
@@ -619,6 +620,7 @@ impl Game {
                 let env = env!();
                 let zone = to.instance(&env)?;
                 let code = self.zone_code(to.of, &value.eval(&env)?, &state.names)?;
+                self.check_elements(state, 1)?;
                 state.zones[zone].push(code);
             }
             StmtKind::Remove { from, what } => {
@@ -688,6 +690,12 @@ impl Game {
                 let at = as_pos(&at.eval(&env)?)?;
                 let piece = piece_of(&piece.eval(&env)?)?;
                 state.boards[instance].place(at, &piece).map_err(RuntimeError::new)?;
+                if state.boards[instance].len() > self.limits.board_cells {
+                    return Err(RuntimeError::new(format!(
+                        "a board covered on more than {} cells (--limit cells=N raises the limit)",
+                        self.limits.board_cells
+                    )));
+                }
             }
             StmtKind::If { cond, then, otherwise } => {
                 let branch = if cond.bool(&env!())? { Some(*then) } else { *otherwise };
@@ -1196,6 +1204,23 @@ fn is_reordering(order: &[u16], zone: &[u16]) -> bool {
     a.sort_unstable();
     b.sort_unstable();
     a == b
+}
+
+impl Game {
+    /// Refuses `adding` new elements when the zones of `state` would then hold more than
+    /// the limit: elements are made by `push` and zone `init`s only (moves keep the
+    /// total), so this bounds the memory zones take. Zones are few, so their lengths are
+    /// added up each time rather than kept in the state.
+    fn check_elements(&self, state: &State, adding: usize) -> Result<(), RuntimeError> {
+        let held: usize = state.zones.iter().map(Vec::len).sum();
+        if held.saturating_add(adding) > self.limits.zone_elements {
+            return Err(RuntimeError::new(format!(
+                "the zones would hold more than {} elements (--limit elements=N raises the limit)",
+                self.limits.zone_elements
+            )));
+        }
+        Ok(())
+    }
 }
 
 /// How many statements may run between two suspensions (decisions, chance points): a

@@ -224,6 +224,10 @@ impl Game {
                 Ok(())
             })?;
         }
+        let held: usize = state.zones.iter().map(Vec::len).sum();
+        if held > self.limits.zone_elements {
+            return Err(format!("zones: {held} elements, more than {} (--limit elements=N raises the limit)", self.limits.zone_elements));
+        }
         let boards = top.get("boards").and_then(Yaml::as_mapping).unwrap_or(&empty);
         for (k, v) in boards {
             let name = k.as_str().unwrap_or_default();
@@ -238,11 +242,17 @@ impl Game {
                     let pos = read_pos(&Yaml::Sequence(vec![row.clone(), col.clone()])).map_err(|m| format!("boards.{name}: {m}"))?;
                     let code = self.element_code(&ty, element, state, &format!("boards.{name}"))?;
                     state.boards[base + i].set(pos, code);
+                    if state.boards[base + i].len() > self.limits.board_cells {
+                        return Err(format!("boards.{name}: more than {} cells (--limit cells=N raises the limit)", self.limits.board_cells));
+                    }
                 }
                 Ok(())
             })?;
         }
-        state.steps = top.get("steps").and_then(Yaml::as_u64).unwrap_or(0) as u32;
+        state.steps = match top.get("steps") {
+            None => 0,
+            Some(n) => n.as_u64().and_then(|n| u32::try_from(n).ok()).ok_or("steps: a whole number of steps from 0")?,
+        };
         match top.get("continuation") {
             None => {
                 self.conserve_elements(&initial_zones, &mut state)?;
@@ -489,27 +499,34 @@ impl Game {
         state.stack.clear();
         for f in frames {
             let m = f.as_mapping().ok_or("continuation.frames: expected mappings")?;
-            let block = num(m, "block")? as u32;
-            if block as usize >= self.blocks.len() {
+            let block = num(m, "block")?;
+            if block >= self.blocks.len() as u64 {
                 return Err(format!("continuation: block {block} does not exist in this ruleset"));
             }
             let kind = match m.get("kind") {
                 Some(Yaml::String(s)) if s == "call" => FrameKind::Call { into: None },
                 Some(Yaml::String(s)) if s == "block" => FrameKind::Block,
                 Some(Yaml::Mapping(k)) => match k.iter().next() {
-                    Some((Yaml::String(s), Yaml::Mapping(a))) if s == "for_each" => FrameKind::ForEach {
-                        slot: crate::ir::Slot(num(a, "slot")? as u16),
-                        list: match self.read_tagged(a.get("list").unwrap_or(&Yaml::Null), state)? {
-                            Value::List(l) => l,
-                            _ => Arc::new(Vec::new()),
-                        },
-                        next: num(a, "next")? as u32,
-                    },
+                    Some((Yaml::String(s), Yaml::Mapping(a))) if s == "for_each" => {
+                        let Value::List(list) = self.read_tagged(a.get("list").unwrap_or(&Yaml::Null), state)? else {
+                            return Err("continuation: a for_each frame's 'list' is not a list".into());
+                        };
+                        // `next` is the position of the element after the current one: at most the length.
+                        let next = num(a, "next")?;
+                        if next == 0 || next > list.len() as u64 {
+                            return Err(format!("continuation: a for_each frame's 'next' is {next}, outside 1..={} (its list's length)", list.len()));
+                        }
+                        FrameKind::ForEach { slot: crate::ir::Slot(slot_number(num(a, "slot")?)?), list, next: next as u32 }
+                    }
                     Some((Yaml::String(s), Yaml::Mapping(a))) if s == "call" => {
-                        FrameKind::Call { into: Some(crate::ir::Slot(num(a, "into")? as u16)) }
+                        FrameKind::Call { into: Some(crate::ir::Slot(slot_number(num(a, "into")?)?)) }
                     }
                     Some((Yaml::String(s), Yaml::Mapping(a))) if s == "repeat" => {
-                        FrameKind::Repeat { left: a.get("left").and_then(Yaml::as_i64).ok_or("continuation: repeat lacks 'left'")? }
+                        let left = a.get("left").and_then(Yaml::as_i64).ok_or("continuation: repeat lacks 'left'")?;
+                        if left < 0 {
+                            return Err(format!("continuation: a repeat frame has {left} rounds left: a count from 0"));
+                        }
+                        FrameKind::Repeat { left }
                     }
                     Some((Yaml::String(s), Yaml::Mapping(a))) if s == "while" => {
                         let (block, pc) = (num(a, "block")? as usize, num(a, "pc")? as usize);
@@ -550,7 +567,38 @@ impl Game {
                     state.locals.len()
                 ));
             }
-            state.stack.push(Frame { block: crate::ir::BlockId(block), pc: pc as u32, base: base as u32, kind });
+            // Frames nest as the machine pushes them: a call's frame starts its locals past
+            // those of the procedure below it (which it would otherwise free when it
+            // returns); any other frame is a block of the procedure below, sharing its locals.
+            let below_frame = state.stack.last().map(|f| (f.base as usize, self.owner_of_block(f.block.index())));
+            match (&kind, below_frame) {
+                (FrameKind::Call { .. }, Some((below_base, Some(caller)))) if (base as usize) < below_base + self.procedures[caller].locals => {
+                    return Err(format!(
+                        "continuation: a call's locals start at {base}, inside those of procedure '{}' below it (from {below_base})",
+                        self.procedures[caller].name
+                    ));
+                }
+                (FrameKind::Call { .. }, _) => {}
+                (_, None) => return Err("continuation: the first frame is not a procedure's call".into()),
+                (_, Some((below_base, below_owner))) if below_base != base as usize || below_owner != Some(owner) => {
+                    return Err(format!("continuation: a frame of block {block} is not a block of the procedure below it"));
+                }
+                _ => {}
+            }
+            // A loop's element and a call's result go to a local of the procedure that
+            // runs them: the frame's own for a for_each, the caller's for a call.
+            let local_outside = match &kind {
+                FrameKind::ForEach { slot, .. } => (slot.index() >= self.procedures[owner].locals).then_some(("for_each", slot.index())),
+                FrameKind::Call { into: Some(into) } => {
+                    let caller = state.stack.last().and_then(|f| self.owner_of_block(f.block.index()));
+                    (caller.is_none_or(|c| into.index() >= self.procedures[c].locals)).then_some(("call", into.index()))
+                }
+                _ => None,
+            };
+            if let Some((what, slot)) = local_outside {
+                return Err(format!("continuation: a {what} frame's local {slot} is not one of its procedure's"));
+            }
+            state.stack.push(Frame { block: crate::ir::BlockId(block as u32), pc: pc as u32, base: base as u32, kind });
         }
         if let Some(top) = state.stack.last() {
             // A suspended state stands at the statement that suspended it.
@@ -574,6 +622,11 @@ impl Game {
         }
         Ok(())
     }
+}
+
+/// A local's number as a frame writes it (16 bits).
+fn slot_number(n: u64) -> Result<u16, String> {
+    u16::try_from(n).map_err(|_| format!("continuation: local {n} does not exist"))
 }
 
 fn one_map(key: &str, inner: Mapping) -> Yaml {

@@ -59,6 +59,10 @@ impl From<ApplyError> for RunError {
     }
 }
 
+/// The most games one `simulate` or `balance` process plays: it keeps every game's record
+/// until it summarizes them (about 200 bytes each). A larger run is split with `--shard`.
+pub const MAX_GAMES_PER_PROCESS: u64 = 1_000_000;
+
 /// The default bound on steps per game: a game that runs longer is reported, not hung on.
 pub const MAX_STEPS: u64 = 1_000_000;
 

@@ -375,10 +375,10 @@ impl Query {
     /// Compiles `source` with the names of `state`'s players bound.
     pub fn compile(game: &Game, state: &State, source: &str) -> Result<Query, String> {
         let decls = Decls::from_game(game);
-        let ast = parse_expr(source).map_err(|e| format!("{source}: syntax error at column {}: {}", e.offset + 1, e.message))?;
+        let ast = parse_expr(source, game.limits.expression).map_err(|e| format!("{source}: syntax error at column {}: {}", e.offset + 1, e.message))?;
         let (locals, values) = player_locals(state);
         let scope = Scope { locals: &locals, it: None };
-        let mut compiler = Compiler::new(&decls);
+        let mut compiler = Compiler::with_source(&decls, source);
         let (mut expr, _) = compiler.compile(&ast, &scope);
         if let Some(e) = compiler.errors.first() {
             return Err(format!("{source}: {} at '{}'", e.message, snippet(source, e.span)));
@@ -400,11 +400,37 @@ fn player_locals(state: &State) -> (Vec<(String, Type, u16)>, Vec<Value>) {
     (locals, values)
 }
 
+/// The assertions of `trace` that do not compile (a syntax error, an unknown name, a
+/// value that is not true/false), each as a divergence at its line: found before the
+/// replay, all of them, so that a trace's mistakes are not reported one run at a time.
+/// `state` gives the players' names the assertions may use.
+pub fn assertion_errors(game: &Game, trace: &Trace, state: &State) -> Vec<Divergence> {
+    let decls = Decls::from_game(game);
+    let (locals, _) = player_locals(state);
+    let scope = Scope { locals: &locals, it: None };
+    let mut out = Vec::new();
+    for line in &trace.body {
+        let LineKind::Assert { source, .. } = &line.kind else { continue };
+        let message = match parse_expr(source, game.limits.expression) {
+            Err(e) => Some(format!("assert: syntax error at column {}: {}", e.offset + 1, e.message)),
+            Ok(ast) => {
+                let mut compiler = Compiler::with_source(&decls, source);
+                compiler.expect(&ast, &scope, &Type::Bool);
+                compiler.errors.first().map(|e| format!("assert {source}: {} at '{}'", e.message, snippet(source, e.span)))
+            }
+        };
+        if let Some(message) = message {
+            out.push(Divergence { line: line.line, column: line.column, step: 0, message, legal: Vec::new(), rule: line.rule.clone() });
+        }
+    }
+    out
+}
+
 fn check_assertion(game: &Game, decls: &Decls, state: &State, source: &str) -> Result<(), String> {
-    let ast = parse_expr(source).map_err(|e| format!("assert: syntax error at column {}: {}", e.offset + 1, e.message))?;
+    let ast = parse_expr(source, game.limits.expression).map_err(|e| format!("assert: syntax error at column {}: {}", e.offset + 1, e.message))?;
     let (locals, values) = player_locals(state);
     let scope = Scope { locals: &locals, it: None };
-    let mut compiler = Compiler::new(decls);
+    let mut compiler = Compiler::with_source(decls, source);
     let eval = compiler.expect(&ast, &scope, &Type::Bool);
     if let Some(e) = compiler.errors.first() {
         return Err(format!("assert {source}: {} at '{}'", e.message, snippet(source, e.span)));

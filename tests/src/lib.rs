@@ -105,7 +105,7 @@ pub fn load_ruleset(name: &str) -> Game {
 /// A ruleset (or shipped variant) with some parameters set, as a trace's `param` lines do.
 pub fn load_ruleset_with(name: &str, params: &[(String, i64)]) -> Game {
     let src = source(&ruleset_path(name));
-    frontier_interpreter::load_with_params(&src, &resolve, params).unwrap_or_else(|e| panic!("{name} does not load:\n{e}"))
+    frontier_interpreter::load_with_params(&src, &resolve, params, Default::default()).unwrap_or_else(|e| panic!("{name} does not load:\n{e}"))
 }
 
 pub fn names(n: usize) -> Vec<String> {
@@ -228,7 +228,7 @@ pub fn rules_run_by(trace_path: &Path) -> (Game, std::collections::BTreeSet<std:
     let trace = parse(&text).unwrap_or_else(|e| panic!("{}: {e:?}", trace_path.display()));
     let RulesetRef::Name(name) = &trace.header.ruleset else { panic!("{}: shipped traces name their ruleset", trace_path.display()) };
     let src = source(&ruleset_path(name));
-    let game = frontier_interpreter::load_with_params(&src, &resolve, &trace.header.params).unwrap_or_else(|e| panic!("{e}"));
+    let game = frontier_interpreter::load_with_params(&src, &resolve, &trace.header.params, Default::default()).unwrap_or_else(|e| panic!("{e}"));
     let dir = trace_path.parent().unwrap();
     let start = starting_state(&game, &trace, |p| std::fs::read_to_string(dir.join(p)).map_err(|e| e.to_string())).unwrap_or_else(|d| panic!("{d}"));
     let mut ran = std::collections::BTreeSet::new();

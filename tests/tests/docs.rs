@@ -38,22 +38,63 @@ fn thousands(n: u64) -> String {
     out
 }
 
+/// The rows of docs/rulesets.md's Limits table, split into cells.
+fn limits_table() -> Vec<Vec<String>> {
+    let text = std::fs::read_to_string(workspace().join("docs/rulesets.md")).unwrap();
+    let section = &text[text.find("### Limits").expect("docs/rulesets.md has a Limits section")..];
+    let section = &section[..section[4..].find("\n### ").map_or(section.len(), |end| end + 4)];
+    section
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| What"))
+        .map(|l| l.trim_matches('|').split(" | ").map(|c| c.trim().to_string()).collect())
+        .collect()
+}
+
 #[test]
 fn the_limits_table_gives_the_code_s_limits() {
-    use frontier_interpreter::frontier_grammar::expr::{MAX_NESTING, MAX_OPERATORS};
-    use frontier_interpreter::machine::{MAX_FRAMES, MAX_STATEMENTS_BETWEEN_STEPS};
-    let text = std::fs::read_to_string(workspace().join("docs/rulesets.md")).unwrap();
-    let table = &text[text.find("### Limits").expect("docs/rulesets.md has a Limits section")..];
-    let rows = [
-        ("Brackets nested in one expression", MAX_NESTING as u64),
-        ("Operators in one expression", MAX_OPERATORS as u64),
-        ("Statements run between two decisions", MAX_STATEMENTS_BETWEEN_STEPS),
-        ("Procedure calls nested", MAX_FRAMES as u64),
-        ("Decisions and chance outcomes of one game", frontier_interpreter::runner::MAX_STEPS),
-        ("Numbers in one `range`", frontier_interpreter::builtins::MAX_RANGE as u64 + 1),
-    ];
-    for (what, limit) in rows {
-        let line = table.lines().find(|l| l.starts_with(&format!("| {what}"))).unwrap_or_else(|| panic!("no row '{what}'"));
-        assert!(line.ends_with(&format!("| {} |", thousands(limit))), "docs say {line}, the code {limit}");
+    use frontier_interpreter::model::Limits;
+    let rows = limits_table();
+    let defaults = Limits::default();
+    // Every limit a command may change: its row, its default and its --limit name (with
+    // its ceiling, where one applies).
+    for info in Limits::LIST {
+        let row = rows.iter().find(|r| r[0] == info.what).unwrap_or_else(|| panic!("no row '{}' in the Limits table", info.what));
+        assert_eq!(row[1], thousands((info.get)(&defaults)), "the docs' default of {}", info.name);
+        let named = if info.ceiling < u32::MAX as u64 { format!("`{}`, at most {}", info.name, thousands(info.ceiling)) } else { format!("`{}`", info.name) };
+        assert_eq!(row[2], named, "the docs' --limit of '{}'", info.what);
     }
+    // The fixed ones.
+    let fixed = [
+        ("Decisions and chance outcomes of one game in `simulate` and `bench`", frontier_interpreter::runner::MAX_STEPS),
+        ("Numbers in one `range`", frontier_interpreter::builtins::MAX_RANGE as u64 + 1),
+        ("Ruleset functions calling one another, nested (one that calls one: 2)", frontier_interpreter::model::MAX_FUNCTION_NESTING as u64),
+    ];
+    for (what, limit) in fixed {
+        let row = rows.iter().find(|r| r[0] == what).unwrap_or_else(|| panic!("no row '{what}'"));
+        assert_eq!((row[1].as_str(), row[2].as_str()), (thousands(limit).as_str(), "—"), "docs say {row:?}, the code {limit}");
+    }
+    // Every row that names a --limit is one the code has.
+    for row in &rows {
+        if row[2] != "—" {
+            let name = row[2].trim_start_matches('`').split('`').next().unwrap_or_default();
+            assert!(Limits::LIST.iter().any(|l| l.name == name), "the docs name a limit '{name}' the code does not have");
+        }
+    }
+}
+
+#[test]
+fn every_limit_can_be_set_by_name_up_to_its_ceiling() {
+    use frontier_interpreter::model::Limits;
+    for info in Limits::LIST {
+        let mut limits = Limits::default();
+        limits.set(info.name, 7).unwrap();
+        assert_eq!((info.get)(&limits), 7, "{}", info.name);
+        assert_eq!(limits.set(info.name, 0).unwrap_err(), format!("limit {}: at least 1", info.name));
+        if info.ceiling < u64::MAX {
+            assert_eq!(limits.set(info.name, info.ceiling + 1).unwrap_err(), format!("limit {}: at most {}", info.name, info.ceiling));
+        }
+        limits.set(info.name, info.ceiling).unwrap();
+        assert_eq!((info.get)(&limits), info.ceiling, "{}", info.name);
+    }
+    assert!(Limits::default().set("steps", 5).unwrap_err().starts_with("unknown limit 'steps': one of nesting, operators, statements, calls"));
 }

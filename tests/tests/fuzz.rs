@@ -62,8 +62,8 @@ fn run_cases(target: &str, n: u64, case: impl Fn(u64)) {
     }
 }
 
-/// With `FRONTIER_FUZZ_DUMP=DIR`, writes a case's input to DIR/case-SEED (to look at the
-/// input of a failing case).
+/// With `FRONTIER_FUZZ_DUMP=DIR`, writes a case's input (a mutated ruleset or position) to
+/// DIR/case-SEED (to look at the input of a failing case).
 fn dump(seed: u64, text: &str) {
     if let Some(dir) = std::env::var_os("FRONTIER_FUZZ_DUMP") {
         let _ = std::fs::write(std::path::Path::new(&dir).join(format!("case-{seed}")), text);
@@ -478,16 +478,43 @@ fn mutated_traces_check_or_fail_cleanly() {
     mutated_traces(CASES);
 }
 
+/// Games loaded once per (ruleset, parameters): a mutated trace mostly names a shipped
+/// ruleset as it was, and loading one (its scripts compiled, its expressions optimized)
+/// costs far more than replaying the trace. Loading itself is the mutated rulesets' target;
+/// a header the mutation changed (another name, other parameters) still loads afresh.
+#[derive(Default)]
+struct Loaded(std::cell::RefCell<std::collections::HashMap<(String, Vec<(String, i64)>), Option<std::rc::Rc<Game>>>>);
+
+impl Loaded {
+    /// Entries kept at most: mutated parameter values are endless.
+    const MAX: usize = 64;
+
+    fn get(&self, name: &str, params: &[(String, i64)]) -> Option<std::rc::Rc<Game>> {
+        let key = (name.to_string(), params.to_vec());
+        if let Some(game) = self.0.borrow().get(&key) {
+            return game.clone();
+        }
+        let game = shipped(name).ok().and_then(|src| load_with_params(&src, &shipped, params, Default::default()).ok()).map(std::rc::Rc::new);
+        let mut cache = self.0.borrow_mut();
+        if cache.len() >= Self::MAX {
+            cache.clear();
+        }
+        cache.insert(key, game.clone());
+        game
+    }
+}
+
 fn mutated_traces(n: u64) {
     let traces = traces();
+    let loaded = Loaded::default();
     run_cases("mutated traces", n, |seed| {
         let mut g = Gen::new(seed);
         let (dir, text) = &traces[g.below(traces.len())];
         let text = mutate(&mut g, text);
         let Ok(trace) = parse_trace(&text) else { return };
         let RulesetRef::Name(name) = &trace.header.ruleset else { return };
-        let Ok(src) = shipped(name) else { return };
-        let Ok(game) = load_with_params(&src, &shipped, &trace.header.params) else { return };
+        let Some(game) = loaded.get(name, &trace.header.params) else { return };
+        let game = &*game;
         let Ok(start) = starting_state(&game, &trace, |p| std::fs::read_to_string(dir.join(p)).map_err(|e| e.to_string())) else {
             return;
         };
@@ -495,12 +522,12 @@ fn mutated_traces(n: u64) {
     });
 }
 
-/// A position of a shipped game: a random mid-game state, as a position file.
-fn position_text(g: &mut Gen) -> (Game, String) {
-    let names = ruleset_names();
-    let game = load_ruleset(&names[g.below(names.len())]);
+/// A position of a shipped game (`games`: every shipped ruleset, loaded once): a random
+/// mid-game state, as a position file.
+fn position_text<'a>(g: &mut Gen, games: &'a [Game]) -> (&'a Game, String) {
+    let game = &games[g.below(games.len())];
     let players = game.meta.min_players as usize + g.below(1 + (game.meta.max_players - game.meta.min_players) as usize);
-    let state = random_state(&game, players, g.below(1000) as u64, g.below(60) as u64);
+    let state = random_state(game, players, g.below(1000) as u64, g.below(60) as u64);
     let text = game.state_to_yaml(&state);
     (game, text)
 }
@@ -511,12 +538,14 @@ fn mutated_positions_load_or_fail_cleanly() {
 }
 
 fn mutated_positions(n: u64) {
+    let games: Vec<Game> = ruleset_names().iter().map(|name| load_ruleset(name)).collect();
     run_cases("mutated positions", n, |seed| {
         let mut g = Gen::new(seed);
-        let (game, text) = position_text(&mut g);
+        let (game, text) = position_text(&mut g, &games);
         // Half of them hand-written style: without the continuation.
         let text = if g.chance(50) { text.split("continuation:").next().unwrap_or_default().to_string() } else { text };
         let text = mutate(&mut g, &text);
+        dump(seed, &text);
         if let Ok(state) = game.state_from_yaml(&text) {
             let mut s: State = state;
             let mut rng = GameRng::new(seed);

@@ -60,6 +60,76 @@ fn corrupt_continuations_are_refused() {
     }
 }
 
+/// A saved Go West state whose continuation has a `for_each` and a `repeat` frame (the
+/// first of the seeded states that has both).
+fn saved_in_loops() -> (frontier_interpreter::Game, String) {
+    let game = load_ruleset("go-west");
+    for seed in 0..200 {
+        let text = game.state_to_yaml(&random_state(&game, 3, seed, 20 + seed % 20));
+        if text.contains("for_each:") && text.contains("repeat:") {
+            return (game, text);
+        }
+    }
+    panic!("no seeded Go West state stands in a for_each and a repeat loop");
+}
+
+/// Fields of the continuation that were read without a range check (issue 15): a negative
+/// step count, a loop's next element past its list, a local past the procedure's, rounds
+/// left below zero, empty locals, a block number past 2³².
+#[test]
+fn continuation_fields_are_range_checked() {
+    let (game, text) = saved_in_loops();
+    let (head, rest) = text.split_once("  locals:\n").unwrap();
+    let tail = &rest[rest.find("  pending:").unwrap()..];
+    let no_locals = format!("{head}  locals: []\n{tail}");
+    let cases = [
+        (with_line(&text, "steps:", "steps: -1"), "steps: a whole number of steps from 0"),
+        (with_line(&text, "next:", "next: 99999"), "a for_each frame's 'next' is 99999, outside 1..="),
+        (with_line(&text, "next:", "next: 0"), "a for_each frame's 'next' is 0"),
+        (with_line(&text, "slot:", "slot: 99999"), "continuation: local 99999 does not exist"),
+        (with_line(&text, "slot:", "slot: 999"), "a for_each frame's local 999 is not one of its procedure's"),
+        (with_line(&text, "left:", "left: -5"), "a repeat frame has -5 rounds left"),
+        (with_line(&text, "- block:", "- block: 4294967300"), "block 4294967300 does not exist"),
+        (no_locals, "needs locals up to"),
+    ];
+    for (corrupt, expected) in cases {
+        let err = game.state_from_yaml(&corrupt).expect_err(expected);
+        assert!(err.contains(expected), "wanted '{expected}', got '{err}'");
+    }
+}
+
+/// Frames must nest as the machine pushes them (fuzzing case 760,688 of the mutated
+/// positions: a call's frame whose locals started inside its caller's freed them on
+/// return, and the caller then read past the end of the locals). A call's locals start
+/// past its caller's; a block's frame shares the locals of the procedure below it.
+#[test]
+fn frames_must_nest_as_the_machine_pushes_them() {
+    let (game, text) = saved_in_loops();
+    let lines: Vec<&str> = text.lines().collect();
+    // The first call frame whose locals start past 0: its `base:` line, then `kind: call`.
+    let at = (0..lines.len() - 1)
+        .find(|&i| lines[i].trim_start().starts_with("base: ") && lines[i].trim() != "base: 0" && lines[i + 1].trim() == "kind: call")
+        .expect("a call frame with locals past 0");
+    let with = |i: usize, line: &str| {
+        let mut l: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
+        let indent = &lines[i][..lines[i].len() - lines[i].trim_start().len()];
+        l[i] = format!("{indent}{line}");
+        l.join("\n")
+    };
+    let err = game.state_from_yaml(&with(at, "base: 0")).expect_err("a call inside its caller's locals");
+    assert!(err.contains("a call's locals start at 0, inside those of procedure"), "{err}");
+    // The first block frame (not a call) with another base than the frame below it.
+    let block = (0..lines.len() - 1)
+        .find(|&i| lines[i].trim_start().starts_with("base: ") && lines[i + 1].trim() == "kind: block")
+        .expect("a block frame");
+    let base: u32 = lines[block].trim().trim_start_matches("base: ").parse().unwrap();
+    let err = game.state_from_yaml(&with(block, &format!("base: {}", base + 1))).expect_err("a block frame with its own locals");
+    assert!(err.contains("is not a block of the procedure below it"), "{err}");
+    let first = lines.iter().position(|l| l.trim() == "kind: call").unwrap();
+    let err = game.state_from_yaml(&with(first, "kind: block")).expect_err("a first frame that is no call");
+    assert!(err.contains("the first frame is not a procedure's call"), "{err}");
+}
+
 /// tests/cases/conserve: 5 coins each, in hand or in the bank.
 fn conserving() -> frontier_interpreter::Game {
     load_source(&source(&workspace().join("tests/cases/conserve"))).expect("the ruleset loads")

@@ -76,3 +76,31 @@ fn the_seeded_stream_is_pinned() {
     rng.shuffle(&mut deck);
     insta::assert_snapshot!("rng-seed-42", format!("u64: {values:?}\ndice: {dice:?}\nshuffle: {deck:?}\n"));
 }
+
+/// A script's `sort` with a comparator: errors in the comparator stop the game with the
+/// script's error; a comparator that works sorts stably.
+#[test]
+fn script_sort_comparators_report_their_errors() {
+    let dir = workspace().join("tests/cases/scripts/sort-comparator");
+    let play = |case: i64| {
+        let game = frontier_interpreter::load_with_params(&source(&dir), &|_| Err("no extends".into()), &[("case".into(), case)], Default::default())
+            .unwrap_or_else(|e| panic!("{e}"));
+        game.start(names(2)).map(|s| game.state_to_yaml(&s)).map_err(|e| e.to_string())
+    };
+    let sorted = play(0).expect("a good comparator sorts");
+    assert!(sorted.contains("v: 12345"), "{sorted}");
+    let bad = play(1).expect_err("the comparator's error stops the game");
+    assert!(bad.contains("sorted_badly") && bad.contains("nosuch"), "{bad}");
+    let text = play(2).expect_err("a comparator must return a number");
+    assert!(text.contains("sort: the comparator must return a number"), "{text}");
+}
+
+/// A script with a syntax error is reported once, at its line: the calls of its functions
+/// are not also reported as unknown.
+#[test]
+fn a_script_syntax_error_is_not_followed_by_unknown_functions() {
+    let src = source(&workspace().join("tests/cases/scripts/syntax-error"));
+    let err = load_source(&src).expect_err("the script does not compile").to_string();
+    assert!(err.contains("s.rhai:3:") && err.contains("script syntax error"), "{err}");
+    assert!(!err.contains("unknown function"), "{err}");
+}

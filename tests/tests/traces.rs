@@ -14,7 +14,7 @@ fn check_file(path: &Path) -> Result<usize, String> {
     let trace = parse(&text).map_err(|e| format!("{e:?}"))?;
     let RulesetRef::Name(name) = &trace.header.ruleset else { return Err("shipped traces name their ruleset".into()) };
     let src = source(&ruleset_path(name));
-    let game = load_with_params(&src, &resolve, &trace.header.params).map_err(|e| e.to_string())?;
+    let game = load_with_params(&src, &resolve, &trace.header.params, Default::default()).map_err(|e| e.to_string())?;
     let start = starting_state(&game, &trace, |p| std::fs::read_to_string(path.parent().unwrap().join(p)).map_err(|e| e.to_string()))
         .map_err(|d| d.to_string())?;
     replay(&game, &trace, start, |_| {}).map(|r| r.steps).map_err(|d| format!("line {}: {d}", d.line))
@@ -72,7 +72,7 @@ fn a_changed_decision_is_reported_at_its_line() {
 fn check_text(text: &str, dir: &Path) -> Result<frontier_interpreter::trace::Replayed, frontier_interpreter::trace::Divergence> {
     let trace = parse(text).unwrap_or_else(|e| panic!("{e:?} in\n{text}"));
     let RulesetRef::Name(name) = &trace.header.ruleset else { panic!("examples name their ruleset") };
-    let game = load_with_params(&source(&workspace().join("rulesets").join(name)), &|_| Err("no variants here".into()), &trace.header.params)
+    let game = load_with_params(&source(&workspace().join("rulesets").join(name)), &|_| Err("no variants here".into()), &trace.header.params, Default::default())
         .unwrap_or_else(|e| panic!("{e}"));
     let start = starting_state(&game, &trace, |p| std::fs::read_to_string(dir.join(p)).map_err(|e| e.to_string()))?;
     replay(&game, &trace, start, |_| {})

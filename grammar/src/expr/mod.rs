@@ -4,7 +4,7 @@ pub mod ast;
 mod parser;
 
 pub use ast::*;
-pub use parser::{parse_expr, parse_template, SyntaxError, MAX_NESTING, MAX_OPERATORS};
+pub use parser::{parse_expr, parse_template, Bounds, SyntaxError};
 
 #[cfg(test)]
 mod tests;

@@ -25,56 +25,110 @@ impl std::fmt::Display for SyntaxError {
     }
 }
 
-/// How deep brackets may nest in one expression or template.
-pub const MAX_NESTING: usize = 64;
-/// How many operators one expression or template may hold: a chain of operators is a
-/// tree as deep as it is long, and every later pass walks it recursively.
-pub const MAX_OPERATORS: usize = 256;
+/// How large one expression or template may be. The parser descends recursively into
+/// brackets and conditionals, and a chain of operators is a tree as deep as it is long
+/// that every later pass (type checking, lowering, optimizing, evaluating, dropping) walks
+/// recursively: these bounds are what keep all of them within a thread's stack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bounds {
+    /// How deep brackets, conditionals and lambdas may nest.
+    pub nesting: usize,
+    /// How many operators (`not`, `.field`, `if` and `=>` among them) one source may hold.
+    pub operators: usize,
+}
+
+impl Bounds {
+    /// The bounds a ruleset is held to unless a command changes them.
+    pub const DEFAULT: Bounds = Bounds { nesting: 64, operators: 256 };
+}
+
+impl Default for Bounds {
+    fn default() -> Bounds {
+        Bounds::DEFAULT
+    }
+}
 
 /// Refuses sources that would make trees too deep to walk safely, before parsing them
-/// (the parser itself descends recursively into brackets).
-fn check_size(source: &str) -> Result<(), SyntaxError> {
+/// (the parser itself descends recursively into brackets, conditionals and lambdas).
+///
+/// Nesting counts brackets, and also conditionals and lambdas, which nest without
+/// brackets: `if a then b else if c then …` and `x => y => …` extend as far to the right
+/// as they can, so each stays open until the bracket around it closes or a `,` ends the
+/// list element it stands in.
+fn check_size(source: &str, bounds: Bounds) -> Result<(), SyntaxError> {
     let (mut depth, mut operators, mut in_string) = (0usize, 0usize, false);
+    // For each open bracket (and the whole source first): the conditionals and lambdas
+    // opened in it so far.
+    let mut open_here: Vec<usize> = vec![0];
     let mut previous = ' ';
+    let too_many = |offset| SyntaxError {
+        offset,
+        message: format!("more than {} operators in one expression: split it (functions: can name its parts), or --limit operators=N raises the limit", bounds.operators),
+    };
+    let too_deep = |offset| SyntaxError { offset, message: format!("nested more than {} deep (brackets, conditionals, lambdas; --limit nesting=N raises the limit)", bounds.nesting) };
     for (offset, c) in source.char_indices() {
         let word_starts = !(previous.is_alphanumeric() || previous == '_');
+        let after = previous;
         previous = c;
+        let mut opens = false;
         match c {
             '"' => in_string = !in_string,
             _ if in_string => {}
             // `not x` and `x.field` nest like operators do.
-            'n' if word_starts && source[offset..].starts_with("not") && !source[offset + 3..].starts_with(|c: char| c.is_alphanumeric() || c == '_') => {
+            'n' if word_starts && is_word_at(source, offset, "not") => operators += 1,
+            'i' if word_starts && is_word_at(source, offset, "if") => {
                 operators += 1;
-                if operators > MAX_OPERATORS {
-                    return Err(too_many_operators(offset));
-                }
+                opens = true;
             }
             '(' | '[' | '{' => {
-                depth += 1;
-                if depth > MAX_NESTING {
-                    return Err(SyntaxError { offset, message: format!("brackets nested more than {MAX_NESTING} deep") });
-                }
+                open_here.push(0);
+                opens = true;
             }
-            ')' | ']' | '}' => depth = depth.saturating_sub(1),
-            '+' | '-' | '*' | '/' | '%' | '<' | '>' | '=' | '!' | ',' | '.' => {
+            ')' | ']' | '}' => {
+                let closed = if open_here.len() > 1 { open_here.pop().unwrap_or(0) } else { 0 };
+                depth = depth.saturating_sub(closed + 1);
+            }
+            ',' => {
                 operators += 1;
-                if operators > MAX_OPERATORS {
-                    return Err(too_many_operators(offset));
+                if let Some(here) = open_here.last_mut() {
+                    depth = depth.saturating_sub(*here);
+                    *here = 0;
                 }
             }
+            '>' if after == '=' => {
+                operators += 1;
+                opens = true;
+            }
+            '+' | '-' | '*' | '/' | '%' | '<' | '>' | '=' | '!' | '.' => operators += 1,
             _ => {}
+        }
+        if operators > bounds.operators {
+            return Err(too_many(offset));
+        }
+        if opens {
+            depth += 1;
+            if c != '(' && c != '[' && c != '{' {
+                if let Some(here) = open_here.last_mut() {
+                    *here += 1;
+                }
+            }
+            if depth > bounds.nesting {
+                return Err(too_deep(offset));
+            }
         }
     }
     Ok(())
 }
 
-fn too_many_operators(offset: usize) -> SyntaxError {
-    SyntaxError { offset, message: format!("more than {MAX_OPERATORS} operators in one expression: split it (functions: can name its parts)") }
+/// Whether the keyword `word` stands at `offset` (not the start of a longer name).
+fn is_word_at(source: &str, offset: usize, word: &str) -> bool {
+    source[offset..].starts_with(word) && !source[offset + word.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
 }
 
 /// Parses one expression, e.g. `count(track[r], it) > 2 and not pawn[active]`.
-pub fn parse_expr(source: &str) -> Result<Expr, SyntaxError> {
-    check_size(source)?;
+/// `bounds` limits its size (see [`Bounds`]).
+pub fn parse_expr(source: &str, bounds: Bounds) -> Result<Expr, SyntaxError> {
+    check_size(source, bounds)?;
     let mut pairs = ExprGrammar::parse(Rule::expression, source).map_err(to_syntax_error)?;
     let root = pairs.next().and_then(|p| p.into_inner().next());
     match root {
@@ -84,8 +138,9 @@ pub fn parse_expr(source: &str) -> Result<Expr, SyntaxError> {
 }
 
 /// Parses a label template, e.g. `move wagon from:{r}`.
-pub fn parse_template(source: &str) -> Result<Vec<TemplatePart>, SyntaxError> {
-    check_size(source)?;
+/// `bounds` limits the size of the whole template (see [`Bounds`]).
+pub fn parse_template(source: &str, bounds: Bounds) -> Result<Vec<TemplatePart>, SyntaxError> {
+    check_size(source, bounds)?;
     let mut pairs = ExprGrammar::parse(Rule::template, source).map_err(to_syntax_error)?;
     let mut parts = Vec::new();
     let Some(root) = pairs.next() else { return Ok(parts) };

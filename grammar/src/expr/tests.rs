@@ -28,7 +28,7 @@ fn sexpr(e: &Expr) -> String {
 }
 
 fn check(source: &str, expected: &str) {
-    let actual = match parse_expr(source) {
+    let actual = match parse_expr(source, Bounds::DEFAULT) {
         Ok(e) => sexpr(&e),
         Err(err) => format!("error at {}: {}", err.offset, err.message),
     };
@@ -72,15 +72,15 @@ fn lambdas() {
 #[test]
 fn sources_too_deep_or_too_long_are_refused_before_parsing() {
     let deep = format!("{}1{}", "(".repeat(20_000), ")".repeat(20_000));
-    check(&deep, "error at 64: brackets nested more than 64 deep");
+    check(&deep, "error at 64: nested more than 64 deep (brackets, conditionals, lambdas; --limit nesting=N raises the limit)");
     let long = vec!["1"; 40_000].join("+");
     // The 257th '+' of "1+1+…" stands at offset 2 × 257 - 1.
-    check(&long, "error at 513: more than 256 operators in one expression: split it (functions: can name its parts)");
+    check(&long, "error at 513: more than 256 operators in one expression: split it (functions: can name its parts), or --limit operators=N raises the limit");
     // `not` and `.` nest as operators do: "not " is 4 characters, the 257th at 4 × 256.
     let nots = format!("{}x", "not ".repeat(5_000));
-    check(&nots, "error at 1024: more than 256 operators in one expression: split it (functions: can name its parts)");
+    check(&nots, "error at 1024: more than 256 operators in one expression: split it (functions: can name its parts), or --limit operators=N raises the limit");
     let fields = format!("a{}", ".b".repeat(5_000));
-    check(&fields, "error at 513: more than 256 operators in one expression: split it (functions: can name its parts)");
+    check(&fields, "error at 513: more than 256 operators in one expression: split it (functions: can name its parts), or --limit operators=N raises the limit");
     // A name containing "not" is no operator.
     check(&vec!["nothing"; 300].join(" "), "error at 8: expected '.' or '[' or an operator or the end of the expression");
     // Brackets and operators inside texts do not count.
@@ -131,32 +131,56 @@ fn errors_point_at_the_problem() {
 
 #[test]
 fn spans_cover_the_source() {
-    let e = parse_expr("  a + bc ").unwrap();
+    let e = parse_expr("  a + bc ", Bounds::DEFAULT).unwrap();
     assert_eq!((e.span.start, e.span.end), (2, 8));
 }
 
 #[test]
 fn templates() {
-    let parts = parse_template("move wagon from:{r} {{x}}").unwrap();
+    let parts = parse_template("move wagon from:{r} {{x}}", Bounds::DEFAULT).unwrap();
     assert_eq!(parts.len(), 3);
     assert_eq!(parts[0], TemplatePart::Text("move wagon from:".into()));
     assert!(matches!(&parts[1], TemplatePart::Hole(e) if sexpr(e) == "r"));
     assert_eq!(parts[2], TemplatePart::Text(" {x}".into()));
-    assert!(parse_template("broken {").is_err());
-    assert_eq!(parse_template("").unwrap(), vec![]);
+    assert!(parse_template("broken {", Bounds::DEFAULT).is_err());
+    assert_eq!(parse_template("", Bounds::DEFAULT).unwrap(), vec![]);
 }
 
 proptest! {
     #[test]
     fn never_panics_on_arbitrary_text(source in "\\PC{0,40}") {
-        let _ = parse_expr(&source);
-        let _ = parse_template(&source);
+        let _ = parse_expr(&source, Bounds::DEFAULT);
+        let _ = parse_template(&source, Bounds::DEFAULT);
     }
 
     #[test]
     fn never_panics_on_expression_like_text(source in "[a-z0-9 ()\\[\\].,+*/%<>=!\"-]{0,40}") {
-        if let Err(e) = parse_expr(&source) {
+        if let Err(e) = parse_expr(&source, Bounds::DEFAULT) {
             prop_assert!(e.offset <= source.len());
         }
     }
 }
+
+#[test]
+fn the_bounds_are_data() {
+    let deep = format!("{}1{}", "(".repeat(100), ")".repeat(100));
+    assert!(parse_expr(&deep, Bounds::DEFAULT).is_err());
+    assert!(parse_expr(&deep, Bounds { nesting: 100, ..Bounds::DEFAULT }).is_ok());
+    let long = vec!["1"; 300].join(" + ");
+    assert!(parse_expr(&long, Bounds::DEFAULT).is_err());
+    assert!(parse_expr(&long, Bounds { operators: 299, ..Bounds::DEFAULT }).is_ok());
+    assert!(parse_expr(&long, Bounds { operators: 298, ..Bounds::DEFAULT }).is_err());
+    // Conditionals and lambdas nest without brackets: each counts a level of nesting
+    // until the bracket around it closes or a `,` ends its list element.
+    let ifs = format!("{}1", "if true then 1 else ".repeat(70));
+    check(&ifs, "error at 1280: nested more than 64 deep (brackets, conditionals, lambdas; --limit nesting=N raises the limit)");
+    assert!(parse_expr(&ifs, Bounds { nesting: 70, ..Bounds::DEFAULT }).is_ok());
+    let lambdas = format!("map(players, {}1)", "x => ".repeat(70));
+    assert!(parse_expr(&lambdas, Bounds::DEFAULT).unwrap_err().message.starts_with("nested more than 64 deep"));
+    let listed = format!("[{}]", vec!["if true then 1 else 2"; 100].join(", "));
+    assert!(parse_expr(&listed, Bounds::DEFAULT).is_ok(), "conditionals side by side do not nest");
+    // Names that only begin with `if` or `not` are not operators.
+    let names = vec!["iffy"; 200].join(" + ") + " + " + &vec!["nothing"; 50].join(" + ");
+    assert!(parse_expr(&names, Bounds::DEFAULT).is_ok());
+}
+

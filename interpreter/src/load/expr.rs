@@ -22,8 +22,14 @@ pub(crate) struct Decls {
     pub boards: Vec<BoardDecl>,
     pub script_functions: Vec<(String, usize)>,
     pub scripts: Option<Arc<crate::script::Scripts>>,
+    /// Set when the ruleset's scripts did not compile (their errors are reported): a call
+    /// of a script function is then not reported as unknown as well.
+    pub scripts_unreadable: bool,
     /// The signatures of the ruleset's `functions:` (bodies compile against these).
     pub functions: Vec<FunctionSig>,
+    /// Each function's position in `functions`, by name: a ruleset may declare many, and
+    /// every call looks its function up.
+    pub function_ids: std::collections::HashMap<String, usize>,
     /// Seats in the slot layout: the length of a `players` key.
     pub max_players: usize,
 }
@@ -79,6 +85,8 @@ pub(crate) struct TableDecl {
     pub name: String,
     pub columns: Vec<(String, Type)>,
     pub row_ids: Vec<String>,
+    /// Each row's position by id (`row_ids` looked up without a scan).
+    pub row_index: std::collections::HashMap<String, u16>,
     /// Each column's value per row (what a column read in the IR indexes).
     pub column_values: Vec<Arc<[Value]>>,
     /// Whether the rows are cells of a `geometry:` (they have neighbours).
@@ -93,6 +101,7 @@ impl TableDecl {
             name: t.name.clone(),
             columns: t.columns.iter().map(|c| (c.name.clone(), c.ty.clone())).collect(),
             row_ids: t.rows.iter().map(|r| r.id.clone()).collect(),
+            row_index: t.ids.clone(),
             column_values: (0..t.columns.len()).map(|c| t.rows.iter().map(|r| r.values[c].clone()).collect()).collect(),
             hex: t.geometry.is_some(),
             coordinates: t.geometry.as_ref().is_some_and(|g| g.layout.is_some()),
@@ -422,7 +431,7 @@ impl<'a> Compiler<'a> {
         let tables = &self.decls.tables;
         let found: Vec<(usize, usize)> = match table {
             Some(name) => match tables.iter().position(|t| t.name == name.text) {
-                Some(t) => tables[t].row_ids.iter().position(|r| *r == id.text).map(|r| (t, r)).into_iter().collect(),
+                Some(t) => tables[t].row_index.get(&id.text).map(|&r| (t, r as usize)).into_iter().collect(),
                 None => {
                     let candidates = tables.iter().map(|t| t.name.clone()).collect();
                     return self.unknown(name, "table", candidates);
@@ -431,7 +440,7 @@ impl<'a> Compiler<'a> {
             None => tables
                 .iter()
                 .enumerate()
-                .filter_map(|(t, table)| table.row_ids.iter().position(|r| *r == id.text).map(|r| (t, r)))
+                .filter_map(|(t, table)| table.row_index.get(&id.text).map(|&r| (t, r as usize)))
                 .collect(),
         };
         match found.as_slice() {
@@ -571,7 +580,7 @@ impl<'a> Compiler<'a> {
                     let t = t as TableId;
                     if let ExprKind::Str(id) = &index.kind {
                         let table = &self.decls.tables[t as usize];
-                        return match table.row_ids.iter().position(|r| r == id) {
+                        return match table.row_index.get(id.as_str()).map(|&r| r as usize) {
                             Some(r) => (Expr::Const(Value::Row(t, r as u16)), Type::Row(t)),
                             None => {
                                 let candidates = table.row_ids.clone();
@@ -738,7 +747,7 @@ impl<'a> Compiler<'a> {
         if let Some(builtin) = builtins::find(&name.text) {
             return (builtin.lower)(self, &CallSite { builtin, span, args, scope });
         }
-        match self.decls.functions.iter().position(|f| f.name == name.text) {
+        match self.decls.function_ids.get(&name.text).copied() {
             Some(id) => self.function_call(span, id, args, scope),
             None => self.script_call(span, name, args, scope),
         }
@@ -758,6 +767,10 @@ impl<'a> Compiler<'a> {
 
     fn script_call(&mut self, span: Span, name: &Name, args: &[Ast], scope: &Scope) -> Compiled {
         let found = self.decls.script_functions.iter().find(|(n, _)| *n == name.text).cloned();
+        if self.decls.scripts_unreadable {
+            // What the call would mean is unknown until the scripts compile.
+            return nothing();
+        }
         let (Some((_, arity)), Some(scripts)) = (found, self.decls.scripts.clone()) else {
             let mut candidates: Vec<String> = builtins::names().map(str::to_string).collect();
             candidates.extend(self.decls.functions.iter().map(|f| f.name.clone()));
@@ -798,6 +811,8 @@ impl Decls {
                 .collect(),
             script_functions: game.scripts.as_ref().map(|s| s.functions()).unwrap_or_default(),
             scripts: game.scripts.clone(),
+            scripts_unreadable: false,
+            function_ids: game.functions.iter().enumerate().map(|(i, f)| (f.name.clone(), i)).collect(),
             functions: game
                 .functions
                 .iter()

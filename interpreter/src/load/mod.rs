@@ -41,13 +41,16 @@ pub struct RulesetSource {
 /// Finds the ruleset a variant `extends:` (by name or path, as the variant wrote it).
 pub type Resolver<'a> = &'a dyn Fn(&str) -> Result<RulesetSource, String>;
 
-/// Loads, validates and compiles a ruleset (or a variant of one).
+/// Loads, validates and compiles a ruleset (or a variant of one), held to the default
+/// limits.
 pub fn load(source: &RulesetSource, resolve: Resolver) -> Result<Game, LoadError> {
-    load_with_params(source, resolve, &[])
+    load_with_params(source, resolve, &[], Limits::default())
 }
 
-/// Loads a ruleset with some parameters overridden (as a variant would).
-pub fn load_with_params(source: &RulesetSource, resolve: Resolver, params: &[(String, i64)]) -> Result<Game, LoadError> {
+/// Loads a ruleset with some parameters overridden (as a variant would), held to
+/// `limits`: its expressions when they are parsed, its state's size when it is laid out,
+/// and its games (`Game::limits`) when they run.
+pub fn load_with_params(source: &RulesetSource, resolve: Resolver, params: &[(String, i64)], limits: Limits) -> Result<Game, LoadError> {
     let layers = variant::read_layers(source, resolve)?;
     let mut merged = variant::merge(&layers);
     if !params.is_empty() {
@@ -76,7 +79,7 @@ pub fn load_with_params(source: &RulesetSource, resolve: Resolver, params: &[(St
     }
     let files: Vec<(String, String)> = layers.iter().map(|l| (l.source.file.clone(), l.source.text.clone())).collect();
     let scripts: Vec<(String, String)> = layers.iter().flat_map(|l| l.source.scripts.clone()).collect();
-    let mut builder = Builder { files, diagnostics: Vec::new() };
+    let mut builder = Builder { files, diagnostics: Vec::new(), limits };
     let game = builder.build(&merged, &scripts, &source.origin);
     match game {
         Some(mut game) if builder.diagnostics.is_empty() => {
@@ -114,8 +117,14 @@ fn yaml_text(v: &Yaml) -> String {
 /// Parses YAML text, reporting a syntax error with its line and column.
 pub(crate) fn parse_yaml(file: &str, text: &str) -> Result<Yaml, Diagnostic> {
     serde_yaml::from_str::<Yaml>(text).map_err(|e| {
-        let position = e.location().map(|l| (l.line(), l.column()));
+        let mut position = e.location().map(|l| (l.line(), l.column()));
         let mut message = strip_location(&e.to_string());
+        // serde_yaml places a duplicate key at the start of its mapping: the mistake is the
+        // key's second occurrence.
+        let duplicate = message.split_once("duplicate entry with key ").map(|(_, k)| k.trim_matches('"').to_string());
+        if let (Some(key), Some(at)) = (duplicate, position) {
+            position = second_occurrence(text, &key, at).or(position);
+        }
         // YAML indents with spaces only; a tab there gives a puzzling message.
         let upto = position.map_or(usize::MAX, |(line, _)| line);
         let tab_line = text.lines().enumerate().take(upto).find(|(_, l)| l.trim_start_matches(' ').starts_with('\t'));
@@ -124,6 +133,35 @@ pub(crate) fn parse_yaml(file: &str, text: &str) -> Result<Yaml, Diagnostic> {
         }
         Diagnostic { file: file.to_string(), position, path: String::new(), message }
     })
+}
+
+/// Where `key` is written a second time in the block mapping that starts at `at` (line
+/// and column, from 1): lines indented as the mapping's first key, until one less indented.
+fn second_occurrence(text: &str, key: &str, at: (usize, usize)) -> Option<(usize, usize)> {
+    let (line, column) = at;
+    let indent = column.saturating_sub(1);
+    let mut seen = 0;
+    for (i, l) in text.lines().enumerate().skip(line.saturating_sub(1)) {
+        let body = l.trim_start_matches(' ');
+        let here = l.len() - body.len();
+        let first = i + 1 == line;
+        if body.is_empty() || body.starts_with('#') {
+            continue;
+        }
+        if !first && here < indent {
+            break;
+        }
+        // The mapping's first line may begin with `- ` (a mapping in a list).
+        let body = if first { l.get(indent..).unwrap_or(body) } else if here == indent { body } else { continue };
+        let named = body.strip_prefix(key).or_else(|| body.strip_prefix(&format!("\"{key}\""))).or_else(|| body.strip_prefix(&format!("'{key}'")));
+        if named.is_some_and(|rest| rest.trim_start().starts_with(':')) {
+            seen += 1;
+            if seen == 2 {
+                return Some((i + 1, indent + 1));
+            }
+        }
+    }
+    None
 }
 
 /// serde's messages end with " at line L column C": the position is reported separately.
@@ -138,6 +176,7 @@ pub(crate) struct Builder {
     /// The files that make up the ruleset: a variant first, then what it extends.
     pub files: Vec<(String, String)>,
     pub diagnostics: Vec<Diagnostic>,
+    pub limits: Limits,
 }
 
 /// A local variable's declaration inside a procedure.
@@ -202,7 +241,7 @@ impl Builder {
 
     pub fn parse_expression(&mut self, value: &Yaml, path: &str) -> Option<(Expr, String)> {
         let source = self.expr_source(value, path)?;
-        match parse_expr(&source) {
+        match parse_expr(&source, self.limits.expression) {
             Ok(e) => Some((e, source)),
             Err(err) => {
                 let span = Span::new(err.offset, err.offset);
@@ -248,7 +287,7 @@ impl Builder {
                 return Template::literal("");
             }
         };
-        let parts = match parse_template(&source) {
+        let parts = match parse_template(&source, self.limits.expression) {
             Ok(parts) => parts,
             Err(err) => {
                 self.expr_error(path, &source, Span::new(err.offset, err.offset), format!("syntax error: {}", err.message));
@@ -314,7 +353,9 @@ impl Builder {
         let meta = self.meta(top, origin);
         let params = self.params(top.get("params"));
         let mut tables = self.tables(top.get("tables"));
+        let scripts_unreadable = !scripts.is_empty();
         let scripts = self.scripts(scripts);
+        let scripts_unreadable = scripts_unreadable && scripts.is_none();
         let mut decls = Decls {
             max_players: meta.max_players as usize,
             tables: tables.iter().map(TableDecl::of).collect(),
@@ -324,7 +365,9 @@ impl Builder {
             boards: Vec::new(),
             script_functions: scripts.as_ref().map(|s| s.functions()).unwrap_or_default(),
             scripts: scripts.clone(),
+            scripts_unreadable,
             functions: Vec::new(),
+            function_ids: Default::default(),
         };
         let max_players = meta.max_players as usize;
         // Signatures first, so that any expression may call a function; bodies once every
@@ -333,12 +376,14 @@ impl Builder {
         let (vars, int_slots) = self.vars(top.get("state"), &mut decls, max_players);
         let (zones, zone_slots) = self.zones(top.get("zones"), &mut decls, max_players);
         let (boards, board_slots) = self.boards(top.get("boards"), &mut decls, max_players);
+        self.check_state_size([("state", int_slots), ("zones", zone_slots), ("boards", board_slots)]);
         self.table_shows(top.get("tables"), &mut tables, &decls);
         let functions = self.functions(declared, &decls);
         self.check_unique_names(&decls);
         let mut procs = stmt::Procedures::new();
         procs.declare(self, &decls, top);
         let (procedures, blocks, setup, play) = procs.compile(self, &decls, top);
+        self.refuse_endless_calls(&procedures, &blocks);
         let ranking = self.ranking(top.get("ranking"), &decls);
         let display = self.display(top.get("display"), &decls);
         let conserve = self.conserve(top.get("conserve"), &decls);
@@ -363,11 +408,97 @@ impl Builder {
             board_slots,
             sources: Vec::new(),
             seats: (0..=max_players).map(|n| Value::list((0..n).map(|p| Value::Player(p as u8)).collect())).collect(),
-            limits: crate::model::Limits::default(),
+            limits: self.limits,
         };
         game.sources = self.files.clone();
         crate::optimize::game(&mut game);
         Some(game)
+    }
+
+    /// A procedure that calls itself (directly or through others) before anything could
+    /// end it or the game would grow its calls until the `calls` limit stops the game:
+    /// where the loader can see that, it is a load error. Each procedure's body is read up
+    /// to its first call, over statements that always go on to the next one; a loop, a
+    /// branch, a decision or a `return` before it may end the procedure, and is left to the
+    /// runtime limit.
+    fn refuse_endless_calls(&mut self, procedures: &[Procedure], blocks: &[Block]) {
+        let first_call: Vec<Option<(usize, &Stmt)>> = procedures
+            .iter()
+            .map(|p| {
+                for stmt in &blocks[p.body.index()] {
+                    match &stmt.kind {
+                        StmtKind::Call { proc, .. } => return Some((proc.index(), stmt)),
+                        StmtKind::Assign { .. }
+                        | StmtKind::Move { .. }
+                        | StmtKind::Push { .. }
+                        | StmtKind::Remove { .. }
+                        | StmtKind::Shuffle { .. }
+                        | StmtKind::Clear { .. }
+                        | StmtKind::Reveal { .. }
+                        | StmtKind::Place { .. }
+                        | StmtKind::Random { .. }
+                        | StmtKind::Log(_)
+                        | StmtKind::Award(_) => {}
+                        _ => return None,
+                    }
+                }
+                None
+            })
+            .collect();
+        // Each procedure has at most one such call: walks along them end, or run into an
+        // earlier walk, or into themselves (a cycle), each procedure being visited once.
+        let mut walk_of = vec![usize::MAX; procedures.len()];
+        let mut reported = 0;
+        for start in 0..procedures.len() {
+            let mut way = Vec::new();
+            let mut at = start;
+            while walk_of[at] == usize::MAX {
+                walk_of[at] = start;
+                way.push(at);
+                match first_call[at] {
+                    Some((next, _)) => at = next,
+                    None => break,
+                }
+            }
+            if walk_of[at] != start || first_call[at].is_none() {
+                continue;
+            }
+            // `at` is on a cycle: the way from it comes back to it.
+            let from = way.iter().position(|&p| p == at).unwrap_or(0);
+            let cycle = &way[from..];
+            for (i, &p) in cycle.iter().enumerate() {
+                if reported == 20 {
+                    return;
+                }
+                reported += 1;
+                let names: Vec<&str> = cycle[i..].iter().chain(&cycle[..=i]).map(|&q| procedures[q].name.as_str()).collect();
+                let origin = first_call[p].map(|(_, s)| s.origin.to_string()).unwrap_or_default();
+                let message = format!(
+                    "procedure '{}' always calls itself before anything could end it ({}): the calls would never end",
+                    procedures[p].name,
+                    names.join(" → ")
+                );
+                self.error(&origin, message);
+            }
+        }
+    }
+
+    /// A state holds a number per variable slot, a list per zone instance and a grid per
+    /// board instance, made when a game starts: a declaration per two large tables could
+    /// ask for billions. `sections` are each section's slots, in the order they are laid out.
+    fn check_state_size(&mut self, sections: [(&str, usize); 3]) {
+        let limit = self.limits.state_slots;
+        let mut total = 0usize;
+        for (section, slots) in sections {
+            total = total.saturating_add(slots);
+            if total > limit {
+                self.error(
+                    section,
+                    format!("the state would hold {total} numbers, zones and boards with these declarations, more than {limit} (--limit slots=N raises the limit): a declaration per player or per row takes one for each, per two keys one for each pair"),
+                );
+                return;
+            }
+        }
     }
 
     fn meta(&mut self, top: &Mapping, origin: &str) -> Meta {
@@ -375,7 +506,9 @@ impl Builder {
             self.error("name", "missing 'name' (the ruleset's short name, e.g. go-west)");
             String::new()
         });
-        if !name.is_empty() && !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+        if name.is_empty() && top.contains_key("name") {
+            self.error("name", "a ruleset name cannot be empty (the ruleset's short name, e.g. go-west)");
+        } else if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
             self.error("name", "a ruleset name uses letters, digits, '-' and '_' only");
         }
         let title = self.string(top, "title", "").unwrap_or_else(|| name.clone());
@@ -605,9 +738,14 @@ impl Builder {
                 reconstructed: self.string(t, "reconstructed", &path),
                 show: None,
                 geometry: None,
+                ids: Default::default(),
             });
         }
-        let ids: Vec<Vec<String>> = raw_rows.iter().map(|rows| rows.iter().map(|r| r.0.clone()).collect()).collect();
+        // Each table's rows by id (the first of a duplicated id, which is reported).
+        let ids: Vec<std::collections::HashMap<String, usize>> = raw_rows
+            .iter()
+            .map(|rows| rows.iter().enumerate().rev().map(|(i, r)| (r.0.clone(), i)).collect())
+            .collect();
         for (t, rows) in raw_rows.into_iter().enumerate() {
             for (id, values, rpath) in rows {
                 let mut row = Vec::new();
@@ -616,6 +754,8 @@ impl Builder {
                     let cpath = format!("{rpath}[{}]", c + 1);
                     row.push(self.cell(v, &ty, &ids, &tables[t].columns[c].name, &cpath));
                 }
+                let at = tables[t].rows.len() as u16;
+                tables[t].ids.entry(id.clone()).or_insert(at);
                 tables[t].rows.push(Row { id, values: row });
             }
         }
@@ -845,7 +985,7 @@ impl Builder {
         crate::hex::HexTable::listed(neighbours, &ids).map_err(|e| self.error(path, e)).ok()
     }
 
-    fn cell(&mut self, v: &Yaml, ty: &Type, ids: &[Vec<String>], column: &str, path: &str) -> Value {
+    fn cell(&mut self, v: &Yaml, ty: &Type, ids: &[std::collections::HashMap<String, usize>], column: &str, path: &str) -> Value {
         match (ty, v) {
             (Type::Int, Yaml::Number(n)) if n.as_i64().is_some() => Value::Int(n.as_i64().unwrap_or(0)),
             (Type::Bool, Yaml::Bool(b)) => Value::Bool(*b),
@@ -854,8 +994,8 @@ impl Builder {
             (Type::Row(_), Yaml::String(s)) if s == "none" => Value::None,
             (Type::Row(t), _) if scalar_text(v).is_some() => {
                 let id = scalar_text(v).unwrap_or_default();
-                match ids[*t as usize].iter().position(|r| *r == id) {
-                    Some(r) => Value::Row(*t, r as u16),
+                match ids[*t as usize].get(&id) {
+                    Some(&r) => Value::Row(*t, r as u16),
                     None => {
                         self.error(path, format!("column '{column}': no row '{id}' in the table it refers to"));
                         Value::None

@@ -913,7 +913,7 @@ fn case_value(b: &mut Builder, decls: &Decls, ty: &Type, key: &Yaml, path: &str)
     match (ty, key) {
         (Type::Row(t), Yaml::String(id)) => {
             let table = &decls.tables[*t as usize];
-            match table.row_ids.iter().position(|r| r == id) {
+            match table.row_index.get(id.as_str()).map(|&r| r as usize) {
                 Some(r) => Some(Value::Row(*t, r as u16)),
                 None => {
                     let hint = crate::hints::did_you_mean(id, &table.row_ids);

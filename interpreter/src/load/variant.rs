@@ -26,6 +26,17 @@ pub(crate) fn read_layers(source: &RulesetSource, resolve: Resolver) -> Result<V
             }
             LoadError { diagnostics: vec![d] }
         })?;
+        if let (Some(variant), false) = (layers.last(), doc.is_mapping()) {
+            // An empty file or a list would otherwise merge as no base at all.
+            let what = match &doc {
+                Yaml::Null => "is empty",
+                Yaml::Sequence(_) => "is a list",
+                _ => "is a single value",
+            };
+            let position = super::locate::locate(&variant.source.text, "extends");
+            let message = format!("{} {what}, not a ruleset (a mapping of keys such as name, players, play)", current.file);
+            return Err(LoadError { diagnostics: vec![Diagnostic { file: variant.source.file.clone(), position, path: "extends".into(), message }] });
+        }
         let base = doc.get("extends").cloned();
         let file = current.file.clone();
         layers.push(Layer { source: current, doc });
