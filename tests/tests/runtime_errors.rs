@@ -100,11 +100,17 @@ fn large_ruleset(n: usize) -> frontier_interpreter::RulesetSource {
 /// 40,000 functions 35 s, in a release build).
 #[test]
 fn loading_grows_linearly_with_rows_functions_and_references() {
+    // The fastest of three loads: other tests share the machine, and a load slowed by
+    // them must not read as growth.
     let time = |n: usize| {
         let src = large_ruleset(n);
-        let started = std::time::Instant::now();
-        load_source(&src).unwrap_or_else(|e| panic!("{e}"));
-        started.elapsed().as_secs_f64()
+        (0..3)
+            .map(|_| {
+                let started = std::time::Instant::now();
+                load_source(&src).unwrap_or_else(|e| panic!("{e}"));
+                started.elapsed().as_secs_f64()
+            })
+            .fold(f64::INFINITY, f64::min)
     };
     time(1_000);
     let (small, large) = (time(4_000), time(16_000));
