@@ -11,7 +11,10 @@ use clap::Args;
 use frontier_interpreter::runner::Recording;
 use serde_json::{json, Value};
 
-use crate::results::{self, AgentSpec};
+use frontier_interpreter::roster::AgentSpec;
+
+use crate::bots::AgentList;
+use crate::results;
 use crate::simulate::{self, Summary};
 
 #[derive(Args)]
@@ -29,9 +32,15 @@ pub struct BalanceArgs {
     /// Games per ruleset (at least 1).
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
     pub games: u64,
-    /// One agent per seat, comma-separated, or one for every seat (default: random).
-    #[arg(long, value_name = "AGENTS", value_delimiter = ',', value_parser = AgentSpec::parse)]
-    pub agents: Option<Vec<AgentSpec>>,
+    /// One agent per seat, comma-separated, or one for every seat (default: random):
+    /// random, mcts[:options] or ismcts[:options], e.g. mcts:iterations=200,random
+    /// (docs/agents.md).
+    #[arg(long, value_name = "AGENTS", value_parser = crate::bots::parse_agent_list)]
+    pub agents: Option<AgentList>,
+    /// Threads that play games (and search trees, mcts:trees=N) at once (default: one per
+    /// core). The report does not depend on it.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
     /// Seed of the run: every ruleset plays the games of this seed.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -184,9 +193,12 @@ pub fn run(args: BalanceArgs) -> Result<(), String> {
         crate::output::check_file(path)?;
     }
     let base = crate::source::load_ruleset(&args.base)?;
-    let asked = args.players.or(args.agents.as_ref().filter(|a| a.len() > 1).map(|a| a.len()));
+    crate::bots::use_threads(args.threads.map(usize::from))?;
+    let agents = args.agents.as_ref().map(|a| a.0.as_slice());
+    let asked = args.players.or(agents.filter(|a| a.len() > 1).map(|a| a.len()));
     let n = crate::player_count(&base, asked)?;
-    let specs = results::seat_agents(args.agents.as_deref(), n)?;
+    let specs = results::seat_agents(agents, n)?;
+    crate::bots::warn_if_timed(&specs);
     let mut games = vec![(args.base.clone(), base)];
     for v in &args.variants {
         let g = crate::source::load_ruleset(v)?;

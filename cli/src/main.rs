@@ -3,6 +3,7 @@
 
 mod balance;
 mod bench;
+mod bots;
 mod human;
 mod new;
 mod output;

@@ -8,45 +8,15 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
-use frontier_interpreter::agent::{Agent, RandomAgent};
+use frontier_interpreter::roster::AgentSpec;
 use frontier_interpreter::runner::GameRecord;
-use frontier_interpreter::GameRng;
 use serde_json::{json, Value};
-
-/// The agent kinds `simulate` and `balance` know. A new kind is one more arm in
-/// [`AgentSpec::parse`] and [`AgentSpec::build`].
-pub const AGENT_KINDS: &str = "random";
-
-/// One seat's agent as given on the command line (`random`, later `mcts:iterations=…`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AgentSpec {
-    /// As written (trimmed): the name recorded in results.
-    pub text: String,
-}
-
-impl AgentSpec {
-    pub fn parse(text: &str) -> Result<AgentSpec, String> {
-        let text = text.trim();
-        let kind = text.split(':').next().unwrap_or_default();
-        match kind {
-            "random" if text == "random" => Ok(AgentSpec { text: text.to_string() }),
-            "random" => Err(format!("agent '{text}': random takes no parameters")),
-            "" => Err("an empty agent name in --agents".into()),
-            other => Err(format!("unknown agent '{other}': simulate and balance know {AGENT_KINDS}")),
-        }
-    }
-
-    /// The agent for `seat` in the game whose seed is `seed`.
-    pub fn build(&self, seed: u64, seat: usize) -> Box<dyn Agent> {
-        Box::new(RandomAgent::new(GameRng::derived(seed, seat as u64 + 1)))
-    }
-}
 
 /// One spec per seat: `--agents` names one per seat, or one for every seat; none means
 /// random everywhere.
 pub fn seat_agents(given: Option<&[AgentSpec]>, n: usize) -> Result<Vec<AgentSpec>, String> {
     let Some(specs) = given else {
-        return Ok(vec![AgentSpec { text: "random".into() }; n]);
+        return Ok(vec![AgentSpec::parse("random")?; n]);
     };
     match specs.len() {
         1 => Ok(vec![specs[0].clone(); n]),

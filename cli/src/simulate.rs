@@ -13,7 +13,10 @@ use frontier_interpreter::{Game, GameRng};
 use rayon::prelude::*;
 use serde_json::json;
 
-use crate::results::{self, AgentSpec, RunInfo, Shard};
+use frontier_interpreter::roster::AgentSpec;
+
+use crate::bots::AgentList;
+use crate::results::{self, RunInfo, Shard};
 
 #[derive(Args)]
 pub struct SimulateArgs {
@@ -30,9 +33,15 @@ pub struct SimulateArgs {
     /// Seed of the whole run (game i uses a seed derived from it).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// One agent per seat, comma-separated, or one for every seat (default: random).
-    #[arg(long, value_name = "AGENTS", value_delimiter = ',', value_parser = AgentSpec::parse)]
-    pub agents: Option<Vec<AgentSpec>>,
+    /// One agent per seat, comma-separated, or one for every seat (default: random):
+    /// random, mcts[:options] or ismcts[:options], e.g. mcts:iterations=200,random
+    /// (docs/agents.md).
+    #[arg(long, value_name = "AGENTS", value_parser = crate::bots::parse_agent_list)]
+    pub agents: Option<AgentList>,
+    /// Threads that play games (and search trees, mcts:trees=N) at once (default: one per
+    /// core). The results do not depend on it.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
     /// Write each game's trace into this folder (game-0001.trace, …).
     #[arg(long)]
     pub trace_out: Option<std::path::PathBuf>,
@@ -53,17 +62,12 @@ pub fn game_seed(seed: u64, i: u64) -> u64 {
     GameRng::derived(seed, 1_000_003 + i).next_u64()
 }
 
-#[cfg(test)]
-pub fn random_agents(n: usize, seed: u64) -> Vec<Box<dyn Agent>> {
-    let spec = AgentSpec { text: "random".into() };
-    (0..n).map(|seat| spec.build(seed, seat)).collect()
-}
-
 /// One game between the agents of `specs` (one per seat).
 pub fn play_one(game: &Game, specs: &[AgentSpec], seed: u64, recording: Recording) -> Result<GameRecord, String> {
     let n = specs.len();
     let state = game.start(crate::seat_names(n)).map_err(|e| e.to_string())?;
-    let mut agents: Vec<Box<dyn Agent>> = specs.iter().enumerate().map(|(seat, s)| s.build(seed, seat)).collect();
+    let mut agents: Vec<Box<dyn Agent>> =
+        specs.iter().enumerate().map(|(seat, s)| s.agent(seed, seat, crate::bots::clock) as Box<dyn Agent>).collect();
     let mut rng = GameRng::new(seed);
     runner::run(game, state, &mut rng, &mut agents, recording, runner::MAX_STEPS)
         .map(|(record, _)| record)
@@ -71,7 +75,8 @@ pub fn play_one(game: &Game, specs: &[AgentSpec], seed: u64, recording: Recordin
 }
 
 pub fn play_random(game: &Game, n: usize, seed: u64, recording: Recording) -> Result<GameRecord, String> {
-    play_one(game, &vec![AgentSpec { text: "random".into() }; n], seed, recording)
+    let random = AgentSpec::parse("random")?;
+    play_one(game, &vec![random; n], seed, recording)
 }
 
 /// A game played in a run: its number (0-based), seed and record.
@@ -172,9 +177,12 @@ fn mean_u(v: &[u64]) -> f64 {
 
 pub fn run(args: SimulateArgs) -> Result<(), String> {
     let game = crate::source::load_ruleset(&args.ruleset)?;
-    let asked = args.players.or(args.agents.as_ref().filter(|a| a.len() > 1).map(|a| a.len()));
+    crate::bots::use_threads(args.threads.map(usize::from))?;
+    let agents = args.agents.as_ref().map(|a| a.0.as_slice());
+    let asked = args.players.or(agents.filter(|a| a.len() > 1).map(|a| a.len()));
     let n = crate::player_count(&game, asked)?;
-    let specs = results::seat_agents(args.agents.as_deref(), n)?;
+    let specs = results::seat_agents(agents, n)?;
+    crate::bots::warn_if_timed(&specs);
     let range = args.shard.map_or(0..args.games, |s| s.range(args.games));
     if let Some(path) = &args.out {
         // Refuse a place that cannot be written before playing, not after.
