@@ -71,10 +71,19 @@ pub struct RunInfo<'a> {
     pub games: u64,
     pub players: &'a [String],
     pub agents: &'a [AgentSpec],
+    /// The names of the ruleset's `stats:`, in declared order.
+    pub stats: Vec<&'a str>,
 }
 
-/// Game `index` (0-based) of the run as one JSON object (no newline).
-pub fn game_line(run: &RunInfo, index: u64, seed: u64, record: &GameRecord) -> String {
+impl<'a> RunInfo<'a> {
+    pub fn stat_names(game: &'a frontier_interpreter::Game) -> Vec<&'a str> {
+        game.stats.iter().map(|s| s.name.as_str()).collect()
+    }
+}
+
+/// Game `index` (0-based) of the run as one JSON object (no newline); `stats` are the
+/// values of the ruleset's `stats:`, in the order of `run.stats`.
+pub fn game_line(run: &RunInfo, index: u64, seed: u64, record: &GameRecord, stats: &[Value]) -> String {
     let o = &record.outcome;
     let winners: Vec<&str> = o.winners().into_iter().map(|p| run.players[p].as_str()).collect();
     let line = json!({
@@ -93,23 +102,30 @@ pub fn game_line(run: &RunInfo, index: u64, seed: u64, record: &GameRecord) -> S
         "chances": record.chances,
         "end": end_reason(o),
     });
-    // serde_json's map sorts its keys: the line is put together in the documented order.
-    ordered(&line)
+    // serde_json's map sorts its keys: the line is put together in the documented order,
+    // the stats in the order the ruleset declares them.
+    let mut out = ordered(KEYS.iter().map(|k| (*k, &line[*k])));
+    out.pop();
+    out.push_str(",\"stats\":");
+    out.push_str(&ordered(run.stats.iter().copied().zip(stats)));
+    out.push('}');
+    out
 }
 
-/// The keys of a game line, in the order they are written.
+/// The keys of a game line, in the order they are written (then `stats`).
 pub const KEYS: &[&str] =
     &["ruleset", "run_seed", "games", "game", "seed", "players", "agents", "scores", "tiebreaks", "ranks", "winners", "decisions", "chances", "end"];
 
-fn ordered(v: &Value) -> String {
+/// A JSON object with its keys in the order given.
+fn ordered<'v>(entries: impl Iterator<Item = (&'v str, &'v Value)>) -> String {
     let mut out = String::from("{");
-    for (i, key) in KEYS.iter().enumerate() {
+    for (i, (key, value)) in entries.enumerate() {
         if i > 0 {
             out.push(',');
         }
         out.push_str(&serde_json::to_string(key).unwrap_or_default());
         out.push(':');
-        out.push_str(&serde_json::to_string(&v[*key]).unwrap_or_default());
+        out.push_str(&serde_json::to_string(value).unwrap_or_default());
     }
     out.push('}');
     out

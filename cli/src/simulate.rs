@@ -64,14 +64,31 @@ pub fn game_seed(seed: u64, i: u64) -> u64 {
 
 /// One game between the agents of `specs` (one per seat).
 pub fn play_one(game: &Game, specs: &[AgentSpec], seed: u64, recording: Recording) -> Result<GameRecord, String> {
+    play_with_stats(game, specs, seed, recording).map(|(record, _)| record)
+}
+
+/// A statistic's value as results write it: a whole number or true/false.
+pub type StatValue = serde_json::Value;
+
+/// One game, and the ruleset's `stats:` read at its end (in declared order).
+pub fn play_with_stats(game: &Game, specs: &[AgentSpec], seed: u64, recording: Recording) -> Result<(GameRecord, Vec<StatValue>), String> {
     let n = specs.len();
     let state = game.start(crate::seat_names(n)).map_err(|e| e.to_string())?;
     let mut agents: Vec<Box<dyn Agent>> =
         specs.iter().enumerate().map(|(seat, s)| s.agent(seed, seat, crate::bots::clock) as Box<dyn Agent>).collect();
     let mut rng = GameRng::new(seed);
-    runner::run(game, state, &mut rng, &mut agents, recording, runner::MAX_STEPS)
-        .map(|(record, _)| record)
-        .map_err(|e| format!("game with seed {seed}: {e}"))
+    let (record, end) =
+        runner::run(game, state, &mut rng, &mut agents, recording, runner::MAX_STEPS).map_err(|e| format!("game with seed {seed}: {e}"))?;
+    let stats = game.stats(&end).map_err(|e| format!("game with seed {seed}: stats: {e}"))?;
+    let stats = stats
+        .into_iter()
+        .map(|(_, v)| match v {
+            frontier_interpreter::Value::Int(i) => serde_json::json!(i),
+            frontier_interpreter::Value::Bool(b) => serde_json::json!(b),
+            other => serde_json::json!(game.value_text(&other, &end.names)),
+        })
+        .collect();
+    Ok((record, stats))
 }
 
 pub fn play_random(game: &Game, n: usize, seed: u64, recording: Recording) -> Result<GameRecord, String> {
@@ -79,11 +96,12 @@ pub fn play_random(game: &Game, n: usize, seed: u64, recording: Recording) -> Re
     play_one(game, &vec![random; n], seed, recording)
 }
 
-/// A game played in a run: its number (0-based), seed and record.
+/// A game played in a run: its number (0-based), seed, record and `stats:` values.
 pub struct Played {
     pub index: u64,
     pub seed: u64,
     pub record: GameRecord,
+    pub stats: Vec<StatValue>,
 }
 
 /// Plays games `range` of the run seeded `seed`, in parallel, in order of their number.
@@ -105,7 +123,7 @@ pub fn play_games(
         .into_par_iter()
         .map(|i| {
             let s = game_seed(seed, i);
-            let r = play_one(game, specs, s, recording).map(|record| Played { index: i, seed: s, record });
+            let r = play_with_stats(game, specs, s, recording).map(|(record, stats)| Played { index: i, seed: s, record, stats });
             if let Some(bar) = &bar {
                 bar.inc(1);
             }
@@ -130,6 +148,8 @@ pub struct Summary {
     pub chances: Vec<u64>,
     /// How many games ended each way ([`results::end_reason`]).
     pub ends: std::collections::BTreeMap<String, u64>,
+    /// Each `stats:` entry's values, one per game, in declared order.
+    pub stats: Vec<Vec<StatValue>>,
 }
 
 pub fn summarize(n: usize, played: &[Played]) -> Summary {
@@ -142,6 +162,7 @@ pub fn summarize(n: usize, played: &[Played]) -> Summary {
         decisions: Vec::new(),
         chances: Vec::new(),
         ends: Default::default(),
+        stats: vec![Vec::new(); played.first().map_or(0, |p| p.stats.len())],
     };
     for p in played {
         let r = &p.record;
@@ -158,8 +179,43 @@ pub fn summarize(n: usize, played: &[Played]) -> Summary {
         s.decisions.push(r.decisions);
         s.chances.push(r.chances);
         *s.ends.entry(results::end_reason(&r.outcome)).or_default() += 1;
+        for (all, v) in s.stats.iter_mut().zip(&p.stats) {
+            all.push(v.clone());
+        }
     }
     s
+}
+
+/// A statistic over a run's games: how often it was true (true/false), or its mean, least
+/// and greatest value (numbers).
+pub fn stat_summary(values: &[StatValue]) -> serde_json::Value {
+    let n = values.len() as f64;
+    if values.iter().all(|v| v.is_boolean()) {
+        let yes = values.iter().filter(|v| v.as_bool() == Some(true)).count();
+        json!({ "true": yes, "rate": r6(if n > 0.0 { yes as f64 / n } else { 0.0 }) })
+    } else {
+        let nums: Vec<i64> = values.iter().filter_map(|v| v.as_i64()).collect();
+        json!({
+            "mean": r6(if nums.is_empty() { 0.0 } else { nums.iter().sum::<i64>() as f64 / nums.len() as f64 }),
+            "min": nums.iter().min(),
+            "max": nums.iter().max(),
+        })
+    }
+}
+
+/// One line per statistic for the text summary.
+fn stat_lines(names: &[&str], s: &Summary) -> Vec<String> {
+    names
+        .iter()
+        .zip(&s.stats)
+        .map(|(name, values)| {
+            let v = stat_summary(values);
+            match v.get("rate") {
+                Some(rate) => format!("{name}: {} of {} games ({:.1}%)", v["true"], values.len(), 100.0 * rate.as_f64().unwrap_or(0.0)),
+                None => format!("{name}: mean {:.2}, min {}, max {}", v["mean"].as_f64().unwrap_or(0.0), v["min"], v["max"]),
+            }
+        })
+        .collect()
 }
 
 /// Rounded to 6 decimals for JSON, so that the summary carries no float noise.
@@ -204,10 +260,17 @@ pub fn run(args: SimulateArgs) -> Result<(), String> {
         }
     }
     if let Some(path) = &args.out {
-        let run = RunInfo { ruleset: &game.meta.name, run_seed: args.seed, games: args.games, players: &names, agents: &specs };
+        let run = RunInfo {
+            ruleset: &game.meta.name,
+            run_seed: args.seed,
+            games: args.games,
+            players: &names,
+            agents: &specs,
+            stats: RunInfo::stat_names(&game),
+        };
         let mut text = String::new();
         for p in &played {
-            text.push_str(&results::game_line(&run, p.index, p.seed, &p.record));
+            text.push_str(&results::game_line(&run, p.index, p.seed, &p.record, &p.stats));
             text.push('\n');
         }
         crate::output::write_atomically(path, text.as_bytes())?;
@@ -240,6 +303,7 @@ pub fn run(args: SimulateArgs) -> Result<(), String> {
             "shared_victories": s.shared,
             "mean_decisions": r6(mean_u(&s.decisions)),
             "mean_chances": r6(mean_u(&s.chances)),
+            "stats": game.stats.iter().zip(&s.stats).map(|(st, v)| (st.name.clone(), stat_summary(v))).collect::<serde_json::Map<_, _>>(),
         });
         println!("{}", serde_json::to_string_pretty(&summary).map_err(|e| e.to_string())?);
     } else {
@@ -276,6 +340,9 @@ pub fn run(args: SimulateArgs) -> Result<(), String> {
         }
         println!("shared victories: {}", s.shared);
         println!("mean decisions per game: {:.1}", mean_u(&s.decisions));
+        for line in stat_lines(&RunInfo::stat_names(&game), &s) {
+            println!("{line}");
+        }
     }
     // Timing varies from run to run: it goes to stderr so stdout stays reproducible.
     eprintln!("{:.0} games/s ({} threads)", g / elapsed.max(1e-9), rayon::current_num_threads());
