@@ -37,9 +37,9 @@ pub struct BalanceArgs {
     /// (docs/agents.md).
     #[arg(long, value_name = "AGENTS", value_parser = crate::bots::parse_agent_list)]
     pub agents: Option<AgentList>,
-    /// Threads that play games (and search trees, mcts:trees=N) at once (default: one per
+    /// Threads that play games (and search trees, mcts:trees=N) at once (1 to 256; default: one per
     /// core). The report does not depend on it.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: Option<u16>,
     /// Seed of the run: every ruleset plays the games of this seed.
     #[arg(long, default_value_t = 0)]

@@ -38,9 +38,9 @@ pub struct PlayArgs {
     /// cannot see.
     #[arg(long, value_name = "AGENTS", value_parser = parse_agent_list)]
     pub agents: Option<AgentList>,
-    /// Threads that search trees (mcts:trees=N) run on at once (default: one per core).
+    /// Threads that search trees (mcts:trees=N) run on at once (1 to 256; default: one per core).
     /// The bots' decisions do not depend on it.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: Option<u16>,
     /// Write the game's trace to this file: at the end of the game, or when a person
     /// quits with `q` (default then: frontier-<ruleset>-<seed>.trace in this folder).

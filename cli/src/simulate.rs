@@ -38,9 +38,9 @@ pub struct SimulateArgs {
     /// (docs/agents.md).
     #[arg(long, value_name = "AGENTS", value_parser = crate::bots::parse_agent_list)]
     pub agents: Option<AgentList>,
-    /// Threads that play games (and search trees, mcts:trees=N) at once (default: one per
+    /// Threads that play games (and search trees, mcts:trees=N) at once (1 to 256; default: one per
     /// core). The results do not depend on it.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: Option<u16>,
     /// Write each game's trace into this folder (game-0001.trace, …).
     #[arg(long)]
