@@ -331,9 +331,9 @@ impl Builder {
         // declaration they may read is known.
         let declared = self.declare_functions(top.get("functions"), &mut decls);
         let (mut vars, mut int_slots) = self.vars(top.get("state"), &mut decls, max_players);
-        self.stat_counters(top.get("stats"), &mut decls, &mut vars, &mut int_slots);
         let (zones, zone_slots) = self.zones(top.get("zones"), &mut decls, max_players);
         let (boards, board_slots) = self.boards(top.get("boards"), &mut decls, max_players);
+        let counters = self.stat_counters(top.get("stats"), &mut decls, &mut vars, &mut int_slots);
         self.table_shows(top.get("tables"), &mut tables, &decls);
         let functions = self.functions(declared, &decls);
         self.check_unique_names(&decls);
@@ -341,7 +341,7 @@ impl Builder {
         procs.declare(self, &decls, top);
         let (procedures, blocks, setup, play) = procs.compile(self, &decls, top);
         let ranking = self.ranking(top.get("ranking"), &decls);
-        let stats = self.stats(top.get("stats"), &decls);
+        let stats = self.stats(top.get("stats"), &decls, &counters);
         let display = self.display(top.get("display"), &decls);
         let conserve = self.conserve(top.get("conserve"), &decls);
         let mut game = Game {
@@ -1133,19 +1133,36 @@ impl Builder {
 
     /// The counters of `stats:` (`{counter: true}`) are state variables, whole numbers from
     /// 0 that statements change by name; marked `stat` so that nothing but results shows
-    /// them. Declared before the procedures are compiled, which may add to them.
-    fn stat_counters(&mut self, value: Option<&Yaml>, decls: &mut Decls, vars: &mut Vec<Var>, slots: &mut usize) {
+    /// them. Declared before the procedures are compiled, which may add to them. Returns
+    /// the names of the counters declared.
+    fn stat_counters(&mut self, value: Option<&Yaml>, decls: &mut Decls, vars: &mut Vec<Var>, slots: &mut usize) -> Vec<String> {
+        let mut declared = Vec::new();
         for (name, path, m) in self.stat_entries(value) {
             self.check_keys(&m, &path, &format::key_lists().stat);
             let counter = self.is_counter(&m, &path);
             match (counter, m.contains_key("value")) {
                 (true, true) => self.error(&path, "a statistic is a counter or a value, not both"),
-                (false, false) => self.error(&path, "missing 'value' (an expression of the final state) or 'counter: true'"),
+                // A `counter:` that is not true/false was reported as such.
+                (false, false) if !m.contains_key("counter") => {
+                    self.error(&path, "missing 'value' (an expression of the final state) or 'counter: true'")
+                }
                 _ => {}
             }
             if !counter {
                 continue;
             }
+            let taken = decls.params.iter().any(|(n, _)| *n == name)
+                || decls.tables.iter().any(|t| t.name == name)
+                || decls.vars.iter().any(|v| v.name == name)
+                || decls.zones.iter().any(|z| z.name == name)
+                || decls.boards.iter().any(|b| b.name == name)
+                || name == "players"
+                || name == "it";
+            if taken {
+                self.error(&path, format!("'{name}' is declared already: a counter is a state variable, and shares the namespace of params, tables, state, zones and boards"));
+                continue;
+            }
+            declared.push(name.clone());
             let base = *slots;
             *slots += 1;
             decls.vars.push(VarDecl { name: name.clone(), ty: Type::Int, per: Domain::Global, base });
@@ -1161,11 +1178,12 @@ impl Builder {
                 stat: true,
             });
         }
+        declared
     }
 
     /// `stats:` as the game records them: each value's expression (whole number or
     /// true/false, no `it`), a counter reading its variable.
-    fn stats(&mut self, value: Option<&Yaml>, decls: &Decls) -> Vec<Stat> {
+    fn stats(&mut self, value: Option<&Yaml>, decls: &Decls, counters: &[String]) -> Vec<Stat> {
         let mut out = Vec::new();
         let scope = Scope { locals: &[], it: None };
         // The entries' shape was checked, and its errors reported, with the counters.
@@ -1174,6 +1192,9 @@ impl Builder {
         self.diagnostics.truncate(before);
         for (name, path, m) in entries {
             let counter = m.get("counter") == Some(&Yaml::Bool(true));
+            if counter && !counters.contains(&name) {
+                continue;
+            }
             let (expr, ty) = if counter {
                 self.expression(decls, &Yaml::String(name.clone()), &path, &scope, Some(&Type::Int))
             } else {
