@@ -381,6 +381,12 @@ fn text_summary(r: &Value) -> String {
         }
         let fp = &rs["first_player"];
         let _ = writeln!(out, "  first-player advantage {:+.1} points (p = {:.3})", 100.0 * f(&fp["advantage"]), f(&fp["p_value"]));
+        for (name, st) in rs["stats"].as_object().into_iter().flatten() {
+            let _ = match st["kind"].as_str() {
+                Some("bool") => writeln!(out, "  {name}: {:.1}% of games", 100.0 * f(&st["rate"])),
+                _ => writeln!(out, "  {name}: mean {:.2} (min {}, max {})", f(&st["mean"]), st["min"], st["max"]),
+            };
+        }
     }
     for c in r["comparisons"].as_array().into_iter().flatten() {
         let _ = writeln!(out, "{} vs {}:", c["variant"].as_str().unwrap_or(""), c["base"].as_str().unwrap_or(""));
@@ -396,6 +402,13 @@ fn text_summary(r: &Value) -> String {
         }
         let d = &c["decisions"];
         let _ = writeln!(out, "  decisions per game {:+.1} (p = {:.3})", f(&d["difference"]), f(&d["p_value"]));
+        for (name, st) in c["stats"].as_object().into_iter().flatten() {
+            let star = if st["significant"].as_bool() == Some(true) { " *" } else { "" };
+            let _ = match st["kind"].as_str() {
+                Some("bool") => writeln!(out, "  {name} {:+.1} points (p = {:.3}){star}", 100.0 * f(&st["difference"]), f(&st["p_value"])),
+                _ => writeln!(out, "  {name} {:+.2} (p = {:.3}){star}", f(&st["difference"]), f(&st["p_value"])),
+            };
+        }
     }
     out
 }
