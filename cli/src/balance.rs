@@ -11,7 +11,10 @@ use clap::Args;
 use frontier_interpreter::runner::Recording;
 use serde_json::{json, Value};
 
-use crate::results::{self, AgentSpec};
+use frontier_interpreter::roster::AgentSpec;
+
+use crate::bots::AgentList;
+use crate::results;
 use crate::simulate::{self, Summary};
 
 #[derive(Args)]
@@ -29,9 +32,15 @@ pub struct BalanceArgs {
     /// Games per ruleset (at least 1).
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
     pub games: u64,
-    /// One agent per seat, comma-separated, or one for every seat (default: random).
-    #[arg(long, value_name = "AGENTS", value_delimiter = ',', value_parser = AgentSpec::parse)]
-    pub agents: Option<Vec<AgentSpec>>,
+    /// One agent per seat, comma-separated, or one for every seat (default: random):
+    /// random, mcts[:options] or ismcts[:options], e.g. mcts:iterations=200,random
+    /// (docs/agents.md).
+    #[arg(long, value_name = "AGENTS", value_parser = crate::bots::parse_agent_list)]
+    pub agents: Option<AgentList>,
+    /// Threads that play games (and search trees, mcts:trees=N) at once (1 to 256; default: one per
+    /// core). The report does not depend on it.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: Option<u16>,
     /// Seed of the run: every ruleset plays the games of this seed.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -174,6 +183,41 @@ struct Study {
     scores: Vec<Dist>,
     decisions: Dist,
     chances: Dist,
+    /// The names of the ruleset's `stats:` (values in `summary.stats`).
+    stat_names: Vec<String>,
+}
+
+/// A `stats:` entry over a ruleset's games: the share of games where it held (true/false)
+/// with its Wilson interval, or its distribution (numbers).
+fn stat_json(values: &[Value]) -> Value {
+    let n = values.len() as f64;
+    if values.iter().all(Value::is_boolean) {
+        let yes = values.iter().filter(|v| v.as_bool() == Some(true)).count() as f64;
+        let (lo, hi) = wilson(yes, n);
+        json!({ "kind": "bool", "true": yes as u64, "rate": jf(if n > 0.0 { yes / n } else { 0.0 }), "ci_low": jf(lo), "ci_high": jf(hi) })
+    } else {
+        let mut d = Dist::of(values.iter().filter_map(Value::as_i64)).json();
+        d["kind"] = json!("int");
+        d
+    }
+}
+
+/// A statistic of a variant against the base's: two-proportion z-test (true/false) or
+/// Welch's z (numbers).
+fn stat_comparison(base: &[Value], variant: &[Value]) -> Value {
+    let (nb, nv) = (base.len() as f64, variant.len() as f64);
+    if base.iter().chain(variant).all(Value::is_boolean) {
+        let yes = |v: &[Value]| v.iter().filter(|x| x.as_bool() == Some(true)).count() as f64;
+        let (xb, xv) = (yes(base), yes(variant));
+        let (z, p) = two_proportions(xb, nb, xv, nv);
+        json!({ "kind": "bool", "base": jf(xb / nb), "variant": jf(xv / nv), "difference": jf(xv / nv - xb / nb),
+                "z": jf(z), "p_value": jf(p), "significant": p < ALPHA })
+    } else {
+        let (db, dv) = (Dist::of(base.iter().filter_map(Value::as_i64)), Dist::of(variant.iter().filter_map(Value::as_i64)));
+        let (z, p) = means_test(&db, &dv);
+        json!({ "kind": "int", "base": jf(db.mean), "variant": jf(dv.mean), "difference": jf(dv.mean - db.mean),
+                "z": jf(z), "p_value": jf(p), "significant": p < ALPHA })
+    }
 }
 
 pub fn run(args: BalanceArgs) -> Result<(), String> {
@@ -185,9 +229,12 @@ pub fn run(args: BalanceArgs) -> Result<(), String> {
     }
     crate::check_game_count(args.games);
     let base = crate::source::load_ruleset(&args.base)?;
-    let asked = args.players.or(args.agents.as_ref().filter(|a| a.len() > 1).map(|a| a.len()));
+    crate::bots::use_threads(args.threads.map(usize::from))?;
+    let agents = args.agents.as_ref().map(|a| a.0.as_slice());
+    let asked = args.players.or(agents.filter(|a| a.len() > 1).map(|a| a.len()));
     let n = crate::player_count(&base, asked)?;
-    let specs = results::seat_agents(args.agents.as_deref(), n).unwrap_or_else(|e| crate::usage_error(e));
+    let specs = results::seat_agents(agents, n).unwrap_or_else(|e| crate::usage_error(e));
+    crate::bots::warn_if_timed(&specs);
     let mut games = vec![(args.base.clone(), base)];
     for v in &args.variants {
         let g = crate::source::load_ruleset(v)?;
@@ -206,7 +253,8 @@ pub fn run(args: BalanceArgs) -> Result<(), String> {
         let decisions = Dist::of(summary.decisions.iter().map(|&d| d as i64));
         let chances = Dist::of(summary.chances.iter().map(|&d| d as i64));
         let _ = i;
-        studies.push(Study { label, source: source.clone(), summary, scores, decisions, chances });
+        let stat_names = game.stats.iter().map(|st| st.name.clone()).collect();
+        studies.push(Study { label, source: source.clone(), summary, scores, decisions, chances, stat_names });
     }
     let report = report_json(&args, n, &specs, &studies);
     if let Some(path) = &args.json {
@@ -255,6 +303,7 @@ fn report_json(args: &BalanceArgs, n: usize, specs: &[AgentSpec], studies: &[Stu
                     "significant": p_two_sided(z) < ALPHA,
                 },
                 "length": { "decisions": s.decisions.json(), "chances": s.chances.json() },
+                "stats": s.stat_names.iter().zip(&s.summary.stats).map(|(k, v)| (k.clone(), stat_json(v))).collect::<serde_json::Map<_, _>>(),
             })
         })
         .collect();
@@ -278,8 +327,18 @@ fn report_json(args: &BalanceArgs, n: usize, specs: &[AgentSpec], studies: &[Stu
                 })
                 .collect();
             let (z, pv) = means_test(&base.decisions, &v.decisions);
+            // The statistics both declare.
+            let stats: serde_json::Map<String, Value> = base
+                .stat_names
+                .iter()
+                .zip(&base.summary.stats)
+                .filter_map(|(name, b)| {
+                    let at = v.stat_names.iter().position(|n| n == name)?;
+                    Some((name.clone(), stat_comparison(b, &v.summary.stats[at])))
+                })
+                .collect();
             json!({
-                "base": base.label, "variant": v.label, "seats": seats,
+                "base": base.label, "variant": v.label, "seats": seats, "stats": stats,
                 "decisions": {
                     "base_mean": jf(base.decisions.mean), "variant_mean": jf(v.decisions.mean),
                     "difference": jf(v.decisions.mean - base.decisions.mean), "z": jf(z), "p_value": jf(pv), "significant": pv < ALPHA,
@@ -323,6 +382,12 @@ fn text_summary(r: &Value) -> String {
         }
         let fp = &rs["first_player"];
         let _ = writeln!(out, "  first-player advantage {:+.1} points (p = {:.3})", 100.0 * f(&fp["advantage"]), f(&fp["p_value"]));
+        for (name, st) in rs["stats"].as_object().into_iter().flatten() {
+            let _ = match st["kind"].as_str() {
+                Some("bool") => writeln!(out, "  {name}: {:.1}% of games", 100.0 * f(&st["rate"])),
+                _ => writeln!(out, "  {name}: mean {:.2} (min {}, max {})", f(&st["mean"]), st["min"], st["max"]),
+            };
+        }
     }
     for c in r["comparisons"].as_array().into_iter().flatten() {
         let _ = writeln!(out, "{} vs {}:", c["variant"].as_str().unwrap_or(""), c["base"].as_str().unwrap_or(""));
@@ -338,6 +403,13 @@ fn text_summary(r: &Value) -> String {
         }
         let d = &c["decisions"];
         let _ = writeln!(out, "  decisions per game {:+.1} (p = {:.3})", f(&d["difference"]), f(&d["p_value"]));
+        for (name, st) in c["stats"].as_object().into_iter().flatten() {
+            let star = if st["significant"].as_bool() == Some(true) { " *" } else { "" };
+            let _ = match st["kind"].as_str() {
+                Some("bool") => writeln!(out, "  {name} {:+.1} points (p = {:.3}){star}", 100.0 * f(&st["difference"]), f(&st["p_value"])),
+                _ => writeln!(out, "  {name} {:+.2} (p = {:.3}){star}", f(&st["difference"]), f(&st["p_value"])),
+            };
+        }
     }
     out
 }
@@ -565,6 +637,17 @@ fn html(r: &Value, studies: &[Study]) -> String {
             let list: Vec<String> = ends.iter().map(|(why, k)| format!("{} ({:.1}%)", esc(why), 100.0 * f(k) / g)).collect();
             let _ = write!(out, "<p class=\"ends\">How games ended: {}.</p>\n", list.join("; "));
         }
+        if let Some(stats) = rs["stats"].as_object().filter(|m| !m.is_empty()) {
+            out.push_str(r#"<table class="stats"><tr><th>statistic (the ruleset's stats:)</th><th>true in</th><th>95% interval</th><th>mean</th><th>sd</th><th>min</th><th>median</th><th>max</th></tr>"#);
+            for (name, st) in stats {
+                if st["kind"] == "bool" {
+                    let _ = write!(out, "<tr><td>{}</td><td>{}</td><td>{} – {}</td><td></td><td></td><td></td><td></td><td></td></tr>", esc(name), pct(&st["rate"]), pct(&st["ci_low"]), pct(&st["ci_high"]));
+                } else {
+                    let _ = write!(out, "<tr><td>{}</td><td></td><td></td><td>{:.2}</td><td>{:.2}</td><td>{}</td><td>{}</td><td>{}</td></tr>", esc(name), f(&st["mean"]), f(&st["sd"]), st["min"], st["median"], st["max"]);
+                }
+            }
+            out.push_str("</table>\n");
+        }
         let fp = &rs["first_player"];
         let d = &rs["length"]["decisions"];
         let _ = write!(
@@ -621,6 +704,16 @@ fn html(r: &Value, studies: &[Study]) -> String {
                 f(&d["p_value"]),
                 if d["significant"].as_bool() == Some(true) { r#", <span class="sig">significant</span>"# } else { "" }
             );
+            if let Some(stats) = c["stats"].as_object().filter(|m| !m.is_empty()) {
+                out.push_str(r#"<table class="stats-comparison"><tr><th>statistic</th><th>base</th><th>variant</th><th>difference</th><th>z</th><th>p</th></tr>"#);
+                for (name, st) in stats {
+                    let sig = if st["significant"].as_bool() == Some(true) { r#" class="sig""# } else { "" };
+                    let shown = |v: &Value| if st["kind"] == "bool" { pct(v) } else { format!("{:.2}", f(v)) };
+                    let diff = if st["kind"] == "bool" { format!("{:+.1} points", 100.0 * f(&st["difference"])) } else { format!("{:+.2}", f(&st["difference"])) };
+                    let _ = write!(out, "<tr><td>{}</td><td>{}</td><td>{}</td><td{sig}>{diff}</td><td>{:.2}</td><td{sig}>{:.4}</td></tr>", esc(name), shown(&st["base"]), shown(&st["variant"]), f(&st["z"]), f(&st["p_value"]));
+                }
+                out.push_str("</table>\n");
+            }
         }
     }
     out.push_str("\n<h2>Score distribution</h2>\n");

@@ -3,7 +3,9 @@
 
 mod balance;
 mod bench;
+mod bots;
 mod human;
+mod inspect;
 mod new;
 mod output;
 mod play;
@@ -59,18 +61,28 @@ fn parse_limit(text: &str) -> Result<(String, u64), String> {
 #[derive(Subcommand)]
 enum Command {
     /// List the embedded rulesets, one per line, name first.
-    List,
+    List {
+        /// Print one JSON document instead (docs/json.md).
+        #[arg(long)]
+        json: bool,
+    },
     /// Load and check a ruleset; print every problem found.
     Validate {
         /// An embedded ruleset name (see `frontier list`) or a path to a ruleset file or folder.
         #[arg(value_name = "RULESET")]
         ruleset: String,
+        /// Print one JSON document (valid or not, with every diagnostic) instead (docs/json.md).
+        #[arg(long)]
+        json: bool,
     },
     /// Describe a ruleset in words: players, parameters, components, flow, decisions.
     Describe {
         /// An embedded ruleset name (see `frontier list`) or a path to a ruleset file or folder.
         #[arg(value_name = "RULESET")]
         ruleset: String,
+        /// Print the declarations as one JSON document instead (docs/json.md).
+        #[arg(long)]
+        json: bool,
     },
     /// Print the files of a ruleset (ruleset.yaml, then its scripts), to read or copy the
     /// base of a variant.
@@ -121,19 +133,9 @@ fn run() -> ExitCode {
     }
     source::set_limits(limits);
     let result = match cli.command {
-        Command::List => {
-            for e in source::RULESETS {
-                match source::load_ruleset(e.name) {
-                    Ok(g) => println!("{}\t{}\t{}", e.name, players_text(&g), g.meta.title),
-                    Err(_) => println!("{}\t(does not load: run frontier validate {})", e.name, e.name),
-                }
-            }
-            Ok(())
-        }
-        Command::Validate { ruleset } => source::load_ruleset(&ruleset).map(|g| {
-            println!("{}: valid ({}, {} players)", ruleset, g.meta.title, players_text(&g));
-        }),
-        Command::Describe { ruleset } => source::load_ruleset(&ruleset).map(|g| print!("{}", g.describe())),
+        Command::List { json } => inspect::list(json),
+        Command::Validate { ruleset, json } => inspect::validate(&ruleset, json),
+        Command::Describe { ruleset, json } => inspect::describe(&ruleset, json),
         Command::Show(args) => source::show(args),
         Command::Play(args) => play::run(args),
         Command::Simulate(args) => simulate::run(args),

@@ -90,7 +90,9 @@ mod tests {
         assert_eq!(game.meta.title, "My game");
         for players in 2..=4 {
             let state = game.start(crate::seat_names(players)).unwrap();
-            let mut agents = crate::simulate::random_agents(players, 5);
+            let random = frontier_interpreter::roster::AgentSpec::parse("random").unwrap();
+            let mut agents: Vec<Box<dyn frontier_interpreter::agent::Agent>> =
+                (0..players).map(|seat| random.agent(5, seat, crate::bots::clock) as Box<dyn frontier_interpreter::agent::Agent>).collect();
             let (record, _) = runner::run(&game, state, &mut GameRng::new(5), &mut agents, Recording::Counts, 100_000)
                 .expect("a random game ends");
             assert!(record.outcome.scores.iter().any(|s| *s >= 30), "{:?}", record.outcome.scores);

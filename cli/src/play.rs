@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use frontier_interpreter::frontier_grammar::trace::{self as notation, LineKind, RulesetRef, Start};
-use frontier_interpreter::agent::{Agent, RandomAgent};
+use frontier_interpreter::agent::Bot;
+use frontier_interpreter::roster::{self, split_agents, AgentSpec};
 use frontier_interpreter::runner::{sample_chance, Step};
-use frontier_interpreter::search::{split_agents, AgentSpec, SearchAgent};
 use frontier_interpreter::{Choice, Game, GameRng, Journal, State, Status};
 
 use crate::human::{Answer, HumanAgent};
@@ -31,11 +31,17 @@ pub struct PlayArgs {
     /// in seat 1 when the terminal is interactive, random elsewhere). Without --players,
     /// the number of agents is the number of players. The search bots take options after
     /// a colon: mcts:iterations=1000,c=1.4 (iterations: playouts per decision, default
-    /// 500; c: exploration, default 1.4; rollout: steps per playout, default 10000;
-    /// reward: win or rank). mcts searches one sampled state per decision, ismcts samples
-    /// the hidden cards anew at every iteration; neither reads what its player cannot see.
+    /// 500; ms: a time budget per decision instead, not reproducible; trees: root-parallel
+    /// trees, default 1; c: exploration, default 1.4; rollout: steps per playout, default
+    /// 10000; reward: win or rank). mcts searches one sampled state per decision, ismcts
+    /// samples the hidden cards anew at every iteration; neither reads what its player
+    /// cannot see.
     #[arg(long, value_name = "AGENTS", value_parser = parse_agent_list)]
     pub agents: Option<AgentList>,
+    /// Threads that search trees (mcts:trees=N) run on at once (1 to 256; default: one per core).
+    /// The bots' decisions do not depend on it.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: Option<u16>,
     /// Write the game's trace to this file: at the end of the game, or when a person
     /// quits with `q` (default then: frontier-<ruleset>-<seed>.trace in this folder).
     #[arg(long, value_name = "FILE")]
@@ -63,7 +69,7 @@ fn parse_agent_list(list: &str) -> Result<AgentList, String> {
     let specs = split_agents(list);
     for spec in &specs {
         if spec != "human" {
-            AgentSpec::parse(spec).map_err(|e| format!("{e} (agents: human, random, mcts[:options], ismcts[:options])"))?;
+            AgentSpec::parse(spec).map_err(|e| format!("{e} (agents: human, {})", roster::names()))?;
         }
     }
     Ok(AgentList(specs))
@@ -74,10 +80,7 @@ fn parse_agent_list(list: &str) -> Result<AgentList, String> {
 #[derive(Clone)]
 enum Seat {
     Human,
-    Random(RandomAgent),
-    /// mcts or ismcts: each decision draws from its seed and the step number, so it has
-    /// nothing to replay on --resume.
-    Search(SearchAgent),
+    Bot(Box<dyn Bot>),
 }
 
 fn seats_for(specs: &[String], seed: u64) -> Result<Vec<Seat>, String> {
@@ -89,12 +92,7 @@ fn seats_for(specs: &[String], seed: u64) -> Result<Vec<Seat>, String> {
             if spec == "human" {
                 return Ok(Seat::Human);
             }
-            match AgentSpec::parse(spec)? {
-                AgentSpec::Random => Ok(Seat::Random(RandomAgent::new(GameRng::derived(seed, seat as u64 + 1)))),
-                AgentSpec::Search(kind, config) => {
-                    Ok(Seat::Search(SearchAgent::new(kind, config, GameRng::derived(seed, seat as u64 + 1).next_u64())))
-                }
-            }
+            Ok(Seat::Bot(AgentSpec::parse(spec)?.agent(seed, seat, crate::bots::clock)))
         })
         .collect()
 }
@@ -177,11 +175,7 @@ impl Session<'_> {
                 }
                 Status::Decision { player, options } => {
                     let i = match &mut self.seats[player as usize] {
-                        Seat::Random(agent) => {
-                            let view = self.game.view(&self.state).ok_or("the game is not at a decision")?;
-                            agent.decide(&view).map_err(|e| format!("{}: {e}", self.names[player as usize]))?
-                        }
-                        Seat::Search(agent) => {
+                        Seat::Bot(agent) => {
                             let view = self.game.view(&self.state).ok_or("the game is not at a decision")?;
                             agent.decide(&view).map_err(|e| format!("{}: {e}", self.names[player as usize]))?
                         }
@@ -269,6 +263,7 @@ fn default_specs(n: usize) -> Vec<String> {
 }
 
 pub fn run(args: PlayArgs) -> Result<(), String> {
+    crate::bots::use_threads(args.threads.map(usize::from))?;
     if let Some(trace) = &args.resume {
         return resume(trace, &args);
     }
@@ -432,12 +427,11 @@ fn resume(path: &Path, args: &PlayArgs) -> Result<(), String> {
                     return Err(format!("{at}: '{label}' is not an option here"));
                 };
                 match &mut session.seats[seat as usize] {
-                    Seat::Random(agent) => {
-                        // Its draw, so that it goes on as it would have.
+                    Seat::Bot(agent) => {
+                        // A bot whose stream advances with its decisions moves on as it would have.
                         let view = game.view(&session.state).ok_or("the game is not at a decision")?;
-                        agent.decide(&view).map_err(|e| format!("{at}: {player}: {e}"))?;
+                        agent.replay(&view).map_err(|e| format!("{at}: {player}: {e}"))?;
                     }
-                    Seat::Search(_) => {}
                     Seat::Human if options == 1 && !session.confirm_forced => {}
                     Seat::Human => session.history.push(session.snapshot(seat)),
                 }

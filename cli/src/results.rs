@@ -8,45 +8,15 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
-use frontier_interpreter::agent::{Agent, RandomAgent};
+use frontier_interpreter::roster::AgentSpec;
 use frontier_interpreter::runner::GameRecord;
-use frontier_interpreter::GameRng;
 use serde_json::{json, Value};
-
-/// The agent kinds `simulate` and `balance` know. A new kind is one more arm in
-/// [`AgentSpec::parse`] and [`AgentSpec::build`].
-pub const AGENT_KINDS: &str = "random";
-
-/// One seat's agent as given on the command line (`random`, later `mcts:iterations=…`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AgentSpec {
-    /// As written (trimmed): the name recorded in results.
-    pub text: String,
-}
-
-impl AgentSpec {
-    pub fn parse(text: &str) -> Result<AgentSpec, String> {
-        let text = text.trim();
-        let kind = text.split(':').next().unwrap_or_default();
-        match kind {
-            "random" if text == "random" => Ok(AgentSpec { text: text.to_string() }),
-            "random" => Err(format!("agent '{text}': random takes no parameters")),
-            "" => Err("an empty agent name in --agents".into()),
-            other => Err(format!("unknown agent '{other}': simulate and balance know {AGENT_KINDS}")),
-        }
-    }
-
-    /// The agent for `seat` in the game whose seed is `seed`.
-    pub fn build(&self, seed: u64, seat: usize) -> Box<dyn Agent> {
-        Box::new(RandomAgent::new(GameRng::derived(seed, seat as u64 + 1)))
-    }
-}
 
 /// One spec per seat: `--agents` names one per seat, or one for every seat; none means
 /// random everywhere.
 pub fn seat_agents(given: Option<&[AgentSpec]>, n: usize) -> Result<Vec<AgentSpec>, String> {
     let Some(specs) = given else {
-        return Ok(vec![AgentSpec { text: "random".into() }; n]);
+        return Ok(vec![AgentSpec::parse("random")?; n]);
     };
     match specs.len() {
         1 => Ok(vec![specs[0].clone(); n]),
@@ -101,10 +71,19 @@ pub struct RunInfo<'a> {
     pub games: u64,
     pub players: &'a [String],
     pub agents: &'a [AgentSpec],
+    /// The names of the ruleset's `stats:`, in declared order.
+    pub stats: Vec<&'a str>,
 }
 
-/// Game `index` (0-based) of the run as one JSON object (no newline).
-pub fn game_line(run: &RunInfo, index: u64, seed: u64, record: &GameRecord) -> String {
+impl<'a> RunInfo<'a> {
+    pub fn stat_names(game: &'a frontier_interpreter::Game) -> Vec<&'a str> {
+        game.stats.iter().map(|s| s.name.as_str()).collect()
+    }
+}
+
+/// Game `index` (0-based) of the run as one JSON object (no newline); `stats` are the
+/// values of the ruleset's `stats:`, in the order of `run.stats`.
+pub fn game_line(run: &RunInfo, index: u64, seed: u64, record: &GameRecord, stats: &[Value]) -> String {
     let o = &record.outcome;
     let winners: Vec<&str> = o.winners().into_iter().map(|p| run.players[p].as_str()).collect();
     let line = json!({
@@ -123,23 +102,30 @@ pub fn game_line(run: &RunInfo, index: u64, seed: u64, record: &GameRecord) -> S
         "chances": record.chances,
         "end": end_reason(o),
     });
-    // serde_json's map sorts its keys: the line is put together in the documented order.
-    ordered(&line)
+    // serde_json's map sorts its keys: the line is put together in the documented order,
+    // the stats in the order the ruleset declares them.
+    let mut out = ordered(KEYS.iter().map(|k| (*k, &line[*k])));
+    out.pop();
+    out.push_str(",\"stats\":");
+    out.push_str(&ordered(run.stats.iter().copied().zip(stats)));
+    out.push('}');
+    out
 }
 
-/// The keys of a game line, in the order they are written.
+/// The keys of a game line, in the order they are written (then `stats`).
 pub const KEYS: &[&str] =
     &["ruleset", "run_seed", "games", "game", "seed", "players", "agents", "scores", "tiebreaks", "ranks", "winners", "decisions", "chances", "end"];
 
-fn ordered(v: &Value) -> String {
+/// A JSON object with its keys in the order given.
+fn ordered<'v>(entries: impl Iterator<Item = (&'v str, &'v Value)>) -> String {
     let mut out = String::from("{");
-    for (i, key) in KEYS.iter().enumerate() {
+    for (i, (key, value)) in entries.enumerate() {
         if i > 0 {
             out.push(',');
         }
         out.push_str(&serde_json::to_string(key).unwrap_or_default());
         out.push(':');
-        out.push_str(&serde_json::to_string(&v[*key]).unwrap_or_default());
+        out.push_str(&serde_json::to_string(value).unwrap_or_default());
     }
     out.push('}');
     out

@@ -13,7 +13,10 @@ use frontier_interpreter::{Game, GameRng};
 use rayon::prelude::*;
 use serde_json::json;
 
-use crate::results::{self, AgentSpec, RunInfo, Shard};
+use frontier_interpreter::roster::AgentSpec;
+
+use crate::bots::AgentList;
+use crate::results::{self, RunInfo, Shard};
 
 #[derive(Args)]
 pub struct SimulateArgs {
@@ -30,9 +33,15 @@ pub struct SimulateArgs {
     /// Seed of the whole run (game i uses a seed derived from it).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// One agent per seat, comma-separated, or one for every seat (default: random).
-    #[arg(long, value_name = "AGENTS", value_delimiter = ',', value_parser = AgentSpec::parse)]
-    pub agents: Option<Vec<AgentSpec>>,
+    /// One agent per seat, comma-separated, or one for every seat (default: random):
+    /// random, mcts[:options] or ismcts[:options], e.g. mcts:iterations=200,random
+    /// (docs/agents.md).
+    #[arg(long, value_name = "AGENTS", value_parser = crate::bots::parse_agent_list)]
+    pub agents: Option<AgentList>,
+    /// Threads that play games (and search trees, mcts:trees=N) at once (1 to 256; default: one per
+    /// core). The results do not depend on it.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: Option<u16>,
     /// Write each game's trace into this folder (game-0001.trace, …).
     #[arg(long)]
     pub trace_out: Option<std::path::PathBuf>,
@@ -53,32 +62,46 @@ pub fn game_seed(seed: u64, i: u64) -> u64 {
     GameRng::derived(seed, 1_000_003 + i).next_u64()
 }
 
-#[cfg(test)]
-pub fn random_agents(n: usize, seed: u64) -> Vec<Box<dyn Agent>> {
-    let spec = AgentSpec { text: "random".into() };
-    (0..n).map(|seat| spec.build(seed, seat)).collect()
-}
-
 /// One game between the agents of `specs` (one per seat).
 pub fn play_one(game: &Game, specs: &[AgentSpec], seed: u64, recording: Recording) -> Result<GameRecord, String> {
+    play_with_stats(game, specs, seed, recording).map(|(record, _)| record)
+}
+
+/// A statistic's value as results write it: a whole number or true/false.
+pub type StatValue = serde_json::Value;
+
+/// One game, and the ruleset's `stats:` read at its end (in declared order).
+pub fn play_with_stats(game: &Game, specs: &[AgentSpec], seed: u64, recording: Recording) -> Result<(GameRecord, Vec<StatValue>), String> {
     let n = specs.len();
     let state = game.start(crate::seat_names(n)).map_err(|e| e.to_string())?;
-    let mut agents: Vec<Box<dyn Agent>> = specs.iter().enumerate().map(|(seat, s)| s.build(seed, seat)).collect();
+    let mut agents: Vec<Box<dyn Agent>> =
+        specs.iter().enumerate().map(|(seat, s)| s.agent(seed, seat, crate::bots::clock) as Box<dyn Agent>).collect();
     let mut rng = GameRng::new(seed);
-    runner::run(game, state, &mut rng, &mut agents, recording, runner::MAX_STEPS)
-        .map(|(record, _)| record)
-        .map_err(|e| format!("game with seed {seed}: {e}"))
+    let (record, end) =
+        runner::run(game, state, &mut rng, &mut agents, recording, runner::MAX_STEPS).map_err(|e| format!("game with seed {seed}: {e}"))?;
+    let stats = game.stats(&end).map_err(|e| format!("game with seed {seed}: stats: {e}"))?;
+    let stats = stats
+        .into_iter()
+        .map(|(_, v)| match v {
+            frontier_interpreter::Value::Int(i) => serde_json::json!(i),
+            frontier_interpreter::Value::Bool(b) => serde_json::json!(b),
+            other => serde_json::json!(game.value_text(&other, &end.names)),
+        })
+        .collect();
+    Ok((record, stats))
 }
 
 pub fn play_random(game: &Game, n: usize, seed: u64, recording: Recording) -> Result<GameRecord, String> {
-    play_one(game, &vec![AgentSpec { text: "random".into() }; n], seed, recording)
+    let random = AgentSpec::parse("random")?;
+    play_one(game, &vec![random; n], seed, recording)
 }
 
-/// A game played in a run: its number (0-based), seed and record.
+/// A game played in a run: its number (0-based), seed, record and `stats:` values.
 pub struct Played {
     pub index: u64,
     pub seed: u64,
     pub record: GameRecord,
+    pub stats: Vec<StatValue>,
 }
 
 /// Plays games `range` of the run seeded `seed`, in parallel, in order of their number.
@@ -100,7 +123,7 @@ pub fn play_games(
         .into_par_iter()
         .map(|i| {
             let s = game_seed(seed, i);
-            let r = play_one(game, specs, s, recording).map(|record| Played { index: i, seed: s, record });
+            let r = play_with_stats(game, specs, s, recording).map(|(record, stats)| Played { index: i, seed: s, record, stats });
             if let Some(bar) = &bar {
                 bar.inc(1);
             }
@@ -125,6 +148,8 @@ pub struct Summary {
     pub chances: Vec<u64>,
     /// How many games ended each way ([`results::end_reason`]).
     pub ends: std::collections::BTreeMap<String, u64>,
+    /// Each `stats:` entry's values, one per game, in declared order.
+    pub stats: Vec<Vec<StatValue>>,
 }
 
 pub fn summarize(n: usize, played: &[Played]) -> Summary {
@@ -137,6 +162,7 @@ pub fn summarize(n: usize, played: &[Played]) -> Summary {
         decisions: Vec::new(),
         chances: Vec::new(),
         ends: Default::default(),
+        stats: vec![Vec::new(); played.first().map_or(0, |p| p.stats.len())],
     };
     for p in played {
         let r = &p.record;
@@ -153,8 +179,43 @@ pub fn summarize(n: usize, played: &[Played]) -> Summary {
         s.decisions.push(r.decisions);
         s.chances.push(r.chances);
         *s.ends.entry(results::end_reason(&r.outcome)).or_default() += 1;
+        for (all, v) in s.stats.iter_mut().zip(&p.stats) {
+            all.push(v.clone());
+        }
     }
     s
+}
+
+/// A statistic over a run's games: how often it was true (true/false), or its mean, least
+/// and greatest value (numbers).
+pub fn stat_summary(values: &[StatValue]) -> serde_json::Value {
+    let n = values.len() as f64;
+    if values.iter().all(|v| v.is_boolean()) {
+        let yes = values.iter().filter(|v| v.as_bool() == Some(true)).count();
+        json!({ "true": yes, "rate": r6(if n > 0.0 { yes as f64 / n } else { 0.0 }) })
+    } else {
+        let nums: Vec<i64> = values.iter().filter_map(|v| v.as_i64()).collect();
+        json!({
+            "mean": r6(if nums.is_empty() { 0.0 } else { nums.iter().sum::<i64>() as f64 / nums.len() as f64 }),
+            "min": nums.iter().min(),
+            "max": nums.iter().max(),
+        })
+    }
+}
+
+/// One line per statistic for the text summary.
+fn stat_lines(names: &[&str], s: &Summary) -> Vec<String> {
+    names
+        .iter()
+        .zip(&s.stats)
+        .map(|(name, values)| {
+            let v = stat_summary(values);
+            match v.get("rate") {
+                Some(rate) => format!("{name}: {} of {} games ({:.1}%)", v["true"], values.len(), 100.0 * rate.as_f64().unwrap_or(0.0)),
+                None => format!("{name}: mean {:.2}, min {}, max {}", v["mean"].as_f64().unwrap_or(0.0), v["min"], v["max"]),
+            }
+        })
+        .collect()
 }
 
 /// Rounded to 6 decimals for JSON, so that the summary carries no float noise.
@@ -172,9 +233,12 @@ fn mean_u(v: &[u64]) -> f64 {
 
 pub fn run(args: SimulateArgs) -> Result<(), String> {
     let game = crate::source::load_ruleset(&args.ruleset)?;
-    let asked = args.players.or(args.agents.as_ref().filter(|a| a.len() > 1).map(|a| a.len()));
+    crate::bots::use_threads(args.threads.map(usize::from))?;
+    let agents = args.agents.as_ref().map(|a| a.0.as_slice());
+    let asked = args.players.or(agents.filter(|a| a.len() > 1).map(|a| a.len()));
     let n = crate::player_count(&game, asked)?;
-    let specs = results::seat_agents(args.agents.as_deref(), n).unwrap_or_else(|e| crate::usage_error(e));
+    let specs = results::seat_agents(agents, n).unwrap_or_else(|e| crate::usage_error(e));
+    crate::bots::warn_if_timed(&specs);
     let range = args.shard.map_or(0..args.games, |s| s.range(args.games));
     crate::check_game_count(range.end - range.start);
     if let Some(path) = &args.out {
@@ -197,10 +261,17 @@ pub fn run(args: SimulateArgs) -> Result<(), String> {
         }
     }
     if let Some(path) = &args.out {
-        let run = RunInfo { ruleset: &game.meta.name, run_seed: args.seed, games: args.games, players: &names, agents: &specs };
+        let run = RunInfo {
+            ruleset: &game.meta.name,
+            run_seed: args.seed,
+            games: args.games,
+            players: &names,
+            agents: &specs,
+            stats: RunInfo::stat_names(&game),
+        };
         let mut text = String::new();
         for p in &played {
-            text.push_str(&results::game_line(&run, p.index, p.seed, &p.record));
+            text.push_str(&results::game_line(&run, p.index, p.seed, &p.record, &p.stats));
             text.push('\n');
         }
         crate::output::write_atomically(path, text.as_bytes())?;
@@ -233,6 +304,7 @@ pub fn run(args: SimulateArgs) -> Result<(), String> {
             "shared_victories": s.shared,
             "mean_decisions": r6(mean_u(&s.decisions)),
             "mean_chances": r6(mean_u(&s.chances)),
+            "stats": game.stats.iter().zip(&s.stats).map(|(st, v)| (st.name.clone(), stat_summary(v))).collect::<serde_json::Map<_, _>>(),
         });
         println!("{}", serde_json::to_string_pretty(&summary).map_err(|e| e.to_string())?);
     } else {
@@ -269,6 +341,9 @@ pub fn run(args: SimulateArgs) -> Result<(), String> {
         }
         println!("shared victories: {}", s.shared);
         println!("mean decisions per game: {:.1}", mean_u(&s.decisions));
+        for line in stat_lines(&RunInfo::stat_names(&game), &s) {
+            println!("{line}");
+        }
     }
     // Timing varies from run to run: it goes to stderr so stdout stays reproducible.
     eprintln!("{:.0} games/s ({} threads)", g / elapsed.max(1e-9), rayon::current_num_threads());

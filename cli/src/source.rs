@@ -119,6 +119,15 @@ pub fn load_ruleset(spec: &str) -> Result<Game, String> {
     load_with_params(&source, &resolver, &[], limits()).map_err(|e| e.to_string())
 }
 
+/// Loads a ruleset keeping its diagnostics as data: `Err` when the name or path does not
+/// resolve, `Ok(Err)` when the ruleset has problems.
+pub fn load_ruleset_checked(spec: &str) -> Result<Result<Game, frontier_interpreter::LoadError>, String> {
+    let source = resolve(spec, None)?;
+    let base_dir = Path::new(&source.file).parent().map(Path::to_path_buf);
+    let resolver = move |name: &str| resolve(name, base_dir.as_deref());
+    Ok(load_with_params(&source, &resolver, &[], limits()))
+}
+
 static LIMITS: std::sync::OnceLock<Limits> = std::sync::OnceLock::new();
 
 /// The bounds of this run (`--limit`), set once from the command line.

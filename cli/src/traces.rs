@@ -24,10 +24,10 @@ pub struct CheckArgs {
     /// which they never reached, and which clauses of the ruleset's RULES.md no trace reaches.
     #[arg(long)]
     pub coverage: bool,
-    /// With --coverage: print one JSON document (each trace's result, and per ruleset the
-    /// rules run and never run and every RULES.md clause with whether it is reached)
-    /// instead of the report.
-    #[arg(long, requires = "coverage")]
+    /// Print one JSON document instead (docs/json.md): each trace's result (every trace
+    /// is checked, as with --all), and with --coverage per ruleset the rules run and never
+    /// run and every RULES.md clause with whether it is reached.
+    #[arg(long)]
     pub json: bool,
 }
 
@@ -274,6 +274,23 @@ fn traces_under(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) -> Result<(), 
     Ok(())
 }
 
+/// A trace that does not check, for `--json`: its message, and the line and column the
+/// message starts with when it names one (`file:line:col: …`).
+fn failed_json(file: &Path, error: &str) -> serde_json::Value {
+    let shown = file.display().to_string();
+    let place = error.strip_prefix(&shown).and_then(|rest| rest.strip_prefix(':')).and_then(|rest| {
+        let mut parts = rest.splitn(3, ':');
+        let line: u64 = parts.next()?.parse().ok()?;
+        let column: u64 = parts.next()?.parse().ok()?;
+        Some((line, column, parts.next()?.trim_start().to_string()))
+    });
+    let (line, column, message) = match place {
+        Some((l, c, m)) => (Some(l), Some(c), m),
+        None => (None, None, error.to_string()),
+    };
+    serde_json::json!({ "file": shown, "ok": false, "line": line, "column": column, "message": message, "error": error })
+}
+
 pub fn check(args: CheckArgs) -> Result<(), String> {
     if !args.all {
         if let Some(dir) = args.traces.iter().find(|p| p.is_dir()) {
@@ -290,17 +307,23 @@ pub fn check(args: CheckArgs) -> Result<(), String> {
                 "file": file.display().to_string(), "ok": true, "steps": r.steps, "assertions": r.assertions
             })),
             Ok(r) => println!("{}: ok ({} steps, {} assertions)", file.display(), r.steps, r.assertions),
-            Err(e) if args.all || args.coverage => {
+            Err(e) if args.all || args.coverage || args.json => {
                 failures += 1;
                 eprintln!("{e}");
-                results.push(serde_json::json!({ "file": file.display().to_string(), "ok": false, "error": e }));
+                results.push(failed_json(file, &e));
             }
             Err(e) => return Err(e),
         }
     }
     match &coverage {
-        Some(coverage) if args.json => {
-            let doc = serde_json::json!({ "traces": results, "coverage": coverage.json() });
+        _ if args.json => {
+            let doc = serde_json::json!({
+                "frontier_check": 1,
+                "traces": results,
+                "checked": files.len(),
+                "failed": failures,
+                "coverage": coverage.as_ref().map(Coverage::json),
+            });
             println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
         }
         Some(coverage) => coverage.print(),

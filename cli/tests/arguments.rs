@@ -14,7 +14,7 @@ const COMMANDS: &[&str] = &["list", "validate", "describe", "play", "simulate", 
 
 const OPTIONS: &[&str] = &[
     "--players", "--games", "--seed", "--agents", "--seconds", "--trace-out", "--out", "--shard", "--json", "--report", "--variant", "--at", "--state", "--all", "--coverage", "-h", "--help",
-    "-V", "--version", "--nosuch", "-", "--", "--limit",
+    "-V", "--version", "--nosuch", "-", "--", "--limit", "--threads",
 ];
 
 /// Values: right ones, wrong ones, and files that are not what they seem. Counts are small

@@ -89,6 +89,48 @@ fn shards_merged_equal_the_unsharded_run_byte_for_byte() {
 }
 
 #[test]
+fn bots_give_the_same_lines_whatever_the_threads_and_shards() {
+    // Search bots with root-parallel trees: one thread or two, one run or three shards,
+    // the same bytes (each game's agents draw from the game's seed, each tree from its number).
+    let dir = scratch("bots");
+    let run = ["simulate", "go-west", "--players", "2", "--games", "5", "--seed", "4", "--agents", "mcts:iterations=12,trees=3,ismcts:iterations=8"];
+    let lines = |name: &str, extra: &[&str]| -> Vec<u8> {
+        let out = dir.join(name);
+        let mut args = run.to_vec();
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--out", s(&out)]);
+        ok(&frontier(&args));
+        std::fs::read(&out).unwrap()
+    };
+    let one = lines("one.jsonl", &["--threads", "1"]);
+    assert!(one == lines("two.jsonl", &["--threads", "2"]), "the lines depend on the thread count");
+    let mut merge = vec!["merge".to_string()];
+    for k in 1..=3 {
+        lines(&format!("s{k}.jsonl"), &["--shard", &format!("{k}/3"), "--threads", "2"]);
+        merge.push(s(&dir.join(format!("s{k}.jsonl"))).to_string());
+    }
+    let o = Command::new(env!("CARGO_BIN_EXE_frontier")).args(&merge).output().unwrap();
+    ok(&o);
+    assert!(o.stdout == one, "3 shards of a run with bots merged differ from the run");
+    let text = String::from_utf8(one).unwrap();
+    insta::assert_snapshot!("simulate-out-bots-first-line", text.lines().next().unwrap());
+    // Bots in balance too; usage errors in the agents are exit 2 with the agents named.
+    let report = dir.join("report.json");
+    ok(&frontier(&["balance", "go-west", "--players", "2", "--games", "2", "--agents", "mcts:iterations=5,random", "--threads", "2", "--json", s(&report)]));
+    let r: serde_json::Value = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
+    assert_eq!(r["agents"], serde_json::json!(["mcts:iterations=5", "random"]));
+    for bad in ["mcts:iterations=abc", "mcts:depth=3", "human", "random:x=1", "mcts,", "alphazero"] {
+        let o = frontier(&["simulate", "go-west", "--games", "1", "--agents", bad]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{bad}: {err}");
+        assert!(err.contains("agents: random, mcts[:options], ismcts[:options]"), "{bad}: {err}");
+    }
+    let o = frontier(&["simulate", "go-west", "--games", "1", "--threads", "0"]);
+    assert_eq!(o.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn bad_shards_and_merges_are_refused_and_write_nothing() {
     let dir = scratch("bad");
     for bad in ["0/4", "5/4", "1/0", "a/b", "3", "-1/2"] {

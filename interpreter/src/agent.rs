@@ -12,6 +12,33 @@ use crate::rng::GameRng;
 pub trait Agent {
     /// The index of the option to take at the view's pending decision.
     fn decide(&mut self, view: &View) -> Result<usize, String>;
+
+    /// A decision of this seat's was taken from a record (a resumed game) instead of by
+    /// this agent. An agent whose later decisions depend on the ones it took (a stream it
+    /// draws from) moves on as if it had decided here, so that the game goes on as it
+    /// would have; an agent that decides from the view alone has nothing to do.
+    fn replay(&mut self, _view: &View) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+/// An agent that can be copied and sent to another thread: what the agent table
+/// ([`crate::roster`]) builds. `frontier play` keeps copies to undo decisions, and
+/// simulations play games on a thread pool.
+pub trait Bot: Agent + Send {
+    fn clone_bot(&self) -> Box<dyn Bot>;
+}
+
+impl<T: Agent + Clone + Send + 'static> Bot for T {
+    fn clone_bot(&self) -> Box<dyn Bot> {
+        Box::new(self.clone())
+    }
+}
+
+impl Clone for Box<dyn Bot> {
+    fn clone(&self) -> Self {
+        self.clone_bot()
+    }
 }
 
 /// What the player deciding may know: the decision (prompt and options) and the state as
@@ -126,5 +153,10 @@ impl Agent for RandomAgent {
             0 => Err("no decision to take".into()),
             n => Ok(self.rng.below(n as u64) as usize),
         }
+    }
+
+    /// Its draw, so that its stream goes on as it would have.
+    fn replay(&mut self, view: &View) -> Result<(), String> {
+        self.decide(view).map(|_| ())
     }
 }

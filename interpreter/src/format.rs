@@ -52,6 +52,10 @@ pub struct RulesetFile {
     pub procedures: Option<BTreeMap<String, Procedure>>,
     /// How the players are ranked at the end.
     pub ranking: Option<Ranking>,
+    /// Statistics recorded at the end of each game (`simulate --out`, `balance`): an
+    /// expression (a whole number or true/false, read on the final state), or a counter
+    /// that statements add to (`{counter: true}`).
+    pub stats: Option<BTreeMap<String, Stat>>,
     /// Totals the rules conserve: checked in positions and, in debug builds, after every step.
     pub conserve: Option<BTreeMap<String, Conserve>>,
     /// The lines shown to a person before each decision: templates, or {for, line}.
@@ -303,6 +307,27 @@ pub struct Conserve {
     pub rule: Option<Scalar>,
 }
 
+/// A statistic: an expression, or {value, doc, rule}, or a counter {counter: true, doc, rule}.
+#[derive(Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Stat {
+    Value(Scalar),
+    Declared(StatDecl),
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StatDecl {
+    /// What is recorded: an expression of the final state, a whole number or true/false.
+    pub value: Option<Scalar>,
+    /// true: a whole number from 0 that statements change like a state variable of the
+    /// same name (`add: {NAME: 1}`); recorded as it stands at the end. Not shown in the
+    /// state, logs or descriptions of a game: it is for results only.
+    pub counter: Option<bool>,
+    pub doc: Option<String>,
+    pub rule: Option<Scalar>,
+}
+
 /// The JSON Schema (draft-07) of ruleset files, as text.
 pub fn schema() -> String {
     let schema = schemars::schema_for!(RulesetFile);
@@ -329,6 +354,7 @@ pub struct Keys {
     pub function: Vec<String>,
     pub procedure: Vec<String>,
     pub ranking: Vec<String>,
+    pub stat: Vec<String>,
     pub conserve: Vec<String>,
 }
 
@@ -346,6 +372,7 @@ pub fn key_lists() -> &'static Keys {
         function: keys::<Function>(),
         procedure: keys::<ProcedureDecl>(),
         ranking: keys::<Ranking>(),
+        stat: keys::<StatDecl>(),
         conserve: keys::<Conserve>(),
     })
 }

@@ -508,6 +508,23 @@ impl Game {
         }
     }
 
+    /// The ruleset's `stats:` read on `state` (a finished game's, for results), in the
+    /// order declared: whole numbers and true/false.
+    pub fn stats(&self, state: &State) -> Result<Vec<(&str, Value)>, RuntimeError> {
+        let env = Env::new(self, state, &[]);
+        self.stats
+            .iter()
+            .map(|s| {
+                let value = match s.ty {
+                    Type::Bool => Value::Bool(s.value.bool(&env)?),
+                    Type::Int => Value::Int(s.value.int(&env)?),
+                    _ => s.value.eval(&env)?,
+                };
+                Ok((s.name.as_str(), value))
+            })
+            .collect()
+    }
+
     /// Ends the game: ranks the players by the ranking's score and tie-breaks.
     fn finish(&self, state: &mut State, ended_by: Option<std::sync::Arc<str>>) -> Result<(), RuntimeError> {
         let n = state.names.len();

@@ -28,6 +28,8 @@ pub struct Game {
     pub setup: ProcId,
     pub play: ProcId,
     pub ranking: Ranking,
+    /// `stats:`, in the order the ruleset declares them.
+    pub stats: Vec<Stat>,
     /// Totals the rules conserve (`conserve:`), checked in positions and, in debug
     /// builds, after every step.
     pub conserve: Vec<Conserved>,
@@ -333,6 +335,9 @@ pub struct Var {
     pub rule: RuleRef,
     /// Bookkeeping players do not read: not shown in a player's view of the state.
     pub internal: bool,
+    /// A counter of `stats:`: for results only, shown in no state, log or description
+    /// (positions keep it, so that a game read back goes on counting).
+    pub stat: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -544,6 +549,18 @@ pub struct DisplayLine {
     /// The list of `for: { name: list }`; the line reads its element as local 0.
     pub each: Option<Expr>,
     pub line: Template,
+}
+
+/// A statistic recorded at the end of a game (`stats:`): an expression of the final state,
+/// a whole number or true/false (a counter is an expression reading its variable).
+pub struct Stat {
+    pub name: String,
+    pub value: Expr,
+    pub ty: Type,
+    /// Whether it counts (`counter: true`) rather than reads the state.
+    pub counter: bool,
+    pub doc: Option<String>,
+    pub rule: RuleRef,
 }
 
 pub struct Ranking {

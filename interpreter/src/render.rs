@@ -85,7 +85,8 @@ impl Game {
     pub fn render_state_styled(&self, state: &State, viewer: Option<u8>, style: Style) -> String {
         let mut out = String::new();
         for var in &self.vars {
-            if var.internal && viewer.is_some() {
+            // A `stats:` counter is for results only.
+            if var.stat || (var.internal && viewer.is_some()) {
                 continue;
             }
             let _ = write!(out, "{}:", var.name);
@@ -333,7 +334,8 @@ impl Game {
             }
         }
         let _ = writeln!(out, "\nstate:");
-        for v in &self.vars {
+        // `stats:` counters are not the game's state: results record them.
+        for v in self.vars.iter().filter(|v| !v.stat) {
             let per = if v.per == Domain::Global { String::new() } else { format!(" per {}", self.domain_name(v.per)) };
             let doc = v.doc.as_ref().map(|d| format!(" — {d}")).unwrap_or_default();
             let _ = writeln!(out, "  {}{per}{doc}{}", v.name, rule(&v.rule));

@@ -53,8 +53,17 @@ impl Kind {
 /// A search's settings, as `mcts:iterations=1000,c=1.4` writes them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchConfig {
-    /// Playouts per decision.
+    /// Playouts per decision, shared among the trees (with a time budget: the most a
+    /// tree runs).
     pub iterations: u32,
+    /// A time budget per decision in milliseconds: each tree searches until it is spent
+    /// (or its share of `iterations` is). Decisions then depend on the machine's speed
+    /// and load, so games are not reproducible.
+    pub time_ms: Option<u32>,
+    /// Root parallelism: independent trees (each its own sampled states and stream) whose
+    /// root visits are added up. They run on the rayon pool, but what each tree does
+    /// depends only on the seed and its number, never on how many threads run them.
+    pub trees: u32,
     /// UCT's exploration constant.
     pub c: f64,
     /// The most steps (decisions and chance outcomes) a playout takes; a playout cut
@@ -65,17 +74,18 @@ pub struct SearchConfig {
 
 impl Default for SearchConfig {
     fn default() -> Self {
-        SearchConfig { iterations: 500, c: 1.4, rollout: 10_000, reward: Reward::Win }
+        SearchConfig { iterations: 500, time_ms: None, trees: 1, c: 1.4, rollout: 10_000, reward: Reward::Win }
     }
 }
 
 /// The option names a search takes, for messages and help.
-pub const OPTIONS_HELP: &str = "iterations=N (default 500), c=X (exploration, default 1.4), rollout=N (steps per playout, default 10000), reward=win|rank (default win)";
+pub const OPTIONS_HELP: &str = "iterations=N (default 500), ms=N (a time budget per decision instead: not reproducible), trees=N (root-parallel trees, default 1), c=X (exploration, default 1.4), rollout=N (steps per playout, default 10000), reward=win|rank (default win)";
 
 impl SearchConfig {
     /// Parses `key=value` pairs separated by commas (an empty string gives the defaults).
     pub fn parse(options: &str) -> Result<SearchConfig, String> {
         let mut config = SearchConfig::default();
+        let mut iterations = None;
         for pair in options.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let Some((key, value)) = pair.split_once('=') else {
                 return Err(format!("'{pair}' is not key=value; options: {OPTIONS_HELP}"));
@@ -88,7 +98,12 @@ impl SearchConfig {
                 }
             };
             match key {
-                "iterations" | "i" => config.iterations = count("iterations")?,
+                "iterations" | "i" => iterations = Some(count("iterations")?),
+                "ms" => config.time_ms = Some(count("ms")?),
+                "trees" => match count("trees")? {
+                    n if n <= MAX_TREES => config.trees = n,
+                    _ => return Err(format!("trees={value}: at most {MAX_TREES}")),
+                },
                 "rollout" => config.rollout = count("rollout")?,
                 "c" => match value.parse::<f64>() {
                     Ok(c) if c.is_finite() && c >= 0.0 => config.c = c,
@@ -104,9 +119,24 @@ impl SearchConfig {
                 _ => return Err(format!("unknown option '{key}'; options: {OPTIONS_HELP}")),
             }
         }
+        // A time budget alone is bounded by the clock only; with `iterations` as well,
+        // whichever runs out first ends the search.
+        config.iterations = match (iterations, config.time_ms) {
+            (Some(n), _) => n,
+            (None, Some(_)) => u32::MAX,
+            (None, None) => config.iterations,
+        };
         Ok(config)
     }
 }
+
+/// The most trees a search may have (each holds its own tree in memory).
+pub const MAX_TREES: u32 = 256;
+
+/// Reads a monotonic clock: the time since some fixed instant. The interpreter reads no
+/// clock itself (it does no IO); the binary passes one for time budgets, and tests pass
+/// one that advances by itself, which makes the time budget's path deterministic.
+pub type Clock = fn() -> std::time::Duration;
 
 /// An `mcts` or `ismcts` agent. Plain data: cloned, it decides as the original would.
 #[derive(Clone, Debug)]
@@ -114,11 +144,19 @@ pub struct SearchAgent {
     pub kind: Kind,
     pub config: SearchConfig,
     seed: u64,
+    /// Read only with a time budget.
+    clock: Option<Clock>,
 }
 
 impl SearchAgent {
     pub fn new(kind: Kind, config: SearchConfig, seed: u64) -> SearchAgent {
-        SearchAgent { kind, config, seed }
+        SearchAgent { kind, config, seed, clock: None }
+    }
+
+    /// The clock a time budget (`ms=`) is measured on.
+    pub fn with_clock(mut self, clock: Clock) -> SearchAgent {
+        self.clock = Some(clock);
+        self
     }
 }
 
@@ -168,12 +206,41 @@ fn playout(game: &Game, mut state: State, limit: u32, reward: Reward, seats: usi
 
 impl SearchAgent {
     /// Searches and returns, for each option of the view's decision, how many playouts
-    /// went through it.
+    /// went through it (added up over the trees, in tree order).
     pub fn visits(&self, view: &View) -> Result<Vec<u32>, String> {
+        let deadline = match (self.config.time_ms, self.clock) {
+            (None, _) => None,
+            (Some(ms), Some(clock)) => Some((clock, clock() + std::time::Duration::from_millis(ms as u64))),
+            (Some(_), None) => return Err("a time budget (ms=) needs a clock, and this agent was given none".into()),
+        };
+        let trees = self.config.trees.max(1);
+        // Tree t runs iterations/trees playouts, the first ones one more for the rest.
+        let share = |t: u32| self.config.iterations / trees + u32::from(t < self.config.iterations % trees);
+        let searched: Vec<Result<Vec<u32>, String>> = if trees == 1 {
+            vec![self.tree(view, 0, share(0), deadline)]
+        } else {
+            use rayon::prelude::*;
+            (0..trees).into_par_iter().map(|t| self.tree(view, t, share(t), deadline)).collect()
+        };
+        let mut total = vec![0u32; view.options()];
+        for visits in searched {
+            for (sum, v) in total.iter_mut().zip(visits?) {
+                *sum = sum.saturating_add(v);
+            }
+        }
+        Ok(total)
+    }
+
+    /// One tree's search: `iterations` playouts, or fewer if the deadline passes first.
+    fn tree(&self, view: &View, tree: u32, iterations: u32, deadline: Option<(Clock, std::time::Duration)>) -> Result<Vec<u32>, String> {
         let game = view.game();
         let options = view.options();
         let seats = view.seats();
-        let mut rng = GameRng::derived(self.seed, view.steps() as u64);
+        // Tree 0 draws as a single-tree search always has; the others from streams of their own.
+        let mut rng = match tree {
+            0 => GameRng::derived(self.seed, view.steps() as u64),
+            t => GameRng::derived(GameRng::derived(self.seed, view.steps() as u64).next_u64(), t as u64),
+        };
         let fixed = match self.kind {
             Kind::Mcts => Some(view.sample_state(&mut rng).map_err(|e| e.to_string())?),
             Kind::Ismcts => None,
@@ -181,7 +248,10 @@ impl SearchAgent {
         let c = self.config.c;
         let mut nodes: Vec<Node> = vec![Node::default()];
         let mut path: Vec<(u32, u32, u8)> = Vec::new();
-        for _ in 0..self.config.iterations {
+        for _ in 0..iterations {
+            if deadline.is_some_and(|(clock, at)| clock() >= at) {
+                break;
+            }
             let mut state = match &fixed {
                 Some(s) => s.clone(),
                 None => view.sample_state(&mut rng).map_err(|e| e.to_string())?,
@@ -271,61 +341,6 @@ impl Agent for SearchAgent {
     }
 }
 
-/// An agent named on a command line: `random`, `mcts[:options]` or `ismcts[:options]`
-/// (`human` is the binary's business).
-#[derive(Clone, Debug, PartialEq)]
-pub enum AgentSpec {
-    Random,
-    Search(Kind, SearchConfig),
-}
-
-impl AgentSpec {
-    /// Parses one agent: `random`, `mcts`, `mcts:iterations=1000,c=1.4`, `ismcts:…`.
-    pub fn parse(spec: &str) -> Result<AgentSpec, String> {
-        let spec = spec.trim();
-        let (name, options) = match spec.split_once(':') {
-            Some((n, o)) => (n.trim(), Some(o)),
-            None => (spec, None),
-        };
-        let kind = match name {
-            "random" if options.is_none() => return Ok(AgentSpec::Random),
-            "random" => return Err(format!("'{spec}': random takes no options")),
-            "mcts" => Kind::Mcts,
-            "ismcts" => Kind::Ismcts,
-            _ => return Err(format!("unknown agent '{name}'")),
-        };
-        let config = SearchConfig::parse(options.unwrap_or("")).map_err(|e| format!("'{spec}': {e}"))?;
-        Ok(AgentSpec::Search(kind, config))
-    }
-
-    /// The agent for `seat` of a game seeded `seed` (each seat draws from its own stream).
-    pub fn agent(&self, seed: u64, seat: usize) -> Box<dyn Agent> {
-        let mut rng = GameRng::derived(seed, seat as u64 + 1);
-        match self {
-            AgentSpec::Random => Box::new(crate::agent::RandomAgent::new(rng)),
-            AgentSpec::Search(kind, config) => Box::new(SearchAgent::new(*kind, config.clone(), rng.next_u64())),
-        }
-    }
-}
-
-/// Splits a comma-separated list of agents whose options are comma-separated too:
-/// `mcts:iterations=200,c=1,random` is `mcts:iterations=200,c=1` and `random`. A piece
-/// `key=value` with no `:` belongs to the agent before it.
-pub fn split_agents(list: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for piece in list.split(',') {
-        let piece = piece.trim();
-        match out.last_mut() {
-            Some(last) if piece.contains('=') && !piece.contains(':') && last.contains(':') => {
-                last.push(',');
-                last.push_str(piece);
-            }
-            _ => out.push(piece.to_string()),
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -339,16 +354,12 @@ mod tests {
         assert!(SearchConfig::parse("iterations=0").is_err());
         assert!(SearchConfig::parse("c=-1").is_err());
         assert!(SearchConfig::parse("depth=3").unwrap_err().contains("unknown option 'depth'"));
-        assert!(AgentSpec::parse("mcts:iterations=abc").unwrap_err().contains("mcts:iterations=abc"));
-        assert!(AgentSpec::parse("alphazero").is_err());
-        assert_eq!(AgentSpec::parse("random").unwrap(), AgentSpec::Random);
-    }
-
-    #[test]
-    fn agent_lists_split() {
-        assert_eq!(split_agents("mcts:iterations=200,c=1,random"), vec!["mcts:iterations=200,c=1", "random"]);
-        assert_eq!(split_agents("human,ismcts,random"), vec!["human", "ismcts", "random"]);
-        assert_eq!(split_agents("random,mcts:c=2"), vec!["random", "mcts:c=2"]);
+        let timed = SearchConfig::parse("ms=50,trees=4").unwrap();
+        assert_eq!((timed.time_ms, timed.trees, timed.iterations), (Some(50), 4, u32::MAX));
+        assert_eq!(SearchConfig::parse("ms=50,iterations=9").unwrap().iterations, 9);
+        assert!(SearchConfig::parse("trees=0").is_err());
+        assert!(SearchConfig::parse("trees=100000").is_err());
+        assert!(SearchConfig::parse("ms=x").is_err());
     }
 
     #[test]

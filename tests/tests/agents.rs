@@ -5,7 +5,8 @@
 use frontier_interpreter::agent::{Agent, RandomAgent};
 use frontier_interpreter::rng::GameRng;
 use frontier_interpreter::runner::{self, Recording};
-use frontier_interpreter::search::{AgentSpec, Kind, SearchAgent, SearchConfig};
+use frontier_interpreter::roster::AgentSpec;
+use frontier_interpreter::search::{Kind, SearchAgent, SearchConfig};
 use frontier_interpreter::{Game, State, Status};
 use frontier_tests::*;
 
@@ -91,6 +92,59 @@ fn decisions_do_not_depend_on_hidden_contents() {
 }
 
 #[test]
+fn root_parallel_trees_do_not_depend_on_the_thread_count() {
+    // Four trees on one thread and on three give the same visits: each tree's search
+    // depends on the seed and its number only, and the sums are taken in tree order.
+    let game = load_ruleset("go-west");
+    let states = decision_states(&game, 3, 5, 9, 3);
+    assert!(!states.is_empty());
+    let config = SearchConfig::parse("iterations=60,trees=4").unwrap();
+    for kind in [Kind::Mcts, Kind::Ismcts] {
+        let agent = SearchAgent::new(kind, config.clone(), 21);
+        let on = |threads: usize| -> Vec<Vec<u32>> {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            pool.install(|| states.iter().map(|s| agent.visits(&game.view(s).unwrap()).unwrap()).collect())
+        };
+        let one = on(1);
+        assert_eq!(one, on(3), "{kind:?}: the visits depend on the thread count");
+        for v in &one {
+            assert_eq!(v.iter().sum::<u32>(), 60, "{kind:?}: the trees share the iterations");
+        }
+        // A single tree is the search as it always was; more trees search differently.
+        let single = SearchAgent::new(kind, SearchConfig::parse("iterations=60").unwrap(), 21);
+        let single_visits: Vec<Vec<u32>> = states.iter().map(|s| single.visits(&game.view(s).unwrap()).unwrap()).collect();
+        assert_ne!(single_visits, one);
+    }
+}
+
+/// A clock that moves on by a millisecond each time it is read, so that a time budget's
+/// search stops at a known iteration whatever the machine's speed.
+fn ticking_clock() -> std::time::Duration {
+    static READS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    std::time::Duration::from_millis(READS.fetch_add(1, std::sync::atomic::Ordering::SeqCst))
+}
+
+#[test]
+fn a_time_budget_stops_the_search_when_the_clock_says() {
+    let game = load_ruleset("circle-the-wagons");
+    let states = decision_states(&game, 2, 3, 2, 2);
+    assert!(!states.is_empty());
+    let spec = AgentSpec::parse("mcts:ms=30").unwrap();
+    assert!(!spec.reproducible());
+    let config = SearchConfig::parse("ms=30").unwrap();
+    let agent = SearchAgent::new(Kind::Mcts, config.clone(), 4).with_clock(ticking_clock);
+    for s in &states {
+        // The deadline is read once, then the clock once per iteration: 29 iterations
+        // start before it reads 30 ms later.
+        let visits = agent.visits(&game.view(s).unwrap()).unwrap();
+        assert_eq!(visits.iter().sum::<u32>(), 29);
+    }
+    // Without a clock, a time budget is refused rather than run for ever.
+    let blind = SearchAgent::new(Kind::Mcts, config, 4);
+    assert!(blind.visits(&game.view(&states[0]).unwrap()).unwrap_err().contains("clock"));
+}
+
+#[test]
 fn views_sample_only_what_the_player_cannot_see() {
     let game = load_ruleset("go-west");
     let s = random_state(&game, 3, 4, 10);
@@ -108,22 +162,28 @@ fn views_sample_only_what_the_player_cannot_see() {
 #[test]
 fn agent_specs_build_agents() {
     let spec = AgentSpec::parse("mcts:iterations=8,c=0.5").unwrap();
-    assert_eq!(spec, AgentSpec::Search(Kind::Mcts, SearchConfig { iterations: 8, c: 0.5, ..SearchConfig::default() }));
+    assert_eq!(spec.kind.name, "mcts");
     let game = load_ruleset("circle-the-wagons");
-    let agents: Vec<Box<dyn Agent>> = vec![spec.agent(1, 0), AgentSpec::parse("random").unwrap().agent(1, 1)];
+    let agents: Vec<Box<dyn Agent>> = vec![spec.agent(1, 0, no_clock), AgentSpec::parse("random").unwrap().agent(1, 1, no_clock)];
     play(&game, agents, 1);
+}
+
+/// For agents without a time budget, which never read it.
+fn no_clock() -> std::time::Duration {
+    std::time::Duration::ZERO
 }
 
 /// Wins of a search agent against random ones, its seat rotating; `games` seeded games.
 fn wins_against_random(name: &str, players: usize, spec: &str, games: u64) -> (f64, u64) {
     let game = load_ruleset(name);
     let spec = AgentSpec::parse(spec).unwrap();
+    let random = AgentSpec::parse("random").unwrap();
     let mut wins = 0.0;
     for g in 0..games {
         let seed = 1000 + g;
         let seat = (g as usize) % players;
         let agents: Vec<Box<dyn Agent>> = (0..players)
-            .map(|p| if p == seat { spec.agent(seed, p) } else { AgentSpec::Random.agent(seed, p) })
+            .map(|p| if p == seat { spec.agent(seed, p, no_clock) } else { random.agent(seed, p, no_clock) } as Box<dyn Agent>)
             .collect();
         let (winners, _) = play(&game, agents, seed);
         if winners.contains(&seat) {
@@ -177,7 +237,7 @@ fn ismcts_against_mcts() {
     for g in 0..games {
         let seed = 2000 + g;
         let seat = (g % 2) as usize;
-        let agents: Vec<Box<dyn Agent>> = (0..2).map(|p| if p == seat { ismcts.agent(seed, p) } else { mcts.agent(seed, p) }).collect();
+        let agents: Vec<Box<dyn Agent>> = (0..2).map(|p| if p == seat { ismcts.agent(seed, p, no_clock) } else { mcts.agent(seed, p, no_clock) } as Box<dyn Agent>).collect();
         let (winners, _) = play(&game, agents, seed);
         if winners.contains(&seat) {
             wins += 1.0 / winners.len() as f64;

@@ -373,9 +373,10 @@ impl Builder {
         // Signatures first, so that any expression may call a function; bodies once every
         // declaration they may read is known.
         let declared = self.declare_functions(top.get("functions"), &mut decls);
-        let (vars, int_slots) = self.vars(top.get("state"), &mut decls, max_players);
+        let (mut vars, mut int_slots) = self.vars(top.get("state"), &mut decls, max_players);
         let (zones, zone_slots) = self.zones(top.get("zones"), &mut decls, max_players);
         let (boards, board_slots) = self.boards(top.get("boards"), &mut decls, max_players);
+        let counters = self.stat_counters(top.get("stats"), &mut decls, &mut vars, &mut int_slots);
         self.check_state_size([("state", int_slots), ("zones", zone_slots), ("boards", board_slots)]);
         self.table_shows(top.get("tables"), &mut tables, &decls);
         let functions = self.functions(declared, &decls);
@@ -385,6 +386,7 @@ impl Builder {
         let (procedures, blocks, setup, play) = procs.compile(self, &decls, top);
         self.refuse_endless_calls(&procedures, &blocks);
         let ranking = self.ranking(top.get("ranking"), &decls);
+        let stats = self.stats(top.get("stats"), &decls, &counters);
         let display = self.display(top.get("display"), &decls);
         let conserve = self.conserve(top.get("conserve"), &decls);
         let mut game = Game {
@@ -400,6 +402,7 @@ impl Builder {
             setup,
             play,
             ranking,
+            stats,
             conserve,
             display,
             scripts,
@@ -1223,9 +1226,129 @@ impl Builder {
                         false
                     }
                 },
+                stat: false,
             });
         }
         (out, slots)
+    }
+
+    /// The entries of `stats:`, each with its path and mapping (an expression alone is
+    /// `{value: EXPRESSION}`).
+    fn stat_entries(&mut self, value: Option<&Yaml>) -> Vec<(String, String, Mapping)> {
+        let Some(value) = value else { return Vec::new() };
+        let Some(map) = value.as_mapping() else {
+            self.error("stats", "expected a mapping of names to statistics (an expression, {value: …} or {counter: true})");
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for (key, v) in map {
+            let Some(name) = key.as_str() else { continue };
+            let path = format!("stats.{name}");
+            let m = match v {
+                Yaml::Mapping(m) => m.clone(),
+                Yaml::Sequence(_) | Yaml::Tagged(_) => {
+                    self.error(&path, "a statistic is an expression, {value: EXPRESSION, doc: …} or {counter: true, doc: …}");
+                    continue;
+                }
+                scalar => Mapping::from_iter([(Yaml::String("value".into()), scalar.clone())]),
+            };
+            if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                self.error(&path, "a statistic's name uses letters, digits and '_' only (it is a column of the results)");
+            }
+            out.push((name.to_string(), path, m));
+        }
+        out
+    }
+
+    fn is_counter(&mut self, m: &Mapping, path: &str) -> bool {
+        match m.get("counter") {
+            None | Some(Yaml::Bool(false)) => false,
+            Some(Yaml::Bool(true)) => true,
+            Some(_) => {
+                self.error(&join(path, "counter"), "expected true or false");
+                false
+            }
+        }
+    }
+
+    /// The counters of `stats:` (`{counter: true}`) are state variables, whole numbers from
+    /// 0 that statements change by name; marked `stat` so that nothing but results shows
+    /// them. Declared before the procedures are compiled, which may add to them. Returns
+    /// the names of the counters declared.
+    fn stat_counters(&mut self, value: Option<&Yaml>, decls: &mut Decls, vars: &mut Vec<Var>, slots: &mut usize) -> Vec<String> {
+        let mut declared = Vec::new();
+        for (name, path, m) in self.stat_entries(value) {
+            self.check_keys(&m, &path, &format::key_lists().stat);
+            let counter = self.is_counter(&m, &path);
+            match (counter, m.contains_key("value")) {
+                (true, true) => self.error(&path, "a statistic is a counter or a value, not both"),
+                // A `counter:` that is not true/false was reported as such.
+                (false, false) if !m.contains_key("counter") => {
+                    self.error(&path, "missing 'value' (an expression of the final state) or 'counter: true'")
+                }
+                _ => {}
+            }
+            if !counter {
+                continue;
+            }
+            let taken = decls.params.iter().any(|(n, _)| *n == name)
+                || decls.tables.iter().any(|t| t.name == name)
+                || decls.vars.iter().any(|v| v.name == name)
+                || decls.zones.iter().any(|z| z.name == name)
+                || decls.boards.iter().any(|b| b.name == name)
+                || name == "players"
+                || name == "it";
+            if taken {
+                self.error(&path, format!("'{name}' is declared already: a counter is a state variable, and shares the namespace of params, tables, state, zones and boards"));
+                continue;
+            }
+            declared.push(name.clone());
+            let base = *slots;
+            *slots += 1;
+            decls.vars.push(VarDecl { name: name.clone(), ty: Type::Int, per: Domain::Global, base });
+            vars.push(Var {
+                name,
+                ty: Type::Int,
+                per: Domain::Global,
+                base,
+                init: Ir::Const(Value::Int(0)),
+                doc: self.string(&m, "doc", &path),
+                rule: self.rule(&m, &path),
+                internal: true,
+                stat: true,
+            });
+        }
+        declared
+    }
+
+    /// `stats:` as the game records them: each value's expression (whole number or
+    /// true/false, no `it`), a counter reading its variable.
+    fn stats(&mut self, value: Option<&Yaml>, decls: &Decls, counters: &[String]) -> Vec<Stat> {
+        let mut out = Vec::new();
+        let scope = Scope { locals: &[], it: None };
+        // The entries' shape was checked, and its errors reported, with the counters.
+        let before = self.diagnostics.len();
+        let entries = self.stat_entries(value);
+        self.diagnostics.truncate(before);
+        for (name, path, m) in entries {
+            let counter = m.get("counter") == Some(&Yaml::Bool(true));
+            if counter && !counters.contains(&name) {
+                continue;
+            }
+            let (expr, ty) = if counter {
+                self.expression(decls, &Yaml::String(name.clone()), &path, &scope, Some(&Type::Int))
+            } else {
+                let Some(v) = m.get("value") else { continue };
+                let vpath = join(&path, "value");
+                let (expr, ty) = self.expression(decls, v, &vpath, &scope, None);
+                if !matches!(ty, Type::Int | Type::Bool | Type::Any) {
+                    self.error(&vpath, format!("a statistic is a whole number or true/false, not {}", expr::type_name(decls, &ty)));
+                }
+                (expr, ty)
+            };
+            out.push(Stat { name, value: expr, ty, counter, doc: self.string(&m, "doc", &path), rule: self.rule(&m, &path) });
+        }
+        out
     }
 
     fn zones(&mut self, value: Option<&Yaml>, decls: &mut Decls, max_players: usize) -> (Vec<Zone>, usize) {
