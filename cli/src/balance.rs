@@ -229,7 +229,6 @@ pub fn run(args: BalanceArgs) -> Result<(), String> {
     }
     crate::check_game_count(args.games);
     let base = crate::source::load_ruleset(&args.base)?;
-    crate::bots::use_threads(args.threads.map(usize::from))?;
     let agents = args.agents.as_ref().map(|a| a.0.as_slice());
     let asked = args.players.or(agents.filter(|a| a.len() > 1).map(|a| a.len()));
     let n = crate::player_count(&base, asked)?;

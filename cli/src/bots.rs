@@ -24,11 +24,14 @@ pub fn clock() -> Duration {
 
 /// `--threads N`: the size of the pool that games and root-parallel search trees run on
 /// (default: one thread per core). What a game does never depends on it.
+/// Every worker gets the stack that expressions at the limits' ceilings need, like the
+/// command's own thread (main.rs). Called once, before any command runs.
 pub fn use_threads(threads: Option<usize>) -> Result<(), String> {
+    let mut pool = rayon::ThreadPoolBuilder::new().stack_size(frontier_interpreter::model::STACK_BYTES);
     if let Some(n) = threads {
-        rayon::ThreadPoolBuilder::new().num_threads(n).build_global().map_err(|e| format!("cannot start {n} threads: {e}"))?;
+        pool = pool.num_threads(n);
     }
-    Ok(())
+    pool.build_global().map_err(|e| format!("cannot start the worker threads: {e}"))
 }
 
 /// Says on stderr that agents with a time budget make a run that the seed does not

@@ -114,7 +114,6 @@ fn main() -> ExitCode {
     // their ceilings): the command and every worker run on threads with the stack that
     // needs, not the 8 MiB of the main thread or the 2 MiB of a spawned one.
     let stack = frontier_interpreter::model::STACK_BYTES;
-    let _ = rayon::ThreadPoolBuilder::new().stack_size(stack).build_global();
     match std::thread::Builder::new().name("frontier".into()).stack_size(stack).spawn(run) {
         Ok(command) => command.join().unwrap_or_else(|_| ExitCode::from(101)),
         Err(e) => {
@@ -132,6 +131,16 @@ fn run() -> ExitCode {
         let _ = limits.set(name, *value);
     }
     source::set_limits(limits);
+    let threads = match &cli.command {
+        Command::Play(args) => args.threads,
+        Command::Simulate(args) => args.threads,
+        Command::Balance(args) => args.threads,
+        _ => None,
+    };
+    if let Err(message) = bots::use_threads(threads.map(usize::from)) {
+        eprintln!("error: {message}");
+        return ExitCode::from(1);
+    }
     let result = match cli.command {
         Command::List { json } => inspect::list(json),
         Command::Validate { ruleset, json } => inspect::validate(&ruleset, json),

@@ -263,7 +263,6 @@ fn default_specs(n: usize) -> Vec<String> {
 }
 
 pub fn run(args: PlayArgs) -> Result<(), String> {
-    crate::bots::use_threads(args.threads.map(usize::from))?;
     if let Some(trace) = &args.resume {
         return resume(trace, &args);
     }

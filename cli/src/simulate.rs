@@ -233,7 +233,6 @@ fn mean_u(v: &[u64]) -> f64 {
 
 pub fn run(args: SimulateArgs) -> Result<(), String> {
     let game = crate::source::load_ruleset(&args.ruleset)?;
-    crate::bots::use_threads(args.threads.map(usize::from))?;
     let agents = args.agents.as_ref().map(|a| a.0.as_slice());
     let asked = args.players.or(agents.filter(|a| a.len() > 1).map(|a| a.len()));
     let n = crate::player_count(&game, asked)?;
