@@ -72,7 +72,7 @@ fn parse_agent_list(list: &str) -> Result<AgentList, String> {
 /// Who decides for a seat. A bot is kept by value (cloned into undo snapshots): its
 /// draws after an undo or a resume are those it would have made.
 #[derive(Clone)]
-enum Seat {
+pub(crate) enum Seat {
     Human,
     Random(RandomAgent),
     /// mcts or ismcts: each decision draws from its seed and the step number, so it has
@@ -80,7 +80,7 @@ enum Seat {
     Search(SearchAgent),
 }
 
-fn seats_for(specs: &[String], seed: u64) -> Result<Vec<Seat>, String> {
+pub(crate) fn seats_for(specs: &[String], seed: u64) -> Result<Vec<Seat>, String> {
     specs
         .iter()
         .enumerate()

@@ -21,6 +21,7 @@ mod optimize;
 pub mod position;
 pub mod render;
 pub mod rng;
+pub mod scene;
 pub mod runner;
 pub mod script;
 pub mod search;

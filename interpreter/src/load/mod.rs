@@ -7,6 +7,7 @@ mod function;
 mod locate;
 mod stmt;
 mod variant;
+mod view;
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -342,6 +343,7 @@ impl Builder {
         let ranking = self.ranking(top.get("ranking"), &decls);
         let display = self.display(top.get("display"), &decls);
         let conserve = self.conserve(top.get("conserve"), &decls);
+        let view = self.view(top.get("view"), &decls, &tables, &vars, &zones, &boards);
         let mut game = Game {
             meta,
             params,
@@ -357,6 +359,7 @@ impl Builder {
             ranking,
             conserve,
             display,
+            view,
             scripts,
             int_slots,
             zone_slots,
