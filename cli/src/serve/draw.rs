@@ -81,6 +81,11 @@ fn zone(z: &ZoneShown) -> String {
         None => " (hidden)".to_string(),
     };
     let _ = write!(out, "<div class=\"zone\"><div class=\"zone-name\">{}{count}</div><div class=\"cards\">", esc(&z.name));
+    if z.cards.len() > 3 && z.cards.iter().all(|c| c.face_down) {
+        // A pile the viewer cannot see into (a deck): one back, not one per card.
+        let _ = write!(out, "<div class=\"card face-down pile\"></div><span class=\"pile-count\">× {}</span></div></div>", z.cards.len());
+        return out;
+    }
     for c in &z.cards {
         out.push_str(&card(c));
     }
@@ -106,7 +111,9 @@ fn card(c: &Card) -> String {
 
 fn tracks(list: &[TrackShown]) -> String {
     let slot_w = 56;
-    let title_w = 170;
+    // Titles are measured in characters (about 7 px each at the track font's size).
+    let longest = list.iter().map(|t| t.title.chars().count()).max().unwrap_or(0) as i32;
+    let title_w = (longest * 7 + 14).clamp(90, 520);
     let row_h = 34;
     let most = list.iter().map(|t| t.slots).max().unwrap_or(0).max(1) as i32;
     let width = title_w + most * (slot_w + 4) + 8;
