@@ -9,6 +9,8 @@ mod draw;
 mod pages;
 mod session;
 mod store;
+#[cfg(test)]
+mod tests;
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
