@@ -9,6 +9,7 @@ const seat = query.has("seat") ? Number(query.get("seat")) : null;
 let revealed = null;   // hot seat: the seat whose hidden things are shown
 let view = null;
 let poll = null;
+let renders = 0;       // counted on <body data-renders>, so that a test can wait for the next one
 const $ = (sel) => document.querySelector(sel);
 
 function asker() { return hotseat ? revealed : seat; }
@@ -51,6 +52,7 @@ function render() {
   undo.disabled = !("Ok" in view.undo) || !view.decision;
   undo.title = "Err" in view.undo ? view.undo.Err : "take back your last decision";
   if (!view.outcome && !view.decision && !(hotseat && view.decider_is_human)) poll = setTimeout(load, 1000);
+  document.body.dataset.renders = String(++renders);
 }
 
 function renderStatus() {
