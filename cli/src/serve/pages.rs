@@ -66,7 +66,7 @@ pub async fn replay() -> Html<String> {
     let body = r##"<header class="bar"><a href="/">Frontier</a> <span id="title">Replay a trace</span></header>
 <section id="load"><p>Paste a trace (as <code>frontier play --trace-out</code>, <code>simulate --trace-out</code> or a ruleset's <code>traces/</code> hold them) or open a file.</p>
 <textarea id="trace-text" rows="8" spellcheck="false"></textarea><br><input type="file" id="trace-file" accept=".trace,.txt"> <button id="load-trace">Replay</button> <span id="load-error" class="error"></span></section>
-<section id="player" hidden><div class="stepper"><button id="first">⏮</button><button id="prev">◀</button><input type="range" id="slider" min="0" value="0"><button id="next">▶</button><button id="last">⏭</button> <span id="position"></span></div>
+<section id="player" hidden><div class="stepper"><button id="first" title="first step (Home)">«</button><button id="prev" title="previous step (←)">‹</button><input type="range" id="slider" min="0" value="0"><button id="next" title="next step (→)">›</button><button id="last" title="last step (End)">»</button> <span id="position"></span></div>
 <div id="failure" hidden></div>
 <main class="game"><div id="board"></div><aside><h3>Trace</h3><ol id="lines"></ol><h3>Log of this step</h3><ul id="log"></ul></aside></main></section>"##;
     page("Frontier replay", body, "replay.js")
