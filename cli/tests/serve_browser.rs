@@ -115,21 +115,30 @@ fn renders(tab: &Tab) -> u64 {
     eval(tab, "Number(document.body.dataset.renders || 0)").as_u64().unwrap_or(0)
 }
 
-/// Starts a game from the start page: the ruleset's form, `players` seats (seat 1 a
-/// person, the others random bots), a seed; waits for the game page's first drawing.
-fn start_game(tab: &Tab, server: &Server, ruleset: &str, players: usize, seed: u64) {
+/// Starts a game from the start page: the ruleset's form, one seat per entry of `seats`
+/// (`human`, `random`…), a seed, and the mode (`tab` or `hotseat`); waits for the game
+/// page's first drawing.
+fn start_game(tab: &Tab, server: &Server, ruleset: &str, seats: &[&str], mode: &str, seed: u64) {
     tab.navigate_to(&format!("{}/", server.url)).expect("the start page").wait_until_navigated().expect("it loads");
     let form = format!("article[data-name=\"{ruleset}\"] form");
+    let players = seats.len();
     wait_until(tab, &format!("!!document.querySelector('{form} .seat')"), "the start form");
     eval(
         tab,
         &format!(
-            "(() => {{ const f = document.querySelector('{form}'); const n = f.querySelector('.player-count'); n.value = '{players}'; n.dispatchEvent(new Event('change')); f.querySelector('.seed').value = '{seed}'; }})()"
+            "(() => {{ const f = document.querySelector('{form}'); const n = f.querySelector('.player-count'); n.value = '{players}'; n.dispatchEvent(new Event('change')); f.querySelector('.seed').value = '{seed}'; f.querySelector('.mode').value = '{mode}'; }})()"
         ),
     );
     wait_until(tab, &format!("document.querySelectorAll('{form} .seat').length === {players}"), "a seat per player");
+    let kinds = serde_json::to_string(seats).unwrap();
+    eval(tab, &format!("[...document.querySelectorAll('{form} .seat')].forEach((s, i) => s.value = {kinds}[i])"));
     click(tab, &format!("{form} button.start"));
     wait_until(tab, "location.pathname.startsWith('/game/') && Number(document.body.dataset.renders || 0) > 0", "the game page");
+}
+
+/// A seat of people then bots: `human` first, `random` for the others.
+fn against_bots(players: usize) -> Vec<&'static str> {
+    (0..players).map(|i| if i == 0 { "human" } else { "random" }).collect()
 }
 
 fn screenshot(tab: &Tab, name: &str) {
@@ -158,9 +167,10 @@ fn play_watch_and_replay_in_headless_chromium() {
     let tab = browser.new_tab().expect("a tab");
     tab.set_default_timeout(PATIENCE);
 
-    let scenarios: [(&str, fn(&Tab, &Server)); 5] = [
+    let scenarios: [(&str, fn(&Tab, &Server)); 6] = [
         ("circle the wagons by clicking the board", circle_the_wagons_by_clicking_the_board),
         ("go west with buttons", go_west_with_buttons),
+        ("go west in hot seat", go_west_in_hot_seat),
         ("every other game draws its board", every_other_game_draws_its_board),
         ("a shipped trace replays to its end", a_shipped_trace_replays_to_its_end),
         ("a tampered trace shows its failing line", a_tampered_trace_shows_its_failing_line),
@@ -178,7 +188,7 @@ fn play_watch_and_replay_in_headless_chromium() {
 /// Places cards by clicking the board (the cells an option names), takes cards by clicking
 /// them in the circle, until the final scores show.
 fn circle_the_wagons_by_clicking_the_board(tab: &Tab, server: &Server) {
-    start_game(tab, server, "circle-the-wagons", 2, 11);
+    start_game(tab, server, "circle-the-wagons", &against_bots(2), "tab", 11);
     let mut clicks = 0;
     let mut board_clicks = 0;
     let mut shot = false;
@@ -217,7 +227,7 @@ fn circle_the_wagons_by_clicking_the_board(tab: &Tab, server: &Server) {
 
 /// A few Go West turns with the option buttons against two bots.
 fn go_west_with_buttons(tab: &Tab, server: &Server) {
-    start_game(tab, server, "go-west", 3, 5);
+    start_game(tab, server, "go-west", &against_bots(3), "tab", 5);
     let first_steps = eval(tab, "document.querySelector('#title').innerText").as_str().unwrap().to_string();
     for turn in 0..8 {
         wait_until(tab, "document.querySelectorAll('#decision button.option:not([disabled])').length > 0", "a Go West decision");
@@ -237,9 +247,27 @@ fn go_west_with_buttons(tab: &Tab, server: &Server) {
     screenshot(tab, "go-west");
 }
 
+/// Hot seat: two people at one screen; a hand is shown only once its player asks, and
+/// hidden again once they have chosen.
+fn go_west_in_hot_seat(tab: &Tab, server: &Server) {
+    start_game(tab, server, "go-west", &["human", "human"], "hotseat", 8);
+    let face_up_hands = "document.querySelectorAll('.player .card:not(.face-down)').length";
+    for _ in 0..3 {
+        wait_until(tab, "!!document.querySelector('#show-hand')", "the hot seat's button");
+        assert_eq!(eval(tab, face_up_hands).as_u64(), Some(0), "a hand shows before its player asked");
+        assert_eq!(eval(tab, "document.querySelectorAll('#decision button.option').length").as_u64(), Some(0));
+        click(tab, "#show-hand");
+        wait_until(tab, "document.querySelectorAll('#decision button.option:not([disabled])').length > 0", "the decider's options");
+        assert!(eval(tab, face_up_hands).as_u64().unwrap() > 0, "the decider sees their hand");
+        let before = renders(tab);
+        click(tab, "#decision button.option");
+        wait_until(tab, &format!("Number(document.body.dataset.renders) > {before} && !!document.querySelector('#show-hand')"), "the table's view again");
+    }
+}
+
 fn every_other_game_draws_its_board(tab: &Tab, server: &Server) {
     for (ruleset, players, drawn) in [("way-out-west", 3, "svg.tracks"), ("gold-west", 2, "svg.hexes .hex"), ("grand-junction", 5, ".player .counter")] {
-        start_game(tab, server, ruleset, players, 3);
+        start_game(tab, server, ruleset, &against_bots(players), "tab", 3);
         wait_until(tab, &format!("!!document.querySelector('#board {drawn}')"), &format!("{ruleset}'s board"));
         // A few decisions in, so that the board holds something.
         for _ in 0..4 {
