@@ -29,7 +29,7 @@ pub struct ServeArgs {
     /// The address to listen on. The default, 127.0.0.1, lets only this machine connect.
     #[arg(long, default_value = "127.0.0.1")]
     pub bind: IpAddr,
-    /// Open the start page in a browser (xdg-open, open or start).
+    /// Open the start page in a browser (xdg-open, open or explorer).
     #[arg(long)]
     pub open: bool,
     /// Also offer the rulesets of this folder (each subfolder with a ruleset.yaml, each .yaml file).
