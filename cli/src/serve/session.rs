@@ -3,11 +3,13 @@
 //! Bots and chance are played as soon as it is their turn, so a game always waits on a
 //! person or is over.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use frontier_interpreter::agent::Agent;
 use frontier_interpreter::frontier_grammar::trace::RulesetRef;
 use frontier_interpreter::runner::{sample_chance, Step, MAX_STEPS};
+use frontier_interpreter::model::Element;
 use frontier_interpreter::scene::Viewer;
 use frontier_interpreter::{Choice, Game, GameRng, Journal, State, Status};
 
@@ -136,25 +138,32 @@ impl WebGame {
         Ok(at)
     }
 
-    /// Whether `seat` now sees an element that was hidden from them in `before`.
+    /// Whether `seat` now sees an element that was hidden from them in `before` (and not
+    /// seen there elsewhere).
     fn sees_more_than(&self, seat: u8, before: &State) -> bool {
-        let seen = |state: &State| -> std::collections::HashSet<u16> {
-            let mut out = std::collections::HashSet::new();
+        // The elements of a state that `seat` sees, and those it does not.
+        let split = |state: &State| {
+            let (mut seen, mut hidden) = (HashSet::new(), HashSet::new());
             for zone in 0..state.zones.len() {
-                if let Ok(flags) = self.game.seen_positions(state, seat, zone) {
-                    out.extend(state.zones[zone].iter().zip(flags).filter(|(_, f)| *f).map(|(e, _)| *e));
+                let flags = self.game.seen_positions(state, seat, zone).unwrap_or_default();
+                // An element is its code within what the zone holds (a table's rows, players).
+                let kind = match self.game.zones[self.game.zone_of_instance(zone).0].of {
+                    Element::Player => None,
+                    Element::Row(t) => Some(t),
+                };
+                for (at, element) in state.zones[zone].iter().enumerate() {
+                    if flags.get(at).copied().unwrap_or(false) {
+                        seen.insert((kind, *element));
+                    } else {
+                        hidden.insert((kind, *element));
+                    }
                 }
             }
-            out
+            (seen, hidden)
         };
-        let hidden_before = |element: u16| {
-            (0..before.zones.len()).any(|zone| {
-                let flags = self.game.seen_positions(before, seat, zone).unwrap_or_default();
-                before.zones[zone].iter().zip(flags).any(|(e, f)| *e == element && !f)
-            })
-        };
-        let then = seen(before);
-        seen(&self.state).into_iter().any(|e| !then.contains(&e) && hidden_before(e))
+        let (seen_then, hidden_then) = split(before);
+        let (seen_now, _) = split(&self.state);
+        seen_now.iter().any(|e| hidden_then.contains(e) && !seen_then.contains(e))
     }
 
     /// How a viewer asking for `seat` sees the game: that seat, or everything once it is over.
