@@ -10,6 +10,7 @@ mod new;
 mod output;
 mod play;
 mod results;
+mod serve;
 mod simulate;
 mod source;
 mod traces;
@@ -104,6 +105,8 @@ enum Command {
     Replay(traces::ReplayArgs),
     /// Make a new ruleset folder (ruleset.yaml, RULES.md, traces/) that validates and plays.
     New(new::NewArgs),
+    /// Play, watch and replay rulesets in a browser: a local web server with a JSON API.
+    Serve(serve::ServeArgs),
     /// Print the JSON Schema (draft-07) of ruleset files, for editors.
     Schema,
 }
@@ -154,6 +157,7 @@ fn run() -> ExitCode {
         Command::Check(args) => traces::check(args),
         Command::Replay(args) => traces::replay_cmd(args),
         Command::New(args) => new::run(args),
+        Command::Serve(args) => serve::run(args),
         Command::Schema => {
             print!("{}", frontier_interpreter::format::schema());
             Ok(())

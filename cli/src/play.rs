@@ -78,12 +78,12 @@ fn parse_agent_list(list: &str) -> Result<AgentList, String> {
 /// Who decides for a seat. A bot is kept by value (cloned into undo snapshots): its
 /// draws after an undo or a resume are those it would have made.
 #[derive(Clone)]
-enum Seat {
+pub(crate) enum Seat {
     Human,
     Bot(Box<dyn Bot>),
 }
 
-fn seats_for(specs: &[String], seed: u64) -> Result<Vec<Seat>, String> {
+pub(crate) fn seats_for(specs: &[String], seed: u64) -> Result<Vec<Seat>, String> {
     specs
         .iter()
         .enumerate()

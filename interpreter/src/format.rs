@@ -60,6 +60,59 @@ pub struct RulesetFile {
     pub conserve: Option<BTreeMap<String, Conserve>>,
     /// The lines shown to a person before each decision: templates, or {for, line}.
     pub display: Option<Vec<DisplayLine>>,
+    /// What a graphical front end (`frontier serve`) draws: counters, zones as cards,
+    /// tracks, boards and a hex map. Without it, every board, every zone and the
+    /// per-player variables are drawn.
+    pub view: Option<View>,
+}
+
+/// The view hints: what a board drawing shows, and how. Each list names declarations.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct View {
+    /// Variables shown as numbers: per player on each player's panel, single ones above
+    /// the board (names of `state:` entries; default: every one per player not `internal`).
+    pub counters: Option<Vec<String>>,
+    /// Zones drawn as rows of cards, each card with its table row's fields (names of
+    /// `zones:` entries; a per-player zone goes on its player's panel). Hidden contents
+    /// stay hidden: a card is drawn face down where the viewer may not see it.
+    pub zones: Option<Vec<String>>,
+    /// Zones drawn as tracks: a row of slots filled in order, one track per index.
+    pub tracks: Option<Vec<Track>>,
+    /// Boards drawn as grids (their `cell_text` and `cell_colour`); default: every board.
+    pub boards: Option<Vec<String>>,
+    /// A table with a hex `geometry:` drawn as a map, hexes placed by their coordinates.
+    pub hexes: Option<Hexes>,
+}
+
+/// A zone drawn as a row of slots.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Track {
+    /// The zone (single, per player or per row of a table: one track per index).
+    pub zone: String,
+    /// How many slots the row has (an expression; `it` is the index); default: as many as
+    /// the zone holds.
+    pub slots: Option<Scalar>,
+    /// The track's title (a template; `it` is the index); default: the zone and its index.
+    pub label: Option<Scalar>,
+}
+
+/// A hex map drawn from a table with a `geometry:` (offset or axial coordinates).
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Hexes {
+    /// The table of hexes.
+    pub table: String,
+    /// The hex's first line (a template; `it` is the row); default: its id.
+    pub text: Option<Scalar>,
+    /// The hex's second line, what lies on it (a template; `it` is the row).
+    pub mark: Option<Scalar>,
+    /// The hex's fill: a colour name (an expression; `it` is the row).
+    pub colour: Option<Scalar>,
+    /// Whether the hex is drawn (an expression; `it` is the row); default: every row.
+    #[serde(rename = "if")]
+    pub shown: Option<Scalar>,
 }
 
 /// A display line (a template), or one line per element of a list.
@@ -356,6 +409,9 @@ pub struct Keys {
     pub ranking: Vec<String>,
     pub stat: Vec<String>,
     pub conserve: Vec<String>,
+    pub view: Vec<String>,
+    pub track: Vec<String>,
+    pub hexes: Vec<String>,
 }
 
 pub fn key_lists() -> &'static Keys {
@@ -374,5 +430,8 @@ pub fn key_lists() -> &'static Keys {
         ranking: keys::<Ranking>(),
         stat: keys::<StatDecl>(),
         conserve: keys::<Conserve>(),
+        view: keys::<View>(),
+        track: keys::<Track>(),
+        hexes: keys::<Hexes>(),
     })
 }

@@ -22,6 +22,7 @@ pub mod position;
 pub mod render;
 pub mod rng;
 pub mod roster;
+pub mod scene;
 pub mod runner;
 pub mod script;
 pub mod search;

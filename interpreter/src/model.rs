@@ -35,6 +35,8 @@ pub struct Game {
     pub conserve: Vec<Conserved>,
     /// The ruleset's `display:` lines (templates), shown to people before their decisions.
     pub display: Vec<DisplayLine>,
+    /// What a graphical front end draws (`view:`), or what it draws by default.
+    pub view: ViewHints,
     pub scripts: Option<Arc<Scripts>>,
     /// Total integer slots and zone instances of a state (laid out for the most players).
     pub int_slots: usize,
@@ -561,6 +563,39 @@ pub struct Stat {
     pub counter: bool,
     pub doc: Option<String>,
     pub rule: RuleRef,
+}
+
+/// The `view:` hints: what a board drawing shows. Like `display:`, read only when a person
+/// is shown the game ([`crate::scene`]), never by the step machine.
+#[derive(Default)]
+pub struct ViewHints {
+    /// Variables shown as numbers (per player on the players' panels, single ones above).
+    pub counters: Vec<VarId>,
+    /// Zones drawn as rows of cards.
+    pub zones: Vec<ZoneId>,
+    pub tracks: Vec<TrackHint>,
+    pub boards: Vec<BoardId>,
+    pub hexes: Option<HexHint>,
+}
+
+/// A zone drawn as a row of slots, one track per index of the zone's domain.
+pub struct TrackHint {
+    pub zone: ZoneId,
+    /// The number of slots (`it` is the index); the zone's length when absent.
+    pub slots: Option<Expr>,
+    /// The title (`it` is the index).
+    pub label: Option<Template>,
+}
+
+/// A table with a hex geometry drawn as a map.
+pub struct HexHint {
+    pub table: TableId,
+    pub text: Option<Template>,
+    pub mark: Option<Template>,
+    /// A colour name (`it` is the row).
+    pub colour: Option<Expr>,
+    /// Whether a hex is drawn (`it` is the row).
+    pub shown: Option<Expr>,
 }
 
 pub struct Ranking {

@@ -21,6 +21,9 @@ pub struct Recipe {
     pub build: Build,
     /// False for a time budget: decisions depend on the machine's speed and load.
     pub reproducible: bool,
+    /// A search bot's settings (none for an agent that does not search), so that a host
+    /// can bound what a seat may cost it.
+    pub search: Option<SearchConfig>,
 }
 
 /// A kind of agent.
@@ -53,7 +56,7 @@ pub const AGENTS: &[AgentKind] = &[
 
 fn random(options: Option<&str>) -> Result<Recipe, String> {
     match options {
-        None => Ok(Recipe { build: Arc::new(|rng, _| Box::new(RandomAgent::new(rng))), reproducible: true }),
+        None => Ok(Recipe { build: Arc::new(|rng, _| Box::new(RandomAgent::new(rng))), reproducible: true, search: None }),
         Some(_) => Err("random takes no options".into()),
     }
 }
@@ -61,10 +64,11 @@ fn random(options: Option<&str>) -> Result<Recipe, String> {
 fn search(kind: Kind, options: Option<&str>) -> Result<Recipe, String> {
     let config = SearchConfig::parse(options.unwrap_or(""))?;
     let reproducible = config.time_ms.is_none();
+    let settings = config.clone();
     let build: Build = Arc::new(move |mut rng: GameRng, clock: Clock| {
         Box::new(SearchAgent::new(kind, config.clone(), rng.next_u64()).with_clock(clock))
     });
-    Ok(Recipe { build, reproducible })
+    Ok(Recipe { build, reproducible, search: Some(settings) })
 }
 
 fn mcts(options: Option<&str>) -> Result<Recipe, String> {
@@ -92,6 +96,7 @@ pub struct AgentSpec {
     pub kind: &'static AgentKind,
     build: Build,
     reproducible: bool,
+    search: Option<SearchConfig>,
 }
 
 impl std::fmt::Debug for AgentSpec {
@@ -119,7 +124,7 @@ impl AgentSpec {
         }
         let kind = AGENTS.iter().find(|k| k.name == name).ok_or_else(|| format!("unknown agent '{name}'"))?;
         let recipe = (kind.parse)(options).map_err(|e| format!("'{text}': {e}"))?;
-        Ok(AgentSpec { text: text.to_string(), kind, build: recipe.build, reproducible: recipe.reproducible })
+        Ok(AgentSpec { text: text.to_string(), kind, build: recipe.build, reproducible: recipe.reproducible, search: recipe.search })
     }
 
     /// The agent for `seat` of the game seeded `seed`: each seat draws from its own stream,
@@ -131,6 +136,11 @@ impl AgentSpec {
     /// Whether the same seed gives the same decisions (false with a time budget).
     pub fn reproducible(&self) -> bool {
         self.reproducible
+    }
+
+    /// A search bot's settings; none for an agent that does not search.
+    pub fn search(&self) -> Option<&SearchConfig> {
+        self.search.as_ref()
     }
 }
 

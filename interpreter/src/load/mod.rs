@@ -7,6 +7,7 @@ mod function;
 mod locate;
 mod stmt;
 mod variant;
+mod view;
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -389,6 +390,7 @@ impl Builder {
         let stats = self.stats(top.get("stats"), &decls, &counters);
         let display = self.display(top.get("display"), &decls);
         let conserve = self.conserve(top.get("conserve"), &decls);
+        let view = self.view(top.get("view"), &decls, &tables, &vars, &zones, &boards);
         let mut game = Game {
             meta,
             params,
@@ -405,6 +407,7 @@ impl Builder {
             stats,
             conserve,
             display,
+            view,
             scripts,
             int_slots,
             zone_slots,

@@ -1,0 +1,109 @@
+//! `frontier serve`: a local web server to play, watch and replay any ruleset in a
+//! browser. The pages (HTML, JS, CSS in `assets/`) are embedded in the binary; they use
+//! the JSON API of `api.rs` (docs/serve.md). The server knows no game: boards are drawn
+//! from the ruleset's `view:` hints (`Game::scene`).
+
+mod api;
+mod catalogue;
+mod draw;
+mod pages;
+mod session;
+mod store;
+#[cfg(test)]
+mod tests;
+
+use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::routing::{get, post};
+use axum::Router;
+use clap::Args;
+
+#[derive(Args)]
+pub struct ServeArgs {
+    /// The port to listen on (0: any free port, printed at start).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// The address to listen on. The default, 127.0.0.1, lets only this machine connect.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub bind: IpAddr,
+    /// Open the start page in a browser (xdg-open, open or explorer).
+    #[arg(long)]
+    pub open: bool,
+    /// Also offer the rulesets of this folder (each subfolder with a ruleset.yaml, each .yaml file).
+    #[arg(long, value_name = "DIR")]
+    pub rulesets: Option<PathBuf>,
+    /// The most games held at once.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub max_games: u32,
+    /// Minutes without a request after which a game is dropped.
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=10_080))]
+    pub idle_minutes: u64,
+}
+
+/// The routes: pages, assets and the API (an unknown /api path is a JSON 404).
+pub fn router(app: api::Shared) -> Router {
+    Router::new()
+        .route("/", get(pages::start))
+        .route("/game/{id}", get(pages::game))
+        .route("/replay", get(pages::replay))
+        .route("/assets/{file}", get(pages::asset))
+        .route("/api/rulesets", get(api::rulesets))
+        .route("/api/rulesets/{name}", get(api::ruleset))
+        .route("/api/games", post(api::create_game))
+        .route("/api/games/{id}", get(api::game_view))
+        .route("/api/games/{id}/options", get(api::options))
+        .route("/api/games/{id}/choice", post(api::choose))
+        .route("/api/games/{id}/undo", post(api::undo))
+        .route("/api/games/{id}/trace", get(api::trace))
+        .route("/api/replay", post(api::replay))
+        .route("/api", get(api::not_found).post(api::not_found))
+        .route("/api/{*rest}", get(api::not_found).post(api::not_found))
+        .fallback(pages::not_found)
+        .with_state(app)
+}
+
+/// The application state for these arguments: the rulesets loaded, an empty store.
+pub fn app(rulesets: Option<&std::path::Path>, max_games: usize, idle: Duration) -> Result<api::Shared, String> {
+    let catalogue = catalogue::Catalogue::load(rulesets)?;
+    Ok(Arc::new(api::App { catalogue, store: store::Store::new(max_games, idle) }))
+}
+
+pub fn run(args: ServeArgs) -> Result<(), String> {
+    let app = app(args.rulesets.as_deref(), args.max_games as usize, Duration::from_secs(args.idle_minutes * 60))?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_io()
+        .enable_time()
+        .build()
+        .map_err(|e| format!("cannot start the server: {e}"))?;
+    runtime.block_on(async move {
+        let address = SocketAddr::new(args.bind, args.port);
+        let listener = tokio::net::TcpListener::bind(address).await.map_err(|e| format!("cannot listen on {address}: {e}"))?;
+        let bound = listener.local_addr().map_err(|e| e.to_string())?;
+        let url = format!("http://{bound}/");
+        println!("frontier serve: {} rulesets at {url} (Ctrl-C stops)", app.catalogue.entries.len());
+        for (name, message) in &app.catalogue.broken {
+            eprintln!("not offered: {name}: {}", message.lines().next().unwrap_or_default());
+        }
+        if args.open {
+            open_browser(&url);
+        }
+        axum::serve(listener, router(app)).await.map_err(|e| format!("the server stopped: {e}"))
+    })
+}
+
+/// Opens `url` with the desktop's opener; says so when there is none (the server runs on).
+fn open_browser(url: &str) {
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else if cfg!(windows) {
+        "explorer"
+    } else {
+        "xdg-open"
+    };
+    if let Err(e) = std::process::Command::new(opener).arg(url).stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null()).spawn() {
+        eprintln!("cannot open a browser ({opener}: {e}); open {url}");
+    }
+}

@@ -1,0 +1,88 @@
+//! The pages and their assets, embedded in the binary. The start page lists the rulesets
+//! in its HTML (readable without scripts); the game and replay pages are filled by their
+//! scripts from the JSON API.
+
+use axum::extract::{Path, State};
+use axum::http::{header, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+
+use super::api::Shared;
+use super::draw::esc;
+
+const LAYOUT: &str = include_str!("assets/layout.html");
+const STYLE: &str = include_str!("assets/style.css");
+const START_JS: &str = include_str!("assets/start.js");
+const GAME_JS: &str = include_str!("assets/game.js");
+const REPLAY_JS: &str = include_str!("assets/replay.js");
+
+/// A page: the layout with its title, body and script.
+fn page(title: &str, body: &str, script: &str) -> Html<String> {
+    Html(LAYOUT.replace("{title}", &esc(title)).replace("{script}", script).replace("{body}", body))
+}
+
+pub async fn start(State(app): State<Shared>) -> Html<String> {
+    let mut body = String::from("<h1>Frontier</h1><p class=\"lead\">Pick a ruleset, seat people and bots, and play. Or <a href=\"/replay\">replay a trace</a>.</p><div id=\"rulesets\">");
+    for entry in &app.catalogue.entries {
+        let s = entry.summary();
+        let players = if s.min_players == s.max_players { format!("{} players", s.min_players) } else { format!("{}–{} players", s.min_players, s.max_players) };
+        let variant = s.variant_of.as_ref().map(|v| format!("<p class=\"variant\">a variant of {}: {}</p>", esc(v), esc(&s.changes.join("; ")))).unwrap_or_default();
+        let params: String = s
+            .params
+            .iter()
+            .map(|p| {
+                format!(
+                    "<label class=\"param\" title=\"{}\">{} <input type=\"number\" name=\"{}\" value=\"{}\"></label>",
+                    esc(p.doc.as_deref().unwrap_or_default()),
+                    esc(&p.name),
+                    esc(&p.name),
+                    p.value
+                )
+            })
+            .collect();
+        let params = if params.is_empty() { String::new() } else { format!("<details class=\"params\"><summary>parameters</summary>{params}</details>") };
+        body.push_str(&format!(
+            "<article class=\"ruleset\" data-name=\"{name}\" data-min=\"{min}\" data-max=\"{max}\"><h2>{title} <code>{name}</code></h2><p class=\"players\">{players}</p>{variant}<p class=\"summary\">{summary}</p>{params}<form class=\"new-game\"></form></article>",
+            name = esc(&s.name),
+            min = s.min_players,
+            max = s.max_players,
+            title = esc(&s.title),
+            summary = esc(s.summary.as_deref().unwrap_or_default()),
+        ));
+    }
+    body.push_str("</div>");
+    for (name, message) in &app.catalogue.broken {
+        body.push_str(&format!("<p class=\"broken\">not offered: <code>{}</code>: {}</p>", esc(name), esc(message.lines().next().unwrap_or_default())));
+    }
+    page("Frontier", &body, "start.js")
+}
+
+pub async fn game(Path(_id): Path<String>) -> Html<String> {
+    let body = r##"<header class="bar"><a href="/">Frontier</a> <span id="title"></span> <span id="seats"></span> <a id="trace-link" href="#">trace</a></header>
+<main class="game"><div id="board"></div><aside><div id="status"></div><div id="decision"></div><div id="controls"><button id="undo" disabled>Undo</button></div><h3>Log</h3><ol id="log"></ol></aside></main>"##;
+    page("Frontier game", body, "game.js")
+}
+
+pub async fn replay() -> Html<String> {
+    let body = r##"<header class="bar"><a href="/">Frontier</a> <span id="title">Replay a trace</span></header>
+<section id="load"><p>Paste a trace (as <code>frontier play --trace-out</code>, <code>simulate --trace-out</code> or a ruleset's <code>traces/</code> hold them) or open a file.</p>
+<textarea id="trace-text" rows="8" spellcheck="false"></textarea><br><input type="file" id="trace-file" accept=".trace,.txt"> <button id="load-trace">Replay</button> <span id="load-error" class="error"></span></section>
+<section id="player" hidden><div class="stepper"><button id="first" title="first step (Home)">«</button><button id="prev" title="previous step (←)">‹</button><input type="range" id="slider" min="0" value="0"><button id="next" title="next step (→)">›</button><button id="last" title="last step (End)">»</button> <span id="position"></span></div>
+<div id="failure" hidden></div>
+<main class="game"><div id="board"></div><aside><h3>Trace</h3><ol id="lines"></ol><h3>Log of this step</h3><ul id="log"></ul></aside></main></section>"##;
+    page("Frontier replay", body, "replay.js")
+}
+
+pub async fn asset(Path(file): Path<String>) -> Response {
+    let (text, kind) = match file.as_str() {
+        "style.css" => (STYLE, "text/css; charset=utf-8"),
+        "start.js" => (START_JS, "text/javascript; charset=utf-8"),
+        "game.js" => (GAME_JS, "text/javascript; charset=utf-8"),
+        "replay.js" => (REPLAY_JS, "text/javascript; charset=utf-8"),
+        _ => return (StatusCode::NOT_FOUND, "no such asset").into_response(),
+    };
+    ([(header::CONTENT_TYPE, kind), (header::CACHE_CONTROL, "no-cache")], text).into_response()
+}
+
+pub async fn not_found() -> Response {
+    (StatusCode::NOT_FOUND, Html("<p>No such page. <a href=\"/\">The start page</a>.</p>")).into_response()
+}
