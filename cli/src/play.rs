@@ -97,13 +97,15 @@ pub(crate) fn seats_for(specs: &[String], seed: u64) -> Result<Vec<Seat>, String
         .collect()
 }
 
-/// Everything needed to put the game back as it was before a person's decision.
-struct Snapshot {
-    seat: u8,
-    state: State,
-    rng: GameRng,
-    seats: Vec<Seat>,
-    steps: usize,
+/// Everything needed to put the game back as it was before a person's decision (at the
+/// terminal and in `frontier serve`).
+pub(crate) struct Snapshot {
+    pub(crate) seat: u8,
+    pub(crate) state: State,
+    pub(crate) rng: GameRng,
+    pub(crate) seats: Vec<Seat>,
+    /// How many steps the game had taken.
+    pub(crate) steps: usize,
 }
 
 /// A game being played at the terminal.

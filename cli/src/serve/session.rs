@@ -12,7 +12,7 @@ use frontier_interpreter::model::Element;
 use frontier_interpreter::scene::Viewer;
 use frontier_interpreter::{Choice, Game, GameRng, Journal, State, Status};
 
-use crate::play::{seats_for, Seat};
+use crate::play::{seats_for, Seat, Snapshot};
 
 /// A log line and the number of steps taken when it was written (0: during setup).
 #[derive(Clone)]
@@ -21,14 +21,6 @@ pub struct LogLine {
     pub text: String,
 }
 
-/// The game as it was before a person's decision.
-struct Snapshot {
-    seat: u8,
-    state: State,
-    rng: GameRng,
-    seats: Vec<Seat>,
-    steps: usize,
-}
 
 pub struct WebGame {
     pub game: Arc<Game>,
