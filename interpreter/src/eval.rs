@@ -223,7 +223,7 @@ impl Expr {
                     .ok_or_else(|| RuntimeError::new(format!("position {i} is outside a list of {}", items.len())));
             }
             Expr::List(items) => Value::list(items.iter().map(|e| e.eval(env)).collect::<Result<Vec<_>>>()?),
-            Expr::Filter { .. } => {
+            Expr::Filter { .. } | Expr::RowsWhere { .. } => {
                 let mut out = Vec::with_capacity(8);
                 self.each(env, |v| {
                     out.push(v.clone());
@@ -277,12 +277,12 @@ impl Expr {
                 x.checked_neg().ok_or_else(|| RuntimeError::new(format!("-({x}) is past the largest whole number in \"{source}\"")))
             }
             Expr::ZoneCount(z, x) => {
-                let code = code_of(&x.eval(env)?);
+                let code = x.code(env)?;
                 let items = zone(env, z)?;
                 Ok(code.map_or(0, |c| items.iter().filter(|e| **e == c).count()) as i64)
             }
             Expr::ZoneIndexOf(z, x) => {
-                let code = code_of(&x.eval(env)?);
+                let code = x.code(env)?;
                 let items = zone(env, z)?;
                 Ok(code.and_then(|c| items.iter().position(|e| *e == c)).map_or(-1, |i| i as i64))
             }
@@ -341,13 +341,19 @@ impl Expr {
             Expr::Equal { a, b, negate } => Ok((a.eval(env)? == b.eval(env)?) != *negate),
             Expr::Column { values, row, name } => as_bool(&values[row_of(row, env, name)?]),
             Expr::ZoneContains(z, x) => {
-                let code = code_of(&x.eval(env)?);
+                let code = x.code(env)?;
                 let items = zone(env, z)?;
                 Ok(code.is_some_and(|c| items.contains(&c)))
             }
+            // Read element by element: a filtered list or the players are not built.
             Expr::In { item, list } => {
                 let x = item.eval(env)?;
-                Ok(as_list(list.eval(env)?)?.contains(&x))
+                let mut found = false;
+                list.each(env, |v| {
+                    found = *v == x;
+                    Ok(if found { ControlFlow::Break(()) } else { ControlFlow::Continue(()) })
+                })?;
+                Ok(found)
             }
             Expr::If { cond, then, otherwise } => {
                 if cond.bool(env)? {
@@ -458,6 +464,14 @@ impl Expr {
                     Ok(ControlFlow::Continue(()))
                 }
             })?,
+            Expr::RowsWhere { table, groups, key } => {
+                let group = key.code(env)?.map_or(0, |c| c as usize + 1);
+                for &row in groups.get(group).map_or(&[][..], |g| &g[..]) {
+                    if f(&Value::Row(*table, row))?.is_break() {
+                        break;
+                    }
+                }
+            }
             // A list written out (`[t.coach, t.hotel]`): its items one by one.
             Expr::List(items) => {
                 for item in items {

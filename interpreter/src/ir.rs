@@ -206,6 +206,7 @@ macro_rules! children {
             Expr::Board(b) => b.index.$as_deref().into_iter().collect(),
             Expr::Index { list, at } => vec![list, at],
             Expr::Filter { list, cond } => vec![list, cond],
+            Expr::RowsWhere { key, .. } => vec![key],
             Expr::Pair { first, second, .. } => vec![first, second],
             Expr::List(items) => items.$iter().collect(),
             Expr::Arith { a, b, .. }
@@ -270,6 +271,11 @@ pub enum Expr {
     /// consumers that only iterate (`count_if`, `any`, `sum`, `for:` lists…) read them
     /// one by one from `list` ([`Expr::each`]); no list is built.
     Filter { list: Box<Expr>, cond: Box<Expr> },
+    /// The rows of table `table` whose column holds the key's value, in table order:
+    /// `filter(rows, r => r.column == key and …)` reads them from an index the optimizer
+    /// built (`groups[0]`: the rows where the column is none; `groups[c + 1]`: where it
+    /// holds code `c`) instead of testing every row.
+    RowsWhere { table: TableId, groups: Arc<[Box<[u16]>]>, key: Box<Expr> },
     /// A list indexed by position.
     Index { list: Box<Expr>, at: Box<Expr> },
     List(Vec<Expr>),

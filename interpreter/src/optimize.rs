@@ -174,7 +174,11 @@ impl Folder<'_> {
         match e {
             Expr::Arith { op, a, b, .. } => arith(*op, int(a)?, int(b)?).map(|n| Expr::Const(Value::Int(n))),
             Expr::Neg(a, _) => int(a)?.checked_neg().map(|n| Expr::Const(Value::Int(n))),
-            Expr::Compare { op, a, b } => Some(Expr::Const(Value::Bool(op.holds(int(a)?, int(b)?)))),
+            Expr::Compare { op, a, b } => match (int(a), int(b)) {
+                (Some(x), Some(y)) => Some(Expr::Const(Value::Bool(op.holds(x, y)))),
+                (None, Some(n)) => crate::builtins::list::count_test(*op, a, n),
+                _ => None,
+            },
             Expr::Not(a) => Some(Expr::Const(Value::Bool(!boolean(a)?))),
             Expr::And(a, b) => match (boolean(a), boolean(b)) {
                 (Some(false), _) => Some(Expr::Const(Value::Bool(false))),
@@ -200,11 +204,20 @@ impl Folder<'_> {
             | Expr::In { .. }
             | Expr::Index { .. }
             | Expr::Filter { .. }
+            | Expr::RowsWhere { .. }
             | Expr::List(_)
                 if closed(e, false) =>
             {
                 self.fold(e)
             }
+            Expr::Filter { list, cond } => {
+                rows_where(list, cond).map(|(list, cond)| Expr::Filter { list: list.boxed(), cond: cond.boxed() })
+            }
+            // `x in zone` searches the zone where it lies.
+            Expr::In { item, list } => match &**list {
+                Expr::Zone(z) => Some(Expr::ZoneContains(z.clone(), item.clone())),
+                _ => None,
+            },
             // Superinstructions: an index or row that is a local, `it` or a variable is
             // read by the node itself, and a comparison with none tests the code.
             Expr::VarAt { base, code, index, name } => {
@@ -269,6 +282,7 @@ fn closed(e: &Expr, it_bound: bool) -> bool {
         Expr::RowId(a) | Expr::PosRow(a) | Expr::PosCol(a) | Expr::Neg(a, _) | Expr::Not(a) => closed(a, it_bound),
         Expr::Index { list, at } => closed(list, it_bound) && closed(at, it_bound),
         Expr::Filter { list, cond } => closed(list, it_bound) && closed(cond, it_bound),
+        Expr::RowsWhere { key, .. } => closed(key, it_bound),
         Expr::Pair { first, second, .. } => closed(first, it_bound) && closed(second, it_bound),
         Expr::List(items) => items.iter().all(|i| closed(i, it_bound)),
         Expr::Arith { a, b, .. }
@@ -279,6 +293,63 @@ fn closed(e: &Expr, it_bound: bool) -> bool {
         | Expr::Or(a, b) => closed(a, it_bound) && closed(b, it_bound),
         Expr::In { item, list } => closed(item, it_bound) && closed(list, it_bound),
         Expr::If { cond, then, otherwise } => closed(cond, it_bound) && closed(then, it_bound) && closed(otherwise, it_bound),
+    }
+}
+
+/// A search of every row of a table for those whose column equals a key, as an index
+/// read: `list` is all the rows of one table in order and `cond` is `r => r.column ==
+/// key` or `r => r.column == key and rest`, where the key does not depend on the row.
+/// Gives the rows where the column holds the key's value ([`Expr::RowsWhere`]) and the
+/// condition left to test on them (`rest`, or true). The order of the rows is kept, so a
+/// consumer sees the rows that pass in the same order.
+pub(crate) fn rows_where(list: &Expr, cond: &Expr) -> Option<(Expr, Expr)> {
+    let Expr::Const(Value::List(rows)) = list else { return None };
+    let table = match rows.first()? {
+        Value::Row(t, _) => *t,
+        _ => return None,
+    };
+    let every_row = rows.iter().enumerate().all(|(i, v)| matches!(v, Value::Row(t, r) if *t == table && *r as usize == i));
+    let Expr::Lambda(body) = cond else { return None };
+    let (test, rest) = match &**body {
+        Expr::And(a, b) => (&**a, Some(&**b)),
+        other => (other, None),
+    };
+    let Expr::Same { a, b, negate: false } = test else { return None };
+    let (values, key) = match (&**a, &**b) {
+        (Expr::ColumnKey { values, key: Key::It, .. }, other) | (other, Expr::ColumnKey { values, key: Key::It, .. }) => {
+            (values, outside_element(other)?)
+        }
+        _ => return None,
+    };
+    if !every_row || values.len() != rows.len() {
+        return None;
+    }
+    let mut groups: Vec<Vec<u16>> = Vec::new();
+    for (row, v) in values.iter().enumerate() {
+        let group = match v {
+            Value::None => 0,
+            Value::Player(p) => *p as usize + 1,
+            Value::Row(_, r) => *r as usize + 1,
+            _ => return None,
+        };
+        if groups.len() <= group {
+            groups.resize(group + 1, Vec::new());
+        }
+        groups[group].push(row as u16);
+    }
+    let groups = groups.into_iter().map(Vec::into_boxed_slice).collect();
+    let rest = rest.cloned().unwrap_or(Expr::Const(Value::Bool(true)));
+    Some((Expr::RowsWhere { table, groups, key: key.boxed() }, Expr::Lambda(rest.boxed())))
+}
+
+/// An expression of a per-element argument that does not read the element, as it reads
+/// outside that argument (an enclosing element is one level nearer): only plain reads.
+fn outside_element(e: &Expr) -> Option<Expr> {
+    match e {
+        Expr::Outer(1) => Some(Expr::It),
+        Expr::Outer(depth) => Some(Expr::Outer(depth - 1)),
+        Expr::Const(_) | Expr::Local(_) | Expr::Param(_) | Expr::Var { .. } => Some(e.clone()),
+        _ => None,
     }
 }
 

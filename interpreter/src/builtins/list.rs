@@ -108,9 +108,33 @@ pub const COUNT_IF: Builtin = Builtin {
         Some((l, pred, _)) => (site.call(eval_count_if, vec![l, pred]), Type::Int),
         None => nothing(),
     },
-    reduce: None,
+    reduce: Some(|args| {
+        let (rows, cond) = crate::optimize::rows_where(&args[0], &args[1])?;
+        Some(Expr::Call { builtin: &COUNT_IF, eval: eval_count_if, args: vec![rows, cond] })
+    }),
     pure: true,
 };
+
+/// A count compared with a constant that only asks whether there is one
+/// (`count_if(l, c) > 0`, `count(zone, x) == 0`…): a search that stops at the first
+/// match, `any(l, c)` or `x in zone`, negated for "none". Like `any`, it reads no element
+/// after the first match: an error a later element would raise is not reached.
+pub(crate) fn count_test(op: crate::ir::CmpOp, count: &Expr, n: i64) -> Option<Expr> {
+    use crate::ir::CmpOp::{Eq, Ge, Gt, Le, Lt, Ne};
+    let some = match (op, n) {
+        (Gt, 0) | (Ge, 1) | (Ne, 0) => true,
+        (Eq, 0) | (Le, 0) | (Lt, 1) => false,
+        _ => return None,
+    };
+    let search = match count {
+        Expr::Call { builtin, args, .. } if builtin.name == COUNT_IF.name => {
+            Expr::Call { builtin: &ANY, eval: eval_any, args: args.clone() }
+        }
+        Expr::ZoneCount(z, x) => Expr::ZoneContains(z.clone(), x.clone()),
+        _ => return None,
+    };
+    Some(if some { search } else { Expr::Not(search.boxed()) })
+}
 
 fn eval_count_if(args: &[Expr], env: &Env) -> Result<Value> {
     let mut n = 0;
@@ -143,7 +167,10 @@ pub const ANY: Builtin = Builtin {
         Some((l, pred, _)) => (site.call(eval_any, vec![l, pred]), Type::Bool),
         None => nothing(),
     },
-    reduce: None,
+    reduce: Some(|args| {
+        let (rows, cond) = crate::optimize::rows_where(&args[0], &args[1])?;
+        Some(Expr::Call { builtin: &ANY, eval: eval_any, args: vec![rows, cond] })
+    }),
     pure: true,
 };
 

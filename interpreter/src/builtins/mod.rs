@@ -13,7 +13,7 @@
 mod board;
 mod geometry;
 mod knowledge;
-mod list;
+pub(crate) mod list;
 
 pub use list::MAX_RANGE;
 
