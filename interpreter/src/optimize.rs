@@ -452,3 +452,45 @@ fn substitute(body: &Expr, args: &[Expr], depth: u8) -> Option<Expr> {
     }
     Some(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::ir::Expr;
+
+    /// Whether the optimized IR of `source` (a query on tests/cases/searches) has a node
+    /// that `is` accepts.
+    fn optimized_has(source: &str, is: fn(&Expr) -> bool) -> bool {
+        fn any(e: &Expr, is: fn(&Expr) -> bool) -> bool {
+            is(e) || e.children().into_iter().any(|c| any(c, is))
+        }
+        let text = include_str!("../../tests/cases/searches/ruleset.yaml");
+        let src = crate::RulesetSource { origin: "searches".into(), file: "ruleset.yaml".into(), text: text.into(), scripts: Vec::new() };
+        let game = crate::load(&src, &|_| Err("no imports".into())).expect("the searches case loads");
+        let state = game.initial_state(vec!["p1".into(), "p2".into()]).expect("it starts");
+        let query = crate::trace::Query::compile(&game, &state, source).expect("the query compiles");
+        any(query.ir(), is)
+    }
+
+    #[test]
+    fn a_filter_by_a_column_equal_to_a_key_reads_an_index() {
+        let rows_where = |e: &Expr| matches!(e, Expr::RowsWhere { .. });
+        // (A search that reads only tables is folded into its value at load.)
+        assert!(optimized_has("map(towns, t => filter(towns, u => u.below == t and money[p1] > 0))", rows_where));
+        assert!(optimized_has("map(towns, t => count_if(markets, m => t == m.town and owner[m] != none))", rows_where));
+        assert!(optimized_has("any(towns, u => u.below == pick)", rows_where));
+        // Not an equality with the row's column first: every row is tested.
+        assert!(!optimized_has("map(towns, t => filter(towns, u => owner[@abilene-gold] == none and u.below == t))", rows_where));
+        // all() needs every row: no index.
+        assert!(!optimized_has("map(towns, t => all(towns, u => u.below == t and money[p1] > 0))", rows_where));
+    }
+
+    #[test]
+    fn membership_and_counts_against_zero_search_in_place() {
+        let contains = |e: &Expr| matches!(e, Expr::ZoneContains(..));
+        assert!(optimized_has("map(towns, t => p1 in herd[t])", contains));
+        assert!(optimized_has("map(towns, t => count(herd[t], p1) > 0)", contains));
+        let count_if = |e: &Expr| matches!(e, Expr::Call { builtin, .. } if builtin.name == "count_if");
+        assert!(!optimized_has("map(towns, t => count_if(players, money[it] > 5) == 0)", count_if));
+        assert!(optimized_has("map(towns, t => count_if(players, money[it] > 5) == 2)", count_if));
+    }
+}

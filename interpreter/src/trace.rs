@@ -387,6 +387,12 @@ impl Query {
         Ok(Query { source: source.to_string(), expr, values })
     }
 
+    /// The optimized IR the query evaluates.
+    #[cfg(test)]
+    pub(crate) fn ir(&self) -> &crate::ir::Expr {
+        &self.expr
+    }
+
     pub fn evaluate(&self, game: &Game, state: &State) -> Result<Value, String> {
         self.expr.eval(&Env::new(game, state, &self.values)).map_err(|e| format!("{}: {e}", self.source))
     }

@@ -1,0 +1,67 @@
+//! Searches the optimizer rewrites into cheaper ones give the values the rulebook-free
+//! definitions give: a filter of a table by a column equal to a key (read through an
+//! index of the rows), `x in zone` (searched in place), and counts compared with 0 or 1
+//! (searches that stop at the first match). Every expected value is worked out by hand
+//! from tests/cases/searches/ruleset.yaml, in the comments.
+
+use frontier_interpreter::trace::evaluate;
+use frontier_tests::*;
+
+/// Evaluates each expression at the end of the game (setup, then `end_game`; 3 players)
+/// and compares its text (booleans read yes/no).
+fn check(cases: &[(&str, &str)]) {
+    let game = load_source(&source(&workspace().join("tests/cases/searches"))).expect("the ruleset loads");
+    let state = game.start(names(3)).unwrap();
+    for (expr, expected) in cases {
+        let value = evaluate(&game, &state, expr).unwrap_or_else(|e| panic!("{expr}: {e}"));
+        assert_eq!(game.value_text(&value, &state.names), *expected, "{expr}");
+    }
+}
+
+#[test]
+fn a_filter_by_a_column_equal_to_a_key_keeps_the_rows_in_table_order() {
+    check(&[
+        // Each town's towns above it: dodge is above abilene, deadwood above dodge.
+        ("map(towns, t => len(filter(towns, u => u.below == t)))", "1 1 0 0"),
+        ("map(towns, t => len(filter(towns, u => t == u.below)))", "1 1 0 0"),
+        // pick is none: the towns with nothing below, abilene and tombstone, in order.
+        ("filter(towns, u => u.below == pick)", "abilene tombstone"),
+        // The markets of dodge that someone owns: only dodge-gold (p2).
+        ("map(towns, t => len(filter(markets, m => m.town == t and owner[m] != none)))", "1 1 1 0"),
+        // Markets by town, in table order: cattle before gold.
+        ("map(towns, t => first(filter(markets, m => m.town == t)))", "abilene-cattle dodge-cattle deadwood-cattle tombstone-cattle"),
+        ("map(towns, t => last(filter(markets, m => m.town == t)))", "abilene-gold dodge-gold deadwood-gold tombstone-gold"),
+    ]);
+}
+
+#[test]
+fn counts_and_searches_over_an_index_match_their_definitions() {
+    check(&[
+        // p1 owns abilene-cattle and deadwood-gold; p2 owns dodge-gold.
+        ("map(towns, t => count_if(markets, m => m.town == t and owner[m] == p1))", "1 0 1 0"),
+        ("map(towns, t => any(markets, m => m.town == t and owner[m] == p2))", "no yes no no"),
+        // A key two lambdas out: for each player, the towns where they own a market.
+        ("map(players, p => len(filter(towns, t => any(markets, m => m.town == t and owner[m] == p))))", "2 1 0"),
+        // Gold markets owned: dodge-gold and deadwood-gold.
+        ("count_if(markets, m => m.good == @gold and owner[m] != none)", "2"),
+    ]);
+}
+
+#[test]
+fn membership_and_counts_against_zero_are_searches() {
+    check(&[
+        // herd: abilene [p1], dodge [p2, p1], deadwood and tombstone empty.
+        ("map(towns, t => p1 in herd[t])", "yes yes no no"),
+        ("map(towns, t => p2 in herd[t])", "no yes no no"),
+        ("map(towns, t => count(herd[t], p2) > 0)", "no yes no no"),
+        ("map(towns, t => count(herd[t], p1) == 0)", "no no yes yes"),
+        // money: p1 10, p2 4, p3 10.
+        ("count_if(players, money[it] > 5) > 0", "yes"),
+        ("count_if(players, money[it] > 10) == 0", "yes"),
+        ("count_if(players, money[it] < 5) >= 1", "yes"),
+        ("count_if(players, money[it] < 4) != 0", "no"),
+        // `in` over a filtered list reads it element by element.
+        ("p2 in filter(players, money[it] > 5)", "no"),
+        ("p3 in filter(players, money[it] > 5)", "yes"),
+    ]);
+}
