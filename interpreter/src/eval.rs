@@ -263,6 +263,7 @@ impl Expr {
             }
             Expr::ZoneLen(z) => Ok(zone(env, z)?.len() as i64),
             Expr::PlayerCount => Ok(env.state.names.len() as i64),
+            Expr::Call { eval, args, .. } => as_int(&eval(args, env)?),
             _ => self.int_other(env),
         }
     }
@@ -330,6 +331,7 @@ impl Expr {
             Expr::Local(slot) => as_bool(env.local(*slot)),
             Expr::Param(i) => as_bool(&env.params[*i as usize]),
             Expr::Function { id, args } => call_function(env, *id, args, |body, env| body.bool(env)),
+            Expr::Call { eval, args, .. } => as_bool(&eval(args, env)?),
             _ => self.bool_other(env),
         }
     }
@@ -515,19 +517,16 @@ const STACK_ARGS: usize = 4;
 // Out of line: its argument array and frame would otherwise weigh on every
 // `int`/`bool`/`eval` call, most of which call no function.
 #[inline(never)]
-fn call_function<T>(env: &Env, id: crate::ir::FunctionId, args: &[Expr], run: impl Fn(&Expr, &Env) -> Result<T>) -> Result<T> {
+fn call_function<T: FromValue>(env: &Env, id: crate::ir::FunctionId, args: &[Expr], run: impl Fn(&Expr, &Env) -> Result<T>) -> Result<T> {
     let function = &env.game.functions[id.index()];
     if let (true, Some(memo)) = (args.is_empty(), env.memo) {
-        let known = memo.0.borrow()[id.index()].clone();
-        let value = match known {
-            Some(v) => v,
-            None => {
-                let v = function.body.eval(&env.for_function(&[]))?;
-                memo.0.borrow_mut()[id.index()] = Some(v.clone());
-                v
-            }
-        };
-        return run(&Expr::Const(value), env);
+        if let Some(v) = &memo.0.borrow()[id.index()] {
+            return T::from_value(v);
+        }
+        let v = function.body.eval(&env.for_function(&[]))?;
+        let value = T::from_value(&v);
+        memo.0.borrow_mut()[id.index()] = Some(v);
+        return value;
     }
     if args.len() <= STACK_ARGS {
         let mut values: [Value; STACK_ARGS] = Default::default();
@@ -538,6 +537,30 @@ fn call_function<T>(env: &Env, id: crate::ir::FunctionId, args: &[Expr], run: im
     } else {
         let values = args.iter().map(|a| a.eval(env)).collect::<Result<Vec<_>>>()?;
         run(&function.body, &env.for_function(&values))
+    }
+}
+
+/// What a typed entry point reads from a value it did not compute (a function's value
+/// remembered for the option listing).
+trait FromValue: Sized {
+    fn from_value(v: &Value) -> Result<Self>;
+}
+
+impl FromValue for Value {
+    fn from_value(v: &Value) -> Result<Value> {
+        Ok(v.clone())
+    }
+}
+
+impl FromValue for i64 {
+    fn from_value(v: &Value) -> Result<i64> {
+        as_int(v)
+    }
+}
+
+impl FromValue for bool {
+    fn from_value(v: &Value) -> Result<bool> {
+        as_bool(v)
     }
 }
 
