@@ -989,7 +989,11 @@ impl Game {
                     }
                 }
                 [(slot, list)] => list.each(env, |item| {
-                    if legal(group, &env.with_bound(*slot, item))? {
+                    let condition = match (&group.by_row, item) {
+                        (Some(by_row), Value::Row(_, r)) => by_row.get(*r as usize),
+                        _ => group.condition.as_ref(),
+                    };
+                    if condition.map_or(Ok(true), |c| c.bool(&env.with_bound(*slot, item)))? {
                         options.push((g, item.clone()));
                     }
                     Ok(std::ops::ControlFlow::Continue(()))

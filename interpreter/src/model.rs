@@ -542,6 +542,10 @@ pub struct OptionGroup {
     /// The `for:` names and their lists, in the order written (empty: a single option).
     pub bindings: Vec<(Slot, Expr)>,
     pub condition: Option<Expr>,
+    /// The condition specialized for each row of a table, by row code, when the group has
+    /// one `for:` list and it holds rows of that table: the optimizer puts the row in and
+    /// folds what it decides (its columns, the branches and calls that depend on it).
+    pub by_row: Option<Vec<Expr>>,
     pub body: BlockId,
     pub rule: RuleRef,
 }

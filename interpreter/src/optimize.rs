@@ -50,6 +50,15 @@ pub fn game(game: &mut Game) {
                 }
             }
         }
+        for block in &mut blocks {
+            for stmt in block {
+                if let StmtKind::Choose(choose) = &mut stmt.kind {
+                    for group in &mut choose.groups {
+                        group.by_row = folder.by_row(group, &bodies);
+                    }
+                }
+            }
+        }
         vars.iter_mut().for_each(|e| folder.expr(e));
         zones.iter_mut().flatten().for_each(|e| folder.expr(e));
         folder.expr(&mut score);
@@ -236,6 +245,35 @@ impl Folder<'_> {
         }
     }
 
+    /// An option group's condition specialized for each row of the table its one `for:`
+    /// list holds (see [`crate::model::OptionGroup::by_row`]); none when the group has no
+    /// condition or several lists, or the list is not of rows, or the table or the
+    /// specialized conditions are too large.
+    fn by_row(&self, group: &crate::model::OptionGroup, bodies: &[Expr]) -> Option<Vec<Expr>> {
+        let ([(slot, list)], Some(condition)) = (group.bindings.as_slice(), &group.condition) else { return None };
+        let table = rows_of(list)?;
+        let rows = self.env.game.tables.get(table as usize)?.rows.len();
+        if rows > SPECIALIZED_ROWS {
+            return None;
+        }
+        let mut nodes = 0;
+        let mut by_row = Vec::with_capacity(rows);
+        for r in 0..rows {
+            let mut e = bind(condition, *slot, &Value::Row(table, r as u16));
+            self.expr(&mut e);
+            // Calls whose arguments became constants take their bodies, folded in turn.
+            while inline_constant_calls(&mut e, bodies) {
+                self.expr(&mut e);
+            }
+            nodes += size(&e);
+            if nodes > SPECIALIZED_NODES {
+                return None;
+            }
+            by_row.push(e);
+        }
+        Some(by_row)
+    }
+
     /// The value of an expression that reads no state, when it has one.
     fn fold(&self, e: &Expr) -> Option<Expr> {
         e.eval(&self.env).ok().map(Expr::Const)
@@ -353,6 +391,66 @@ fn outside_element(e: &Expr) -> Option<Expr> {
     }
 }
 
+/// The most rows a table may have for option conditions to be specialized per row, and
+/// the most IR nodes the specialized conditions of one option group may hold in all.
+const SPECIALIZED_ROWS: usize = 512;
+const SPECIALIZED_NODES: usize = 50_000;
+
+/// The table whose rows a `for:` list holds, when it is known at load: a constant list
+/// of one table's rows, a filter of one, an index read, or a zone of rows.
+fn rows_of(list: &Expr) -> Option<crate::value::TableId> {
+    match list {
+        Expr::Const(Value::List(items)) => {
+            let Some(Value::Row(t, _)) = items.first() else { return None };
+            items.iter().all(|v| matches!(v, Value::Row(u, _) if u == t)).then_some(*t)
+        }
+        Expr::Filter { list, .. } => rows_of(list),
+        Expr::RowsWhere { table, .. } => Some(*table),
+        Expr::Zone(z) => match z.of {
+            crate::model::Element::Row(t) => Some(t),
+            crate::model::Element::Player => None,
+        },
+        _ => None,
+    }
+}
+
+/// `e` with the local `slot` read as the constant `value`, in every node that reads it.
+fn bind(e: &Expr, slot: crate::ir::Slot, value: &Value) -> Expr {
+    let mut out = match e {
+        Expr::Local(s) if *s == slot => return Expr::Const(value.clone()),
+        Expr::VarAtKey { base, code, key: Key::Local(s), name } if *s == slot => {
+            Expr::VarAt { base: *base, code: *code, index: Expr::Const(value.clone()).boxed(), name: name.clone() }
+        }
+        Expr::ColumnKey { values, key: Key::Local(s), name } if *s == slot => {
+            Expr::Column { values: values.clone(), row: Expr::Const(value.clone()).boxed(), name: name.clone() }
+        }
+        other => other.clone(),
+    };
+    for child in out.children_mut() {
+        *child = bind(child, slot, value);
+    }
+    out
+}
+
+/// Replaces each call of a function with parameters whose arguments are all constants by
+/// its body with them put in (whatever its size: what the constants decide folds away).
+/// Functions without parameters stay calls: their values are remembered per listing.
+fn inline_constant_calls(e: &mut Expr, bodies: &[Expr]) -> bool {
+    let mut changed = false;
+    for child in e.children_mut() {
+        changed |= inline_constant_calls(child, bodies);
+    }
+    if let Expr::Function { id, args } = e {
+        if !args.is_empty() && args.iter().all(|a| matches!(a, Expr::Const(_))) {
+            if let Some(inlined) = substitute(&bodies[id.index()], args, 0) {
+                *e = inlined;
+                changed = true;
+            }
+        }
+    }
+    changed
+}
+
 /// The largest function body (in IR nodes) that a call is replaced by.
 const INLINE_NODES: usize = 48;
 
@@ -457,15 +555,20 @@ fn substitute(body: &Expr, args: &[Expr], depth: u8) -> Option<Expr> {
 mod tests {
     use crate::ir::Expr;
 
+    fn any(e: &Expr, is: fn(&Expr) -> bool) -> bool {
+        is(e) || e.children().into_iter().any(|c| any(c, is))
+    }
+
+    fn searches() -> crate::Game {
+        let text = include_str!("../../tests/cases/searches/ruleset.yaml");
+        let src = crate::RulesetSource { origin: "searches".into(), file: "ruleset.yaml".into(), text: text.into(), scripts: Vec::new() };
+        crate::load(&src, &|_| Err("no imports".into())).expect("the searches case loads")
+    }
+
     /// Whether the optimized IR of `source` (a query on tests/cases/searches) has a node
     /// that `is` accepts.
     fn optimized_has(source: &str, is: fn(&Expr) -> bool) -> bool {
-        fn any(e: &Expr, is: fn(&Expr) -> bool) -> bool {
-            is(e) || e.children().into_iter().any(|c| any(c, is))
-        }
-        let text = include_str!("../../tests/cases/searches/ruleset.yaml");
-        let src = crate::RulesetSource { origin: "searches".into(), file: "ruleset.yaml".into(), text: text.into(), scripts: Vec::new() };
-        let game = crate::load(&src, &|_| Err("no imports".into())).expect("the searches case loads");
+        let game = searches();
         let state = game.initial_state(vec!["p1".into(), "p2".into()]).expect("it starts");
         let query = crate::trace::Query::compile(&game, &state, source).expect("the query compiles");
         any(query.ir(), is)
@@ -492,5 +595,29 @@ mod tests {
         let count_if = |e: &Expr| matches!(e, Expr::Call { builtin, .. } if builtin.name == "count_if");
         assert!(!optimized_has("map(towns, t => count_if(players, money[it] > 5) == 0)", count_if));
         assert!(optimized_has("map(towns, t => count_if(players, money[it] > 5) == 2)", count_if));
+    }
+
+    #[test]
+    fn an_option_condition_over_rows_is_specialized_per_row() {
+        let game = searches();
+        let choose = game
+            .blocks
+            .iter()
+            .flatten()
+            .find_map(|stmt| match &stmt.kind {
+                crate::model::StmtKind::Choose(choose) => Some(choose),
+                _ => None,
+            })
+            .expect("the case has a choose");
+        let by_row = choose.groups[0].by_row.as_ref().expect("the condition is specialized");
+        // One condition per market (4 towns × 2 goods), the function call inlined and its
+        // branch on the good decided: a gold market reads its owner only, a cattle market
+        // of a town of 4 spaces or fewer is false.
+        assert_eq!(by_row.len(), 8);
+        assert!(!by_row.iter().any(|c| any(c, |e| matches!(e, Expr::Function { .. } | Expr::If { .. }))));
+        let false_ = |e: &Expr| matches!(e, Expr::Const(crate::Value::Bool(false)));
+        // abilene-cattle (4 spaces) and tombstone-cattle (3) are never open.
+        assert!(false_(&by_row[0]) && false_(&by_row[6]));
+        assert!(!false_(&by_row[2]));
     }
 }

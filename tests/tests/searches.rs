@@ -1,14 +1,15 @@
 //! Searches the optimizer rewrites into cheaper ones give the values the rulebook-free
 //! definitions give: a filter of a table by a column equal to a key (read through an
 //! index of the rows), `x in zone` (searched in place), and counts compared with 0 or 1
-//! (searches that stop at the first match). Every expected value is worked out by hand
+//! (searches that stop at the first match), and an option condition specialized for each
+//! row of its list. Every expected value is worked out by hand
 //! from tests/cases/searches/ruleset.yaml, in the comments.
 
 use frontier_interpreter::trace::evaluate;
 use frontier_tests::*;
 
-/// Evaluates each expression at the end of the game (setup, then `end_game`; 3 players)
-/// and compares its text (booleans read yes/no).
+/// Evaluates each expression at the first decision (after setup; 3 players) and compares
+/// its text (booleans read yes/no).
 fn check(cases: &[(&str, &str)]) {
     let game = load_source(&source(&workspace().join("tests/cases/searches"))).expect("the ruleset loads");
     let state = game.start(names(3)).unwrap();
@@ -64,4 +65,20 @@ fn membership_and_counts_against_zero_are_searches() {
         ("p2 in filter(players, money[it] > 5)", "no"),
         ("p3 in filter(players, money[it] > 5)", "yes"),
     ]);
+}
+
+#[test]
+fn an_option_condition_specialized_per_row_lists_the_same_options() {
+    let game = load_source(&source(&workspace().join("tests/cases/searches"))).expect("the ruleset loads");
+    let state = game.start(names(3)).unwrap();
+    // open_market(m): a gold market nobody owns, or a cattle market of a town with more
+    // than 4 spaces while p2 has less than 5 (p2 has 4). Owned: abilene-cattle (p1),
+    // dodge-gold (p2), deadwood-gold (p1). Spaces: abilene 4, dodge 6, deadwood 5,
+    // tombstone 3. So: abilene-cattle no (4 spaces), abilene-gold yes, dodge-cattle yes,
+    // dodge-gold no (owned), deadwood-cattle yes, deadwood-gold no (owned),
+    // tombstone-cattle no (3 spaces), tombstone-gold yes.
+    assert_eq!(
+        game.option_labels(&state).unwrap(),
+        ["market abilene-gold", "market dodge-cattle", "market deadwood-cattle", "market tombstone-gold"]
+    );
 }

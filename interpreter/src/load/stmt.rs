@@ -110,6 +110,7 @@ impl RoundDone {
             label: clone_template(&self.label),
             bindings: Vec::new(),
             condition: self.condition.clone(),
+            by_row: None,
             body: self.body,
             rule: self.rule.clone(),
         }
@@ -891,7 +892,7 @@ impl Procedures {
             };
             ctx.visible.truncate(visible);
             let rule = b.rule(om, &opath);
-            groups.push(OptionGroup { label, bindings, condition, body, rule });
+            groups.push(OptionGroup { label, bindings, condition, by_row: None, body, rule });
         }
         Some(Choose { who, prompt, groups })
     }
