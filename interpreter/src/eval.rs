@@ -222,6 +222,7 @@ impl Expr {
                     .and_then(|i| items.get(i).cloned())
                     .ok_or_else(|| RuntimeError::new(format!("position {i} is outside a list of {}", items.len())));
             }
+            Expr::RowAt { table, .. } => Value::Row(*table, self.row_at(env)?),
             Expr::List(items) => Value::list(items.iter().map(|e| e.eval(env)).collect::<Result<Vec<_>>>()?),
             Expr::Filter { .. } | Expr::RowsWhere { .. } => {
                 let mut out = Vec::with_capacity(8);
@@ -408,10 +409,21 @@ impl Expr {
         })
     }
 
+    /// The row number an [`Expr::RowAt`] reads, checked against the table's rows.
+    fn row_at(&self, env: &Env) -> Result<u16> {
+        let Expr::RowAt { count, at, .. } = self else { return Err(RuntimeError::new("internal: not a row read")) };
+        let i = at.int(env)?;
+        match u16::try_from(i) {
+            Ok(r) if r < *count => Ok(r),
+            _ => Err(RuntimeError::new(format!("position {i} is outside a list of {count}"))),
+        }
+    }
+
     /// [`Expr::code`] of the less common expressions.
     #[inline(never)]
     fn code_of_any(&self, env: &Env) -> Result<Option<u16>> {
         Ok(match self {
+            Expr::RowAt { .. } => Some(self.row_at(env)?),
             Expr::Outer(depth) => code_of(env.outer_it(*depth)),
             Expr::Param(i) => code_of(&env.params[*i as usize]),
             Expr::Const(v) => code_of(v),

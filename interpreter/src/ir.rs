@@ -205,6 +205,7 @@ macro_rules! children {
             }
             Expr::Board(b) => b.index.$as_deref().into_iter().collect(),
             Expr::Index { list, at } => vec![list, at],
+            Expr::RowAt { at, .. } => vec![at],
             Expr::Filter { list, cond } => vec![list, cond],
             Expr::RowsWhere { key, .. } => vec![key],
             Expr::Pair { first, second, .. } => vec![first, second],
@@ -278,6 +279,9 @@ pub enum Expr {
     RowsWhere { table: TableId, groups: Arc<[Box<[u16]>]>, key: Box<Expr> },
     /// A list indexed by position.
     Index { list: Box<Expr>, at: Box<Expr> },
+    /// `rows[at]` where `rows` is every row of table `table` in order (`count` of them):
+    /// the row numbered `at`, found without reading a list.
+    RowAt { table: TableId, count: u16, at: Box<Expr> },
     List(Vec<Expr>),
     Neg(Box<Expr>, Source),
     Not(Box<Expr>),

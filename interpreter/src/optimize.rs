@@ -212,12 +212,21 @@ impl Folder<'_> {
             | Expr::Same { .. }
             | Expr::In { .. }
             | Expr::Index { .. }
+            | Expr::RowAt { .. }
             | Expr::Filter { .. }
             | Expr::RowsWhere { .. }
             | Expr::List(_)
                 if closed(e, false) =>
             {
                 self.fold(e)
+            }
+            // Every row of a table indexed by position: the row of that number.
+            Expr::Index { list, at } => {
+                let Expr::Const(Value::List(rows)) = &**list else { return None };
+                let Some(Value::Row(table, 0)) = rows.first() else { return None };
+                let count = u16::try_from(rows.len()).ok()?;
+                let in_order = rows.iter().enumerate().all(|(i, r)| *r == Value::Row(*table, i as u16));
+                in_order.then(|| Expr::RowAt { table: *table, count, at: at.clone() })
             }
             Expr::Filter { list, cond } => {
                 rows_where(list, cond).map(|(list, cond)| Expr::Filter { list: list.boxed(), cond: cond.boxed() })
@@ -319,6 +328,7 @@ fn closed(e: &Expr, it_bound: bool) -> bool {
         Expr::IsNone { value, .. } => closed(value, it_bound),
         Expr::RowId(a) | Expr::PosRow(a) | Expr::PosCol(a) | Expr::Neg(a, _) | Expr::Not(a) => closed(a, it_bound),
         Expr::Index { list, at } => closed(list, it_bound) && closed(at, it_bound),
+        Expr::RowAt { at, .. } => closed(at, it_bound),
         Expr::Filter { list, cond } => closed(list, it_bound) && closed(cond, it_bound),
         Expr::RowsWhere { key, .. } => closed(key, it_bound),
         Expr::Pair { first, second, .. } => closed(first, it_bound) && closed(second, it_bound),
@@ -585,6 +595,11 @@ mod tests {
         assert!(!optimized_has("map(towns, t => filter(towns, u => owner[@abilene-gold] == none and u.below == t))", rows_where));
         // all() needs every row: no index.
         assert!(!optimized_has("map(towns, t => all(towns, u => u.below == t and money[p1] > 0))", rows_where));
+    }
+
+    #[test]
+    fn a_table_indexed_by_position_reads_the_row_number() {
+        assert!(optimized_has("markets[money[p1]]", |e| matches!(e, Expr::RowAt { .. })));
     }
 
     #[test]

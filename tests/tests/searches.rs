@@ -36,6 +36,17 @@ fn a_filter_by_a_column_equal_to_a_key_keeps_the_rows_in_table_order() {
 }
 
 #[test]
+fn every_row_of_a_table_indexed_by_position_is_that_row() {
+    // markets in order: abilene-cattle 0, abilene-gold 1, dodge-cattle 2, dodge-gold 3,
+    // deadwood-cattle 4, … tombstone-gold 7; money: p1 10, p2 4, p3 10.
+    check(&[("markets[money[p2]]", "deadwood-cattle"), ("markets[money[p2] + 3]", "tombstone-gold")]);
+    let game = load_source(&source(&workspace().join("tests/cases/searches"))).expect("the ruleset loads");
+    let state = game.start(names(3)).unwrap();
+    let error = evaluate(&game, &state, "markets[money[p1]]").unwrap_err();
+    assert!(error.contains("position 10 is outside a list of 8"), "{error}");
+}
+
+#[test]
 fn counts_and_searches_over_an_index_match_their_definitions() {
     check(&[
         // p1 owns abilene-cattle and deadwood-gold; p2 owns dodge-gold.
