@@ -32,6 +32,37 @@ pub struct Env<'a> {
     /// While the state cannot change (the options of one decision are listed), the values
     /// of the ruleset's functions without parameters, computed once.
     pub memo: Option<&'a Memo>,
+    /// The values lifted out of the per-element arguments being evaluated
+    /// ([`Expr::With`]), innermost first.
+    pub hoisted: Option<&'a Hoisting<'a>>,
+}
+
+/// The most values one [`Expr::With`] lifts out.
+pub const MAX_HOISTED: usize = 4;
+
+/// The values of an [`Expr::With`] while its body is evaluated: each computed in the
+/// environment of the `With` the first time it is read.
+pub struct Hoisting<'a> {
+    values: &'a [Expr],
+    known: [std::cell::OnceCell<Value>; MAX_HOISTED],
+    env: &'a Env<'a>,
+}
+
+impl Hoisting<'_> {
+    fn value(&self, depth: u8, index: u8) -> Result<Value> {
+        let mut frame = self;
+        for _ in 0..depth {
+            frame = frame.env.hoisted.ok_or_else(|| RuntimeError::new("internal: a lifted value without its frame"))?;
+        }
+        let i = index as usize;
+        if let Some(v) = frame.known.get(i).and_then(|k| k.get()) {
+            return Ok(v.clone());
+        }
+        let expr = frame.values.get(i).ok_or_else(|| RuntimeError::new("internal: a lifted value out of range"))?;
+        let v = expr.eval(frame.env)?;
+        let _ = frame.known[i].set(v.clone());
+        Ok(v)
+    }
 }
 
 /// The values of functions without parameters for one unchanging state, by function.
@@ -45,7 +76,7 @@ impl Memo {
 
 impl<'a> Env<'a> {
     pub fn new(game: &'a Game, state: &'a State, locals: &'a [Value]) -> Env<'a> {
-        Env { game, state, locals, it: &Value::None, bound: None, params: &[], outer: None, memo: None }
+        Env { game, state, locals, it: &Value::None, bound: None, params: &[], outer: None, memo: None, hoisted: None }
     }
     /// The environment of a per-element argument applied to `it`.
     pub fn with_it<'b>(&'b self, it: &'b Value) -> Env<'b> {
@@ -73,7 +104,18 @@ impl<'a> Env<'a> {
     /// The environment of a function's body: the game and state, its arguments, and
     /// nothing of the caller (no locals, no `it`).
     pub fn for_function<'b>(&'b self, params: &'b [Value]) -> Env<'b> {
-        Env { game: self.game, state: self.state, locals: &[], it: &Value::None, bound: None, params, outer: None, memo: self.memo }
+        Env { game: self.game, state: self.state, locals: &[], it: &Value::None, bound: None, params, outer: None, memo: self.memo, hoisted: None }
+    }
+    /// Evaluates `body` (the body of an [`Expr::With`]) with the lifted `values` readable.
+    fn with_hoisted<T>(&self, values: &[Expr], body: impl FnOnce(&Env) -> Result<T>) -> Result<T> {
+        let frame = Hoisting { values, known: Default::default(), env: self };
+        body(&Env { hoisted: Some(&frame), ..*self })
+    }
+    fn hoisted_value(&self, depth: u8, index: u8) -> Result<Value> {
+        match self.hoisted {
+            Some(frame) => frame.value(depth, index),
+            None => Err(RuntimeError::new("internal: a lifted value read outside its frame")),
+        }
     }
     pub fn local(&self, slot: Slot) -> &Value {
         match self.bound {
@@ -238,6 +280,8 @@ impl Expr {
             }
             Expr::Call { eval, args, .. } => return eval(args, env),
             Expr::Lambda(body) => return body.eval(env),
+            Expr::With { values, body } => return env.with_hoisted(values, |env| body.eval(env)),
+            Expr::Hoisted { depth, index } => return env.hoisted_value(*depth, *index),
             Expr::Board(_) => return Err(RuntimeError::new("a board is read with cells(), at(), groups(), holes() or placements()")),
             Expr::Script { scripts, name, args } => {
                 let values = args.iter().map(|a| a.eval(env)).collect::<Result<Vec<_>>>()?;
@@ -295,6 +339,7 @@ impl Expr {
                     otherwise.int(env)
                 }
             }
+            Expr::With { values, body } => env.with_hoisted(values, |env| body.int(env)),
             _ => as_int(&self.eval(env)?),
         }
     }
@@ -365,6 +410,7 @@ impl Expr {
                     otherwise.bool(env)
                 }
             }
+            Expr::With { values, body } => env.with_hoisted(values, |env| body.bool(env)),
             _ => as_bool(&self.eval(env)?),
         }
     }
@@ -486,6 +532,7 @@ impl Expr {
                     }
                 }
             }
+            Expr::With { values, body } => env.with_hoisted(values, |env| body.each_dyn(env, &mut f))?,
             // A list written out (`[t.coach, t.hotel]`): its items one by one.
             Expr::List(items) => {
                 for item in items {

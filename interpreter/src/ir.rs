@@ -206,6 +206,8 @@ macro_rules! children {
             Expr::Board(b) => b.index.$as_deref().into_iter().collect(),
             Expr::Index { list, at } => vec![list, at],
             Expr::RowAt { at, .. } => vec![at],
+            Expr::With { values, body } => values.$iter().chain(std::iter::once(&$($m)? **body)).collect(),
+            Expr::Hoisted { .. } => Vec::new(),
             Expr::Filter { list, cond } => vec![list, cond],
             Expr::RowsWhere { key, .. } => vec![key],
             Expr::Pair { first, second, .. } => vec![first, second],
@@ -301,6 +303,13 @@ pub enum Expr {
     Call { builtin: &'static Builtin, eval: BuiltinEval, args: Vec<Expr> },
     /// A per-element argument: evaluated with `it` bound to each element.
     Lambda(Box<Expr>),
+    /// `body`, a built-in call with per-element arguments, whose parts that do not depend
+    /// on the element were lifted out as `values`: each is computed the first time the
+    /// body reads it (an [`Expr::Hoisted`]), then remembered while the body runs, instead
+    /// of once per element.
+    With { values: Vec<Expr>, body: Box<Expr> },
+    /// Value `index` of the [`Expr::With`] `depth` levels out.
+    Hoisted { depth: u8, index: u8 },
     /// A board instance, as the first argument of a board built-in.
     Board(BoardRead),
     /// A function of the ruleset's Rhai scripts.

@@ -13,7 +13,7 @@
 //! The optimizer never changes what a game does: the seeded game-log snapshots and every
 //! trace pin that.
 
-use crate::eval::{arith, Env, Template, TemplatePart};
+use crate::eval::{arith, Env, Template, TemplatePart, MAX_HOISTED};
 use crate::ir::{Expr, Key};
 use crate::model::{Game, StmtKind};
 use crate::value::Value;
@@ -64,6 +64,27 @@ pub fn game(game: &mut Game) {
         folder.expr(&mut score);
         tiebreak.iter_mut().for_each(|e| folder.expr(e));
     }
+    // Last, once every call that will be inlined is: lift what per-element arguments
+    // compute the same for every element.
+    for body in &mut bodies {
+        hoist_invariants(body);
+    }
+    for block in &mut blocks {
+        for stmt in block {
+            for e in statement_exprs(&mut stmt.kind) {
+                hoist_invariants(e);
+            }
+            if let StmtKind::Choose(choose) = &mut stmt.kind {
+                for by_row in choose.groups.iter_mut().filter_map(|g| g.by_row.as_mut()) {
+                    by_row.iter_mut().for_each(hoist_invariants);
+                }
+            }
+        }
+    }
+    vars.iter_mut().for_each(hoist_invariants);
+    zones.iter_mut().flatten().for_each(hoist_invariants);
+    hoist_invariants(&mut score);
+    tiebreak.iter_mut().for_each(hoist_invariants);
     for (f, body) in game.functions.iter_mut().zip(bodies) {
         f.body = body;
     }
@@ -82,6 +103,7 @@ pub fn game(game: &mut Game) {
 pub(crate) fn expression(game: &Game, e: &mut Expr) {
     let blank = game.blank_state(Vec::new());
     Folder { env: Env::new(game, &blank, &[]) }.expr(e);
+    hoist_invariants(e);
 }
 
 struct Folder<'a> {
@@ -329,6 +351,7 @@ fn closed(e: &Expr, it_bound: bool) -> bool {
         Expr::RowId(a) | Expr::PosRow(a) | Expr::PosCol(a) | Expr::Neg(a, _) | Expr::Not(a) => closed(a, it_bound),
         Expr::Index { list, at } => closed(list, it_bound) && closed(at, it_bound),
         Expr::RowAt { at, .. } => closed(at, it_bound),
+        Expr::With { .. } | Expr::Hoisted { .. } => false,
         Expr::Filter { list, cond } => closed(list, it_bound) && closed(cond, it_bound),
         Expr::RowsWhere { key, .. } => closed(key, it_bound),
         Expr::Pair { first, second, .. } => closed(first, it_bound) && closed(second, it_bound),
@@ -459,6 +482,101 @@ fn inline_constant_calls(e: &mut Expr, bodies: &[Expr]) -> bool {
         }
     }
     changed
+}
+
+/// Lifts, bottom-up, the parts of per-element arguments that do not depend on their
+/// element: a built-in call (or filter) whose per-element arguments hold such parts
+/// becomes an [`Expr::With`] that computes each once, when first read. Only parts worth
+/// it (a call, a filter, a search) are lifted, at most [`MAX_HOISTED`] per call.
+fn hoist_invariants(e: &mut Expr) {
+    for child in e.children_mut() {
+        hoist_invariants(child);
+    }
+    let mut values = Vec::new();
+    match e {
+        Expr::Call { args, .. } => {
+            for arg in args.iter_mut() {
+                if let Expr::Lambda(body) = arg {
+                    lift_invariants(body, &mut values);
+                }
+            }
+        }
+        Expr::Filter { cond, .. } => {
+            if let Expr::Lambda(body) = &mut **cond {
+                lift_invariants(body, &mut values);
+            }
+        }
+        _ => return,
+    }
+    if !values.is_empty() {
+        let body = std::mem::replace(e, Expr::Const(Value::None));
+        *e = Expr::With { values, body: body.boxed() };
+    }
+}
+
+/// Replaces the largest parts of a per-element argument's body `e` that do not read its
+/// element by reads of lifted values (appended to `values`). Parts inside an inner
+/// per-element argument or an inner `With` are left: the inner ones lifted theirs.
+fn lift_invariants(e: &mut Expr, values: &mut Vec<Expr>) {
+    if values.len() >= MAX_HOISTED {
+        return;
+    }
+    if worth_lifting(e) && !has_free_hoisted(e, 0) {
+        if let Some(lifted) = outside(e, 0) {
+            values.push(lifted);
+            *e = Expr::Hoisted { depth: 0, index: (values.len() - 1) as u8 };
+            return;
+        }
+    }
+    if matches!(e, Expr::Lambda(_) | Expr::With { .. }) {
+        return;
+    }
+    for child in e.children_mut() {
+        lift_invariants(child, values);
+    }
+}
+
+/// Whether computing `e` once instead of per element saves work: it calls, filters or
+/// searches. Scripts are never lifted.
+fn worth_lifting(e: &Expr) -> bool {
+    fn costly(e: &Expr) -> bool {
+        matches!(e, Expr::Call { .. } | Expr::Function { .. } | Expr::Filter { .. } | Expr::RowsWhere { .. } | Expr::In { .. })
+            || e.children().into_iter().any(costly)
+    }
+    fn script(e: &Expr) -> bool {
+        matches!(e, Expr::Script { .. }) || e.children().into_iter().any(script)
+    }
+    !matches!(e, Expr::Const(_) | Expr::Lambda(_)) && costly(e) && !script(e)
+}
+
+/// Whether `e` reads a lifted value of a `With` outside it (`withs`: the `With`s between
+/// `e` and the root of the search).
+fn has_free_hoisted(e: &Expr, withs: u8) -> bool {
+    match e {
+        Expr::Hoisted { depth, .. } => *depth >= withs,
+        Expr::With { values, body } => values.iter().any(|v| has_free_hoisted(v, withs)) || has_free_hoisted(body, withs + 1),
+        other => other.children().into_iter().any(|c| has_free_hoisted(c, withs)),
+    }
+}
+
+/// `e`, found `nesting` per-element arguments deep inside the body of the one being
+/// lifted from, as it reads once moved out of that body: none if it reads that body's
+/// element. References to enclosing elements come one level nearer.
+fn outside(e: &Expr, nesting: u8) -> Option<Expr> {
+    let mut out = match e {
+        Expr::It if nesting == 0 => return None,
+        Expr::Outer(depth) if *depth == nesting => return None,
+        Expr::Outer(depth) if *depth > nesting => {
+            return Some(if *depth - 1 == 0 { Expr::It } else { Expr::Outer(*depth - 1) });
+        }
+        Expr::VarAtKey { key: Key::It, .. } | Expr::ColumnKey { key: Key::It, .. } if nesting == 0 => return None,
+        Expr::Lambda(body) => return Some(Expr::Lambda(outside(body, nesting + 1)?.boxed())),
+        other => other.clone(),
+    };
+    for child in out.children_mut() {
+        *child = outside(child, nesting)?;
+    }
+    Some(out)
 }
 
 /// The largest function body (in IR nodes) that a call is replaced by.
@@ -595,6 +713,16 @@ mod tests {
         assert!(!optimized_has("map(towns, t => filter(towns, u => owner[@abilene-gold] == none and u.below == t))", rows_where));
         // all() needs every row: no index.
         assert!(!optimized_has("map(towns, t => all(towns, u => u.below == t and money[p1] > 0))", rows_where));
+    }
+
+    #[test]
+    fn per_element_parts_that_do_not_read_the_element_are_lifted() {
+        let with = |e: &Expr| matches!(e, Expr::With { .. });
+        assert!(optimized_has("filter(players, p => money[p] == max(players, q => money[q]))", with));
+        // The inner max reads p: nothing to lift.
+        assert!(!optimized_has("filter(players, p => money[p] == max(players, q => money[q] - money[p]))", with));
+        // A plain read is not worth lifting.
+        assert!(!optimized_has("filter(players, p => money[p] == money[p1])", with));
     }
 
     #[test]

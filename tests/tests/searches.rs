@@ -1,8 +1,9 @@
 //! Searches the optimizer rewrites into cheaper ones give the values the rulebook-free
 //! definitions give: a filter of a table by a column equal to a key (read through an
 //! index of the rows), `x in zone` (searched in place), and counts compared with 0 or 1
-//! (searches that stop at the first match), and an option condition specialized for each
-//! row of its list. Every expected value is worked out by hand
+//! (searches that stop at the first match), parts of per-element arguments that do not
+//! read the element (computed once, when first needed), and an option condition
+//! specialized for each row of its list. Every expected value is worked out by hand
 //! from tests/cases/searches/ruleset.yaml, in the comments.
 
 use frontier_interpreter::trace::evaluate;
@@ -56,6 +57,19 @@ fn counts_and_searches_over_an_index_match_their_definitions() {
         ("map(players, p => len(filter(towns, t => any(markets, m => m.town == t and owner[m] == p))))", "2 1 0"),
         // Gold markets owned: dodge-gold and deadwood-gold.
         ("count_if(markets, m => m.good == @gold and owner[m] != none)", "2"),
+    ]);
+}
+
+#[test]
+fn parts_of_a_per_element_argument_that_do_not_read_the_element_are_computed_when_needed() {
+    check(&[
+        // money: p1 10, p2 4, p3 10: the richest are p1 and p3.
+        ("filter(players, p => money[p] == max(players, q => money[q]))", "p1 p3"),
+        // Nested: for each player, how many have less than the richest minus p's money.
+        ("map(players, p => count_if(players, q => money[q] < max(players, r => money[r]) - money[p]))", "0 1 0"),
+        // The part divides by money[p2] - 4 = 0, but no player has more than 100, so it
+        // is never needed: no error.
+        ("any(players, p => money[p] > 100 and max(players, q => money[q] / (money[p2] - 4)) > 0)", "no"),
     ]);
 }
 
