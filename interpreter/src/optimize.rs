@@ -292,8 +292,9 @@ impl Folder<'_> {
         for r in 0..rows {
             let mut e = bind(condition, *slot, &Value::Row(table, r as u16));
             self.expr(&mut e);
-            // Calls whose arguments became constants take their bodies, folded in turn.
-            while inline_constant_calls(&mut e, bodies) {
+            // Calls whose arguments became constants take their bodies, folded in turn,
+            // and so do small functions whose arguments became plain reads.
+            while inline_constant_calls(&mut e, bodies) || inline_calls(&mut e, bodies) {
                 self.expr(&mut e);
             }
             nodes += size(&e);
