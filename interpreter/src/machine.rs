@@ -988,16 +988,34 @@ impl Game {
                         options.push((g, Value::None));
                     }
                 }
-                [(slot, list)] => list.each(env, |item| {
-                    let condition = match (&group.by_row, item) {
-                        (Some(by_row), Value::Row(_, r)) => by_row.get(*r as usize),
-                        _ => group.condition.as_ref(),
-                    };
-                    if condition.map_or(Ok(true), |c| c.bool(&env.with_bound(*slot, item)))? {
-                        options.push((g, item.clone()));
-                    }
-                    Ok(std::ops::ControlFlow::Continue(()))
-                })?,
+                [(slot, list)] => {
+                    // The state does not change while the options are listed: a condition
+                    // several rows share holds or not for all of them (the first 64 are
+                    // remembered).
+                    let (mut tested, mut held) = (0u64, 0u64);
+                    list.each(env, |item| {
+                        let legal = match (&group.by_row, item) {
+                            (Some(by_row), Value::Row(_, r)) => {
+                                let k = by_row.of_row.get(*r as usize).copied().unwrap_or(u16::MAX) as usize;
+                                let condition = by_row.conditions.get(k).ok_or_else(|| RuntimeError::new("internal: a row without its condition"))?;
+                                let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
+                                if tested & bit != 0 {
+                                    held & bit != 0
+                                } else {
+                                    let holds = condition.bool(&env.with_bound(*slot, item))?;
+                                    tested |= bit;
+                                    held |= if holds { bit } else { 0 };
+                                    holds
+                                }
+                            }
+                            _ => legal(group, &env.with_bound(*slot, item))?,
+                        };
+                        if legal {
+                            options.push((g, item.clone()));
+                        }
+                        Ok(std::ops::ControlFlow::Continue(()))
+                    })?
+                }
                 bindings => {
                     let mut scratch = env.locals.to_vec();
                     self.product_options(env, group, g, bindings, &mut scratch, &mut Vec::new(), &mut options)?;

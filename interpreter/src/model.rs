@@ -542,12 +542,21 @@ pub struct OptionGroup {
     /// The `for:` names and their lists, in the order written (empty: a single option).
     pub bindings: Vec<(Slot, Expr)>,
     pub condition: Option<Expr>,
-    /// The condition specialized for each row of a table, by row code, when the group has
-    /// one `for:` list and it holds rows of that table: the optimizer puts the row in and
-    /// folds what it decides (its columns, the branches and calls that depend on it).
-    pub by_row: Option<Vec<Expr>>,
+    /// The condition specialized for each row of a table, when the group has one `for:`
+    /// list and it holds rows of that table: the optimizer puts the row in and folds what
+    /// it decides (its columns, the branches and calls that depend on it).
+    pub by_row: Option<ByRow>,
     pub body: BlockId,
     pub rule: RuleRef,
+}
+
+/// An option condition specialized per row ([`OptionGroup::by_row`]). Rows whose
+/// specialized conditions are the same expression share one, so that listing the
+/// options of one decision tests it once for all of them.
+pub struct ByRow {
+    pub conditions: Vec<Expr>,
+    /// For each row code, its condition in `conditions`.
+    pub of_row: Vec<u16>,
 }
 
 /// An entry of `display:`: one line, or one line per element of a list (`for:`).

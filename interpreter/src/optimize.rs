@@ -76,7 +76,7 @@ pub fn game(game: &mut Game) {
             }
             if let StmtKind::Choose(choose) = &mut stmt.kind {
                 for by_row in choose.groups.iter_mut().filter_map(|g| g.by_row.as_mut()) {
-                    by_row.iter_mut().for_each(hoist_invariants);
+                    by_row.conditions.iter_mut().for_each(hoist_invariants);
                 }
             }
         }
@@ -280,7 +280,7 @@ impl Folder<'_> {
     /// list holds (see [`crate::model::OptionGroup::by_row`]); none when the group has no
     /// condition or several lists, or the list is not of rows, or the table or the
     /// specialized conditions are too large.
-    fn by_row(&self, group: &crate::model::OptionGroup, bodies: &[Expr]) -> Option<Vec<Expr>> {
+    fn by_row(&self, group: &crate::model::OptionGroup, bodies: &[Expr]) -> Option<crate::model::ByRow> {
         let ([(slot, list)], Some(condition)) = (group.bindings.as_slice(), &group.condition) else { return None };
         let table = rows_of(list)?;
         let rows = self.env.game.tables.get(table as usize)?.rows.len();
@@ -303,7 +303,28 @@ impl Folder<'_> {
             }
             by_row.push(e);
         }
-        Some(by_row)
+        // Rows whose conditions came out the same (and no longer read the element) share
+        // one. The IR has no equality of its own: its printed form says the same.
+        let mut conditions: Vec<Expr> = Vec::new();
+        let mut seen: std::collections::HashMap<String, u16> = std::collections::HashMap::new();
+        let mut of_row = Vec::with_capacity(rows);
+        for e in by_row {
+            let key = (!reads_local(&e, *slot)).then(|| format!("{e:?}"));
+            let known = key.as_ref().and_then(|k| seen.get(k).copied());
+            let k = match known {
+                Some(k) => k,
+                None => {
+                    let k = u16::try_from(conditions.len()).ok()?;
+                    conditions.push(e);
+                    if let Some(key) = key {
+                        seen.insert(key, k);
+                    }
+                    k
+                }
+            };
+            of_row.push(k);
+        }
+        Some(crate::model::ByRow { conditions, of_row })
     }
 
     /// The value of an expression that reads no state, when it has one.
@@ -445,6 +466,14 @@ fn rows_of(list: &Expr) -> Option<crate::value::TableId> {
             crate::model::Element::Player => None,
         },
         _ => None,
+    }
+}
+
+/// Whether `e` reads the local `slot`.
+fn reads_local(e: &Expr, slot: crate::ir::Slot) -> bool {
+    match e {
+        Expr::Local(s) | Expr::VarAtKey { key: Key::Local(s), .. } | Expr::ColumnKey { key: Key::Local(s), .. } if *s == slot => true,
+        other => other.children().into_iter().any(|c| reads_local(c, slot)),
     }
 }
 
@@ -757,11 +786,18 @@ mod tests {
         // One condition per market (4 towns × 2 goods), the function call inlined and its
         // branch on the good decided: a gold market reads its owner only, a cattle market
         // of a town of 4 spaces or fewer is false.
-        assert_eq!(by_row.len(), 8);
-        assert!(!by_row.iter().any(|c| any(c, |e| matches!(e, Expr::Function { .. } | Expr::If { .. }))));
+        assert_eq!(by_row.of_row.len(), 8);
+        let conditions = &by_row.conditions;
+        assert!(!conditions.iter().any(|c| any(c, |e| matches!(e, Expr::Function { .. } | Expr::If { .. }))));
         let false_ = |e: &Expr| matches!(e, Expr::Const(crate::Value::Bool(false)));
-        // abilene-cattle (4 spaces) and tombstone-cattle (3) are never open.
-        assert!(false_(&by_row[0]) && false_(&by_row[6]));
-        assert!(!false_(&by_row[2]));
+        let of = |row: usize| &conditions[by_row.of_row[row] as usize];
+        // abilene-cattle (4 spaces) and tombstone-cattle (3) are never open, and share
+        // that condition; dodge-cattle (6 spaces) and deadwood-cattle (5) share theirs.
+        assert!(false_(of(0)) && false_(of(6)));
+        assert_eq!(by_row.of_row[0], by_row.of_row[6]);
+        assert!(!false_(of(2)));
+        assert_eq!(by_row.of_row[2], by_row.of_row[4]);
+        // Four gold markets, each its own owner: 4 + 2 conditions in all.
+        assert_eq!(conditions.len(), 6);
     }
 }
