@@ -35,7 +35,7 @@ pub fn game(game: &mut Game) {
         for id in inline_order(&bodies) {
             let mut body = std::mem::replace(&mut bodies[id], Expr::Const(Value::None));
             folder.expr(&mut body);
-            if inline_calls(&mut body, &bodies) {
+            if inline(&mut body, &bodies, small_with_plain_reads) {
                 folder.expr(&mut body);
             }
             bodies[id] = body;
@@ -44,7 +44,7 @@ pub fn game(game: &mut Game) {
             for stmt in block {
                 for e in statement_exprs(&mut stmt.kind) {
                     folder.expr(e);
-                    if inline_calls(e, &bodies) {
+                    if inline(e, &bodies, small_with_plain_reads) {
                         folder.expr(e);
                     }
                 }
@@ -294,7 +294,7 @@ impl Folder<'_> {
             self.expr(&mut e);
             // Calls whose arguments became constants take their bodies, folded in turn,
             // and so do small functions whose arguments became plain reads.
-            while inline_constant_calls(&mut e, bodies) || inline_calls(&mut e, bodies) {
+            while inline(&mut e, bodies, constant_arguments) || inline(&mut e, bodies, small_with_plain_reads) {
                 self.expr(&mut e);
             }
             nodes += size(&e);
@@ -495,25 +495,6 @@ fn bind(e: &Expr, slot: crate::ir::Slot, value: &Value) -> Expr {
     out
 }
 
-/// Replaces each call of a function with parameters whose arguments are all constants by
-/// its body with them put in (whatever its size: what the constants decide folds away).
-/// Functions without parameters stay calls: their values are remembered per listing.
-fn inline_constant_calls(e: &mut Expr, bodies: &[Expr]) -> bool {
-    let mut changed = false;
-    for child in e.children_mut() {
-        changed |= inline_constant_calls(child, bodies);
-    }
-    if let Expr::Function { id, args } = e {
-        if !args.is_empty() && args.iter().all(|a| matches!(a, Expr::Const(_))) {
-            if let Some(inlined) = substitute(&bodies[id.index()], args, 0) {
-                *e = inlined;
-                changed = true;
-            }
-        }
-    }
-    changed
-}
-
 /// Lifts, bottom-up, the parts of per-element arguments that do not depend on their
 /// element: a built-in call (or filter) whose per-element arguments hold such parts
 /// becomes an [`Expr::With`] that computes each once, when first read. Only parts worth
@@ -641,21 +622,35 @@ fn inline_order(bodies: &[Expr]) -> Vec<usize> {
     order
 }
 
-/// Replaces each call of a small function whose arguments are plain reads (a constant, a
-/// local, a parameter, `it`, a variable) by the function's body with the arguments put
-/// in for its parameters: the call's frame, argument values and environment disappear.
-/// Such an argument cannot fail and costs what the parameter read did, so reading it
-/// where the body reads the parameter, as often as it does, changes nothing the game
-/// does. Functions without parameters stay calls: an option listing computes them once.
-/// Whether anything was inlined.
-fn inline_calls(e: &mut Expr, bodies: &[Expr]) -> bool {
+/// Which calls [`inline`] replaces by the callee's body, from the call's arguments and
+/// the body.
+type InlinePolicy = fn(&[Expr], &Expr) -> bool;
+
+/// A small function whose arguments are plain reads (a constant, a local, a parameter,
+/// `it`, a variable): the call's frame, argument values and environment disappear. Such
+/// an argument cannot fail and costs what the parameter read did, so reading it where the
+/// body reads the parameter, as often as it does, changes nothing the game does.
+fn small_with_plain_reads(args: &[Expr], body: &Expr) -> bool {
+    args.iter().all(plain_read) && size(body) <= INLINE_NODES
+}
+
+/// A function whose arguments are all constants, whatever its size: what the constants
+/// decide folds away.
+fn constant_arguments(args: &[Expr], _body: &Expr) -> bool {
+    args.iter().all(|a| matches!(a, Expr::Const(_)))
+}
+
+/// Replaces each call that `policy` accepts by the function's body with the arguments put
+/// in for its parameters. Functions without parameters stay calls: an option listing
+/// computes them once. Whether anything was inlined.
+fn inline(e: &mut Expr, bodies: &[Expr], policy: InlinePolicy) -> bool {
     let mut changed = false;
     for child in e.children_mut() {
-        changed |= inline_calls(child, bodies);
+        changed |= inline(child, bodies, policy);
     }
     if let Expr::Function { id, args } = e {
         let body = &bodies[id.index()];
-        if !args.is_empty() && args.iter().all(plain_read) && size(body) <= INLINE_NODES {
+        if !args.is_empty() && policy(args, body) {
             if let Some(inlined) = substitute(body, args, 0) {
                 *e = inlined;
                 changed = true;
