@@ -548,7 +548,8 @@ fn lift_invariants(e: &mut Expr, values: &mut Vec<Expr>) {
 }
 
 /// Whether computing `e` once instead of per element saves work: it calls, filters or
-/// searches. Scripts are never lifted.
+/// searches. Scripts are never lifted, nor the nodes that are not values but name a place
+/// where they stand (a board, a two-key entry): their parts may be.
 fn worth_lifting(e: &Expr) -> bool {
     fn costly(e: &Expr) -> bool {
         matches!(e, Expr::Call { .. } | Expr::Function { .. } | Expr::Filter { .. } | Expr::RowsWhere { .. } | Expr::In { .. })
@@ -557,7 +558,7 @@ fn worth_lifting(e: &Expr) -> bool {
     fn script(e: &Expr) -> bool {
         matches!(e, Expr::Script { .. }) || e.children().into_iter().any(script)
     }
-    !matches!(e, Expr::Const(_) | Expr::Lambda(_)) && costly(e) && !script(e)
+    !matches!(e, Expr::Const(_) | Expr::Lambda(_) | Expr::Board(_) | Expr::Pair { .. }) && costly(e) && !script(e)
 }
 
 /// Whether `e` reads a lifted value of a `With` outside it (`withs`: the `With`s between

@@ -195,3 +195,20 @@ fn displays_name_both_keys() {
     assert!(described.contains("supply per players and sections"), "{described}");
     assert!(described.contains("zone stock per players and sections"), "{described}");
 }
+
+/// A two-key entry whose keys do not depend on the element of a per-element argument
+/// stays an entry where the optimizer lifts such parts out (it is not read as a number):
+/// in a variable, and as a zone instance searched for each element.
+#[test]
+fn a_two_key_entry_inside_a_per_element_argument_reads_the_entry() {
+    let game = game();
+    let state = game.start(names(3)).unwrap();
+    // p1's next player is p2; supply[p2, s2] is 1 + s2's start 0 = 1. Starts: s1 2, s2 0,
+    // s3 1. So 1 + 2, 1 + 0, 1 + 1.
+    let expected = Value::list(vec![Value::Int(3), Value::Int(1), Value::Int(2)]);
+    check(&game, &state, &[("map(sections, s => supply[next_player(p1), sections[\"s2\"]] + s.start)", expected.clone())]);
+    // A two-key zone instance counted for each good: the setup moved silver to
+    // stock[p2, s3].
+    let counts = Value::list(vec![Value::Int(0), Value::Int(1), Value::Int(0)]);
+    check(&game, &state, &[("map(goods, g => count(stock[next_player(p1), sections[\"s3\"]], g))", counts)]);
+}
