@@ -994,7 +994,7 @@ impl Game {
                     // remembered).
                     let (mut tested, mut held) = (0u64, 0u64);
                     list.each(env, |item| {
-                        let legal = match (&group.by_row, item) {
+                        let allowed = match (&group.by_row, item) {
                             (Some(by_row), Value::Row(_, r)) => {
                                 let k = by_row.of_row.get(*r as usize).copied().unwrap_or(u16::MAX) as usize;
                                 let condition = by_row.conditions.get(k).ok_or_else(|| RuntimeError::new("internal: a row without its condition"))?;
@@ -1010,7 +1010,7 @@ impl Game {
                             }
                             _ => legal(group, &env.with_bound(*slot, item))?,
                         };
-                        if legal {
+                        if allowed {
                             options.push((g, item.clone()));
                         }
                         Ok(std::ops::ControlFlow::Continue(()))
