@@ -242,6 +242,7 @@ impl Expr {
             Expr::ZoneFirst(z) => zone(env, z)?.first().map_or(Value::None, |e| decode_element(z.of, *e)),
             Expr::ZoneLast(z) => zone(env, z)?.last().map_or(Value::None, |e| decode_element(z.of, *e)),
             Expr::ZoneLen(_)
+            | Expr::RowNumber { .. }
             | Expr::PlayerCount
             | Expr::ZoneCount(..)
             | Expr::ZoneIndexOf(..)
@@ -309,6 +310,10 @@ impl Expr {
             Expr::ZoneLen(z) => Ok(zone(env, z)?.len() as i64),
             Expr::PlayerCount => Ok(env.state.names.len() as i64),
             Expr::Call { eval, args, .. } => as_int(&eval(args, env)?),
+            Expr::RowNumber { row, count } => Ok(match row.code(env)? {
+                Some(r) if r < *count => r as i64,
+                _ => -1,
+            }),
             _ => self.int_other(env),
         }
     }

@@ -206,6 +206,7 @@ macro_rules! children {
             Expr::Board(b) => b.index.$as_deref().into_iter().collect(),
             Expr::Index { list, at } => vec![list, at],
             Expr::RowAt { at, .. } => vec![at],
+            Expr::RowNumber { row, .. } => vec![row],
             Expr::With { values, body } => values.$iter().chain(std::iter::once(&$($m)? **body)).collect(),
             Expr::Hoisted { .. } => Vec::new(),
             Expr::Filter { list, cond } => vec![list, cond],
@@ -284,6 +285,9 @@ pub enum Expr {
     /// `rows[at]` where `rows` is every row of table `table` in order (`count` of them):
     /// the row numbered `at`, found without reading a list.
     RowAt { table: TableId, count: u16, at: Box<Expr> },
+    /// `index_of(rows, row)` where `rows` is every row of a table in order (`count` of
+    /// them): the row's number, or -1 for none.
+    RowNumber { row: Box<Expr>, count: u16 },
     List(Vec<Expr>),
     Neg(Box<Expr>, Source),
     Not(Box<Expr>),

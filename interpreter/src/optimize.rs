@@ -235,6 +235,7 @@ impl Folder<'_> {
             | Expr::In { .. }
             | Expr::Index { .. }
             | Expr::RowAt { .. }
+            | Expr::RowNumber { .. }
             | Expr::Filter { .. }
             | Expr::RowsWhere { .. }
             | Expr::List(_)
@@ -373,6 +374,7 @@ fn closed(e: &Expr, it_bound: bool) -> bool {
         Expr::RowId(a) | Expr::PosRow(a) | Expr::PosCol(a) | Expr::Neg(a, _) | Expr::Not(a) => closed(a, it_bound),
         Expr::Index { list, at } => closed(list, it_bound) && closed(at, it_bound),
         Expr::RowAt { at, .. } => closed(at, it_bound),
+        Expr::RowNumber { row, .. } => closed(row, it_bound),
         Expr::With { .. } | Expr::Hoisted { .. } => false,
         Expr::Filter { list, cond } => closed(list, it_bound) && closed(cond, it_bound),
         Expr::RowsWhere { key, .. } => closed(key, it_bound),
@@ -754,6 +756,7 @@ mod tests {
     #[test]
     fn a_table_indexed_by_position_reads_the_row_number() {
         assert!(optimized_has("markets[money[p1]]", |e| matches!(e, Expr::RowAt { .. })));
+        assert!(optimized_has("index_of(towns, pick)", |e| matches!(e, Expr::RowNumber { count: 4, .. })));
     }
 
     #[test]

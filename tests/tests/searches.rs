@@ -37,10 +37,12 @@ fn a_filter_by_a_column_equal_to_a_key_keeps_the_rows_in_table_order() {
 }
 
 #[test]
-fn every_row_of_a_table_indexed_by_position_is_that_row() {
+fn every_row_of_a_table_indexed_by_position_is_that_row_and_back() {
     // markets in order: abilene-cattle 0, abilene-gold 1, dodge-cattle 2, dodge-gold 3,
     // deadwood-cattle 4, … tombstone-gold 7; money: p1 10, p2 4, p3 10.
     check(&[("markets[money[p2]]", "deadwood-cattle"), ("markets[money[p2] + 3]", "tombstone-gold")]);
+    // And the other way: a row's number among every row of its table; -1 for none.
+    check(&[("index_of(markets, markets[money[p2]])", "4"), ("index_of(towns, pick)", "-1")]);
     let game = load_source(&source(&workspace().join("tests/cases/searches"))).expect("the ruleset loads");
     let state = game.start(names(3)).unwrap();
     let error = evaluate(&game, &state, "markets[money[p1]]").unwrap_err();

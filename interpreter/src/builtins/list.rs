@@ -637,8 +637,8 @@ pub const INDEX_OF: Builtin = Builtin {
                 _ => return None,
             };
             let in_order = rows.iter().enumerate().all(|(i, r)| *r == Value::Row(table, i as u16));
-            let count = Expr::Const(Value::Int(rows.len() as i64));
-            in_order.then(|| Expr::Call { builtin: &INDEX_OF, eval: eval_row_number, args: vec![x.clone(), count] })
+            let count = u16::try_from(rows.len()).ok()?;
+            in_order.then(|| Expr::RowNumber { row: x.clone().boxed(), count })
         }
         _ => None,
     }),
@@ -648,15 +648,6 @@ pub const INDEX_OF: Builtin = Builtin {
 fn eval_index_of(args: &[Expr], env: &Env) -> Result<Value> {
     let x = args[1].eval(env)?;
     Ok(Value::Int(list(args, 0, env)?.iter().position(|v| *v == x).map_or(-1, |i| i as i64)))
-}
-
-/// `index_of` in the first `args[1]` rows of a table, in order: the row's number.
-fn eval_row_number(args: &[Expr], env: &Env) -> Result<Value> {
-    let count = args[1].int(env)?;
-    Ok(Value::Int(match args[0].eval(env)? {
-        Value::Row(_, r) if (r as i64) < count => r as i64,
-        _ => -1,
-    }))
 }
 
 pub const CONCAT: Builtin = Builtin {
