@@ -1179,6 +1179,7 @@ impl Game {
         }
     }
 
+    #[inline]
     fn checked_index(&self, domain: Domain, i: usize, what: &str) -> Result<usize, RuntimeError> {
         if i >= self.domain_len(domain) {
             return Err(RuntimeError::new(format!("{what}: index out of range")));

@@ -631,13 +631,24 @@ impl Game {
         self.tables.iter().enumerate().find(|(_, t)| t.name == name).map(|(i, t)| (i as TableId, t))
     }
 
-    /// How many indexes a domain has in the slot layout.
+    /// How many indexes a domain has in the slot layout. Inlined: every write of an
+    /// indexed variable checks its index against it.
+    #[inline]
     pub fn domain_len(&self, domain: Domain) -> usize {
         match domain {
             Domain::Global => 1,
             Domain::Players => self.meta.max_players as usize,
             Domain::Table(t) => self.tables[t as usize].rows.len(),
+            Domain::Pair(..) => self.pair_len(domain),
+        }
+    }
+
+    /// [`Game::domain_len`] of a two-key domain (out of line: it recurses).
+    #[inline(never)]
+    fn pair_len(&self, domain: Domain) -> usize {
+        match domain {
             Domain::Pair(a, b) => self.domain_len(a.domain()) * self.domain_len(b.domain()),
+            other => self.domain_len(other),
         }
     }
 
