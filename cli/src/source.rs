@@ -113,19 +113,21 @@ pub fn resolve(spec: &str, relative_to: Option<&Path>) -> Result<RulesetSource, 
 /// Loads a ruleset (following `extends:` relative to the file that names it), held to
 /// this run's limits.
 pub fn load_ruleset(spec: &str) -> Result<Game, String> {
-    let source = resolve(spec, None)?;
-    let base_dir = Path::new(&source.file).parent().map(Path::to_path_buf);
-    let resolver = move |name: &str| resolve(name, base_dir.as_deref());
-    load_with_params(&source, &resolver, &[], limits()).map_err(|e| e.to_string())
+    load_ruleset_checked(spec)?.map_err(|e| e.to_string())
 }
 
 /// Loads a ruleset keeping its diagnostics as data: `Err` when the name or path does not
 /// resolve, `Ok(Err)` when the ruleset has problems.
 pub fn load_ruleset_checked(spec: &str) -> Result<Result<Game, frontier_interpreter::LoadError>, String> {
-    let source = resolve(spec, None)?;
+    Ok(load_source(&resolve(spec, None)?, &[]))
+}
+
+/// Loads a ruleset read from `source` with `params` overridden, following its `extends:`
+/// relative to its file, held to this run's limits.
+pub fn load_source(source: &RulesetSource, params: &[(String, i64)]) -> Result<Game, frontier_interpreter::LoadError> {
     let base_dir = Path::new(&source.file).parent().map(Path::to_path_buf);
     let resolver = move |name: &str| resolve(name, base_dir.as_deref());
-    Ok(load_with_params(&source, &resolver, &[], limits()))
+    load_with_params(source, &resolver, params, limits())
 }
 
 static LIMITS: std::sync::OnceLock<Limits> = std::sync::OnceLock::new();

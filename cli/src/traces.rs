@@ -8,7 +8,7 @@ use clap::Args;
 use frontier_interpreter::frontier_grammar::trace::{self as notation, RulesetRef, Trace};
 use frontier_interpreter::runner::Step;
 use frontier_interpreter::trace::{replay, replay_covering, starting_state, write_trace, Divergence, Replayed, ReplayStep};
-use frontier_interpreter::{coverage, load_with_params, Game, Journal, State};
+use frontier_interpreter::{coverage, Game, Journal, State};
 
 use crate::source::{plain_io, read_text, resolve};
 
@@ -65,9 +65,7 @@ fn prepare(path: &Path) -> Result<Prepared, String> {
         (None, RulesetRef::Name(n)) => resolve(n, Some(&dir)).map_err(|e| format!("{shown}{}: {e}", at(lines.ruleset)))?,
         (None, RulesetRef::Path(p)) => resolve(p, Some(&dir)).map_err(|e| format!("{shown}{}: {e}", at(lines.ruleset)))?,
     };
-    let base_dir = Path::new(&ruleset_source.file).parent().map(Path::to_path_buf);
-    let resolver = move |name: &str| resolve(name, base_dir.as_deref());
-    let game = load_with_params(&ruleset_source, &resolver, &trace.header.params, crate::source::limits())
+    let game = crate::source::load_source(&ruleset_source, &trace.header.params)
         .map_err(|e| format!("{shown}{}: the ruleset does not load:\n{e}", at(lines.ruleset)))?;
     let start = starting_state(&game, &trace, |p| {
         let file = dir.join(p);

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use frontier_interpreter::frontier_grammar::trace::RulesetRef;
-use frontier_interpreter::{load_with_params, Game, RulesetSource};
+use frontier_interpreter::{Game, RulesetSource};
 use serde::Serialize;
 
 use crate::source;
@@ -122,8 +122,6 @@ impl Entry {
             Origin::Embedded => source::embedded(&self.name).ok_or_else(|| format!("{} is not embedded", self.name))?,
             Origin::Path(p) => source::from_path(p)?,
         };
-        let base_dir = Path::new(&source.file).parent().map(Path::to_path_buf);
-        let resolver = move |name: &str| source::resolve(name, base_dir.as_deref());
-        load_with_params(&source, &resolver, params, source::limits()).map(Arc::new).map_err(|e| e.to_string())
+        source::load_source(&source, params).map(Arc::new).map_err(|e| e.to_string())
     }
 }
