@@ -34,7 +34,21 @@ pub(crate) struct Decls {
     pub max_players: usize,
 }
 
+/// Names an expression reads that no declaration may take.
+pub(crate) const BUILT_IN_NAMES: [&str; 2] = ["players", "it"];
+
 impl Decls {
+    /// The names of params, tables, state, zones and boards (one namespace), each with its
+    /// section of the ruleset.
+    pub fn declared_names(&self) -> impl Iterator<Item = (&str, &'static str)> {
+        let params = self.params.iter().map(|(n, _)| (n.as_str(), "params"));
+        let tables = self.tables.iter().map(|t| (t.name.as_str(), "tables"));
+        let vars = self.vars.iter().map(|v| (v.name.as_str(), "state"));
+        let zones = self.zones.iter().map(|z| (z.name.as_str(), "zones"));
+        let boards = self.boards.iter().map(|b| (b.name.as_str(), "boards"));
+        params.chain(tables).chain(vars).chain(zones).chain(boards)
+    }
+
     /// How many entries one key has in the slot layout (the stride of a first key).
     pub fn axis_len(&self, axis: Axis) -> usize {
         match axis {

@@ -25,7 +25,7 @@ use crate::model::*;
 use crate::script::Scripts;
 use crate::value::{TableId, Type, Value};
 pub(crate) use expr::{code_of_type, nothing, Compiled, Compiler, Decls, Scope};
-use expr::{TableDecl, VarDecl, ZoneDecl};
+use expr::{TableDecl, VarDecl, ZoneDecl, BUILT_IN_NAMES};
 
 /// A ruleset's files as read by the caller (the core does no IO).
 #[derive(Debug, Clone)]
@@ -377,7 +377,8 @@ impl Builder {
         let (mut vars, mut int_slots) = self.vars(top.get("state"), &mut decls, max_players);
         let (zones, zone_slots) = self.zones(top.get("zones"), &mut decls, max_players);
         let (boards, board_slots) = self.boards(top.get("boards"), &mut decls, max_players);
-        let counters = self.stat_counters(top.get("stats"), &mut decls, &mut vars, &mut int_slots);
+        let stat_entries = self.stat_entries(top.get("stats"));
+        let counters = self.stat_counters(&stat_entries, &mut decls, &mut vars, &mut int_slots);
         self.check_state_size([("state", int_slots), ("zones", zone_slots), ("boards", board_slots)]);
         self.table_shows(top.get("tables"), &mut tables, &decls);
         let functions = self.functions(declared, &decls);
@@ -387,7 +388,7 @@ impl Builder {
         let (procedures, blocks, setup, play) = procs.compile(self, &decls, top);
         self.refuse_endless_calls(&procedures, &blocks);
         let ranking = self.ranking(top.get("ranking"), &decls);
-        let stats = self.stats(top.get("stats"), &decls, &counters);
+        let stats = self.stats(stat_entries, &decls, &counters);
         let display = self.display(top.get("display"), &decls);
         let conserve = self.conserve(top.get("conserve"), &decls);
         let view = self.view(top.get("view"), &decls, &tables, &vars, &zones, &boards);
@@ -1278,9 +1279,10 @@ impl Builder {
     /// 0 that statements change by name; marked `stat` so that nothing but results shows
     /// them. Declared before the procedures are compiled, which may add to them. Returns
     /// the names of the counters declared.
-    fn stat_counters(&mut self, value: Option<&Yaml>, decls: &mut Decls, vars: &mut Vec<Var>, slots: &mut usize) -> Vec<String> {
+    fn stat_counters(&mut self, entries: &[(String, String, Mapping)], decls: &mut Decls, vars: &mut Vec<Var>, slots: &mut usize) -> Vec<String> {
         let mut declared = Vec::new();
-        for (name, path, m) in self.stat_entries(value) {
+        for (name, path, m) in entries {
+            let (name, path) = (name.clone(), path.as_str());
             self.check_keys(&m, &path, &format::key_lists().stat);
             let counter = self.is_counter(&m, &path);
             match (counter, m.contains_key("value")) {
@@ -1294,13 +1296,7 @@ impl Builder {
             if !counter {
                 continue;
             }
-            let taken = decls.params.iter().any(|(n, _)| *n == name)
-                || decls.tables.iter().any(|t| t.name == name)
-                || decls.vars.iter().any(|v| v.name == name)
-                || decls.zones.iter().any(|z| z.name == name)
-                || decls.boards.iter().any(|b| b.name == name)
-                || name == "players"
-                || name == "it";
+            let taken = BUILT_IN_NAMES.contains(&name.as_str()) || decls.declared_names().any(|(n, _)| n == name);
             if taken {
                 self.error(&path, format!("'{name}' is declared already: a counter is a state variable, and shares the namespace of params, tables, state, zones and boards"));
                 continue;
@@ -1326,13 +1322,10 @@ impl Builder {
 
     /// `stats:` as the game records them: each value's expression (whole number or
     /// true/false, no `it`), a counter reading its variable.
-    fn stats(&mut self, value: Option<&Yaml>, decls: &Decls, counters: &[String]) -> Vec<Stat> {
+    fn stats(&mut self, entries: Vec<(String, String, Mapping)>, decls: &Decls, counters: &[String]) -> Vec<Stat> {
         let mut out = Vec::new();
         let scope = Scope { locals: &[], it: None };
         // The entries' shape was checked, and its errors reported, with the counters.
-        let before = self.diagnostics.len();
-        let entries = self.stat_entries(value);
-        self.diagnostics.truncate(before);
         for (name, path, m) in entries {
             let counter = m.get("counter") == Some(&Yaml::Bool(true));
             if counter && !counters.contains(&name) {
@@ -1417,14 +1410,9 @@ impl Builder {
 
     fn check_unique_names(&mut self, decls: &Decls) {
         let mut seen: HashSet<&str> = HashSet::new();
-        let mut names: Vec<(&str, String)> = Vec::new();
-        names.extend(decls.params.iter().map(|(n, _)| (n.as_str(), format!("params.{n}"))));
-        names.extend(decls.tables.iter().map(|t| (t.name.as_str(), format!("tables.{}", t.name))));
-        names.extend(decls.vars.iter().map(|v| (v.name.as_str(), format!("state.{}", v.name))));
-        names.extend(decls.zones.iter().map(|z| (z.name.as_str(), format!("zones.{}", z.name))));
-        names.extend(decls.boards.iter().map(|b| (b.name.as_str(), format!("boards.{}", b.name))));
-        for (name, path) in names {
-            if name == "players" || name == "it" {
+        for (name, section) in decls.declared_names() {
+            let path = format!("{section}.{name}");
+            if BUILT_IN_NAMES.contains(&name) {
                 self.error(&path, format!("'{name}' is a built-in name"));
             } else if !seen.insert(name) {
                 self.error(&path, format!("'{name}' is declared twice (params, tables, state, zones and boards share one namespace)"));
