@@ -592,16 +592,6 @@ fn call_function<T: FromValue>(env: &Env, id: crate::ir::FunctionId, args: &[Exp
         memo.0.borrow_mut()[id.index()] = Some(v);
         return value;
     }
-    // One and two arguments, the commonest, in arrays of their size (nothing more to
-    // fill or drop).
-    if let [a] = args {
-        let values = [a.eval(env)?];
-        return run(&function.body, &env.for_function(&values));
-    }
-    if let [a, b] = args {
-        let values = [a.eval(env)?, b.eval(env)?];
-        return run(&function.body, &env.for_function(&values));
-    }
     if args.len() <= STACK_ARGS {
         let mut values: [Value; STACK_ARGS] = Default::default();
         for (slot, arg) in values.iter_mut().zip(args) {
