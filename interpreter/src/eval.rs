@@ -9,7 +9,7 @@ use std::fmt;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
-use crate::ir::{ArithOp, Code, Expr, Key, Slot, ZoneRead};
+use crate::ir::{ArithOp, Code, Expr, Key, Slot, Unroll, ZoneRead};
 use crate::machine::State;
 use crate::model::{Element, Game};
 use crate::value::Value;
@@ -267,6 +267,8 @@ impl Expr {
             }
             Expr::RowAt { table, .. } => Value::Row(*table, self.row_at(env)?),
             Expr::List(items) => Value::list(items.iter().map(|e| e.eval(env)).collect::<Result<Vec<_>>>()?),
+            Expr::Unrolled { op: Unroll::Any | Unroll::All, .. } => Value::Bool(self.bool(env)?),
+            Expr::Unrolled { op: Unroll::Sum | Unroll::Count, .. } => Value::Int(self.int(env)?),
             Expr::Filter { .. } | Expr::RowsWhere { .. } => {
                 let mut out = Vec::with_capacity(8);
                 self.each(env, |v| {
@@ -345,6 +347,20 @@ impl Expr {
                 }
             }
             Expr::With { values, body } => env.with_hoisted(values, |env| body.int(env)),
+            Expr::Unrolled { op: Unroll::Sum, items } => {
+                let mut total = 0;
+                for item in items {
+                    total = crate::builtins::list::sum_add(total, item.int(env)?)?;
+                }
+                Ok(total)
+            }
+            Expr::Unrolled { op: Unroll::Count, items } => {
+                let mut n = 0;
+                for item in items {
+                    n += item.bool(env)? as i64;
+                }
+                Ok(n)
+            }
             _ => as_int(&self.eval(env)?),
         }
     }
@@ -383,6 +399,7 @@ impl Expr {
             Expr::Param(i) => as_bool(&env.params[*i as usize]),
             Expr::Function { id, args } => call_function(env, *id, args, |body, env| body.bool(env)),
             Expr::Call { eval, args, .. } => as_bool(&eval(args, env)?),
+            Expr::Unrolled { op, items } => unrolled_bool(*op, items, env),
             _ => self.bool_other(env),
         }
     }
@@ -602,6 +619,23 @@ fn call_function<T: FromValue>(env: &Env, id: crate::ir::FunctionId, args: &[Exp
         let values = args.iter().map(|a| a.eval(env)).collect::<Result<Vec<_>>>()?;
         run(&function.body, &env.for_function(&values))
     }
+}
+
+/// An unrolled `any` or `all` ([`Expr::Unrolled`]): the items in order, up to the first
+/// that decides.
+#[inline(never)]
+fn unrolled_bool(op: Unroll, items: &[Expr], env: &Env) -> Result<bool> {
+    let decides = match op {
+        Unroll::Any => true,
+        Unroll::All => false,
+        Unroll::Sum | Unroll::Count => return Err(RuntimeError::new("internal: a number read as true/false")),
+    };
+    for item in items {
+        if item.bool(env)? == decides {
+            return Ok(decides);
+        }
+    }
+    Ok(!decides)
 }
 
 /// What a typed entry point reads from a value it did not compute (a function's value

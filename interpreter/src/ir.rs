@@ -173,6 +173,20 @@ impl CmpOp {
     }
 }
 
+/// What an [`Expr::Unrolled`] computes from its items, as the built-in it was
+/// unrolled from would from its elements.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unroll {
+    /// `any`: whether one item holds; stops at the first that does.
+    Any,
+    /// `all`: whether every item holds; stops at the first that does not.
+    All,
+    /// `sum`: the items' total, checked as `sum` checks it.
+    Sum,
+    /// `count_if`: how many items hold.
+    Count,
+}
+
 /// The source text of an expression node, for runtime errors that name it.
 pub type Source = Arc<str>;
 
@@ -212,7 +226,7 @@ macro_rules! children {
             Expr::Filter { list, cond } => vec![list, cond],
             Expr::RowsWhere { key, .. } => vec![key],
             Expr::Pair { first, second, .. } => vec![first, second],
-            Expr::List(items) => items.$iter().collect(),
+            Expr::List(items) | Expr::Unrolled { items, .. } => items.$iter().collect(),
             Expr::Arith { a, b, .. }
             | Expr::Compare { a, b, .. }
             | Expr::Equal { a, b, .. }
@@ -289,6 +303,11 @@ pub enum Expr {
     /// them): the row's number, or -1 for none.
     RowNumber { row: Box<Expr>, count: u16 },
     List(Vec<Expr>),
+    /// `any`, `all`, `sum` or `count_if` of a per-element argument over a constant list,
+    /// unrolled by the optimizer: one item per element, the argument's body with that
+    /// element put in (and folded), evaluated in the list's order. `any` and `all` stop
+    /// at the item where the call would have stopped.
+    Unrolled { op: Unroll, items: Vec<Expr> },
     Neg(Box<Expr>, Source),
     Not(Box<Expr>),
     Arith { op: ArithOp, a: Box<Expr>, b: Box<Expr>, source: Source },

@@ -14,7 +14,7 @@
 //! trace pin that.
 
 use crate::eval::{arith, Env, Template, TemplatePart, MAX_HOISTED};
-use crate::ir::{Expr, Key};
+use crate::ir::{Expr, Key, Unroll, ZoneRead};
 use crate::model::{Game, StmtKind};
 use crate::value::Value;
 
@@ -38,6 +38,9 @@ pub fn game(game: &mut Game) {
             if inline(&mut body, &bodies, small_with_plain_reads) {
                 folder.expr(&mut body);
             }
+            if folder.unroll(&mut body, &bodies) {
+                folder.expr(&mut body);
+            }
             bodies[id] = body;
         }
         for block in &mut blocks {
@@ -45,6 +48,9 @@ pub fn game(game: &mut Game) {
                 for e in statement_exprs(&mut stmt.kind) {
                     folder.expr(e);
                     if inline(e, &bodies, small_with_plain_reads) {
+                        folder.expr(e);
+                    }
+                    if folder.unroll(e, &bodies) {
                         folder.expr(e);
                     }
                 }
@@ -239,6 +245,8 @@ impl Folder<'_> {
             | Expr::Filter { .. }
             | Expr::RowsWhere { .. }
             | Expr::List(_)
+            | Expr::Unrolled { .. }
+            | Expr::IsNone { .. }
                 if closed(e, false) =>
             {
                 self.fold(e)
@@ -261,9 +269,22 @@ impl Folder<'_> {
             },
             // Superinstructions: an index or row that is a local, `it` or a variable is
             // read by the node itself, and a comparison with none tests the code.
-            Expr::VarAt { base, code, index, name } => {
-                Key::of(index).map(|key| Expr::VarAtKey { base: *base, code: *code, key, name: name.clone() })
-            }
+            Expr::VarAt { base, code, index, name } => match row_code(index) {
+                // A constant row: the variable's slot is known.
+                Some(r) => {
+                    let slot = *base + r as u32;
+                    ((slot as usize) < self.env.state.ints.len()).then_some(Expr::Var { slot, code: *code })
+                }
+                None => Key::of(index).map(|key| Expr::VarAtKey { base: *base, code: *code, key, name: name.clone() }),
+            },
+            Expr::Zone(z) => fixed_instance(z).map(Expr::Zone),
+            Expr::ZoneLen(z) => fixed_instance(z).map(Expr::ZoneLen),
+            Expr::ZoneFirst(z) => fixed_instance(z).map(Expr::ZoneFirst),
+            Expr::ZoneLast(z) => fixed_instance(z).map(Expr::ZoneLast),
+            Expr::ZoneCount(z, x) => fixed_instance(z).map(|z| Expr::ZoneCount(z, x.clone())),
+            Expr::ZoneContains(z, x) => fixed_instance(z).map(|z| Expr::ZoneContains(z, x.clone())),
+            Expr::ZoneIndexOf(z, x) => fixed_instance(z).map(|z| Expr::ZoneIndexOf(z, x.clone())),
+            Expr::Unrolled { op, items } => without_neutral_items(*op, items),
             Expr::Column { values, row, name } => {
                 Key::of(row).map(|key| Expr::ColumnKey { values: values.clone(), key, name: name.clone() })
             }
@@ -295,9 +316,7 @@ impl Folder<'_> {
             self.expr(&mut e);
             // Calls whose arguments became constants take their bodies, folded in turn,
             // and so do small functions whose arguments became plain reads.
-            while inline(&mut e, bodies, constant_arguments) || inline(&mut e, bodies, small_with_plain_reads) {
-                self.expr(&mut e);
-            }
+            self.specialize(&mut e, bodies);
             nodes += size(&e);
             if nodes > SPECIALIZED_NODES {
                 return None;
@@ -326,6 +345,70 @@ impl Folder<'_> {
             of_row.push(k);
         }
         Some(crate::model::ByRow { conditions, of_row })
+    }
+
+    /// Folds what constants put into `e` decide: calls whose arguments became constants
+    /// take their bodies, folded in turn, and so do small functions whose arguments became
+    /// plain reads; then searches and totals over constant lists are unrolled.
+    fn specialize(&self, e: &mut Expr, bodies: &[Expr]) {
+        while inline(e, bodies, constant_arguments) || inline(e, bodies, small_with_plain_reads) {
+            self.expr(e);
+        }
+        if self.unroll(e, bodies) {
+            self.expr(e);
+        }
+    }
+
+    /// Unrolls, bottom-up, each call of a built-in that may be unrolled (`any`, `all`,
+    /// `sum`, `count_if`) whose list is a constant of at most [`UNROLL_ELEMENTS`]
+    /// elements: the per-element argument is copied once per element with the element put
+    /// in, then specialized ([`Folder::specialize`]), into an [`Expr::Unrolled`]. Then no
+    /// element is bound at run time, and what each element decides (its columns, the
+    /// variable or zone it names, the branches and calls it settles) is folded here. A
+    /// call whose copies would hold more than [`UNROLL_NODES`] nodes stays. Whether
+    /// anything was unrolled.
+    fn unroll(&self, e: &mut Expr, bodies: &[Expr]) -> bool {
+        let mut changed = false;
+        for child in e.children_mut() {
+            changed |= self.unroll(child, bodies);
+        }
+        let Expr::Call { builtin, args, .. } = e else { return changed };
+        let (Some(op), [list, Expr::Lambda(body)]) = (builtin.unroll, args.as_slice()) else { return changed };
+        // Over a filter of a constant list, each element is first tested by the filter's
+        // condition, in the same order: `any(filter(l, c), d)` is `any(l, c and d)`.
+        let (elements, filter) = match list {
+            Expr::Const(Value::List(elements)) => (elements, None),
+            Expr::Filter { list, cond } => match (&**list, &**cond) {
+                (Expr::Const(Value::List(elements)), Expr::Lambda(cond)) => (elements, Some(&**cond)),
+                _ => return changed,
+            },
+            _ => return changed,
+        };
+        if elements.is_empty() || elements.len() > UNROLL_ELEMENTS {
+            return changed;
+        }
+        let mut items = Vec::with_capacity(elements.len());
+        let mut nodes = 0;
+        for element in elements.iter() {
+            let Some(mut item) = put_element(body, element, 0) else { return changed };
+            if let Some(cond) = filter {
+                let Some(passes) = put_element(cond, element, 0) else { return changed };
+                item = match op {
+                    Unroll::Any | Unroll::Count => Expr::And(passes.boxed(), item.boxed()),
+                    Unroll::All => Expr::Or(Expr::Not(passes.boxed()).boxed(), item.boxed()),
+                    Unroll::Sum => Expr::If { cond: passes.boxed(), then: item.boxed(), otherwise: Expr::Const(Value::Int(0)).boxed() },
+                };
+            }
+            self.expr(&mut item);
+            self.specialize(&mut item, bodies);
+            nodes += size(&item);
+            if nodes > UNROLL_NODES {
+                return changed;
+            }
+            items.push(item);
+        }
+        *e = Expr::Unrolled { op, items };
+        true
     }
 
     /// The value of an expression that reads no state, when it has one.
@@ -379,7 +462,7 @@ fn closed(e: &Expr, it_bound: bool) -> bool {
         Expr::Filter { list, cond } => closed(list, it_bound) && closed(cond, it_bound),
         Expr::RowsWhere { key, .. } => closed(key, it_bound),
         Expr::Pair { first, second, .. } => closed(first, it_bound) && closed(second, it_bound),
-        Expr::List(items) => items.iter().all(|i| closed(i, it_bound)),
+        Expr::List(items) | Expr::Unrolled { items, .. } => items.iter().all(|i| closed(i, it_bound)),
         Expr::Arith { a, b, .. }
         | Expr::Compare { a, b, .. }
         | Expr::Equal { a, b, .. }
@@ -452,6 +535,80 @@ fn outside_element(e: &Expr) -> Option<Expr> {
 /// the most IR nodes the specialized conditions of one option group may hold in all.
 const SPECIALIZED_ROWS: usize = 512;
 const SPECIALIZED_NODES: usize = 50_000;
+
+/// The most elements a constant list may have for a search or total over it to be
+/// unrolled, and the most IR nodes the unrolled copies may hold in all.
+const UNROLL_ELEMENTS: usize = 32;
+const UNROLL_NODES: usize = 2048;
+
+/// The body of a per-element argument with `value` put in for its element, as it reads
+/// once it is no longer per element (for [`Folder::unroll`]); `depth` counts the inner
+/// per-element arguments entered. References to enclosing elements come one level
+/// nearer. None if the body holds lifted values (lifting comes after unrolling).
+fn put_element(e: &Expr, value: &Value, depth: u8) -> Option<Expr> {
+    let element = || Expr::Const(value.clone());
+    let mut out = match e {
+        Expr::It if depth == 0 => return Some(element()),
+        Expr::Outer(k) if *k == depth => return Some(element()),
+        Expr::Outer(k) if *k > depth => return Some(if *k == 1 { Expr::It } else { Expr::Outer(*k - 1) }),
+        Expr::VarAtKey { base, code, key: Key::It, name } if depth == 0 => {
+            Expr::VarAt { base: *base, code: *code, index: element().boxed(), name: name.clone() }
+        }
+        Expr::ColumnKey { values, key: Key::It, name } if depth == 0 => {
+            Expr::Column { values: values.clone(), row: element().boxed(), name: name.clone() }
+        }
+        Expr::With { .. } | Expr::Hoisted { .. } => return None,
+        other => other.clone(),
+    };
+    let depth = if matches!(out, Expr::Lambda(_)) { depth.checked_add(1)? } else { depth };
+    for child in out.children_mut() {
+        *child = put_element(child, value, depth)?;
+    }
+    Some(out)
+}
+
+/// The row number a constant row stands for.
+fn row_code(e: &Expr) -> Option<u16> {
+    match e {
+        Expr::Const(Value::Row(_, r)) => Some(*r),
+        _ => None,
+    }
+}
+
+/// A read of an indexed zone with a constant row for its index, as a read of the one
+/// instance that row names.
+fn fixed_instance(z: &ZoneRead) -> Option<ZoneRead> {
+    let r = u32::from(row_code(z.index.as_deref()?)?);
+    (r < z.len).then(|| ZoneRead { base: z.base + r, len: 1, index: None, of: z.of, name: z.name.clone() })
+}
+
+/// An unrolled search or total without the items that cannot change it (a constant
+/// false in `any` or `count_if`, true in `all`, 0 in `sum`) nor those after an item that
+/// decides it (a constant true in `any`, false in `all`: the call stops there); one item
+/// of `any`, `all` or `sum` is that item. None when nothing changes.
+fn without_neutral_items(op: Unroll, items: &[Expr]) -> Option<Expr> {
+    let neutral = |e: &Expr| match (op, e) {
+        (Unroll::Any | Unroll::Count, Expr::Const(Value::Bool(b))) => !*b,
+        (Unroll::All, Expr::Const(Value::Bool(b))) => *b,
+        (Unroll::Sum, Expr::Const(Value::Int(n))) => *n == 0,
+        _ => false,
+    };
+    let decides = |e: &Expr| matches!((op, e), (Unroll::Any, Expr::Const(Value::Bool(true))) | (Unroll::All, Expr::Const(Value::Bool(false))));
+    let end = items.iter().position(decides).map_or(items.len(), |i| i + 1);
+    let kept: Vec<Expr> = items[..end].iter().filter(|e| !neutral(e)).cloned().collect();
+    let alone = kept.len() == 1 && op != Unroll::Count;
+    if kept.len() == items.len() && !alone {
+        return None;
+    }
+    Some(match (op, kept.len()) {
+        (Unroll::Any, 0) => Expr::Const(Value::Bool(false)),
+        (Unroll::All, 0) => Expr::Const(Value::Bool(true)),
+        (Unroll::Sum | Unroll::Count, 0) => Expr::Const(Value::Int(0)),
+        // The one number of a sum: 0 plus it cannot overflow.
+        (_, 1) if alone => kept.into_iter().next()?,
+        _ => Expr::Unrolled { op, items: kept },
+    })
+}
 
 /// The table whose rows a `for:` list holds, when it is known at load: a constant list
 /// of one table's rows, a filter of one, an index read, or a zone of rows.
@@ -554,7 +711,10 @@ fn lift_invariants(e: &mut Expr, values: &mut Vec<Expr>) {
 /// where they stand (a board, a two-key entry): their parts may be.
 fn worth_lifting(e: &Expr) -> bool {
     fn costly(e: &Expr) -> bool {
-        matches!(e, Expr::Call { .. } | Expr::Function { .. } | Expr::Filter { .. } | Expr::RowsWhere { .. } | Expr::In { .. })
+        matches!(
+            e,
+            Expr::Call { .. } | Expr::Function { .. } | Expr::Filter { .. } | Expr::RowsWhere { .. } | Expr::In { .. } | Expr::Unrolled { .. }
+        )
             || e.children().into_iter().any(costly)
     }
     fn script(e: &Expr) -> bool {
@@ -798,5 +958,30 @@ mod tests {
         assert_eq!(by_row.of_row[2], by_row.of_row[4]);
         // Four gold markets, each its own owner: 4 + 2 conditions in all.
         assert_eq!(conditions.len(), 6);
+    }
+
+    /// The optimized body of a function of tests/cases/searches.
+    fn function_body(game: &crate::Game, name: &str) -> Expr {
+        game.functions.iter().find(|f| f.name == name).map(|f| f.body.clone()).expect("the function exists")
+    }
+
+    #[test]
+    fn searches_and_totals_over_a_tables_rows_are_unrolled() {
+        let game = searches();
+        let unrolled = |e: &Expr| matches!(e, Expr::Unrolled { .. });
+        let loops = |e: &Expr| matches!(e, Expr::Call { .. } | Expr::Lambda(_) | Expr::Filter { .. });
+        for name in ["herds_of", "spaces_of_cattle", "all_open", "fewer_cattle_pairs", "herded_and_large", "empty_with", "divides_at_abilene"] {
+            let body = function_body(&game, name);
+            assert!(any(&body, unrolled) && !any(&body, loops), "{name}: {body:?}");
+        }
+        // A town's column and the zone or variable it names are read as constants: no
+        // element is bound, and `herd[t]` is one zone.
+        let body = function_body(&game, "herds_of");
+        assert!(!any(&body, |e| matches!(e, Expr::It | Expr::ColumnKey { .. } | Expr::Column { .. })), "{body:?}");
+        assert!(any(&body, |e| matches!(e, Expr::ZoneContains(z, _) if z.index.is_none())), "{body:?}");
+        // abilene's 4 spaces decide the search at load.
+        assert!(matches!(function_body(&game, "stops_at_abilene"), Expr::Const(crate::value::Value::Bool(true))));
+        // Over a filter: one item per row, the filter's test first.
+        assert!(matches!(function_body(&game, "herd_spaces"), Expr::Unrolled { items, .. } if items.len() == 4));
     }
 }

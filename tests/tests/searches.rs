@@ -2,8 +2,9 @@
 //! definitions give: a filter of a table by a column equal to a key (read through an
 //! index of the rows), `x in zone` (searched in place), and counts compared with 0 or 1
 //! (searches that stop at the first match), parts of per-element arguments that do not
-//! read the element (computed once, when first needed), and an option condition
-//! specialized for each row of its list. Every expected value is worked out by hand
+//! read the element (computed once, when first needed), an option condition
+//! specialized for each row of its list, and searches and totals over a table's rows
+//! unrolled into one copy of their per-element argument per row. Every expected value is worked out by hand
 //! from tests/cases/searches/ruleset.yaml, in the comments.
 
 use frontier_interpreter::trace::evaluate;
@@ -108,4 +109,43 @@ fn an_option_condition_specialized_per_row_lists_the_same_options() {
         game.option_labels(&state).unwrap(),
         ["market abilene-gold", "market dodge-cattle", "market deadwood-cattle", "market tombstone-gold"]
     );
+}
+
+#[test]
+fn searches_and_totals_unrolled_over_a_tables_rows_match_their_definitions() {
+    // Towns (spaces, below): abilene (4, none), dodge (6, abilene), deadwood (5, dodge),
+    // tombstone (3, none). herd: abilene [p1], dodge [p2, p1], the others empty.
+    check(&[
+        // p1 has cattle in abilene and dodge, p2 in dodge, p3 nowhere.
+        ("map(players, p => herds_of(p))", "2 1 0"),
+        // p1: 1 in abilene (4) + 1 in dodge (6) = 10; p2: 1 in dodge = 6; p3: 0.
+        ("map(players, p => spaces_of_cattle(p))", "10 6 0"),
+        // abilene and tombstone have nothing below; below dodge is abilene (1 cattle),
+        // below deadwood is dodge (2).
+        ("all_open()", "yes"),
+        // Herd sizes 1, 2, 0, 0. For abilene one town has more (dodge), for dodge none,
+        // for deadwood and tombstone two each (abilene, dodge): 1 + 0 + 2 + 2.
+        ("fewer_cattle_pairs()", "5"),
+        // With cattle: abilene (4 spaces) and dodge (6): one has more than 4.
+        ("herded_and_large()", "1"),
+        // Without cattle: deadwood (5) and tombstone (3), both fewer than 6.
+        ("empty_and_small()", "yes"),
+        ("map(players, p => empty_with(p))", "no no no"),
+        // abilene 4 + dodge 6.
+        ("herd_spaces()", "10"),
+        // abilene has 4 spaces: the search stops there, before 1 / (4 - 4).
+        ("stops_at_abilene()", "yes"),
+    ]);
+}
+
+#[test]
+fn an_unrolled_search_fails_where_the_call_would() {
+    let game = load_source(&source(&workspace().join("tests/cases/searches"))).expect("the ruleset loads");
+    let state = game.start(names(3)).unwrap();
+    // abilene has 4 spaces, not 6: its second test divides by p2's money - 4 = 0.
+    let error = evaluate(&game, &state, "divides_at_abilene()").unwrap_err();
+    assert!(error.contains("division by zero"), "{error}");
+    // 1 (abilene) + 9223372036854775807 (dodge): the sum's own message.
+    let error = evaluate(&game, &state, "sum_past_max()").unwrap_err();
+    assert!(error.contains("sum: 1 + 9223372036854775807 is outside the whole numbers"), "{error}");
 }

@@ -46,6 +46,7 @@ pub const CELLS: Builtin = Builtin {
     },
     reduce: None,
     pure: false,
+    unroll: None,
 };
 
 fn eval_cells(args: &[Expr], env: &Env) -> Result<Value> {
@@ -63,6 +64,7 @@ pub const HOLES: Builtin = Builtin {
     },
     reduce: None,
     pure: false,
+    unroll: None,
 };
 
 fn eval_holes(args: &[Expr], env: &Env) -> Result<Value> {
@@ -77,6 +79,7 @@ pub const AT: Builtin = Builtin {
     lower: lower_at,
     reduce: None,
     pure: false,
+    unroll: None,
 };
 
 fn lower_at(c: &mut Compiler, site: &CallSite) -> Compiled {
@@ -99,6 +102,7 @@ pub const GROUPS: Builtin = Builtin {
     lower: lower_groups,
     reduce: None,
     pure: false,
+    unroll: None,
 };
 
 fn lower_groups(c: &mut Compiler, site: &CallSite) -> Compiled {
@@ -126,6 +130,7 @@ pub const PLACEMENTS: Builtin = Builtin {
     lower: lower_placements,
     reduce: None,
     pure: false,
+    unroll: None,
 };
 
 fn lower_placements(c: &mut Compiler, site: &CallSite) -> Compiled {
@@ -152,6 +157,7 @@ pub const POS: Builtin = Builtin {
     lower: lower_pos,
     reduce: None,
     pure: true,
+    unroll: None,
 };
 
 fn lower_pos(c: &mut Compiler, site: &CallSite) -> Compiled {
@@ -185,6 +191,7 @@ pub const NEIGHBOURS: Builtin = Builtin {
     lower: lower_neighbours,
     reduce: None,
     pure: true,
+    unroll: None,
 };
 
 fn lower_neighbours(c: &mut Compiler, site: &CallSite) -> Compiled {
@@ -215,6 +222,7 @@ pub const ROTATE: Builtin = Builtin {
     lower: lower_rotate,
     reduce: None,
     pure: true,
+    unroll: None,
 };
 
 fn lower_rotate(c: &mut Compiler, site: &CallSite) -> Compiled {

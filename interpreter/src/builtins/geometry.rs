@@ -81,6 +81,7 @@ pub const COMPONENTS: Builtin = Builtin {
     lower: lower_components,
     reduce: None,
     pure: true,
+    unroll: None,
 };
 
 fn lower_components(c: &mut Compiler, site: &CallSite) -> Compiled {
@@ -114,6 +115,7 @@ pub const LINES: Builtin = Builtin {
     lower: lower_lines,
     reduce: None,
     pure: true,
+    unroll: None,
 };
 
 fn lower_lines(c: &mut Compiler, site: &CallSite) -> Compiled {
@@ -142,6 +144,7 @@ pub const ON_EDGE: Builtin = Builtin {
     lower: lower_on_edge,
     reduce: None,
     pure: true,
+    unroll: None,
 };
 
 fn lower_on_edge(c: &mut Compiler, site: &CallSite) -> Compiled {
@@ -180,6 +183,7 @@ pub const DISTANCE: Builtin = Builtin {
     lower: lower_distance,
     reduce: None,
     pure: true,
+    unroll: None,
 };
 
 fn lower_distance(c: &mut Compiler, site: &CallSite) -> Compiled {

@@ -17,6 +17,7 @@ pub const KNOWS: Builtin = Builtin {
     reduce: None,
     // Reads the zones.
     pure: false,
+    unroll: None,
 };
 
 fn lower_knows(c: &mut Compiler, site: &CallSite) -> Compiled {

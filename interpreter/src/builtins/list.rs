@@ -5,7 +5,7 @@ use std::ops::ControlFlow::{Break, Continue};
 
 use super::{Builtin, CallSite, Form};
 use crate::eval::{as_int, as_list, Env, Result, RuntimeError};
-use crate::ir::Expr;
+use crate::ir::{Expr, Unroll};
 use crate::load::{nothing, Compiled, Compiler};
 use crate::value::{Type, Value};
 
@@ -34,6 +34,7 @@ pub const LEN: Builtin = Builtin {
         _ => None,
     }),
     pure: true,
+    unroll: None,
 };
 
 fn lower_len(c: &mut Compiler, site: &CallSite) -> Compiled {
@@ -61,6 +62,7 @@ pub const COUNT: Builtin = Builtin {
         _ => None,
     }),
     pure: true,
+    unroll: None,
 };
 
 fn lower_count(c: &mut Compiler, site: &CallSite) -> Compiled {
@@ -113,6 +115,7 @@ pub const COUNT_IF: Builtin = Builtin {
         Some(Expr::Call { builtin: &COUNT_IF, eval: eval_count_if, args: vec![rows, cond] })
     }),
     pure: true,
+    unroll: Some(Unroll::Count),
 };
 
 /// A count compared with a constant that only asks whether there is one
@@ -156,6 +159,7 @@ pub const FILTER: Builtin = Builtin {
     },
     reduce: None,
     pure: true,
+    unroll: None,
 };
 
 pub const ANY: Builtin = Builtin {
@@ -172,6 +176,7 @@ pub const ANY: Builtin = Builtin {
         Some(Expr::Call { builtin: &ANY, eval: eval_any, args: vec![rows, cond] })
     }),
     pure: true,
+    unroll: Some(Unroll::Any),
 };
 
 fn eval_any(args: &[Expr], env: &Env) -> Result<Value> {
@@ -194,6 +199,7 @@ pub const ALL: Builtin = Builtin {
     },
     reduce: None,
     pure: true,
+    unroll: Some(Unroll::All),
 };
 
 fn eval_all(args: &[Expr], env: &Env) -> Result<Value> {
@@ -213,6 +219,7 @@ pub const MAP: Builtin = Builtin {
     lower: lower_map,
     reduce: None,
     pure: true,
+    unroll: None,
 };
 
 fn lower_map(c: &mut Compiler, site: &CallSite) -> Compiled {
@@ -237,6 +244,7 @@ pub const SORT_BY: Builtin = Builtin {
     lower: lower_sort_by,
     reduce: None,
     pure: true,
+    unroll: None,
 };
 
 fn lower_sort_by(c: &mut Compiler, site: &CallSite) -> Compiled {
@@ -272,6 +280,7 @@ pub const SUM: Builtin = Builtin {
     lower: lower_sum,
     reduce: None,
     pure: true,
+    unroll: Some(Unroll::Sum),
 };
 
 fn lower_sum(c: &mut Compiler, site: &CallSite) -> Compiled {
@@ -294,7 +303,8 @@ fn lower_sum(c: &mut Compiler, site: &CallSite) -> Compiled {
     (site.call(eval_sum_of, vec![l, key]), Type::Int)
 }
 
-fn add(total: i64, n: i64) -> Result<i64> {
+/// The running total of a `sum` plus the next number, checked.
+pub(crate) fn sum_add(total: i64, n: i64) -> Result<i64> {
     total.checked_add(n).ok_or_else(|| {
         RuntimeError::new(format!("sum: {total} + {n} is outside the whole numbers a state holds (−2⁶³ to 2⁶³−1)"))
     })
@@ -303,7 +313,7 @@ fn add(total: i64, n: i64) -> Result<i64> {
 fn eval_sum(args: &[Expr], env: &Env) -> Result<Value> {
     let mut total = 0i64;
     args[0].each(env, |v| {
-        total = add(total, as_int(v)?)?;
+        total = sum_add(total, as_int(v)?)?;
         Ok(Continue(()))
     })?;
     Ok(Value::Int(total))
@@ -312,7 +322,7 @@ fn eval_sum(args: &[Expr], env: &Env) -> Result<Value> {
 fn eval_sum_of(args: &[Expr], env: &Env) -> Result<Value> {
     let mut total = 0i64;
     args[0].each(env, |v| {
-        total = add(total, args[1].apply_int(env, v)?)?;
+        total = sum_add(total, args[1].apply_int(env, v)?)?;
         Ok(Continue(()))
     })?;
     Ok(Value::Int(total))
@@ -328,6 +338,7 @@ pub const MIN: Builtin = Builtin {
     lower: lower_min_max,
     reduce: None,
     pure: true,
+    unroll: None,
 };
 
 pub const MAX: Builtin = Builtin {
@@ -340,6 +351,7 @@ pub const MAX: Builtin = Builtin {
     lower: lower_min_max,
     reduce: None,
     pure: true,
+    unroll: None,
 };
 
 fn lower_min_max(c: &mut Compiler, site: &CallSite) -> Compiled {
@@ -415,6 +427,7 @@ pub const ARGMAX: Builtin = Builtin {
     lower: |c, site| lower_arg_best(c, site, eval_argmax),
     reduce: None,
     pure: true,
+    unroll: None,
 };
 
 pub const ARGMIN: Builtin = Builtin {
@@ -427,6 +440,7 @@ pub const ARGMIN: Builtin = Builtin {
     lower: |c, site| lower_arg_best(c, site, eval_argmin),
     reduce: None,
     pure: true,
+    unroll: None,
 };
 
 fn lower_arg_best(c: &mut Compiler, site: &CallSite, eval: crate::ir::BuiltinEval) -> Compiled {
@@ -504,6 +518,7 @@ pub const FIRST: Builtin = Builtin {
         _ => None,
     }),
     pure: true,
+    unroll: None,
 };
 
 fn eval_first(args: &[Expr], env: &Env) -> Result<Value> {
@@ -521,6 +536,7 @@ pub const LAST: Builtin = Builtin {
         _ => None,
     }),
     pure: true,
+    unroll: None,
 };
 
 fn eval_last(args: &[Expr], env: &Env) -> Result<Value> {
@@ -535,6 +551,7 @@ pub const REVERSE: Builtin = Builtin {
     lower: |c, site| lower_one_list(c, site, eval_reverse, list_of),
     reduce: None,
     pure: true,
+    unroll: None,
 };
 
 fn eval_reverse(args: &[Expr], env: &Env) -> Result<Value> {
@@ -551,6 +568,7 @@ pub const TAKE: Builtin = Builtin {
     lower: |c, site| lower_take_drop(c, site, eval_take),
     reduce: None,
     pure: true,
+    unroll: None,
 };
 
 pub const DROP: Builtin = Builtin {
@@ -561,6 +579,7 @@ pub const DROP: Builtin = Builtin {
     lower: |c, site| lower_take_drop(c, site, eval_drop),
     reduce: None,
     pure: true,
+    unroll: None,
 };
 
 fn lower_take_drop(c: &mut Compiler, site: &CallSite, eval: crate::ir::BuiltinEval) -> Compiled {
@@ -610,6 +629,7 @@ pub const CONTAINS: Builtin = Builtin {
         _ => None,
     }),
     pure: true,
+    unroll: None,
 };
 
 fn eval_contains(args: &[Expr], env: &Env) -> Result<Value> {
@@ -643,6 +663,7 @@ pub const INDEX_OF: Builtin = Builtin {
         _ => None,
     }),
     pure: true,
+    unroll: None,
 };
 
 fn eval_index_of(args: &[Expr], env: &Env) -> Result<Value> {
@@ -658,6 +679,7 @@ pub const CONCAT: Builtin = Builtin {
     lower: lower_concat,
     reduce: None,
     pure: true,
+    unroll: None,
 };
 
 fn lower_concat(c: &mut Compiler, site: &CallSite) -> Compiled {
@@ -687,6 +709,7 @@ pub const RANGE: Builtin = Builtin {
     lower: lower_range,
     reduce: None,
     pure: true,
+    unroll: None,
 };
 
 fn lower_range(c: &mut Compiler, site: &CallSite) -> Compiled {
@@ -720,6 +743,7 @@ pub const NEXT_PLAYER: Builtin = Builtin {
     reduce: None,
     // Depends on how many play.
     pure: false,
+    unroll: None,
 };
 
 fn lower_next_player(c: &mut Compiler, site: &CallSite) -> Compiled {
@@ -785,6 +809,7 @@ pub const SEATS_FROM: Builtin = Builtin {
     lower: lower_seats_from,
     reduce: None,
     pure: false,
+    unroll: None,
 };
 
 fn lower_seats_from(c: &mut Compiler, site: &CallSite) -> Compiled {
@@ -819,6 +844,7 @@ pub const ABS: Builtin = Builtin {
     lower: lower_abs,
     reduce: None,
     pure: true,
+    unroll: None,
 };
 
 fn lower_abs(c: &mut Compiler, site: &CallSite) -> Compiled {
@@ -845,6 +871,7 @@ pub const TEXT: Builtin = Builtin {
     reduce: None,
     // Players read by their names, which belong to the game being played.
     pure: false,
+    unroll: None,
 };
 
 fn lower_text(c: &mut Compiler, site: &CallSite) -> Compiled {
@@ -874,6 +901,7 @@ pub const COLOUR: Builtin = Builtin {
     lower: lower_colour,
     reduce: None,
     pure: false,
+    unroll: None,
 };
 
 fn lower_colour(c: &mut Compiler, site: &CallSite) -> Compiled {
@@ -905,6 +933,7 @@ pub const PAD: Builtin = Builtin {
     lower: lower_pad,
     reduce: None,
     pure: false,
+    unroll: None,
 };
 
 fn lower_pad(c: &mut Compiler, site: &CallSite) -> Compiled {

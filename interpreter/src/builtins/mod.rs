@@ -36,6 +36,10 @@ pub struct Builtin {
     pub(crate) reduce: Option<Reduce>,
     /// The result depends only on the arguments: a call of constants may be folded.
     pub pure: bool,
+    /// How a call of a per-element argument over a constant list is unrolled (one copy
+    /// of the argument per element, see [`Expr::Unrolled`](crate::ir::Expr::Unrolled)),
+    /// when it may be.
+    pub(crate) unroll: Option<crate::ir::Unroll>,
 }
 
 impl std::fmt::Debug for Builtin {
