@@ -993,7 +993,7 @@ impl Game {
                     // several rows share holds or not for all of them (the first 64 are
                     // remembered).
                     let (mut tested, mut held) = (0u64, 0u64);
-                    list.each(env, |item| {
+                    let mut consider = |item: &Value| -> Result<std::ops::ControlFlow<()>, RuntimeError> {
                         let allowed = match (&group.by_row, item) {
                             (Some(by_row), Value::Row(_, r)) => {
                                 let k = by_row.of_row.get(*r as usize).copied().unwrap_or(u16::MAX) as usize;
@@ -1014,7 +1014,20 @@ impl Game {
                             options.push((g, item.clone()));
                         }
                         Ok(std::ops::ControlFlow::Continue(()))
-                    })?
+                    };
+                    match group.by_row.as_ref().and_then(|by_row| by_row.filtered.as_ref()) {
+                        // The filter of constant rows, row by row with its condition for each.
+                        Some(filtered) => {
+                            for item in filtered.rows.iter() {
+                                let Value::Row(_, r) = item else { return Err(RuntimeError::new("internal: a filtered row that is not a row")) };
+                                let pass = filtered.pass.get(*r as usize).ok_or_else(|| RuntimeError::new("internal: a row without its filter"))?;
+                                if pass.bool(env)? && consider(item)?.is_break() {
+                                    break;
+                                }
+                            }
+                        }
+                        None => list.each(env, consider)?,
+                    }
                 }
                 bindings => {
                     let mut scratch = env.locals.to_vec();

@@ -544,7 +544,8 @@ pub struct OptionGroup {
     pub condition: Option<Expr>,
     /// The condition specialized for each row of a table, when the group has one `for:`
     /// list and it holds rows of that table: the optimizer puts the row in and folds what
-    /// it decides (its columns, the branches and calls that depend on it).
+    /// it decides (its columns, the branches and calls that depend on it). So is the
+    /// condition of a `for:` list that filters a constant list of rows.
     pub by_row: Option<ByRow>,
     pub body: BlockId,
     pub rule: RuleRef,
@@ -557,6 +558,19 @@ pub struct ByRow {
     pub conditions: Vec<Expr>,
     /// For each row code, its condition in `conditions`.
     pub of_row: Vec<u16>,
+    /// When the `for:` list filters a constant list of the table's rows, the filter taken
+    /// apart: the listing reads those rows and tests each with its specialized filter
+    /// condition, then with its shared condition.
+    pub filtered: Option<FilteredRows>,
+}
+
+/// The `for:` list `filter(rows, cond)` of an option group with rows a constant list, as
+/// [`ByRow`] reads it.
+pub struct FilteredRows {
+    /// The filter's list.
+    pub rows: std::sync::Arc<Vec<crate::value::Value>>,
+    /// For each row code, the filter's condition with that row put in.
+    pub pass: Vec<Expr>,
 }
 
 /// An entry of `display:`: one line, or one line per element of a list (`for:`).

@@ -83,6 +83,7 @@ pub fn game(game: &mut Game) {
             if let StmtKind::Choose(choose) = &mut stmt.kind {
                 for by_row in choose.groups.iter_mut().filter_map(|g| g.by_row.as_mut()) {
                     by_row.conditions.iter_mut().for_each(hoist_invariants);
+                    by_row.filtered.iter_mut().flat_map(|f| f.pass.iter_mut()).for_each(hoist_invariants);
                 }
             }
         }
@@ -299,23 +300,34 @@ impl Folder<'_> {
     }
 
     /// An option group's condition specialized for each row of the table its one `for:`
-    /// list holds (see [`crate::model::OptionGroup::by_row`]); none when the group has no
-    /// condition or several lists, or the list is not of rows, or the table or the
-    /// specialized conditions are too large.
+    /// list holds (see [`crate::model::OptionGroup::by_row`]), and the condition of that
+    /// list when it filters a constant list of rows; none when the group has several
+    /// lists, or the list is not of rows, or neither condition is there to specialize, or
+    /// the table or the specialized conditions are too large.
     fn by_row(&self, group: &crate::model::OptionGroup, bodies: &[Expr]) -> Option<crate::model::ByRow> {
-        let ([(slot, list)], Some(condition)) = (group.bindings.as_slice(), &group.condition) else { return None };
+        let [(slot, list)] = group.bindings.as_slice() else { return None };
+        let filter = match list {
+            Expr::Filter { list: inner, cond } => match (&**inner, &**cond) {
+                (Expr::Const(Value::List(rows)), Expr::Lambda(pass)) => Some((rows, &**pass)),
+                _ => None,
+            },
+            _ => None,
+        };
+        if group.condition.is_none() && filter.is_none() {
+            return None;
+        }
         let table = rows_of(list)?;
         let rows = self.env.game.tables.get(table as usize)?.rows.len();
         if rows > SPECIALIZED_ROWS {
             return None;
         }
+        let always = Expr::Const(Value::Bool(true));
+        let condition = group.condition.as_ref().unwrap_or(&always);
         let mut nodes = 0;
         let mut by_row = Vec::with_capacity(rows);
         for r in 0..rows {
             let mut e = bind(condition, *slot, &Value::Row(table, r as u16));
             self.expr(&mut e);
-            // Calls whose arguments became constants take their bodies, folded in turn,
-            // and so do small functions whose arguments became plain reads.
             self.specialize(&mut e, bodies);
             nodes += size(&e);
             if nodes > SPECIALIZED_NODES {
@@ -323,6 +335,23 @@ impl Folder<'_> {
             }
             by_row.push(e);
         }
+        let filtered = match filter {
+            Some((list, pass)) => {
+                let mut by_row = Vec::with_capacity(rows);
+                for r in 0..rows {
+                    let mut e = put_element(pass, &Value::Row(table, r as u16), 0)?;
+                    self.expr(&mut e);
+                    self.specialize(&mut e, bodies);
+                    nodes += size(&e);
+                    if nodes > SPECIALIZED_NODES {
+                        return None;
+                    }
+                    by_row.push(e);
+                }
+                Some(crate::model::FilteredRows { rows: list.clone(), pass: by_row })
+            }
+            None => None,
+        };
         // Rows whose conditions came out the same (and no longer read the element) share
         // one. The IR has no equality of its own: its printed form says the same.
         let mut conditions: Vec<Expr> = Vec::new();
@@ -344,7 +373,7 @@ impl Folder<'_> {
             };
             of_row.push(k);
         }
-        Some(crate::model::ByRow { conditions, of_row })
+        Some(crate::model::ByRow { conditions, of_row, filtered })
     }
 
     /// Folds what constants put into `e` decide: calls whose arguments became constants
@@ -958,6 +987,20 @@ mod tests {
         assert_eq!(by_row.of_row[2], by_row.of_row[4]);
         // Four gold markets, each its own owner: 4 + 2 conditions in all.
         assert_eq!(conditions.len(), 6);
+        assert!(by_row.filtered.is_none());
+        // `filter(markets, owner[it] == players[0])` without a condition: the filter is
+        // specialized per market, each reading that market's owner, and the condition is
+        // true for all.
+        let sell = choose.groups[1].by_row.as_ref().expect("the filter is specialized");
+        let filtered = sell.filtered.as_ref().expect("the filter is taken apart");
+        assert_eq!(filtered.pass.len(), 8);
+        assert!(!filtered.pass.iter().any(|c| any(c, |e| matches!(e, Expr::It | Expr::VarAtKey { .. } | Expr::VarAt { .. }))));
+        assert!(matches!(sell.conditions.as_slice(), [Expr::Const(crate::Value::Bool(true))]));
+        // `filter(towns, len(herd[it]) > 0)` with `t.spaces > 4`: the condition folds to a
+        // constant per town (abilene 4 and tombstone 3 false, dodge 6 and deadwood 5 true).
+        let herd = choose.groups[2].by_row.as_ref().expect("the filter and condition are specialized");
+        assert!(herd.filtered.is_some());
+        assert!(herd.conditions.iter().all(|c| matches!(c, Expr::Const(_))), "{:?}", herd.conditions);
     }
 
     /// The optimized body of a function of tests/cases/searches.

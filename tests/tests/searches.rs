@@ -96,7 +96,7 @@ fn membership_and_counts_against_zero_are_searches() {
 }
 
 #[test]
-fn an_option_condition_specialized_per_row_lists_the_same_options() {
+fn option_conditions_and_filters_specialized_per_row_list_the_same_options() {
     let game = load_source(&source(&workspace().join("tests/cases/searches"))).expect("the ruleset loads");
     let state = game.start(names(3)).unwrap();
     // open_market(m): a gold market nobody owns, or a cattle market of a town with more
@@ -105,9 +105,19 @@ fn an_option_condition_specialized_per_row_lists_the_same_options() {
     // tombstone 3. So: abilene-cattle no (4 spaces), abilene-gold yes, dodge-cattle yes,
     // dodge-gold no (owned), deadwood-cattle yes, deadwood-gold no (owned),
     // tombstone-cattle no (3 spaces), tombstone-gold yes.
+    // Then the filtered lists. Markets p1 owns: abilene-cattle and deadwood-gold. Towns
+    // with cattle: abilene (4 spaces) and dodge (6); of these only dodge has more than 4.
     assert_eq!(
         game.option_labels(&state).unwrap(),
-        ["market abilene-gold", "market dodge-cattle", "market deadwood-cattle", "market tombstone-gold"]
+        [
+            "market abilene-gold",
+            "market dodge-cattle",
+            "market deadwood-cattle",
+            "market tombstone-gold",
+            "sell abilene-cattle",
+            "sell deadwood-gold",
+            "herd in dodge"
+        ]
     );
 }
 
