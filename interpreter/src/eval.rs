@@ -316,6 +316,19 @@ impl Expr {
                 Some(r) if r < *count => r as i64,
                 _ => -1,
             }),
+            Expr::ZoneCount(z, x) => {
+                let code = x.code(env)?;
+                let items = zone(env, z)?;
+                Ok(code.map_or(0, |c| items.iter().filter(|e| **e == c).count()) as i64)
+            }
+            Expr::If { cond, then, otherwise } => {
+                if cond.bool(env)? {
+                    then.int(env)
+                } else {
+                    otherwise.int(env)
+                }
+            }
+            Expr::Unrolled { op, items } => unrolled_int(*op, items, env),
             _ => self.int_other(env),
         }
     }
@@ -329,38 +342,12 @@ impl Expr {
                 let x = e.int(env)?;
                 x.checked_neg().ok_or_else(|| RuntimeError::new(format!("-({x}) is past the largest whole number in \"{source}\"")))
             }
-            Expr::ZoneCount(z, x) => {
-                let code = x.code(env)?;
-                let items = zone(env, z)?;
-                Ok(code.map_or(0, |c| items.iter().filter(|e| **e == c).count()) as i64)
-            }
             Expr::ZoneIndexOf(z, x) => {
                 let code = x.code(env)?;
                 let items = zone(env, z)?;
                 Ok(code.and_then(|c| items.iter().position(|e| *e == c)).map_or(-1, |i| i as i64))
             }
-            Expr::If { cond, then, otherwise } => {
-                if cond.bool(env)? {
-                    then.int(env)
-                } else {
-                    otherwise.int(env)
-                }
-            }
             Expr::With { values, body } => env.with_hoisted(values, |env| body.int(env)),
-            Expr::Unrolled { op: Unroll::Sum, items } => {
-                let mut total = 0;
-                for item in items {
-                    total = crate::builtins::list::sum_add(total, item.int(env)?)?;
-                }
-                Ok(total)
-            }
-            Expr::Unrolled { op: Unroll::Count, items } => {
-                let mut n = 0;
-                for item in items {
-                    n += item.bool(env)? as i64;
-                }
-                Ok(n)
-            }
             _ => as_int(&self.eval(env)?),
         }
     }
@@ -374,6 +361,8 @@ impl Expr {
             Expr::Var { slot, code: Code::Int } => Ok(env.state.ints[*slot as usize]),
             Expr::VarAtKey { base, code: Code::Int, key, name } => var_at_key(env, *base, *key, name),
             Expr::ColumnKey { values, key, name } => as_int(&values[key_row(env, *key, name)?]),
+            Expr::PlayerCount => Ok(env.state.names.len() as i64),
+            Expr::ZoneLen(z) => Ok(zone(env, z)?.len() as i64),
             _ => self.int(env),
         }
     }
@@ -400,6 +389,11 @@ impl Expr {
             Expr::Function { id, args } => call_function(env, *id, args, |body, env| body.bool(env)),
             Expr::Call { eval, args, .. } => as_bool(&eval(args, env)?),
             Expr::Unrolled { op, items } => unrolled_bool(*op, items, env),
+            Expr::ZoneContains(z, x) => {
+                let code = x.code(env)?;
+                let items = zone(env, z)?;
+                Ok(code.is_some_and(|c| items.contains(&c)))
+            }
             _ => self.bool_other(env),
         }
     }
@@ -410,11 +404,6 @@ impl Expr {
         match self {
             Expr::Equal { a, b, negate } => Ok((a.eval(env)? == b.eval(env)?) != *negate),
             Expr::Column { values, row, name } => as_bool(&values[row_of(row, env, name)?]),
-            Expr::ZoneContains(z, x) => {
-                let code = x.code(env)?;
-                let items = zone(env, z)?;
-                Ok(code.is_some_and(|c| items.contains(&c)))
-            }
             // Read element by element: a filtered list or the players are not built.
             Expr::In { item, list } => {
                 let x = item.eval(env)?;
@@ -638,6 +627,28 @@ fn unrolled_bool(op: Unroll, items: &[Expr], env: &Env) -> Result<bool> {
     Ok(!decides)
 }
 
+/// An unrolled `sum` or `count_if` ([`Expr::Unrolled`]): the items in order.
+#[inline(never)]
+fn unrolled_int(op: Unroll, items: &[Expr], env: &Env) -> Result<i64> {
+    match op {
+        Unroll::Sum => {
+            let mut total = 0;
+            for item in items {
+                total = crate::builtins::list::sum_add(total, item.int(env)?)?;
+            }
+            Ok(total)
+        }
+        Unroll::Count => {
+            let mut n = 0;
+            for item in items {
+                n += item.bool(env)? as i64;
+            }
+            Ok(n)
+        }
+        Unroll::Any | Unroll::All => Err(RuntimeError::new("internal: true/false read as a number")),
+    }
+}
+
 /// What a typed entry point reads from a value it did not compute (a function's value
 /// remembered for the option listing).
 trait FromValue: Sized {
@@ -734,7 +745,12 @@ fn row_of(row: &Expr, env: &Env, column: &str) -> Result<usize> {
 }
 
 /// The elements of a zone instance, where they lie.
+#[inline]
 pub(crate) fn zone<'e>(env: &'e Env, z: &ZoneRead) -> Result<&'e [u16]> {
+    // A single zone, or one instance the optimizer fixed: no index to read.
+    if z.index.is_none() {
+        return Ok(&env.state.zones[z.base as usize]);
+    }
     Ok(&env.state.zones[z.instance(env)?])
 }
 

@@ -160,6 +160,18 @@ pub enum CmpOp {
 }
 
 impl CmpOp {
+    /// The comparison that holds exactly when this one does not.
+    pub fn negated(self) -> CmpOp {
+        match self {
+            CmpOp::Lt => CmpOp::Ge,
+            CmpOp::Le => CmpOp::Gt,
+            CmpOp::Gt => CmpOp::Le,
+            CmpOp::Ge => CmpOp::Lt,
+            CmpOp::Eq => CmpOp::Ne,
+            CmpOp::Ne => CmpOp::Eq,
+        }
+    }
+
     #[inline]
     pub fn holds(self, x: i64, y: i64) -> bool {
         match self {

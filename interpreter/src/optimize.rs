@@ -217,7 +217,16 @@ impl Folder<'_> {
                 (None, Some(n)) => crate::builtins::list::count_test(*op, a, n),
                 _ => None,
             },
-            Expr::Not(a) => Some(Expr::Const(Value::Bool(!boolean(a)?))),
+            // A negation goes into the test it negates: one node fewer to evaluate.
+            Expr::Not(a) => match &**a {
+                Expr::Const(Value::Bool(b)) => Some(Expr::Const(Value::Bool(!b))),
+                Expr::Not(inner) => Some((**inner).clone()),
+                Expr::Compare { op, a, b } => Some(Expr::Compare { op: op.negated(), a: a.clone(), b: b.clone() }),
+                Expr::IsNone { value, negate } => Some(Expr::IsNone { value: value.clone(), negate: !negate }),
+                Expr::Same { a, b, negate } => Some(Expr::Same { a: a.clone(), b: b.clone(), negate: !negate }),
+                Expr::Equal { a, b, negate } => Some(Expr::Equal { a: a.clone(), b: b.clone(), negate: !negate }),
+                _ => None,
+            },
             Expr::And(a, b) => match (boolean(a), boolean(b)) {
                 (Some(false), _) => Some(Expr::Const(Value::Bool(false))),
                 (Some(true), _) => Some((**b).clone()),
