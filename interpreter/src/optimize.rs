@@ -952,6 +952,18 @@ mod tests {
     }
 
     #[test]
+    fn a_negation_goes_into_the_test_it_negates() {
+        let not = |e: &Expr| matches!(e, Expr::Not(_));
+        assert!(!optimized_has("not (money[p2] < 5)", not));
+        assert!(optimized_has("not (money[p2] < 5)", |e| matches!(e, Expr::Compare { op: crate::ir::CmpOp::Ge, .. })));
+        assert!(!optimized_has("not (pick == none)", not));
+        assert!(optimized_has("not (pick == none)", |e| matches!(e, Expr::IsNone { negate: true, .. })));
+        assert!(!optimized_has("not (not (money[p1] > 5))", not));
+        // A zone search has no negated form: the negation stays.
+        assert!(optimized_has("not (p1 in herd[@abilene])", not));
+    }
+
+    #[test]
     fn a_table_indexed_by_position_reads_the_row_number() {
         assert!(optimized_has("markets[money[p1]]", |e| matches!(e, Expr::RowAt { .. })));
         assert!(optimized_has("index_of(towns, pick)", |e| matches!(e, Expr::RowNumber { count: 4, .. })));

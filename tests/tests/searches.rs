@@ -96,6 +96,25 @@ fn membership_and_counts_against_zero_are_searches() {
 }
 
 #[test]
+fn a_negation_folded_into_its_test_gives_the_same_value() {
+    check(&[
+        // money: p1 10, p2 4, p3 10; pick is none; herd: abilene [p1].
+        ("not (money[p2] < 5)", "no"),
+        ("not (money[p1] < 5)", "yes"),
+        ("not (money[p2] <= 4)", "no"),
+        ("not (money[p2] > 4)", "yes"),
+        ("not (money[p2] >= 5)", "yes"),
+        ("not (money[p2] == 4)", "no"),
+        ("not (money[p2] != 4)", "yes"),
+        ("not (pick == none)", "no"),
+        ("not (pick != none)", "yes"),
+        ("not (p1 == p2)", "yes"),
+        ("not (not (money[p1] > 5))", "yes"),
+        ("map(towns, t => not (p1 in herd[t]))", "no no yes yes"),
+    ]);
+}
+
+#[test]
 fn option_conditions_and_filters_specialized_per_row_list_the_same_options() {
     let game = load_source(&source(&workspace().join("tests/cases/searches"))).expect("the ruleset loads");
     let state = game.start(names(3)).unwrap();
