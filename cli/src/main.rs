@@ -13,6 +13,7 @@ mod results;
 mod serve;
 mod simulate;
 mod source;
+mod table;
 mod traces;
 
 use std::process::ExitCode;

@@ -7,12 +7,12 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use frontier_interpreter::frontier_grammar::trace::{self as notation, LineKind, RulesetRef, Start};
-use frontier_interpreter::agent::Bot;
 use frontier_interpreter::roster::{self, split_agents, AgentSpec};
-use frontier_interpreter::runner::{sample_chance, Step};
-use frontier_interpreter::{Choice, Game, GameRng, Journal, State, Status};
+use frontier_interpreter::runner::Step;
+use frontier_interpreter::{Choice, Game, Journal, State, Status};
 
 use crate::human::{Answer, HumanAgent};
+use crate::table::{seats_for, Forced, Seat, Table, Waiting};
 
 #[derive(Args)]
 pub struct PlayArgs {
@@ -75,57 +75,20 @@ fn parse_agent_list(list: &str) -> Result<AgentList, String> {
     Ok(AgentList(specs))
 }
 
-/// Who decides for a seat. A bot is kept by value (cloned into undo snapshots): its
-/// draws after an undo or a resume are those it would have made.
-#[derive(Clone)]
-pub(crate) enum Seat {
-    Human,
-    Bot(Box<dyn Bot>),
-}
-
-pub(crate) fn seats_for(specs: &[String], seed: u64) -> Result<Vec<Seat>, String> {
-    specs
-        .iter()
-        .enumerate()
-        .map(|(seat, spec)| {
-            let spec = spec.trim();
-            if spec == "human" {
-                return Ok(Seat::Human);
-            }
-            Ok(Seat::Bot(AgentSpec::parse(spec)?.agent(seed, seat, crate::bots::clock)))
-        })
-        .collect()
-}
-
-/// Everything needed to put the game back as it was before a person's decision (at the
-/// terminal and in `frontier serve`).
-pub(crate) struct Snapshot {
-    pub(crate) seat: u8,
-    pub(crate) state: State,
-    pub(crate) rng: GameRng,
-    pub(crate) seats: Vec<Seat>,
-    /// How many steps the game had taken.
-    pub(crate) steps: usize,
-}
-
 /// A game being played at the terminal.
 struct Session<'g> {
     game: &'g Game,
     /// The ruleset as the trace names it.
     ruleset: String,
-    names: Vec<String>,
     seed: u64,
     /// The position the game started from (`--from`), as the trace names it.
     position: Option<String>,
     specs: Vec<String>,
-    state: State,
-    rng: GameRng,
-    seats: Vec<Seat>,
-    steps: Vec<Step>,
-    /// One snapshot per decision a person took (not the forced ones), oldest first.
-    history: Vec<Snapshot>,
+    /// The game; its history holds one snapshot per decision a person was asked (not the
+    /// forced ones), the one being asked last.
+    table: Table,
     human: HumanAgent,
-    confirm_forced: bool,
+    forced: Forced,
 }
 
 /// How a session stopped.
@@ -136,95 +99,46 @@ enum Stopped {
 }
 
 impl Session<'_> {
-    fn snapshot(&self, seat: u8) -> Snapshot {
-        Snapshot { seat, state: self.state.clone(), rng: self.rng.clone(), seats: self.seats.clone(), steps: self.steps.len() }
-    }
-
-    fn restore(&mut self, s: Snapshot) {
-        self.state = s.state;
-        self.rng = s.rng;
-        self.seats = s.seats;
-        self.steps.truncate(s.steps);
-    }
-
-    /// Applies a choice, records its step, and prints the log lines it writes.
-    fn apply(&mut self, choice: Choice, step: Step, quiet: bool) -> Result<(), String> {
-        let mut log = Vec::new();
-        self.game.apply(&mut self.state, choice, &mut Journal::On(&mut log)).map_err(|e| e.to_string())?;
-        self.steps.push(step);
-        if !quiet {
-            for line in log {
-                println!("{line}");
-            }
-        }
-        Ok(())
-    }
-
-    /// Plays until the game ends or a person quits.
+    /// Plays until the game ends or a person quits; the game's log is printed as it comes.
     fn run(&mut self) -> Result<Stopped, String> {
-        let mut taken = 0u64;
         loop {
-            taken += 1;
-            if taken > frontier_interpreter::runner::MAX_STEPS {
-                return Err(format!("the game did not end within {} steps", frontier_interpreter::runner::MAX_STEPS));
-            }
-            match self.game.status(&self.state) {
-                Status::Over(_) => return Ok(Stopped::Over),
-                Status::Chance(chance) => {
-                    let choice = sample_chance(&self.state, chance, &mut self.rng);
-                    let label = self.game.outcome_label(&self.state, &choice);
-                    self.apply(choice, Step::Chance { label }, false)?;
+            let player = match self.table.play_until_person(self.game, self.forced, &mut |_, line| println!("{line}"))? {
+                Waiting::Over => return Ok(Stopped::Over),
+                Waiting::Person { player } => player,
+            };
+            self.table.remember(player);
+            let view = self.game.view(&self.table.state).ok_or("the game is not at a decision")?;
+            let option = match self.human.ask(&view)? {
+                Answer::Option(i) => i,
+                Answer::Quit => return Ok(Stopped::Quit { input_ended: false }),
+                Answer::InputEnded => return Ok(Stopped::Quit { input_ended: true }),
+                Answer::Undo => {
+                    self.undo(player);
+                    continue;
                 }
-                Status::Decision { player, options } => {
-                    let i = match &mut self.seats[player as usize] {
-                        Seat::Bot(agent) => {
-                            let view = self.game.view(&self.state).ok_or("the game is not at a decision")?;
-                            agent.decide(&view).map_err(|e| format!("{}: {e}", self.names[player as usize]))?
-                        }
-                        Seat::Human if options == 1 && !self.confirm_forced => {
-                            println!("{} has a single option, taken for them:", self.names[player as usize]);
-                            0
-                        }
-                        Seat::Human => {
-                            self.history.push(self.snapshot(player));
-                            let view = self.game.view(&self.state).ok_or("the game is not at a decision")?;
-                            match self.human.ask(&view)? {
-                                Answer::Option(i) => i,
-                                Answer::Quit => return Ok(Stopped::Quit { input_ended: false }),
-                                Answer::InputEnded => return Ok(Stopped::Quit { input_ended: true }),
-                                Answer::Undo => {
-                                    self.undo(player);
-                                    continue;
-                                }
-                            }
-                        }
-                    };
-                    let label = self.game.option_label(&self.state, i).map_err(|e| e.to_string())?;
-                    self.apply(Choice::Option(i), Step::Decision { player, label }, false)?;
-                }
-            }
+            };
+            let mut lines = Vec::new();
+            self.table.apply_option(self.game, player, option, &mut lines)?;
+            lines.iter().for_each(|line| println!("{line}"));
         }
     }
 
     /// Back to this person's previous decision (the snapshot on top is the decision being
     /// asked; the one before it of the same seat is where undo goes).
     fn undo(&mut self, player: u8) {
-        let current = self.history.pop();
-        let previous = self.history.iter().rposition(|s| s.seat == player);
-        match previous {
+        let name = &self.table.names[player as usize];
+        // The last snapshot is of the decision being asked.
+        let asked = self.table.history.len() - 1;
+        match self.table.history[..asked].iter().rposition(|s| s.seat == player) {
             None => {
-                println!("nothing to undo: this is {}'s first decision", self.names[player as usize]);
-                if let Some(c) = current {
-                    self.restore(c);
-                }
+                println!("nothing to undo: this is {name}'s first decision");
+                self.table.back_to(asked);
             }
             Some(at) => {
-                let s = self.history.remove(at);
-                self.history.truncate(at);
-                let undone = self.steps.len() - s.steps;
-                self.restore(s);
+                let name = name.clone();
+                let undone = self.table.back_to(at);
                 let plural = if undone == 1 { "" } else { "s" };
-                println!("undone: back to {}'s previous decision ({undone} step{plural} taken back)", self.names[player as usize]);
+                println!("undone: back to {name}'s previous decision ({undone} step{plural} taken back)");
             }
         }
         self.human.forget_board();
@@ -235,11 +149,11 @@ impl Session<'_> {
             Some(_) => RulesetRef::Name(self.ruleset.clone()),
             None => RulesetRef::Path(absolute(Path::new(&self.ruleset))),
         };
-        let outcome = match (finished, self.game.status(&self.state)) {
+        let outcome = match (finished, self.game.status(&self.table.state)) {
             (true, Status::Over(o)) => Some(o.clone()),
             _ => None,
         };
-        let mut trace = frontier_interpreter::trace::write_trace(reference, &self.names, Some(self.seed), &self.steps, outcome.as_ref());
+        let mut trace = frontier_interpreter::trace::write_trace(reference, &self.table.names, Some(self.seed), &self.table.steps, outcome.as_ref());
         if let Some(p) = &self.position {
             trace.header.start = Start::Position(p.clone());
         }
@@ -248,6 +162,15 @@ impl Session<'_> {
 
     fn save(&self, path: &Path, finished: bool) -> Result<(), String> {
         crate::output::write_atomically(path, self.trace_text(finished).as_bytes())
+    }
+}
+
+/// Whether a person's single option is taken for them (`--confirm-forced` asks).
+fn forced(args: &PlayArgs) -> Forced {
+    if args.confirm_forced {
+        Forced::Asked
+    } else {
+        Forced::Taken
     }
 }
 
@@ -312,17 +235,12 @@ pub fn run(args: PlayArgs) -> Result<(), String> {
     let mut session = Session {
         game: &game,
         ruleset: ruleset.clone(),
-        names,
         seed,
         position,
         specs,
-        state,
-        rng: GameRng::new(seed),
-        seats,
-        steps: Vec::new(),
-        history: Vec::new(),
+        table: Table::new(names, state, seed, seats),
         human: HumanAgent::default(),
-        confirm_forced: args.confirm_forced,
+        forced: forced(&args),
     };
     finish(&mut session, args.trace_out.as_deref())
 }
@@ -331,7 +249,7 @@ pub fn run(args: PlayArgs) -> Result<(), String> {
 fn finish(session: &mut Session, trace_out: Option<&Path>) -> Result<(), String> {
     match session.run()? {
         Stopped::Over => {
-            print_result(session.game, &session.state);
+            print_result(session.game, &session.table.state);
             if let Some(path) = trace_out {
                 session.save(path, true)?;
                 println!("trace written to {}", path.display());
@@ -342,7 +260,7 @@ fn finish(session: &mut Session, trace_out: Option<&Path>) -> Result<(), String>
             let default = PathBuf::from(format!("frontier-{}-{}.trace", session.game.meta.name, session.seed));
             let path = trace_out.map(Path::to_path_buf).unwrap_or(default);
             session.save(&path, false)?;
-            let n = session.steps.len();
+            let n = session.table.steps.len();
             let how = format!(
                 "the game so far ({n} step{}) is in {}: go on with `frontier play --resume {}`",
                 if n == 1 { "" } else { "s" },
@@ -401,66 +319,61 @@ fn resume(path: &Path, args: &PlayArgs) -> Result<(), String> {
     let mut session = Session {
         game: &game,
         ruleset,
-        names,
         seed,
         position,
         specs,
-        state,
-        rng: GameRng::new(seed),
-        seats,
-        steps: Vec::new(),
-        history: Vec::new(),
+        table: Table::new(names, state, seed, seats),
         human: HumanAgent::default(),
-        confirm_forced: args.confirm_forced,
+        forced: forced(args),
     };
+    let table = &mut session.table;
+    let mut quiet = Vec::new();
     for line in &trace.body {
         let at = format!("{shown}:{}:{}", line.line, line.column);
         match &line.kind {
             LineKind::Decision { player, label } => {
-                let Status::Decision { player: seat, options } = game.status(&session.state) else {
+                let Status::Decision { player: seat, options } = game.status(&table.state) else {
                     return Err(format!("{at}: the trace has {player} decide, but the game is not at a decision"));
                 };
-                if session.names[seat as usize] != *player {
-                    return Err(format!("{at}: the trace has {player} decide, but {} decides here", session.names[seat as usize]));
+                if table.names[seat as usize] != *player {
+                    return Err(format!("{at}: the trace has {player} decide, but {} decides here", table.names[seat as usize]));
                 }
-                let labels = game.option_labels(&session.state).map_err(|e| e.to_string())?;
+                let labels = game.option_labels(&table.state).map_err(|e| e.to_string())?;
                 let Some(i) = labels.iter().position(|l| l == label) else {
                     return Err(format!("{at}: '{label}' is not an option here"));
                 };
-                match &mut session.seats[seat as usize] {
+                match &mut table.seats[seat as usize] {
                     Seat::Bot(agent) => {
                         // A bot whose stream advances with its decisions moves on as it would have.
-                        let view = game.view(&session.state).ok_or("the game is not at a decision")?;
+                        let view = game.view(&table.state).ok_or("the game is not at a decision")?;
                         agent.replay(&view).map_err(|e| format!("{at}: {player}: {e}"))?;
                     }
-                    Seat::Human if options == 1 && !session.confirm_forced => {}
-                    Seat::Human => session.history.push(session.snapshot(seat)),
+                    Seat::Human if options == 1 && session.forced == Forced::Taken => {}
+                    Seat::Human => table.remember(seat),
                 }
-                session.apply(Choice::Option(i), Step::Decision { player: seat, label: label.clone() }, true)?;
+                table.apply(&game, Choice::Option(i), Step::Decision { player: seat, label: label.clone() }, &mut quiet)?;
             }
             LineKind::Chance { label } => {
-                let Status::Chance(chance) = game.status(&session.state) else {
+                let Some((choice, drawn)) = table.sample_chance(&game) else {
                     return Err(format!("{at}: the trace has a chance result here, but the game is not at a chance point"));
                 };
-                let choice = sample_chance(&session.state, chance, &mut session.rng);
-                let drawn = game.outcome_label(&session.state, &choice);
                 if drawn != *label {
                     return Err(format!(
                         "{at}: the trace's chance result '{label}' is not the one seed {seed} gives ('{drawn}'): --resume goes on with games that `frontier play` wrote"
                     ));
                 }
-                session.apply(choice, Step::Chance { label: label.clone() }, true)?;
+                table.apply(&game, choice, Step::Chance { label: label.clone() }, &mut quiet)?;
             }
             _ => {}
         }
     }
-    let n = session.steps.len();
-    let over = matches!(game.status(&session.state), Status::Over(_));
+    let n = session.table.steps.len();
+    let over = matches!(game.status(&session.table.state), Status::Over(_));
     println!("{n} step{} replayed{}", if n == 1 { "" } else { "s" }, if over { "" } else { "; the game goes on" });
-    if let (Status::Over(_), None) = (game.status(&session.state), &args.trace_out) {
+    if let (Status::Over(_), None) = (game.status(&session.table.state), &args.trace_out) {
         // A finished game: its result, and the trace left as it is.
         println!("the game of {shown} is over: nothing to play");
-        print_result(&game, &session.state);
+        print_result(&game, &session.table.state);
         return Ok(());
     }
     let out = args.trace_out.clone().unwrap_or_else(|| path.to_path_buf());

@@ -130,8 +130,8 @@ pub async fn create_game(State(app): State<Shared>, payload: Result<Json<NewGame
 fn seat_of(query: &HashMap<String, String>, game: &WebGame) -> Result<Option<u8>, ApiError> {
     let Some(text) = query.get("seat") else { return Ok(None) };
     let seat: u8 = text.parse().map_err(|_| bad(format!("seat={text}: a seat number from 0")))?;
-    if seat as usize >= game.names.len() {
-        return Err(bad(format!("seat={seat}: the game has {} seats (0 to {})", game.names.len(), game.names.len() - 1)));
+    if seat as usize >= game.table.names.len() {
+        return Err(bad(format!("seat={seat}: the game has {} seats (0 to {})", game.table.names.len(), game.table.names.len() - 1)));
     }
     Ok(Some(seat))
 }
@@ -177,13 +177,13 @@ pub async fn choose(State(app): State<Shared>, Path(id): Path<String>, payload: 
     let id2 = id.clone();
     tokio::task::spawn_blocking(move || {
         let mut game = lock(&held);
-        if let Some(steps) = asked.steps.filter(|s| *s != game.steps.len()) {
-            return Err(ApiError(StatusCode::CONFLICT, format!("the game moved on: {} steps taken, the choice was made at {steps}", game.steps.len())));
+        if let Some(steps) = asked.steps.filter(|s| *s != game.table.steps.len()) {
+            return Err(ApiError(StatusCode::CONFLICT, format!("the game moved on: {} steps taken, the choice was made at {steps}", game.table.steps.len())));
         }
         let option = match asked.option {
             OptionRef::Index(i) => i,
             OptionRef::Label(label) => {
-                let labels = game.game.option_labels(&game.state).map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+                let labels = game.game.option_labels(&game.table.state).map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
                 labels.iter().position(|l| *l == label).ok_or_else(|| bad(format!("'{label}' is not an option here")))?
             }
         };
@@ -269,26 +269,26 @@ fn decision_of(game: &WebGame, seat: u8) -> Option<Decision> {
         return None;
     }
     let g = &game.game;
-    let labels = g.option_labels(&game.state).unwrap_or_default();
+    let labels = g.option_labels(&game.table.state).unwrap_or_default();
     let options = labels
         .into_iter()
         .enumerate()
-        .map(|(index, label)| OptionView { index, label, details: g.option_details(&game.state, index), keys: g.option_keys(&game.state, index) })
+        .map(|(index, label)| OptionView { index, label, details: g.option_details(&game.table.state, index), keys: g.option_keys(&game.table.state, index) })
         .collect();
-    Some(Decision { seat, prompt: g.prompt(&game.state).unwrap_or_else(|e| format!("({e})")), options })
+    Some(Decision { seat, prompt: g.prompt(&game.table.state).unwrap_or_else(|e| format!("({e})")), options })
 }
 
 pub fn view_of(id: &str, game: &WebGame, seat: Option<u8>) -> GameView {
     let g = &game.game;
-    let scene = g.scene(&game.state, game.viewer(seat));
+    let scene = g.scene(&game.table.state, game.viewer(seat));
     let decision = seat.and_then(|s| decision_of(game, s));
     let targets: Vec<String> = decision.iter().flat_map(|d| d.options.iter().flat_map(|o| o.keys.iter().filter(|k| k.starts_with("cell:")).cloned())).collect();
     let html = scene_html(&scene, game.decider(), &targets);
-    let outcome = match g.status(&game.state) {
+    let outcome = match g.status(&game.table.state) {
         Status::Over(o) => Some(OutcomeView {
             scores: o.scores.clone(),
             ranks: o.ranks.clone(),
-            winners: o.winners().into_iter().map(|p| game.names[p].clone()).collect(),
+            winners: o.winners().into_iter().map(|p| game.table.names[p].clone()).collect(),
         }),
         _ => None,
     };
@@ -300,10 +300,10 @@ pub fn view_of(id: &str, game: &WebGame, seat: Option<u8>) -> GameView {
         id: id.to_string(),
         ruleset: game.ruleset.clone(),
         title: g.meta.title.clone(),
-        names: game.names.clone(),
+        names: game.table.names.clone(),
         seats: game.specs.clone(),
         seed: game.seed,
-        steps: game.steps.len(),
+        steps: game.table.steps.len(),
         seat,
         decider: game.decider(),
         decider_is_human: game.decider().is_some_and(|s| game.is_human(s)),

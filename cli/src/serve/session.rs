@@ -7,12 +7,12 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use frontier_interpreter::frontier_grammar::trace::RulesetRef;
-use frontier_interpreter::runner::{sample_chance, Step, MAX_STEPS};
+use frontier_interpreter::runner::Step;
 use frontier_interpreter::model::Element;
 use frontier_interpreter::scene::Viewer;
-use frontier_interpreter::{Choice, Game, GameRng, Journal, State, Status};
+use frontier_interpreter::{Game, Journal, State, Status};
 
-use crate::play::{seats_for, Seat, Snapshot};
+use crate::table::{seats_for, Forced, Table};
 
 /// A log line and the number of steps taken when it was written (0: during setup).
 #[derive(Clone)]
@@ -29,16 +29,12 @@ pub struct WebGame {
     /// How the trace names the ruleset: an embedded name or a path.
     reference: RulesetRef,
     pub params: Vec<(String, i64)>,
-    pub names: Vec<String>,
     /// Who sits at each seat: `human`, `random`, `mcts:…`.
     pub specs: Vec<String>,
     pub seed: u64,
-    pub state: State,
-    rng: GameRng,
-    seats: Vec<Seat>,
-    pub steps: Vec<Step>,
+    /// The game; its history holds a snapshot before each decision a person took.
+    pub table: Table,
     pub log: Vec<LogLine>,
-    history: Vec<Snapshot>,
 }
 
 impl WebGame {
@@ -49,44 +45,30 @@ impl WebGame {
         let mut setup_log = Vec::new();
         let state = game.start_logged(names.clone(), &mut Journal::On(&mut setup_log)).map_err(|e| e.to_string())?;
         let log = setup_log.into_iter().map(|text| LogLine { after_step: 0, text }).collect();
-        let mut web = WebGame {
-            game,
-            ruleset,
-            reference,
-            params,
-            names,
-            specs,
-            seed,
-            state,
-            rng: GameRng::new(seed),
-            seats,
-            steps: Vec::new(),
-            log,
-            history: Vec::new(),
-        };
+        let mut web = WebGame { game, ruleset, reference, params, specs, seed, table: Table::new(names, state, seed, seats), log };
         web.advance()?;
         Ok(web)
     }
 
     /// The seat that must decide now, if the game waits on a decision.
     pub fn decider(&self) -> Option<u8> {
-        match self.game.status(&self.state) {
+        match self.game.status(&self.table.state) {
             Status::Decision { player, .. } => Some(player),
             _ => None,
         }
     }
 
     pub fn is_human(&self, seat: u8) -> bool {
-        matches!(self.seats.get(seat as usize), Some(Seat::Human))
+        matches!(self.table.seats.get(seat as usize), Some(crate::table::Seat::Human))
     }
 
     /// Takes option `option` for `seat`, then plays the bots and chance that follow.
     pub fn choose(&mut self, seat: u8, option: usize) -> Result<(), Refusal> {
-        let Status::Decision { player, options } = self.game.status(&self.state) else {
+        let Status::Decision { player, options } = self.game.status(&self.table.state) else {
             return Err(Refusal::Conflict("the game is not waiting for a decision".into()));
         };
         if player != seat {
-            return Err(Refusal::Conflict(format!("it is {}'s decision, not {}'s", self.names[player as usize], self.seat_name(seat))));
+            return Err(Refusal::Conflict(format!("it is {}'s decision, not {}'s", self.table.names[player as usize], self.seat_name(seat))));
         }
         if !self.is_human(seat) {
             return Err(Refusal::Conflict(format!("{} is played by a bot", self.seat_name(seat))));
@@ -94,8 +76,10 @@ impl WebGame {
         if option >= options {
             return Err(Refusal::Invalid(format!("option {option} does not exist: the decision has {options} options (0 to {})", options - 1)));
         }
-        self.history.push(Snapshot { seat, state: self.state.clone(), rng: self.rng.clone(), seats: self.seats.clone(), steps: self.steps.len() });
-        self.apply_option(seat, option).map_err(Refusal::Game)?;
+        self.table.remember(seat);
+        let mut lines = Vec::new();
+        self.table.apply_option(&self.game, seat, option, &mut lines).map_err(Refusal::Game)?;
+        self.log_lines(lines);
         self.advance().map_err(Refusal::Game)
     }
 
@@ -103,24 +87,19 @@ impl WebGame {
     /// since (a chance result, a card drawn): undoing would let them choose again knowing it.
     pub fn undo(&mut self, seat: u8) -> Result<usize, Refusal> {
         let at = self.undo_point(seat)?;
-        let snapshot = self.history.remove(at);
-        self.history.truncate(at);
-        let undone = self.steps.len() - snapshot.steps;
-        self.state = snapshot.state;
-        self.rng = snapshot.rng;
-        self.seats = snapshot.seats;
-        self.steps.truncate(snapshot.steps);
-        self.log.retain(|l| l.after_step <= snapshot.steps);
+        let undone = self.table.back_to(at);
+        let steps = self.table.steps.len();
+        self.log.retain(|l| l.after_step <= steps);
         Ok(undone)
     }
 
     /// Whether `seat` may undo now (and the refusal's reason when not).
     pub fn undo_point(&self, seat: u8) -> Result<usize, Refusal> {
-        let Some(at) = self.history.iter().rposition(|s| s.seat == seat) else {
+        let Some(at) = self.table.last_decision_of(seat) else {
             return Err(Refusal::Conflict(format!("{} has no decision to take back", self.seat_name(seat))));
         };
-        let snapshot = &self.history[at];
-        if self.steps[snapshot.steps..].iter().any(|s| matches!(s, Step::Chance { .. })) {
+        let snapshot = &self.table.history[at];
+        if self.table.steps[snapshot.steps..].iter().any(|s| matches!(s, Step::Chance { .. })) {
             return Err(Refusal::Conflict("a chance result came up since that decision: it cannot be taken back".into()));
         }
         if self.sees_more_than(seat, &snapshot.state) {
@@ -153,13 +132,13 @@ impl WebGame {
             (seen, hidden)
         };
         let (seen_then, hidden_then) = split(before);
-        let (seen_now, _) = split(&self.state);
+        let (seen_now, _) = split(&self.table.state);
         seen_now.iter().any(|e| hidden_then.contains(e) && !seen_then.contains(e))
     }
 
     /// How a viewer asking for `seat` sees the game: that seat, or everything once it is over.
     pub fn viewer(&self, seat: Option<u8>) -> Viewer {
-        match (self.game.status(&self.state), seat) {
+        match (self.game.status(&self.table.state), seat) {
             (Status::Over(_), _) => Viewer::Everyone,
             (_, Some(s)) => Viewer::Seat(s),
             (_, None) => Viewer::Table,
@@ -167,65 +146,35 @@ impl WebGame {
     }
 
     fn seat_name(&self, seat: u8) -> String {
-        self.names.get(seat as usize).cloned().unwrap_or_else(|| format!("seat {seat}"))
+        self.table.names.get(seat as usize).cloned().unwrap_or_else(|| format!("seat {seat}"))
     }
 
-    fn apply_option(&mut self, seat: u8, option: usize) -> Result<(), String> {
-        let label = self.game.option_label(&self.state, option).map_err(|e| e.to_string())?;
-        self.apply(Choice::Option(option), Step::Decision { player: seat, label })
-    }
-
-    fn apply(&mut self, choice: Choice, step: Step) -> Result<(), String> {
-        let mut lines = Vec::new();
-        self.game.apply(&mut self.state, choice, &mut Journal::On(&mut lines)).map_err(|e| e.to_string())?;
-        self.steps.push(step);
-        let after_step = self.steps.len();
+    /// Log lines written by the step just taken.
+    fn log_lines(&mut self, lines: Vec<String>) {
+        let after_step = self.table.steps.len();
         self.log.extend(lines.into_iter().map(|text| LogLine { after_step, text }));
-        Ok(())
     }
 
     /// Plays chance and bots, and a person's single option, until a person has a choice
     /// to make or the game is over.
     fn advance(&mut self) -> Result<(), String> {
-        for _ in 0..MAX_STEPS {
-            match self.game.status(&self.state) {
-                Status::Over(_) => return Ok(()),
-                Status::Chance(chance) => {
-                    let choice = sample_chance(&self.state, chance, &mut self.rng);
-                    let label = self.game.outcome_label(&self.state, &choice);
-                    self.apply(choice, Step::Chance { label })?;
-                }
-                Status::Decision { player, options } => {
-                    let view = self.game.view(&self.state).ok_or("the game is not at a decision")?;
-                    let name = &self.names[player as usize];
-                    let option = match &mut self.seats[player as usize] {
-                        Seat::Bot(agent) => agent.decide(&view).map_err(|e| format!("{name}: {e}"))?,
-                        Seat::Human if options == 1 => {
-                            let after_step = self.steps.len();
-                            self.log.push(LogLine { after_step, text: format!("{name} has a single option, taken for them:") });
-                            0
-                        }
-                        Seat::Human => return Ok(()),
-                    };
-                    self.apply_option(player, option)?;
-                }
-            }
-        }
-        Err(format!("the game did not end within {MAX_STEPS} steps"))
+        let log = &mut self.log;
+        self.table.play_until_person(&self.game, Forced::Taken, &mut |after_step, text| log.push(LogLine { after_step, text }))?;
+        Ok(())
     }
 
     /// The trace of the game so far (the final result once it is over), as `frontier
     /// check` reads it; `# agents` names who sat where, as `frontier play` writes it.
     pub fn trace_text(&self) -> String {
-        let outcome = match self.game.status(&self.state) {
+        let outcome = match self.game.status(&self.table.state) {
             Status::Over(o) => Some(o.clone()),
             _ => None,
         };
         let mut trace = frontier_interpreter::trace::write_trace(
             self.reference.clone(),
-            &self.names,
+            &self.table.names,
             Some(self.seed),
-            &self.steps,
+            &self.table.steps,
             outcome.as_ref(),
         );
         trace.header.params = self.params.clone();
