@@ -634,7 +634,7 @@ fn html(r: &Value, studies: &[Study]) -> String {
         if let Some(ends) = rs["ends"].as_object() {
             let g = rs["games"].as_f64().unwrap_or(1.0).max(1.0);
             let list: Vec<String> = ends.iter().map(|(why, k)| format!("{} ({:.1}%)", esc(why), 100.0 * f(k) / g)).collect();
-            let _ = write!(out, "<p class=\"ends\">How games ended: {}.</p>\n", list.join("; "));
+            let _ = writeln!(out, "<p class=\"ends\">How games ended: {}.</p>", list.join("; "));
         }
         if let Some(stats) = rs["stats"].as_object().filter(|m| !m.is_empty()) {
             out.push_str(r#"<table class="stats"><tr><th>statistic (the ruleset's stats:)</th><th>true in</th><th>95% interval</th><th>mean</th><th>sd</th><th>min</th><th>median</th><th>max</th></tr>"#);
@@ -649,9 +649,9 @@ fn html(r: &Value, studies: &[Study]) -> String {
         }
         let fp = &rs["first_player"];
         let d = &rs["length"]["decisions"];
-        let _ = write!(
+        let _ = writeln!(
             out,
-            "<p>First-player advantage: p1 wins {} (95% interval {} – {}) against a fair share of {}: {:+.1} points, z = {:.2}, p = {:.4}{}.<br>Game length: {:.1} decisions a game on average (sd {:.1}, median {}, {} – {}); {:.1} chance steps; {} shared victories.</p>\n",
+            "<p>First-player advantage: p1 wins {} (95% interval {} – {}) against a fair share of {}: {:+.1} points, z = {:.2}, p = {:.4}{}.<br>Game length: {:.1} decisions a game on average (sd {:.1}, median {}, {} – {}); {:.1} chance steps; {} shared victories.</p>",
             pct(&fp["win_rate"]),
             pct(&fp["ci_low"]),
             pct(&fp["ci_high"]),
@@ -672,7 +672,7 @@ fn html(r: &Value, studies: &[Study]) -> String {
     if let Some(cs) = r["comparisons"].as_array().filter(|c| !c.is_empty()) {
         out.push_str("\n<h2>Variants against the base</h2>\n<p>Win rates: two-proportion z-test per seat (pooled). Scores and game length: difference of means, Welch's z (large samples).</p>\n");
         for c in cs {
-            let _ = write!(out, "<h3>{} vs {}</h3>\n", esc(c["variant"].as_str().unwrap_or("")), esc(c["base"].as_str().unwrap_or("")));
+            let _ = writeln!(out, "<h3>{} vs {}</h3>", esc(c["variant"].as_str().unwrap_or("")), esc(c["base"].as_str().unwrap_or("")));
             out.push_str(r#"<table class="comparison"><tr><th>seat</th><th>base win rate</th><th>variant win rate</th><th>difference</th><th>z</th><th>p</th><th>mean score difference</th><th>p (scores)</th></tr>"#);
             for s in c["seats"].as_array().into_iter().flatten() {
                 let sig = |b: &Value| if b.as_bool() == Some(true) { r#" class="sig""# } else { "" };

@@ -26,6 +26,7 @@ pub const MAX_SEATS: usize = 64;
 /// equal state). Most games reveal nothing: the list is allocated only when something
 /// is shown, and an empty one costs a state one word.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[allow(clippy::box_collection)] // one word in every state, not three
 pub struct Reveals(Option<Box<Vec<Seen>>>);
 
 impl Reveals {

@@ -1283,13 +1283,13 @@ impl Builder {
         let mut declared = Vec::new();
         for (name, path, m) in entries {
             let (name, path) = (name.clone(), path.as_str());
-            self.check_keys(&m, &path, &format::key_lists().stat);
-            let counter = self.is_counter(&m, &path);
+            self.check_keys(m, path, &format::key_lists().stat);
+            let counter = self.is_counter(m, path);
             match (counter, m.contains_key("value")) {
-                (true, true) => self.error(&path, "a statistic is a counter or a value, not both"),
+                (true, true) => self.error(path, "a statistic is a counter or a value, not both"),
                 // A `counter:` that is not true/false was reported as such.
                 (false, false) if !m.contains_key("counter") => {
-                    self.error(&path, "missing 'value' (an expression of the final state) or 'counter: true'")
+                    self.error(path, "missing 'value' (an expression of the final state) or 'counter: true'")
                 }
                 _ => {}
             }
@@ -1298,7 +1298,7 @@ impl Builder {
             }
             let taken = BUILT_IN_NAMES.contains(&name.as_str()) || decls.declared_names().any(|(n, _)| n == name);
             if taken {
-                self.error(&path, format!("'{name}' is declared already: a counter is a state variable, and shares the namespace of params, tables, state, zones and boards"));
+                self.error(path, format!("'{name}' is declared already: a counter is a state variable, and shares the namespace of params, tables, state, zones and boards"));
                 continue;
             }
             declared.push(name.clone());
@@ -1311,8 +1311,8 @@ impl Builder {
                 per: Domain::Global,
                 base,
                 init: Ir::Const(Value::Int(0)),
-                doc: self.string(&m, "doc", &path),
-                rule: self.rule(&m, &path),
+                doc: self.string(m, "doc", path),
+                rule: self.rule(m, path),
                 internal: true,
                 stat: true,
             });
