@@ -333,31 +333,11 @@ impl Folder<'_> {
         let always = Expr::Const(Value::Bool(true));
         let condition = group.condition.as_ref().unwrap_or(&always);
         let mut nodes = 0;
-        let mut by_row = Vec::with_capacity(rows);
-        for r in 0..rows {
-            let mut e = bind(condition, *slot, &Value::Row(table, r as u16));
-            self.expr(&mut e);
-            self.specialize(&mut e, bodies);
-            nodes += size(&e);
-            if nodes > SPECIALIZED_NODES {
-                return None;
-            }
-            by_row.push(e);
-        }
+        let by_row = self.per_row(table, rows, bodies, &mut nodes, |row| Some(bind(condition, *slot, row)))?;
         let filtered = match filter {
             Some((list, pass)) => {
-                let mut by_row = Vec::with_capacity(rows);
-                for r in 0..rows {
-                    let mut e = put_element(pass, &Value::Row(table, r as u16), 0)?;
-                    self.expr(&mut e);
-                    self.specialize(&mut e, bodies);
-                    nodes += size(&e);
-                    if nodes > SPECIALIZED_NODES {
-                        return None;
-                    }
-                    by_row.push(e);
-                }
-                Some(crate::model::FilteredRows { rows: list.clone(), pass: by_row })
+                let pass = self.per_row(table, rows, bodies, &mut nodes, |row| put_element(pass, row, 0))?;
+                Some(crate::model::FilteredRows { rows: list.clone(), pass })
             }
             None => None,
         };
@@ -383,6 +363,23 @@ impl Folder<'_> {
             of_row.push(k);
         }
         Some(crate::model::ByRow { conditions, of_row, filtered })
+    }
+
+    /// `make(row)` for each of the `rows` rows of `table`, specialized; none when `make`
+    /// gives none or the nodes made, counted in `nodes`, pass [`SPECIALIZED_NODES`].
+    fn per_row(&self, table: crate::value::TableId, rows: usize, bodies: &[Expr], nodes: &mut usize, make: impl Fn(&Value) -> Option<Expr>) -> Option<Vec<Expr>> {
+        let mut out = Vec::with_capacity(rows);
+        for r in 0..rows {
+            let mut e = make(&Value::Row(table, r as u16))?;
+            self.expr(&mut e);
+            self.specialize(&mut e, bodies);
+            *nodes += size(&e);
+            if *nodes > SPECIALIZED_NODES {
+                return None;
+            }
+            out.push(e);
+        }
+        Some(out)
     }
 
     /// Folds what constants put into `e` decide: calls whose arguments became constants
