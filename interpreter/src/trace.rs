@@ -1,7 +1,7 @@
 //! Traces: writing a played game as a trace, and replaying a trace against a ruleset
 //! (`frontier check`): every decision must be legal, every assertion must hold.
 
-use frontier_grammar::expr::{parse_expr, ExprKind};
+use frontier_grammar::expr::{parse_expr, Expr as Ast, ExprKind};
 use frontier_grammar::trace::{Header, HeaderLines, Line, LineKind, RulesetRef, Start, Trace};
 use frontier_grammar::{LineCol, Span};
 use std::collections::BTreeSet;
@@ -417,30 +417,28 @@ pub fn assertion_errors(game: &Game, trace: &Trace, state: &State) -> Vec<Diverg
     let mut out = Vec::new();
     for line in &trace.body {
         let LineKind::Assert { source, .. } = &line.kind else { continue };
-        let message = match parse_expr(source, game.limits.expression) {
-            Err(e) => Some(format!("assert: syntax error at column {}: {}", e.offset + 1, e.message)),
-            Ok(ast) => {
-                let mut compiler = Compiler::with_source(&decls, source);
-                compiler.expect(&ast, &scope, &Type::Bool);
-                compiler.errors.first().map(|e| format!("assert {source}: {} at '{}'", e.message, snippet(source, e.span)))
-            }
-        };
-        if let Some(message) = message {
+        if let Err(message) = compile_assertion(game, &decls, &scope, source) {
             out.push(Divergence { line: line.line, column: line.column, step: 0, message, legal: Vec::new(), rule: line.rule.clone() });
         }
     }
     out
 }
 
-fn check_assertion(game: &Game, decls: &Decls, state: &State, source: &str) -> Result<(), String> {
+/// An assertion parsed and compiled as true/false, or what is wrong with it.
+fn compile_assertion(game: &Game, decls: &Decls, scope: &Scope, source: &str) -> Result<(Ast, crate::ir::Expr), String> {
     let ast = parse_expr(source, game.limits.expression).map_err(|e| format!("assert: syntax error at column {}: {}", e.offset + 1, e.message))?;
-    let (locals, values) = player_locals(state);
-    let scope = Scope { locals: &locals, it: None };
     let mut compiler = Compiler::with_source(decls, source);
-    let eval = compiler.expect(&ast, &scope, &Type::Bool);
+    let eval = compiler.expect(&ast, scope, &Type::Bool);
     if let Some(e) = compiler.errors.first() {
         return Err(format!("assert {source}: {} at '{}'", e.message, snippet(source, e.span)));
     }
+    Ok((ast, eval))
+}
+
+fn check_assertion(game: &Game, decls: &Decls, state: &State, source: &str) -> Result<(), String> {
+    let (locals, values) = player_locals(state);
+    let scope = Scope { locals: &locals, it: None };
+    let (ast, eval) = compile_assertion(game, decls, &scope, source)?;
     let env = Env::new(game, state, &values);
     match eval.eval(&env) {
         Ok(Value::Bool(true)) => Ok(()),
