@@ -50,7 +50,7 @@ fn arguments(seed: u64) -> Vec<String> {
             0 => args.push(g.pick(VALUES).to_string()),
             _ => {
                 args.push(g.pick(OPTIONS).to_string());
-                if g.next() % 4 != 0 {
+                if !g.next().is_multiple_of(4) {
                     args.push(g.pick(VALUES).to_string());
                 }
             }

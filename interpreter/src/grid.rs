@@ -378,7 +378,7 @@ mod tests {
         assert_eq!(rotate(&piece, 2), vec![vec![4, 3], vec![2, 1]]);
         assert_eq!(rotate(&piece, 1), vec![vec![3, 1], vec![4, 2]]);
         assert_eq!(rotate(&piece, -1), rotate(&piece, 3));
-        assert_eq!(rotate(&vec![vec![1, 2, 3]], 1), vec![vec![1], vec![2], vec![3]]);
+        assert_eq!(rotate(&[vec![1, 2, 3]], 1), vec![vec![1], vec![2], vec![3]]);
     }
 
     mod properties {

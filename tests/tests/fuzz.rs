@@ -515,10 +515,10 @@ fn mutated_traces(n: u64) {
         let RulesetRef::Name(name) = &trace.header.ruleset else { return };
         let Some(game) = loaded.get(name, &trace.header.params) else { return };
         let game = &*game;
-        let Ok(start) = starting_state(&game, &trace, |p| std::fs::read_to_string(dir.join(p)).map_err(|e| e.to_string())) else {
+        let Ok(start) = starting_state(game, &trace, |p| std::fs::read_to_string(dir.join(p)).map_err(|e| e.to_string())) else {
             return;
         };
-        let _ = replay(&game, &trace, start, |_| {});
+        let _ = replay(game, &trace, start, |_| {});
     });
 }
 
