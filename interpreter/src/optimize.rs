@@ -34,25 +34,13 @@ pub fn game(game: &mut Game) {
         // before it is inlined (`inline_order` puts callees first).
         for id in inline_order(&bodies) {
             let mut body = std::mem::replace(&mut bodies[id], Expr::Const(Value::None));
-            folder.expr(&mut body);
-            if inline(&mut body, &bodies, small_with_plain_reads) {
-                folder.expr(&mut body);
-            }
-            if folder.unroll(&mut body, &bodies) {
-                folder.expr(&mut body);
-            }
+            folder.optimize(&mut body, &bodies);
             bodies[id] = body;
         }
         for block in &mut blocks {
             for stmt in block {
                 for e in statement_exprs(&mut stmt.kind) {
-                    folder.expr(e);
-                    if inline(e, &bodies, small_with_plain_reads) {
-                        folder.expr(e);
-                    }
-                    if folder.unroll(e, &bodies) {
-                        folder.expr(e);
-                    }
+                    folder.optimize(e, &bodies);
                 }
             }
         }
@@ -190,6 +178,18 @@ fn statement_exprs(kind: &mut StmtKind) -> Vec<&mut Expr> {
 
 impl Folder<'_> {
 
+    /// Folds an expression of a function body or a statement, inlines the small calls it
+    /// makes with plain reads, and unrolls its searches and totals over constant lists.
+    fn optimize(&self, e: &mut Expr, bodies: &[Expr]) {
+        self.expr(e);
+        if inline(e, bodies, small_with_plain_reads) {
+            self.expr(e);
+        }
+        if self.unroll(e, bodies) {
+            self.expr(e);
+        }
+    }
+
     /// Optimizes an expression in place, children first.
     pub fn expr(&self, e: &mut Expr) {
         for child in e.children_mut() {
@@ -315,13 +315,7 @@ impl Folder<'_> {
     /// the table or the specialized conditions are too large.
     fn by_row(&self, group: &crate::model::OptionGroup, bodies: &[Expr]) -> Option<crate::model::ByRow> {
         let [(slot, list)] = group.bindings.as_slice() else { return None };
-        let filter = match list {
-            Expr::Filter { list: inner, cond } => match (&**inner, &**cond) {
-                (Expr::Const(Value::List(rows)), Expr::Lambda(pass)) => Some((rows, &**pass)),
-                _ => None,
-            },
-            _ => None,
-        };
+        let filter = filter_of_constant_list(list);
         if group.condition.is_none() && filter.is_none() {
             return None;
         }
@@ -413,11 +407,10 @@ impl Folder<'_> {
         // condition, in the same order: `any(filter(l, c), d)` is `any(l, c and d)`.
         let (elements, filter) = match list {
             Expr::Const(Value::List(elements)) => (elements, None),
-            Expr::Filter { list, cond } => match (&**list, &**cond) {
-                (Expr::Const(Value::List(elements)), Expr::Lambda(cond)) => (elements, Some(&**cond)),
-                _ => return changed,
+            other => match filter_of_constant_list(other) {
+                Some((elements, cond)) => (elements, Some(cond)),
+                None => return changed,
             },
-            _ => return changed,
         };
         if elements.is_empty() || elements.len() > UNROLL_ELEMENTS {
             return changed;
@@ -600,6 +593,15 @@ fn put_element(e: &Expr, value: &Value, depth: u8) -> Option<Expr> {
         *child = put_element(child, value, depth)?;
     }
     Some(out)
+}
+
+/// `filter(list, cond)` with `list` a constant: the list and the body of `cond`.
+fn filter_of_constant_list(e: &Expr) -> Option<(&std::sync::Arc<Vec<Value>>, &Expr)> {
+    let Expr::Filter { list, cond } = e else { return None };
+    match (&**list, &**cond) {
+        (Expr::Const(Value::List(elements)), Expr::Lambda(body)) => Some((elements, &**body)),
+        _ => None,
+    }
 }
 
 /// The row number a constant row stands for.
