@@ -4,6 +4,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use frontier_interpreter::runner::Recording;
+use frontier_interpreter::Optimizer;
 
 use crate::simulate::{game_seed, play_random};
 
@@ -18,6 +19,16 @@ pub struct BenchArgs {
     /// How long to run, in seconds (more than 0, at most 3600).
     #[arg(long, default_value_t = 5.0, value_parser = seconds)]
     pub seconds: f64,
+    /// `off` runs the IR as lowered, without the optimizer's rewrites, to measure what they
+    /// gain (the games are the same).
+    #[arg(long, value_enum, value_name = "ON|OFF", default_value_t = OptimizerArg::On)]
+    pub optimizer: OptimizerArg,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OptimizerArg {
+    On,
+    Off,
 }
 
 /// A duration of a bench: more than 0 and at most an hour (a usage error otherwise).
@@ -29,7 +40,11 @@ fn seconds(text: &str) -> Result<f64, String> {
 }
 
 pub fn run(args: BenchArgs) -> Result<(), String> {
-    let game = crate::source::load_ruleset(&args.ruleset)?;
+    let optimizer = match args.optimizer {
+        OptimizerArg::On => Optimizer::On,
+        OptimizerArg::Off => Optimizer::Off,
+    };
+    let game = crate::source::load_ruleset_with(&args.ruleset, optimizer)?;
     let n = crate::player_count(&game, args.players)?;
     let budget = Duration::from_secs_f64(args.seconds);
     let started = Instant::now();
@@ -42,7 +57,8 @@ pub fn run(args: BenchArgs) -> Result<(), String> {
     }
     let secs = started.elapsed().as_secs_f64();
     let state = game.start(crate::seat_names(n)).map_err(|e| e.to_string())?;
-    println!("{} with {n} players, random playouts on one thread for {secs:.1} s", game.meta.name);
+    let unoptimized = if optimizer == Optimizer::Off { ", optimizer off" } else { "" };
+    println!("{} with {n} players, random playouts on one thread for {secs:.1} s{unoptimized}", game.meta.name);
     println!("games/s:      {:.0}", games as f64 / secs);
     println!("decisions/s:  {:.0}", decisions as f64 / secs);
     println!("steps/s:      {:.0} (decisions and chance outcomes)", steps as f64 / secs);

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use frontier_interpreter::model::Limits;
-use frontier_interpreter::{load_with_params, Game, RulesetSource};
+use frontier_interpreter::{load_with, Game, Optimizer, RulesetSource};
 
 include!(concat!(env!("OUT_DIR"), "/embedded.rs"));
 
@@ -116,6 +116,11 @@ pub fn load_ruleset(spec: &str) -> Result<Game, String> {
     load_ruleset_checked(spec)?.map_err(|e| e.to_string())
 }
 
+/// [`load_ruleset`], with the optimizer on or off (`frontier bench --optimizer`).
+pub fn load_ruleset_with(spec: &str, optimizer: Optimizer) -> Result<Game, String> {
+    load_source_with(&resolve(spec, None)?, &[], optimizer).map_err(|e| e.to_string())
+}
+
 /// Loads a ruleset keeping its diagnostics as data: `Err` when the name or path does not
 /// resolve, `Ok(Err)` when the ruleset has problems.
 pub fn load_ruleset_checked(spec: &str) -> Result<Result<Game, frontier_interpreter::LoadError>, String> {
@@ -125,9 +130,13 @@ pub fn load_ruleset_checked(spec: &str) -> Result<Result<Game, frontier_interpre
 /// Loads a ruleset read from `source` with `params` overridden, following its `extends:`
 /// relative to its file, held to this run's limits.
 pub fn load_source(source: &RulesetSource, params: &[(String, i64)]) -> Result<Game, frontier_interpreter::LoadError> {
+    load_source_with(source, params, Optimizer::On)
+}
+
+fn load_source_with(source: &RulesetSource, params: &[(String, i64)], optimizer: Optimizer) -> Result<Game, frontier_interpreter::LoadError> {
     let base_dir = Path::new(&source.file).parent().map(Path::to_path_buf);
     let resolver = move |name: &str| resolve(name, base_dir.as_deref());
-    load_with_params(source, &resolver, params, limits())
+    load_with(source, &resolver, params, limits(), optimizer)
 }
 
 static LIMITS: std::sync::OnceLock<Limits> = std::sync::OnceLock::new();

@@ -13,7 +13,7 @@ const CASES: u64 = 120;
 const COMMANDS: &[&str] = &["list", "validate", "describe", "play", "simulate", "merge", "balance", "bench", "check", "replay", "new", "schema", "help", "nosuch", ""];
 
 const OPTIONS: &[&str] = &[
-    "--players", "--games", "--seed", "--agents", "--seconds", "--trace-out", "--out", "--shard", "--json", "--report", "--variant", "--at", "--state", "--all", "--coverage", "-h", "--help",
+    "--players", "--games", "--seed", "--agents", "--seconds", "--optimizer", "--trace-out", "--out", "--shard", "--json", "--report", "--variant", "--at", "--state", "--all", "--coverage", "-h", "--help",
     "-V", "--version", "--nosuch", "-", "--", "--limit", "--threads",
 ];
 

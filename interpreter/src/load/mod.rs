@@ -52,6 +52,21 @@ pub fn load(source: &RulesetSource, resolve: Resolver) -> Result<Game, LoadError
 /// `limits`: its expressions when they are parsed, its state's size when it is laid out,
 /// and its games (`Game::limits`) when they run.
 pub fn load_with_params(source: &RulesetSource, resolve: Resolver, params: &[(String, i64)], limits: Limits) -> Result<Game, LoadError> {
+    load_with(source, resolve, params, limits, Optimizer::On)
+}
+
+/// Whether the loader hands its IR to the optimizer (`optimize.rs`) before the game runs.
+/// A game plays the same either way; without the optimizer it runs the IR as lowered,
+/// which is what the optimizer's differential tests and `frontier bench --optimizer off`
+/// compare against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Optimizer {
+    On,
+    Off,
+}
+
+/// [`load_with_params`], with or without the optimizer.
+pub fn load_with(source: &RulesetSource, resolve: Resolver, params: &[(String, i64)], limits: Limits, optimizer: Optimizer) -> Result<Game, LoadError> {
     let layers = variant::read_layers(source, resolve)?;
     let mut merged = variant::merge(&layers);
     if !params.is_empty() {
@@ -80,7 +95,7 @@ pub fn load_with_params(source: &RulesetSource, resolve: Resolver, params: &[(St
     }
     let files: Vec<(String, String)> = layers.iter().map(|l| (l.source.file.clone(), l.source.text.clone())).collect();
     let scripts: Vec<(String, String)> = layers.iter().flat_map(|l| l.source.scripts.clone()).collect();
-    let mut builder = Builder { files, diagnostics: Vec::new(), limits };
+    let mut builder = Builder { files, diagnostics: Vec::new(), limits, optimizer };
     let game = builder.build(&merged, &scripts, &source.origin);
     match game {
         Some(mut game) if builder.diagnostics.is_empty() => {
@@ -178,6 +193,7 @@ pub(crate) struct Builder {
     pub files: Vec<(String, String)>,
     pub diagnostics: Vec<Diagnostic>,
     pub limits: Limits,
+    pub optimizer: Optimizer,
 }
 
 /// A local variable's declaration inside a procedure.
@@ -418,7 +434,9 @@ impl Builder {
             limits: self.limits,
         };
         game.sources = self.files.clone();
-        crate::optimize::game(&mut game);
+        if self.optimizer == Optimizer::On {
+            crate::optimize::game(&mut game);
+        }
         Some(game)
     }
 
