@@ -103,6 +103,16 @@ impl Key {
             _ => None,
         }
     }
+
+    /// The read a key stands for, but a variable's (whose node keeps its type elsewhere).
+    pub fn plain_read(self) -> Option<Expr> {
+        match self {
+            Key::Local(slot) => Some(Expr::Local(slot)),
+            Key::It => Some(Expr::It),
+            Key::Param(i) => Some(Expr::Param(i)),
+            Key::Var(_) => None,
+        }
+    }
 }
 
 /// A zone instance named by an expression or a statement: the first instance of the zone and, for an

@@ -327,10 +327,10 @@ impl Folder<'_> {
         let always = Expr::Const(Value::Bool(true));
         let condition = group.condition.as_ref().unwrap_or(&always);
         let mut nodes = 0;
-        let by_row = self.per_row(table, rows, bodies, &mut nodes, |row| Some(bind(condition, *slot, row)))?;
+        let by_row = self.per_row(table, rows, bodies, &mut nodes, |row| put_in(condition, PutIn::Local(*slot, row), 0))?;
         let filtered = match filter {
             Some((list, pass)) => {
-                let pass = self.per_row(table, rows, bodies, &mut nodes, |row| put_element(pass, row, 0))?;
+                let pass = self.per_row(table, rows, bodies, &mut nodes, |row| put_in(pass, PutIn::Element(row), 0))?;
                 Some(crate::model::FilteredRows { rows: list.clone(), pass })
             }
             None => None,
@@ -418,9 +418,9 @@ impl Folder<'_> {
         let mut items = Vec::with_capacity(elements.len());
         let mut nodes = 0;
         for element in elements.iter() {
-            let Some(mut item) = put_element(body, element, 0) else { return changed };
+            let Some(mut item) = put_in(body, PutIn::Element(element), 0) else { return changed };
             if let Some(cond) = filter {
-                let Some(passes) = put_element(cond, element, 0) else { return changed };
+                let Some(passes) = put_in(cond, PutIn::Element(element), 0) else { return changed };
                 item = match op {
                     Unroll::Any | Unroll::Count => Expr::And(passes.boxed(), item.boxed()),
                     Unroll::All => Expr::Or(Expr::Not(passes.boxed()).boxed(), item.boxed()),
@@ -552,9 +552,7 @@ pub(crate) fn rows_where(list: &Expr, cond: &Expr) -> Option<(Expr, Expr)> {
 /// outside that argument (an enclosing element is one level nearer): only plain reads.
 fn outside_element(e: &Expr) -> Option<Expr> {
     match e {
-        Expr::Outer(1) => Some(Expr::It),
-        Expr::Outer(depth) => Some(Expr::Outer(depth - 1)),
-        Expr::Const(_) | Expr::Local(_) | Expr::Param(_) | Expr::Var { .. } => Some(e.clone()),
+        Expr::Const(_) | Expr::Local(_) | Expr::Param(_) | Expr::Var { .. } | Expr::Outer(_) => put_in(e, PutIn::NoElement, 0),
         _ => None,
     }
 }
@@ -568,32 +566,6 @@ const SPECIALIZED_NODES: usize = 50_000;
 /// unrolled, and the most IR nodes the unrolled copies may hold in all.
 const UNROLL_ELEMENTS: usize = 32;
 const UNROLL_NODES: usize = 2048;
-
-/// The body of a per-element argument with `value` put in for its element, as it reads
-/// once it is no longer per element (for [`Folder::unroll`]); `depth` counts the inner
-/// per-element arguments entered. References to enclosing elements come one level
-/// nearer. None if the body holds lifted values (lifting comes after unrolling).
-fn put_element(e: &Expr, value: &Value, depth: u8) -> Option<Expr> {
-    let element = || Expr::Const(value.clone());
-    let mut out = match e {
-        Expr::It if depth == 0 => return Some(element()),
-        Expr::Outer(k) if *k == depth => return Some(element()),
-        Expr::Outer(k) if *k > depth => return Some(if *k == 1 { Expr::It } else { Expr::Outer(*k - 1) }),
-        Expr::VarAtKey { base, code, key: Key::It, name } if depth == 0 => {
-            Expr::VarAt { base: *base, code: *code, index: element().boxed(), name: name.clone() }
-        }
-        Expr::ColumnKey { values, key: Key::It, name } if depth == 0 => {
-            Expr::Column { values: values.clone(), row: element().boxed(), name: name.clone() }
-        }
-        Expr::With { .. } | Expr::Hoisted { .. } => return None,
-        other => other.clone(),
-    };
-    let depth = if matches!(out, Expr::Lambda(_)) { depth.checked_add(1)? } else { depth };
-    for child in out.children_mut() {
-        *child = put_element(child, value, depth)?;
-    }
-    Some(out)
-}
 
 /// `filter(list, cond)` with `list` a constant: the list and the body of `cond`.
 fn filter_of_constant_list(e: &Expr) -> Option<(&std::sync::Arc<Vec<Value>>, &Expr)> {
@@ -673,24 +645,6 @@ fn reads_local(e: &Expr, slot: crate::ir::Slot) -> bool {
     }
 }
 
-/// `e` with the local `slot` read as the constant `value`, in every node that reads it.
-fn bind(e: &Expr, slot: crate::ir::Slot, value: &Value) -> Expr {
-    let mut out = match e {
-        Expr::Local(s) if *s == slot => return Expr::Const(value.clone()),
-        Expr::VarAtKey { base, code, key: Key::Local(s), name } if *s == slot => {
-            Expr::VarAt { base: *base, code: *code, index: Expr::Const(value.clone()).boxed(), name: name.clone() }
-        }
-        Expr::ColumnKey { values, key: Key::Local(s), name } if *s == slot => {
-            Expr::Column { values: values.clone(), row: Expr::Const(value.clone()).boxed(), name: name.clone() }
-        }
-        other => other.clone(),
-    };
-    for child in out.children_mut() {
-        *child = bind(child, slot, value);
-    }
-    out
-}
-
 /// Lifts, bottom-up, the parts of per-element arguments that do not depend on their
 /// element: a built-in call (or filter) whose per-element arguments hold such parts
 /// becomes an [`Expr::With`] that computes each once, when first read. Only parts worth
@@ -729,7 +683,7 @@ fn lift_invariants(e: &mut Expr, values: &mut Vec<Expr>) {
         return;
     }
     if worth_lifting(e) && !has_free_hoisted(e, 0) {
-        if let Some(lifted) = outside(e, 0) {
+        if let Some(lifted) = put_in(e, PutIn::NoElement, 0) {
             values.push(lifted);
             *e = Expr::Hoisted { depth: 0, index: (values.len() - 1) as u8 };
             return;
@@ -768,26 +722,6 @@ fn has_free_hoisted(e: &Expr, withs: u8) -> bool {
         Expr::With { values, body } => values.iter().any(|v| has_free_hoisted(v, withs)) || has_free_hoisted(body, withs + 1),
         other => other.children().into_iter().any(|c| has_free_hoisted(c, withs)),
     }
-}
-
-/// `e`, found `nesting` per-element arguments deep inside the body of the one being
-/// lifted from, as it reads once moved out of that body: none if it reads that body's
-/// element. References to enclosing elements come one level nearer.
-fn outside(e: &Expr, nesting: u8) -> Option<Expr> {
-    let mut out = match e {
-        Expr::It if nesting == 0 => return None,
-        Expr::Outer(depth) if *depth == nesting => return None,
-        Expr::Outer(depth) if *depth > nesting => {
-            return Some(if *depth - 1 == 0 { Expr::It } else { Expr::Outer(*depth - 1) });
-        }
-        Expr::VarAtKey { key: Key::It, .. } | Expr::ColumnKey { key: Key::It, .. } if nesting == 0 => return None,
-        Expr::Lambda(body) => return Some(Expr::Lambda(outside(body, nesting + 1)?.boxed())),
-        other => other.clone(),
-    };
-    for child in out.children_mut() {
-        *child = outside(child, nesting)?;
-    }
-    Some(out)
 }
 
 /// The largest function body (in IR nodes) that a call is replaced by.
@@ -851,7 +785,7 @@ fn inline(e: &mut Expr, bodies: &[Expr], policy: InlinePolicy) -> bool {
     if let Expr::Function { id, args } = e {
         let body = &bodies[id.index()];
         if !args.is_empty() && policy(args, body) {
-            if let Some(inlined) = substitute(body, args, 0) {
+            if let Some(inlined) = put_in(body, PutIn::Params(args), 0) {
                 *e = inlined;
                 changed = true;
             }
@@ -869,39 +803,80 @@ fn size(e: &Expr) -> usize {
     1 + e.children().into_iter().map(size).sum::<usize>()
 }
 
-/// `body` with `args[i]` for each `Param(i)`, `depth` lambdas deep: an argument that
-/// reads the caller's element (`it`) reads it from that many levels out.
-fn substitute(body: &Expr, args: &[Expr], depth: u8) -> Option<Expr> {
-    let arg = |i: u16| -> Option<Expr> {
-        Some(match args.get(i as usize)? {
-            Expr::It if depth > 0 => Expr::Outer(depth),
-            Expr::Outer(k) => Expr::Outer(k.checked_add(depth)?),
-            other => other.clone(),
-        })
-    };
-    let mut out = match body {
-        Expr::Param(i) => return arg(*i),
-        Expr::VarAtKey { base, code, key: Key::Param(i), name } => {
-            let index = arg(*i)?;
-            match Key::of(&index) {
-                Some(key) => Expr::VarAtKey { base: *base, code: *code, key, name: name.clone() },
-                None => Expr::VarAt { base: *base, code: *code, index: index.boxed(), name: name.clone() },
+/// What [`put_in`] puts in place of the reads of something an expression reads.
+#[derive(Clone, Copy)]
+enum PutIn<'a> {
+    /// A local (an option's `for:` variable) read as a constant: a condition for one row.
+    Local(crate::ir::Slot, &'a Value),
+    /// A function body's parameters read as a call's arguments: the call inlined.
+    Params(&'a [Expr]),
+    /// The element of a per-element argument read as a constant: the argument's body, no
+    /// longer per element (unrolled), so enclosing elements come one level nearer.
+    Element(&'a Value),
+    /// The same without an element, for a part that must not read it (lifted out of the
+    /// argument): none where it does.
+    NoElement,
+}
+
+/// `e`, `depth` per-element arguments deep inside the expression being rewritten, with
+/// `what` put in for what it reads; none where that cannot be (the element read with no
+/// element to put in, nesting past 255).
+fn put_in(e: &Expr, what: PutIn, depth: u8) -> Option<Expr> {
+    let mut out = match e {
+        Expr::Local(_) | Expr::Param(_) | Expr::It | Expr::Outer(_) => return what.read(e, depth),
+        // A keyed read whose key is put in reads by the new key, or by index.
+        Expr::VarAtKey { base, code, key, name } => match key.plain_read() {
+            Some(read) => {
+                let index = what.read(&read, depth)?;
+                match Key::of(&index) {
+                    Some(key) => Expr::VarAtKey { base: *base, code: *code, key, name: name.clone() },
+                    None => Expr::VarAt { base: *base, code: *code, index: index.boxed(), name: name.clone() },
+                }
             }
-        }
-        Expr::ColumnKey { values, key: Key::Param(i), name } => {
-            let row = arg(*i)?;
-            match Key::of(&row) {
-                Some(key) => Expr::ColumnKey { values: values.clone(), key, name: name.clone() },
-                None => Expr::Column { values: values.clone(), row: row.boxed(), name: name.clone() },
+            None => e.clone(),
+        },
+        Expr::ColumnKey { values, key, name } => match key.plain_read() {
+            Some(read) => {
+                let row = what.read(&read, depth)?;
+                match Key::of(&row) {
+                    Some(key) => Expr::ColumnKey { values: values.clone(), key, name: name.clone() },
+                    None => Expr::Column { values: values.clone(), row: row.boxed(), name: name.clone() },
+                }
             }
-        }
+            None => e.clone(),
+        },
         other => other.clone(),
     };
     let depth = if matches!(out, Expr::Lambda(_)) { depth.checked_add(1)? } else { depth };
     for child in out.children_mut() {
-        *child = substitute(child, args, depth)?;
+        *child = put_in(child, what, depth)?;
     }
     Some(out)
+}
+
+impl PutIn<'_> {
+    /// A plain read (a local, a parameter, `it`, an enclosing element), `depth`
+    /// per-element arguments deep, with `self` put in.
+    fn read(self, e: &Expr, depth: u8) -> Option<Expr> {
+        let element = |value: Option<&Value>| value.map(|v| Expr::Const(v.clone()));
+        match (self, e) {
+            (PutIn::Local(slot, value), Expr::Local(s)) if *s == slot => Some(Expr::Const(value.clone())),
+            // An argument that reads the caller's element reads it from `depth` levels out.
+            (PutIn::Params(args), Expr::Param(i)) => Some(match args.get(*i as usize)? {
+                Expr::It if depth > 0 => Expr::Outer(depth),
+                Expr::Outer(k) => Expr::Outer(k.checked_add(depth)?),
+                other => other.clone(),
+            }),
+            (PutIn::Element(v), Expr::It) if depth == 0 => element(Some(v)),
+            (PutIn::NoElement, Expr::It) if depth == 0 => element(None),
+            (PutIn::Element(v), Expr::Outer(k)) if *k == depth => element(Some(v)),
+            (PutIn::NoElement, Expr::Outer(k)) if *k == depth => element(None),
+            (PutIn::Element(_) | PutIn::NoElement, Expr::Outer(k)) if *k > depth => {
+                Some(if *k == 1 { Expr::It } else { Expr::Outer(*k - 1) })
+            }
+            _ => Some(e.clone()),
+        }
+    }
 }
 
 #[cfg(test)]
