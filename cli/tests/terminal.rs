@@ -320,6 +320,22 @@ fn show_prints_a_rulesets_files() {
     assert!(none.err.contains("did you mean 'go-west'?"), "{}", none.err);
 }
 
+/// `bench --optimizer off` plays on the IR as lowered, and says so; a value other than
+/// `on` or `off` is bad usage.
+#[test]
+fn bench_runs_with_the_optimizer_on_and_off() {
+    let dir = workspace();
+    let decisions = |run: &Run| run.out.lines().find(|l| l.starts_with("decisions per game:")).map(str::to_string);
+    let on = frontier(&dir, &["bench", "go-west", "--players", "3", "--seconds", "0.3"], "");
+    let off = frontier(&dir, &["bench", "go-west", "--players", "3", "--seconds", "0.3", "--optimizer", "off"], "");
+    assert_eq!((on.code, off.code), (0, 0), "{}{}", on.err, off.err);
+    assert!(!on.out.contains("optimizer off") && off.out.contains("optimizer off"), "{}{}", on.out, off.out);
+    assert!(decisions(&on).is_some() && decisions(&off).is_some(), "{}{}", on.out, off.out);
+    let wrong = frontier(&dir, &["bench", "go-west", "--optimizer", "maybe"], "");
+    assert_eq!(wrong.code, 2);
+    assert!(wrong.err.contains("possible values: on, off"), "{}", wrong.err);
+}
+
 #[test]
 fn every_argument_has_help() {
     let dir = workspace();
