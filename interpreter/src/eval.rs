@@ -9,7 +9,7 @@ use std::fmt;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
-use crate::ir::{ArithOp, Code, Expr, Key, Slot, Unroll, ZoneRead};
+use crate::ir::{ArithOp, Code, Expr, Key, Quantifier, Slot, Total, ZoneRead};
 use crate::machine::State;
 use crate::model::{Element, Game};
 use crate::value::Value;
@@ -267,8 +267,8 @@ impl Expr {
             }
             Expr::RowAt { table, .. } => Value::Row(*table, self.row_at(env)?),
             Expr::List(items) => Value::list(items.iter().map(|e| e.eval(env)).collect::<Result<Vec<_>>>()?),
-            Expr::Unrolled { op: Unroll::Any | Unroll::All, .. } => Value::Bool(self.bool(env)?),
-            Expr::Unrolled { op: Unroll::Sum | Unroll::Count, .. } => Value::Int(self.int(env)?),
+            Expr::UnrolledTest { .. } => Value::Bool(self.bool(env)?),
+            Expr::UnrolledTotal { .. } => Value::Int(self.int(env)?),
             Expr::Filter { .. } | Expr::RowsWhere { .. } => {
                 let mut out = Vec::with_capacity(8);
                 self.each(env, |v| {
@@ -328,7 +328,7 @@ impl Expr {
                     otherwise.int(env)
                 }
             }
-            Expr::Unrolled { op, items } => unrolled_int(*op, items, env),
+            Expr::UnrolledTotal { op, items } => unrolled_total(*op, items, env),
             _ => self.int_other(env),
         }
     }
@@ -388,7 +388,7 @@ impl Expr {
             Expr::Param(i) => as_bool(&env.params[*i as usize]),
             Expr::Function { id, args } => call_function(env, *id, args, |body, env| body.bool(env)),
             Expr::Call { eval, args, .. } => as_bool(&eval(args, env)?),
-            Expr::Unrolled { op, items } => unrolled_bool(*op, items, env),
+            Expr::UnrolledTest { op, items } => unrolled_test(*op, items, env),
             Expr::ZoneContains(z, x) => {
                 let code = x.code(env)?;
                 let items = zone(env, z)?;
@@ -610,14 +610,13 @@ fn call_function<T: FromValue>(env: &Env, id: crate::ir::FunctionId, args: &[Exp
     }
 }
 
-/// An unrolled `any` or `all` ([`Expr::Unrolled`]): the items in order, up to the first
-/// that decides.
+/// An unrolled `any` or `all` ([`Expr::UnrolledTest`]): the items in order, up to the
+/// first that decides.
 #[inline(never)]
-fn unrolled_bool(op: Unroll, items: &[Expr], env: &Env) -> Result<bool> {
+fn unrolled_test(op: Quantifier, items: &[Expr], env: &Env) -> Result<bool> {
     let decides = match op {
-        Unroll::Any => true,
-        Unroll::All => false,
-        Unroll::Sum | Unroll::Count => return Err(RuntimeError::new("internal: a number read as true/false")),
+        Quantifier::Any => true,
+        Quantifier::All => false,
     };
     for item in items {
         if item.bool(env)? == decides {
@@ -627,25 +626,24 @@ fn unrolled_bool(op: Unroll, items: &[Expr], env: &Env) -> Result<bool> {
     Ok(!decides)
 }
 
-/// An unrolled `sum` or `count_if` ([`Expr::Unrolled`]): the items in order.
+/// An unrolled `sum` or `count_if` ([`Expr::UnrolledTotal`]): the items in order.
 #[inline(never)]
-fn unrolled_int(op: Unroll, items: &[Expr], env: &Env) -> Result<i64> {
+fn unrolled_total(op: Total, items: &[Expr], env: &Env) -> Result<i64> {
     match op {
-        Unroll::Sum => {
+        Total::Sum => {
             let mut total = 0;
             for item in items {
                 total = crate::builtins::list::sum_add(total, item.int(env)?)?;
             }
             Ok(total)
         }
-        Unroll::Count => {
+        Total::Count => {
             let mut n = 0;
             for item in items {
                 n += item.bool(env)? as i64;
             }
             Ok(n)
         }
-        Unroll::Any | Unroll::All => Err(RuntimeError::new("internal: true/false read as a number")),
     }
 }
 

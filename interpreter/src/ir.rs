@@ -195,18 +195,41 @@ impl CmpOp {
     }
 }
 
-/// What an [`Expr::Unrolled`] computes from its items, as the built-in it was
-/// unrolled from would from its elements.
+/// How a built-in's call over a constant list is unrolled: into a true/false search
+/// ([`Expr::UnrolledTest`]) or a number ([`Expr::UnrolledTotal`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Unroll {
+    Test(Quantifier),
+    Total(Total),
+}
+
+/// What an [`Expr::UnrolledTest`] computes from its true/false items, as the built-in it
+/// was unrolled from would from its elements.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Quantifier {
     /// `any`: whether one item holds; stops at the first that does.
     Any,
     /// `all`: whether every item holds; stops at the first that does not.
     All,
-    /// `sum`: the items' total, checked as `sum` checks it.
+}
+
+/// What an [`Expr::UnrolledTotal`] computes from its items.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Total {
+    /// `sum`: the total of the items (numbers), checked as `sum` checks it.
     Sum,
-    /// `count_if`: how many items hold.
+    /// `count_if`: how many items (true/false) hold.
     Count,
+}
+
+impl Unroll {
+    /// The node of this kind over `items`.
+    pub fn over(self, items: Vec<Expr>) -> Expr {
+        match self {
+            Unroll::Test(op) => Expr::UnrolledTest { op, items },
+            Unroll::Total(op) => Expr::UnrolledTotal { op, items },
+        }
+    }
 }
 
 /// The source text of an expression node, for runtime errors that name it.
@@ -248,7 +271,7 @@ macro_rules! children {
             Expr::Filter { list, cond } => vec![list, cond],
             Expr::RowsWhere { key, .. } => vec![key],
             Expr::Pair { first, second, .. } => vec![first, second],
-            Expr::List(items) | Expr::Unrolled { items, .. } => items.$iter().collect(),
+            Expr::List(items) | Expr::UnrolledTest { items, .. } | Expr::UnrolledTotal { items, .. } => items.$iter().collect(),
             Expr::Arith { a, b, .. }
             | Expr::Compare { a, b, .. }
             | Expr::Equal { a, b, .. }
@@ -325,11 +348,13 @@ pub enum Expr {
     /// them): the row's number, or -1 for none.
     RowNumber { row: Box<Expr>, count: u16 },
     List(Vec<Expr>),
-    /// `any`, `all`, `sum` or `count_if` of a per-element argument over a constant list,
-    /// unrolled by the optimizer: one item per element, the argument's body with that
-    /// element put in (and folded), evaluated in the list's order. `any` and `all` stop
-    /// at the item where the call would have stopped.
-    Unrolled { op: Unroll, items: Vec<Expr> },
+    /// `any` or `all` of a per-element argument over a constant list, unrolled by the
+    /// optimizer: one true/false item per element, the argument's body with that element
+    /// put in (and folded), evaluated in the list's order up to the item where the call
+    /// would have stopped.
+    UnrolledTest { op: Quantifier, items: Vec<Expr> },
+    /// `sum` or `count_if` unrolled the same way: a number, from the items in order.
+    UnrolledTotal { op: Total, items: Vec<Expr> },
     Neg(Box<Expr>, Source),
     Not(Box<Expr>),
     Arith { op: ArithOp, a: Box<Expr>, b: Box<Expr>, source: Source },

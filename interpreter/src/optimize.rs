@@ -14,7 +14,7 @@
 //! trace pin that.
 
 use crate::eval::{arith, Env, Template, TemplatePart, MAX_HOISTED};
-use crate::ir::{Expr, Key, Unroll, ZoneRead};
+use crate::ir::{Expr, Key, Quantifier, Total, Unroll, ZoneRead};
 use crate::model::{Game, StmtKind};
 use crate::value::Value;
 
@@ -255,7 +255,8 @@ impl Folder<'_> {
             | Expr::Filter { .. }
             | Expr::RowsWhere { .. }
             | Expr::List(_)
-            | Expr::Unrolled { .. }
+            | Expr::UnrolledTest { .. }
+            | Expr::UnrolledTotal { .. }
             | Expr::IsNone { .. }
                 if closed(e, false) =>
             {
@@ -294,7 +295,8 @@ impl Folder<'_> {
             Expr::ZoneCount(z, x) => fixed_instance(z).map(|z| Expr::ZoneCount(z, x.clone())),
             Expr::ZoneContains(z, x) => fixed_instance(z).map(|z| Expr::ZoneContains(z, x.clone())),
             Expr::ZoneIndexOf(z, x) => fixed_instance(z).map(|z| Expr::ZoneIndexOf(z, x.clone())),
-            Expr::Unrolled { op, items } => without_neutral_items(*op, items),
+            Expr::UnrolledTest { op, items } => without_neutral_items(Unroll::Test(*op), items),
+            Expr::UnrolledTotal { op, items } => without_neutral_items(Unroll::Total(*op), items),
             Expr::Column { values, row, name } => {
                 Key::of(row).map(|key| Expr::ColumnKey { values: values.clone(), key, name: name.clone() })
             }
@@ -422,9 +424,9 @@ impl Folder<'_> {
             if let Some(cond) = filter {
                 let Some(passes) = put_in(cond, PutIn::Element(element), 0) else { return changed };
                 item = match op {
-                    Unroll::Any | Unroll::Count => Expr::And(passes.boxed(), item.boxed()),
-                    Unroll::All => Expr::Or(Expr::Not(passes.boxed()).boxed(), item.boxed()),
-                    Unroll::Sum => Expr::If { cond: passes.boxed(), then: item.boxed(), otherwise: Expr::Const(Value::Int(0)).boxed() },
+                    Unroll::Test(Quantifier::Any) | Unroll::Total(Total::Count) => Expr::And(passes.boxed(), item.boxed()),
+                    Unroll::Test(Quantifier::All) => Expr::Or(Expr::Not(passes.boxed()).boxed(), item.boxed()),
+                    Unroll::Total(Total::Sum) => Expr::If { cond: passes.boxed(), then: item.boxed(), otherwise: Expr::Const(Value::Int(0)).boxed() },
                 };
             }
             self.expr(&mut item);
@@ -435,7 +437,7 @@ impl Folder<'_> {
             }
             items.push(item);
         }
-        *e = Expr::Unrolled { op, items };
+        *e = op.over(items);
         true
     }
 
@@ -490,7 +492,7 @@ fn closed(e: &Expr, it_bound: bool) -> bool {
         Expr::Filter { list, cond } => closed(list, it_bound) && closed(cond, it_bound),
         Expr::RowsWhere { key, .. } => closed(key, it_bound),
         Expr::Pair { first, second, .. } => closed(first, it_bound) && closed(second, it_bound),
-        Expr::List(items) | Expr::Unrolled { items, .. } => items.iter().all(|i| closed(i, it_bound)),
+        Expr::List(items) | Expr::UnrolledTest { items, .. } | Expr::UnrolledTotal { items, .. } => items.iter().all(|i| closed(i, it_bound)),
         Expr::Arith { a, b, .. }
         | Expr::Compare { a, b, .. }
         | Expr::Equal { a, b, .. }
@@ -597,25 +599,30 @@ fn fixed_instance(z: &ZoneRead) -> Option<ZoneRead> {
 /// of `any`, `all` or `sum` is that item. None when nothing changes.
 fn without_neutral_items(op: Unroll, items: &[Expr]) -> Option<Expr> {
     let neutral = |e: &Expr| match (op, e) {
-        (Unroll::Any | Unroll::Count, Expr::Const(Value::Bool(b))) => !*b,
-        (Unroll::All, Expr::Const(Value::Bool(b))) => *b,
-        (Unroll::Sum, Expr::Const(Value::Int(n))) => *n == 0,
+        (Unroll::Test(Quantifier::Any) | Unroll::Total(Total::Count), Expr::Const(Value::Bool(b))) => !*b,
+        (Unroll::Test(Quantifier::All), Expr::Const(Value::Bool(b))) => *b,
+        (Unroll::Total(Total::Sum), Expr::Const(Value::Int(n))) => *n == 0,
         _ => false,
     };
-    let decides = |e: &Expr| matches!((op, e), (Unroll::Any, Expr::Const(Value::Bool(true))) | (Unroll::All, Expr::Const(Value::Bool(false))));
+    let decides = |e: &Expr| {
+        matches!(
+            (op, e),
+            (Unroll::Test(Quantifier::Any), Expr::Const(Value::Bool(true))) | (Unroll::Test(Quantifier::All), Expr::Const(Value::Bool(false)))
+        )
+    };
     let end = items.iter().position(decides).map_or(items.len(), |i| i + 1);
     let kept: Vec<Expr> = items[..end].iter().filter(|e| !neutral(e)).cloned().collect();
-    let alone = kept.len() == 1 && op != Unroll::Count;
+    let alone = kept.len() == 1 && op != Unroll::Total(Total::Count);
     if kept.len() == items.len() && !alone {
         return None;
     }
     Some(match (op, kept.len()) {
-        (Unroll::Any, 0) => Expr::Const(Value::Bool(false)),
-        (Unroll::All, 0) => Expr::Const(Value::Bool(true)),
-        (Unroll::Sum | Unroll::Count, 0) => Expr::Const(Value::Int(0)),
+        (Unroll::Test(Quantifier::Any), 0) => Expr::Const(Value::Bool(false)),
+        (Unroll::Test(Quantifier::All), 0) => Expr::Const(Value::Bool(true)),
+        (Unroll::Total(_), 0) => Expr::Const(Value::Int(0)),
         // The one number of a sum: 0 plus it cannot overflow.
         (_, 1) if alone => kept.into_iter().next()?,
-        _ => Expr::Unrolled { op, items: kept },
+        _ => op.over(kept),
     })
 }
 
@@ -704,7 +711,7 @@ fn worth_lifting(e: &Expr) -> bool {
     fn costly(e: &Expr) -> bool {
         matches!(
             e,
-            Expr::Call { .. } | Expr::Function { .. } | Expr::Filter { .. } | Expr::RowsWhere { .. } | Expr::In { .. } | Expr::Unrolled { .. }
+            Expr::Call { .. } | Expr::Function { .. } | Expr::Filter { .. } | Expr::RowsWhere { .. } | Expr::In { .. } | Expr::UnrolledTest { .. } | Expr::UnrolledTotal { .. }
         )
             || e.children().into_iter().any(costly)
     }
@@ -1006,7 +1013,7 @@ mod tests {
     #[test]
     fn searches_and_totals_over_a_tables_rows_are_unrolled() {
         let game = searches();
-        let unrolled = |e: &Expr| matches!(e, Expr::Unrolled { .. });
+        let unrolled = |e: &Expr| matches!(e, Expr::UnrolledTest { .. } | Expr::UnrolledTotal { .. });
         let loops = |e: &Expr| matches!(e, Expr::Call { .. } | Expr::Lambda(_) | Expr::Filter { .. });
         for name in ["herds_of", "spaces_of_cattle", "all_open", "fewer_cattle_pairs", "herded_and_large", "empty_with", "divides_at_abilene"] {
             let body = function_body(&game, name);
@@ -1020,6 +1027,6 @@ mod tests {
         // abilene's 4 spaces decide the search at load.
         assert!(matches!(function_body(&game, "stops_at_abilene"), Expr::Const(crate::value::Value::Bool(true))));
         // Over a filter: one item per row, the filter's test first.
-        assert!(matches!(function_body(&game, "herd_spaces"), Expr::Unrolled { items, .. } if items.len() == 4));
+        assert!(matches!(function_body(&game, "herd_spaces"), Expr::UnrolledTotal { items, .. } if items.len() == 4));
     }
 }

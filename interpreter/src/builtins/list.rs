@@ -5,7 +5,7 @@ use std::ops::ControlFlow::{Break, Continue};
 
 use super::{Builtin, CallSite, Form};
 use crate::eval::{as_int, as_list, Env, Result, RuntimeError};
-use crate::ir::{Expr, Unroll};
+use crate::ir::{Expr, Quantifier, Total, Unroll};
 use crate::load::{nothing, Compiled, Compiler};
 use crate::value::{Type, Value};
 
@@ -115,7 +115,7 @@ pub const COUNT_IF: Builtin = Builtin {
         Some(Expr::Call { builtin: &COUNT_IF, eval: eval_count_if, args: vec![rows, cond] })
     }),
     pure: true,
-    unroll: Some(Unroll::Count),
+    unroll: Some(Unroll::Total(Total::Count)),
 };
 
 /// A count compared with a constant that only asks whether there is one
@@ -176,7 +176,7 @@ pub const ANY: Builtin = Builtin {
         Some(Expr::Call { builtin: &ANY, eval: eval_any, args: vec![rows, cond] })
     }),
     pure: true,
-    unroll: Some(Unroll::Any),
+    unroll: Some(Unroll::Test(Quantifier::Any)),
 };
 
 fn eval_any(args: &[Expr], env: &Env) -> Result<Value> {
@@ -199,7 +199,7 @@ pub const ALL: Builtin = Builtin {
     },
     reduce: None,
     pure: true,
-    unroll: Some(Unroll::All),
+    unroll: Some(Unroll::Test(Quantifier::All)),
 };
 
 fn eval_all(args: &[Expr], env: &Env) -> Result<Value> {
@@ -280,7 +280,7 @@ pub const SUM: Builtin = Builtin {
     lower: lower_sum,
     reduce: None,
     pure: true,
-    unroll: Some(Unroll::Sum),
+    unroll: Some(Unroll::Total(Total::Sum)),
 };
 
 fn lower_sum(c: &mut Compiler, site: &CallSite) -> Compiled {

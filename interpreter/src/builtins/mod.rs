@@ -37,7 +37,7 @@ pub struct Builtin {
     /// The result depends only on the arguments: a call of constants may be folded.
     pub pure: bool,
     /// How a call of a per-element argument over a constant list is unrolled (one copy
-    /// of the argument per element, see [`Expr::Unrolled`](crate::ir::Expr::Unrolled)),
+    /// of the argument per element, see [`Expr::UnrolledTest`](crate::ir::Expr::UnrolledTest)),
     /// when it may be.
     pub(crate) unroll: Option<crate::ir::Unroll>,
 }
