@@ -384,6 +384,18 @@ impl Game {
                 let _ = writeln!(out, "  {}{per}: {}{}", c.name, c.source, rule(&c.rule));
             }
         }
+        if !self.stats.is_empty() {
+            let _ = writeln!(out, "\nstatistics (read at the end of each game, for results: simulate, balance):");
+            for st in &self.stats {
+                let kind = match (st.counter, &st.ty) {
+                    (true, _) => "a counter",
+                    (false, crate::value::Type::Bool) => "true/false",
+                    (false, _) => "a number",
+                };
+                let doc = st.doc.as_ref().map(|d| format!(" — {}", d.trim())).unwrap_or_default();
+                let _ = writeln!(out, "  {} ({kind}){doc}{}", st.name, rule(&st.rule));
+            }
+        }
         let _ = writeln!(out, "\nflow: setup, then play; procedures:");
         for p in &self.procedures {
             let params = if p.param_names.is_empty() { String::new() } else { format!("({})", p.param_names.join(", ")) };

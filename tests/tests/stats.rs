@@ -38,9 +38,13 @@ fn a_counter_counts_for_results_only() {
     assert_eq!(stats[0].0, "showdowns");
     let Value::Int(showdowns) = stats[0].1 else { panic!("{stats:?}") };
     assert!(showdowns > 0, "a random game of Way Out West without a showdown");
-    // Not in the state shown, nor in the description; kept in positions.
+    // Not in the state shown, nor among the state in the description (which lists it
+    // with the statistics); kept in positions.
     assert!(!game.render_state(&end, None).contains("showdowns"));
-    assert!(!game.describe().contains("showdowns"));
+    let described = game.describe();
+    let state = described.split("\nstate:\n").nth(1).and_then(|rest| rest.split("\n\n").next()).expect("a state section");
+    assert!(!state.contains("showdowns"), "{state}");
+    assert!(described.contains("\nstatistics (read at the end of each game, for results: simulate, balance):\n  showdowns (a counter) — showdowns fought"), "{described}");
     let position = game.state_to_yaml(&end);
     assert!(position.contains(&format!("showdowns: {showdowns}")), "{position}");
     let back = game.state_from_yaml(&position).unwrap();
