@@ -832,25 +832,13 @@ fn put_in(e: &Expr, what: PutIn, depth: u8) -> Option<Expr> {
     let mut out = match e {
         Expr::Local(_) | Expr::Param(_) | Expr::It | Expr::Outer(_) => return what.read(e, depth),
         // A keyed read whose key is put in reads by the new key, or by index.
-        Expr::VarAtKey { base, code, key, name } => match key.plain_read() {
-            Some(read) => {
-                let index = what.read(&read, depth)?;
-                match Key::of(&index) {
-                    Some(key) => Expr::VarAtKey { base: *base, code: *code, key, name: name.clone() },
-                    None => Expr::VarAt { base: *base, code: *code, index: index.boxed(), name: name.clone() },
-                }
-            }
-            None => e.clone(),
+        Expr::VarAtKey { base, code, key, name } => match what.read_key(*key, depth)? {
+            Keyed::Key(key) => Expr::VarAtKey { base: *base, code: *code, key, name: name.clone() },
+            Keyed::Index(index) => Expr::VarAt { base: *base, code: *code, index: index.boxed(), name: name.clone() },
         },
-        Expr::ColumnKey { values, key, name } => match key.plain_read() {
-            Some(read) => {
-                let row = what.read(&read, depth)?;
-                match Key::of(&row) {
-                    Some(key) => Expr::ColumnKey { values: values.clone(), key, name: name.clone() },
-                    None => Expr::Column { values: values.clone(), row: row.boxed(), name: name.clone() },
-                }
-            }
-            None => e.clone(),
+        Expr::ColumnKey { values, key, name } => match what.read_key(*key, depth)? {
+            Keyed::Key(key) => Expr::ColumnKey { values: values.clone(), key, name: name.clone() },
+            Keyed::Index(row) => Expr::Column { values: values.clone(), row: row.boxed(), name: name.clone() },
         },
         other => other.clone(),
     };
@@ -884,6 +872,23 @@ impl PutIn<'_> {
             _ => Some(e.clone()),
         }
     }
+
+    /// The key of a keyed read (`var[key]`, `key.column`) with `self` put in: still a key,
+    /// or an expression to read by.
+    fn read_key(self, key: Key, depth: u8) -> Option<Keyed> {
+        let Some(read) = key.plain_read() else { return Some(Keyed::Key(key)) };
+        let read = self.read(&read, depth)?;
+        Some(match Key::of(&read) {
+            Some(key) => Keyed::Key(key),
+            None => Keyed::Index(read),
+        })
+    }
+}
+
+/// What a keyed read reads by once something is put in for its key.
+enum Keyed {
+    Key(Key),
+    Index(Expr),
 }
 
 #[cfg(test)]
