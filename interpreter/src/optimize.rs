@@ -895,6 +895,63 @@ enum Keyed {
 mod tests {
     use crate::ir::Expr;
 
+    /// `put_in` with each kind of read, written out as the IR's printed form. The element
+    /// of the argument being taken apart is `It` at its own level and `Outer(k)` from `k`
+    /// per-element arguments inside it.
+    mod put_in {
+        use super::super::{put_in, PutIn};
+        use crate::ir::{Expr, Slot};
+        use crate::value::Value;
+
+        fn lambda(body: Expr) -> Expr {
+            Expr::Lambda(Box::new(body))
+        }
+        fn pair(a: Expr, b: Expr) -> Expr {
+            Expr::And(Box::new(a), Box::new(b))
+        }
+        fn check(e: Expr, what: PutIn, expected: Option<Expr>) {
+            assert_eq!(format!("{:?}", put_in(&e, what, 0)), format!("{expected:?}"), "in {e:?}");
+        }
+
+        #[test]
+        fn an_element_put_in_brings_enclosing_elements_one_level_nearer() {
+            let seven = Value::Int(7);
+            let c = || Expr::Const(Value::Int(7));
+            // `it` is the element; inside an inner argument `it` is the inner element and
+            // `Outer(1)` the element; `Outer(2)` there was an element enclosing the one
+            // put in, one level out, so it becomes `Outer(1)`; at the top, `Outer(1)` was
+            // the enclosing element and becomes `it`.
+            check(Expr::It, PutIn::Element(&seven), Some(c()));
+            check(lambda(pair(Expr::It, Expr::Outer(1))), PutIn::Element(&seven), Some(lambda(pair(Expr::It, c()))));
+            check(lambda(Expr::Outer(2)), PutIn::Element(&seven), Some(lambda(Expr::Outer(1))));
+            check(Expr::Outer(1), PutIn::Element(&seven), Some(Expr::It));
+        }
+
+        #[test]
+        fn a_part_without_an_element_must_not_read_it() {
+            check(Expr::It, PutIn::NoElement, None);
+            check(lambda(Expr::Outer(1)), PutIn::NoElement, None);
+            check(lambda(pair(Expr::It, Expr::Outer(2))), PutIn::NoElement, Some(lambda(pair(Expr::It, Expr::Outer(1)))));
+            check(Expr::Local(Slot(0)), PutIn::NoElement, Some(Expr::Local(Slot(0))));
+        }
+
+        #[test]
+        fn arguments_that_read_the_callers_element_read_it_from_further_out() {
+            // f(it, Outer(1)) with body `p0 and p1`, and `any(l, p0)` (p0 one level in).
+            let args = [Expr::It, Expr::Outer(1)];
+            check(pair(Expr::Param(0), Expr::Param(1)), PutIn::Params(&args), Some(pair(Expr::It, Expr::Outer(1))));
+            check(lambda(pair(Expr::Param(0), Expr::Param(1))), PutIn::Params(&args), Some(lambda(pair(Expr::Outer(1), Expr::Outer(2)))));
+        }
+
+        #[test]
+        fn a_local_put_in_is_read_at_any_depth() {
+            let row = Value::Int(3);
+            let c = || Expr::Const(Value::Int(3));
+            check(lambda(pair(Expr::Local(Slot(1)), Expr::Local(Slot(2)))), PutIn::Local(Slot(1), &row), Some(lambda(pair(c(), Expr::Local(Slot(2))))));
+            check(Expr::It, PutIn::Local(Slot(1), &row), Some(Expr::It));
+        }
+    }
+
     fn any(e: &Expr, is: fn(&Expr) -> bool) -> bool {
         is(e) || e.children().into_iter().any(|c| any(c, is))
     }
