@@ -31,8 +31,8 @@ pub mod trace;
 pub mod value;
 
 pub use diagnostic::{Diagnostic, LoadError};
-pub use load::{load, load_with, load_with_params, Optimizer, Resolver, RulesetSource};
+pub use load::{load, load_with, load_with_params, Resolver, RulesetSource};
 pub use machine::{ApplyError, Chance, Choice, Journal, Outcome, Pending, State, Status};
-pub use model::Game;
+pub use model::{Game, Optimizer};
 pub use rng::GameRng;
 pub use value::Value;

@@ -50,6 +50,19 @@ pub struct Game {
     pub seats: Vec<crate::value::Value>,
     /// The bounds a running game is held to (a command may change them).
     pub limits: Limits,
+    /// Whether the game's IR was optimized; a query compiled against it (a trace's
+    /// assertion) is optimized or not alike.
+    pub optimizer: Optimizer,
+}
+
+/// Whether the loader hands its IR to the optimizer (`optimize.rs`) before the game runs.
+/// A game plays the same either way; without the optimizer it runs the IR as lowered,
+/// which is what the optimizer's differential tests and `frontier bench --optimizer off`
+/// compare against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Optimizer {
+    On,
+    Off,
 }
 
 /// The bounds a ruleset and its games are held to, so that no input can hang the

@@ -383,7 +383,9 @@ impl Query {
         if let Some(e) = compiler.errors.first() {
             return Err(format!("{source}: {} at '{}'", e.message, snippet(source, e.span)));
         }
-        crate::optimize::expression(game, &mut expr);
+        if game.optimizer == crate::model::Optimizer::On {
+            crate::optimize::expression(game, &mut expr);
+        }
         Ok(Query { source: source.to_string(), expr, values })
     }
 

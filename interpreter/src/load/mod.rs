@@ -55,16 +55,6 @@ pub fn load_with_params(source: &RulesetSource, resolve: Resolver, params: &[(St
     load_with(source, resolve, params, limits, Optimizer::On)
 }
 
-/// Whether the loader hands its IR to the optimizer (`optimize.rs`) before the game runs.
-/// A game plays the same either way; without the optimizer it runs the IR as lowered,
-/// which is what the optimizer's differential tests and `frontier bench --optimizer off`
-/// compare against.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Optimizer {
-    On,
-    Off,
-}
-
 /// [`load_with_params`], with or without the optimizer.
 pub fn load_with(source: &RulesetSource, resolve: Resolver, params: &[(String, i64)], limits: Limits, optimizer: Optimizer) -> Result<Game, LoadError> {
     let layers = variant::read_layers(source, resolve)?;
@@ -432,6 +422,7 @@ impl Builder {
             sources: Vec::new(),
             seats: (0..=max_players).map(|n| Value::list((0..n).map(|p| Value::Player(p as u8)).collect())).collect(),
             limits: self.limits,
+            optimizer: self.optimizer,
         };
         game.sources = self.files.clone();
         if self.optimizer == Optimizer::On {
