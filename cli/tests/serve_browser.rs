@@ -167,7 +167,8 @@ fn play_watch_and_replay_in_headless_chromium() {
     let tab = browser.new_tab().expect("a tab");
     tab.set_default_timeout(PATIENCE);
 
-    let scenarios: [(&str, fn(&Tab, &Server)); 6] = [
+    type Scenario = (&'static str, fn(&Tab, &Server));
+    let scenarios: [Scenario; 6] = [
         ("circle the wagons by clicking the board", circle_the_wagons_by_clicking_the_board),
         ("go west with buttons", go_west_with_buttons),
         ("go west in hot seat", go_west_in_hot_seat),

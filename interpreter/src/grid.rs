@@ -396,7 +396,9 @@ mod tests {
         }
 
         /// The rule `placements` implements, cell by cell: a `rows` × `cols` rectangle at
-        /// `at` covers or edge-touches an occupied cell.
+        /// `at` covers or edge-touches an occupied cell. Written as the rule reads (covers,
+        /// or touches a side), not in clippy's shortest form.
+        #[allow(clippy::nonminimal_bool)]
         fn touches(g: &Grid, at: Pos, rows: i16, cols: i16) -> bool {
             g.cells.iter().any(|(p, _)| {
                 let inside_rows = p.row >= at.row && p.row < at.row + rows;

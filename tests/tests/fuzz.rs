@@ -535,7 +535,10 @@ fn mutated_traces_check_or_fail_cleanly() {
 /// costs far more than replaying the trace. Loading itself is the mutated rulesets' target;
 /// a header the mutation changed (another name, other parameters) still loads afresh.
 #[derive(Default)]
-struct Loaded(std::cell::RefCell<std::collections::HashMap<(String, Vec<(String, i64)>), Option<std::rc::Rc<Game>>>>);
+struct Loaded(std::cell::RefCell<std::collections::HashMap<GameKey, Option<std::rc::Rc<Game>>>>);
+
+/// A shipped ruleset's name and the parameters a trace sets.
+type GameKey = (String, Vec<(String, i64)>);
 
 impl Loaded {
     /// Entries kept at most: mutated parameter values are endless.
