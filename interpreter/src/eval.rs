@@ -368,8 +368,15 @@ impl Expr {
     }
 
     /// The value of a true/false-typed expression, unboxed.
+    #[inline(always)]
     pub fn bool(&self, env: &Env) -> Result<bool> {
-        match self {
+        self.truth(env).map(|t| t != 0)
+    }
+
+    /// [`Expr::bool`] as 0 or 1: a word, which a `Result` returns in registers where a
+    /// `bool` beside the error's pointer would go through memory.
+    fn truth(&self, env: &Env) -> Result<u64> {
+        let r: Result<bool> = match self {
             Expr::Const(Value::Bool(b)) => Ok(*b),
             Expr::Compare { op, a, b } => {
                 let (x, y) = (a.leaf_int(env)?, b.leaf_int(env)?);
@@ -395,7 +402,8 @@ impl Expr {
                 Ok(code.is_some_and(|c| items.contains(&c)))
             }
             _ => self.bool_other(env),
-        }
+        };
+        r.map(u64::from)
     }
 
     /// The rarer nodes of [`Expr::bool`], out of line (see [`Expr::int`]).
