@@ -19,16 +19,6 @@ pub struct BenchArgs {
     /// How long to run, in seconds (more than 0, at most 3600).
     #[arg(long, default_value_t = 5.0, value_parser = seconds)]
     pub seconds: f64,
-    /// `off` runs the IR as lowered, without the optimizer's rewrites, to measure what they
-    /// gain (the games are the same).
-    #[arg(long, value_enum, value_name = "ON|OFF", default_value_t = OptimizerArg::On)]
-    pub optimizer: OptimizerArg,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum OptimizerArg {
-    On,
-    Off,
 }
 
 /// A duration of a bench: more than 0 and at most an hour (a usage error otherwise).
@@ -40,11 +30,7 @@ fn seconds(text: &str) -> Result<f64, String> {
 }
 
 pub fn run(args: BenchArgs) -> Result<(), String> {
-    let optimizer = match args.optimizer {
-        OptimizerArg::On => Optimizer::On,
-        OptimizerArg::Off => Optimizer::Off,
-    };
-    let game = crate::source::load_ruleset_with(&args.ruleset, optimizer)?;
+    let game = crate::source::load_ruleset(&args.ruleset)?;
     let n = crate::player_count(&game, args.players)?;
     let budget = Duration::from_secs_f64(args.seconds);
     let started = Instant::now();
@@ -57,7 +43,7 @@ pub fn run(args: BenchArgs) -> Result<(), String> {
     }
     let secs = started.elapsed().as_secs_f64();
     let state = game.start(crate::seat_names(n)).map_err(|e| e.to_string())?;
-    let unoptimized = if optimizer == Optimizer::Off { ", optimizer off" } else { "" };
+    let unoptimized = if game.optimizer == Optimizer::Off { ", optimizer off" } else { "" };
     println!("{} with {n} players, random playouts on one thread for {secs:.1} s{unoptimized}", game.meta.name);
     println!("games/s:      {:.0}", games as f64 / secs);
     println!("decisions/s:  {:.0}", decisions as f64 / secs);

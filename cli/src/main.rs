@@ -34,6 +34,16 @@ struct Cli {
     /// Limits.
     #[arg(long = "limit", value_name = "NAME=N", global = true, value_parser = parse_limit)]
     limits: Vec<(String, u64)>,
+    /// `off` runs rulesets as lowered, without the optimizer's rewrites: the games are the
+    /// same, slower; to measure what the optimizer gains (`bench`) or to rule it out.
+    #[arg(long, value_enum, value_name = "ON|OFF", global = true, default_value_t = OptimizerArg::On)]
+    optimizer: OptimizerArg,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum OptimizerArg {
+    On,
+    Off,
 }
 
 /// Ends the command as clap ends a bad command line (exit 2): for what only a look at
@@ -134,7 +144,11 @@ fn run() -> ExitCode {
         // Checked by parse_limit already.
         let _ = limits.set(name, *value);
     }
-    source::set_limits(limits);
+    let optimizer = match cli.optimizer {
+        OptimizerArg::On => frontier_interpreter::Optimizer::On,
+        OptimizerArg::Off => frontier_interpreter::Optimizer::Off,
+    };
+    source::set_settings(source::Settings { limits, optimizer });
     let threads = match &cli.command {
         Command::Play(args) => args.threads,
         Command::Simulate(args) => args.threads,

@@ -116,10 +116,6 @@ pub fn load_ruleset(spec: &str) -> Result<Game, String> {
     load_ruleset_checked(spec)?.map_err(|e| e.to_string())
 }
 
-/// [`load_ruleset`], with the optimizer on or off (`frontier bench --optimizer`).
-pub fn load_ruleset_with(spec: &str, optimizer: Optimizer) -> Result<Game, String> {
-    load_source_with(&resolve(spec, None)?, &[], optimizer).map_err(|e| e.to_string())
-}
 
 /// Loads a ruleset keeping its diagnostics as data: `Err` when the name or path does not
 /// resolve, `Ok(Err)` when the ruleset has problems.
@@ -128,27 +124,38 @@ pub fn load_ruleset_checked(spec: &str) -> Result<Result<Game, frontier_interpre
 }
 
 /// Loads a ruleset read from `source` with `params` overridden, following its `extends:`
-/// relative to its file, held to this run's limits.
+/// relative to its file, held to this run's limits and optimized as it says.
 pub fn load_source(source: &RulesetSource, params: &[(String, i64)]) -> Result<Game, frontier_interpreter::LoadError> {
-    load_source_with(source, params, Optimizer::On)
-}
-
-fn load_source_with(source: &RulesetSource, params: &[(String, i64)], optimizer: Optimizer) -> Result<Game, frontier_interpreter::LoadError> {
     let base_dir = Path::new(&source.file).parent().map(Path::to_path_buf);
     let resolver = move |name: &str| resolve(name, base_dir.as_deref());
-    load_with(source, &resolver, params, limits(), optimizer)
+    let run = settings();
+    load_with(source, &resolver, params, run.limits, run.optimizer)
 }
 
-static LIMITS: std::sync::OnceLock<Limits> = std::sync::OnceLock::new();
-
-/// The bounds of this run (`--limit`), set once from the command line.
-pub fn set_limits(limits: Limits) {
-    let _ = LIMITS.set(limits);
+/// What the command line sets for every ruleset a run loads.
+#[derive(Clone, Copy)]
+pub struct Settings {
+    /// The bounds (`--limit`).
+    pub limits: Limits,
+    /// Whether rulesets are optimized (`--optimizer`).
+    pub optimizer: Optimizer,
 }
 
-/// This run's bounds: the defaults until `set_limits`.
+static SETTINGS: std::sync::OnceLock<Settings> = std::sync::OnceLock::new();
+
+/// Sets this run's settings, once, from the command line.
+pub fn set_settings(settings: Settings) {
+    let _ = SETTINGS.set(settings);
+}
+
+/// This run's settings: the defaults (optimized) until `set_settings`.
+fn settings() -> Settings {
+    SETTINGS.get().copied().unwrap_or(Settings { limits: Limits::default(), optimizer: Optimizer::On })
+}
+
+/// This run's bounds.
 pub fn limits() -> Limits {
-    LIMITS.get().copied().unwrap_or_default()
+    settings().limits
 }
 
 #[derive(clap::Args)]

@@ -320,11 +320,20 @@ fn show_prints_a_rulesets_files() {
     assert!(none.err.contains("did you mean 'go-west'?"), "{}", none.err);
 }
 
-/// `bench --optimizer off` plays on the IR as lowered, and says so; a value other than
-/// `on` or `off` is bad usage.
+/// `--optimizer off` plays on the IR as lowered: the same games (seeded `simulate` prints
+/// the same), which `bench` says it measured so; a value other than `on` or `off` is bad
+/// usage.
 #[test]
-fn bench_runs_with_the_optimizer_on_and_off() {
+fn the_optimizer_switch_changes_no_game() {
     let dir = workspace();
+    for (name, players) in [("go-west", "4"), ("way-out-west", "5"), ("gold-west", "3")] {
+        let args = ["simulate", name, "--players", players, "--games", "12", "--seed", "5"];
+        let on = frontier(&dir, &args, "");
+        let off = frontier(&dir, &[&args[..], &["--optimizer", "off"]].concat(), "");
+        assert_eq!((on.code, off.code), (0, 0), "{}{}", on.err, off.err);
+        assert!(on.out.contains("mean decisions per game"), "{}", on.out);
+        assert_eq!(on.out, off.out, "{name}");
+    }
     let decisions = |run: &Run| run.out.lines().find(|l| l.starts_with("decisions per game:")).map(str::to_string);
     let on = frontier(&dir, &["bench", "go-west", "--players", "3", "--seconds", "0.3"], "");
     let off = frontier(&dir, &["bench", "go-west", "--players", "3", "--seconds", "0.3", "--optimizer", "off"], "");

@@ -57,7 +57,7 @@ pub struct Game {
 
 /// Whether the loader hands its IR to the optimizer (`optimize.rs`) before the game runs.
 /// A game plays the same either way; without the optimizer it runs the IR as lowered,
-/// which is what the optimizer's differential tests and `frontier bench --optimizer off`
+/// which is what the optimizer's differential tests and `frontier --optimizer off`
 /// compare against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Optimizer {
