@@ -158,7 +158,7 @@ impl RulesetGen {
             };
         }
         let d = depth - 1;
-        match self.g.below(if s.calls { 16 } else { 15 }) {
+        match self.g.below(if s.calls { 18 } else { 17 }) {
             0..=2 => {
                 let op = self.g.pick(&["+", "-", "*", "/", "%"]);
                 format!("({} {op} {})", self.int(s, d), self.int(s, d))
@@ -177,6 +177,9 @@ impl RulesetGen {
             12 => format!("len(filter(things, {}))", self.bool(&s.over_things(), d)),
             13 => format!("index_of(things, {})", self.row(s)),
             14 => format!("things[{}].value", self.int(s, d)),
+            // The rows whose link is a given row: a search the loader indexes by column.
+            15 => format!("count_if(things, it.link == {})", self.row(s)),
+            16 => format!("sum(filter(things, it.link == {} and {}), it.value)", self.row(s), self.bool(&s.over_things(), d)),
             _ => format!("weigh({}, {})", self.row(s), self.int(s, d)),
         }
     }
@@ -192,7 +195,7 @@ impl RulesetGen {
             };
         }
         let d = depth - 1;
-        match self.g.below(if s.calls { 12 } else { 11 }) {
+        match self.g.below(if s.calls { 14 } else { 13 }) {
             0 => format!("{} {} {}", self.int(s, d), self.g.pick(&["<", "<=", "==", "!=", ">", ">="]), self.int(s, d)),
             1 => format!("({} and {})", self.bool(s, d), self.bool(s, d)),
             2 => format!("({} or {})", self.bool(s, d), self.bool(s, d)),
@@ -204,6 +207,8 @@ impl RulesetGen {
             8 => format!("{} in {}", self.row(s), self.zone(s)),
             9 => format!("count({}, {}) {} {}", self.zone(s), self.row(s), self.g.pick(&[">", "==", ">="]), self.g.below(2)),
             10 => format!("count_if({}, {}) {} {}", self.zone(s), self.bool(&s.over_things(), d), self.g.pick(&[">", "==", ">="]), self.g.below(2)),
+            11 => format!("{}.link {} {}", self.row(s), self.g.pick(&["==", "!="]), if self.g.chance(30) { "none".to_string() } else { self.row(s) }),
+            12 => format!("any(things, it.link == {} and {})", self.row(s), self.bool(&s.over_things(), d)),
             _ => format!("fits({})", self.row(s)),
         }
     }
@@ -316,9 +321,10 @@ impl RulesetGen {
         let max_players = min_players + g.below(3);
         let mut r = RulesetGen { g, rows, min_players };
         let mut out = String::new();
-        writeln!(out, "name: fuzz-{seed}\nplayers: [{min_players}, {max_players}]\ntables:\n  things:\n    columns: {{ value: int }}\n    rows:").ok();
+        writeln!(out, "name: fuzz-{seed}\nplayers: [{min_players}, {max_players}]\ntables:\n  things:\n    columns: {{ value: int, link: \"things?\" }}\n    rows:").ok();
         for i in 0..rows {
-            writeln!(out, "      - [t{i}, {}]", r.g.below(11) as i64 - 3).ok();
+            let link = if r.g.chance(25) { "none".to_string() } else { format!("t{}", r.g.below(rows)) };
+            writeln!(out, "      - [t{i}, {}, {link}]", r.g.below(11) as i64 - 3).ok();
         }
         let vis = r.g.pick(&["all", "count", "none", "top"]);
         let top = Scope { player: None, thing: None, it_player: false, calls: true };
