@@ -171,8 +171,8 @@ impl RulesetGen {
             8 => format!("max([{}, {}])", self.int(s, d), self.int(s, d)),
             // Searches and totals over a table's rows (constant lists the optimizer unrolls
             // and specializes), filters of them, row numbers and rows by number.
-            9 => format!("count_if(things, {})", self.bool(&s.over_things(), d)),
-            10 => format!("sum(things, {})", self.int(&s.over_things(), d)),
+            9 => format!("count_if({}, {})", self.rows(s, d), self.bool(&s.over_things(), d)),
+            10 => format!("sum({}, {})", self.rows(s, d), self.int(&s.over_things(), d)),
             11 => format!("sum(filter(things, {}), it.value)", self.bool(&s.over_things(), d)),
             12 => format!("len(filter(things, {}))", self.bool(&s.over_things(), d)),
             13 => format!("index_of(things, {})", self.row(s)),
@@ -201,15 +201,26 @@ impl RulesetGen {
             2 => format!("({} or {})", self.bool(s, d), self.bool(s, d)),
             3 => format!("not ({})", self.bool(s, d)),
             4 => format!("any(players, score[it] >= {})", self.int(&s.over_players(), d)),
-            5 => format!("any(things, {})", self.bool(&s.over_things(), d)),
-            6 => format!("all(things, {})", self.bool(&s.over_things(), d)),
-            7 => format!("any(filter(things, {}), {})", self.bool(&s.over_things(), d), self.bool(&s.over_things(), d)),
+            5 | 6 => {
+                let search = self.g.pick(&["any", "all"]);
+                format!("{search}({}, {})", self.rows(s, d), self.bool(&s.over_things(), d))
+            }
+            7 => format!("{}(filter(things, {}), {})", self.g.pick(&["any", "all"]), self.bool(&s.over_things(), d), self.bool(&s.over_things(), d)),
             8 => format!("{} in {}", self.row(s), self.zone(s)),
             9 => format!("count({}, {}) {} {}", self.zone(s), self.row(s), self.g.pick(&[">", "==", ">="]), self.g.below(2)),
             10 => format!("count_if({}, {}) {} {}", self.zone(s), self.bool(&s.over_things(), d), self.g.pick(&[">", "==", ">="]), self.g.below(2)),
             11 => format!("{}.link {} {}", self.row(s), self.g.pick(&["==", "!="]), if self.g.chance(30) { "none".to_string() } else { self.row(s) }),
             12 => format!("any(things, it.link == {} and {})", self.row(s), self.bool(&s.over_things(), d)),
             _ => format!("fits({})", self.row(s)),
+        }
+    }
+
+    /// A list of rows to search: the table (a constant list), a filter of it, or a zone.
+    fn rows(&mut self, s: &Scope, depth: usize) -> String {
+        match self.g.below(10) {
+            0..=3 => "things".into(),
+            4..=6 => format!("filter(things, {})", self.bool(&s.over_things(), depth)),
+            _ => self.zone(s),
         }
     }
 
