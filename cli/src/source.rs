@@ -116,7 +116,6 @@ pub fn load_ruleset(spec: &str) -> Result<Game, String> {
     load_ruleset_checked(spec)?.map_err(|e| e.to_string())
 }
 
-
 /// Loads a ruleset keeping its diagnostics as data: `Err` when the name or path does not
 /// resolve, `Ok(Err)` when the ruleset has problems.
 pub fn load_ruleset_checked(spec: &str) -> Result<Result<Game, frontier_interpreter::LoadError>, String> {
