@@ -186,11 +186,14 @@ impl RulesetGen {
 
     fn bool(&mut self, s: &Scope, depth: usize) -> String {
         if depth == 0 || self.g.chance(30) {
-            return match self.g.below(5) {
+            return match self.g.below(6) {
                 0 => "true".into(),
                 1 => "flag".into(),
                 2 => "len(pool) > 0".into(),
                 3 => format!("contains(pool, {})", self.row(s)),
+                // A row's column against a constant: per row (unrolled, or an option's row)
+                // it folds to true or false, which decides a search or drops out of it.
+                4 => format!("{}.value {} {}", self.row(s), self.g.pick(&["<", "<=", "==", ">", ">="]), self.g.below(7) as i64 - 3),
                 _ => format!("{} == {}", self.player(s), self.player(s)),
             };
         }
