@@ -690,18 +690,22 @@ fn expressions(n: u64) {
 // ---------------------------------------------------------------------------------------
 // Optimized and unoptimized
 
-/// Plays one seeded game on the optimized IR of a ruleset and on its IR as lowered (the
-/// optimizer off), step by step, and returns the first difference: in what the state
-/// waits for, the options offered and their labels, the log, the state, an error's
-/// message, the outcome, the statistics or the display. The optimizer must never change
-/// what a game does. Returns the steps played when they agree.
-fn optimized_and_plain_agree(source: &RulesetSource, players: Option<usize>, seed: u64) -> Result<u32, String> {
+/// A ruleset loaded with the optimizer on and off: `Ok(None)` when both refuse it with the
+/// same message, an error when loading differs.
+fn load_both(source: &RulesetSource) -> Result<Option<(Game, Game)>, String> {
     let load_as = |optimizer| load_with(source, &shipped, &[], Default::default(), optimizer).map_err(|e| e.to_string());
-    let (fast, plain) = match (load_as(Optimizer::On), load_as(Optimizer::Off)) {
-        (Ok(fast), Ok(plain)) => (fast, plain),
-        (fast, plain) => return agree("loading", 0, fast.err(), plain.err()).map(|_| 0),
-    };
-    let players = players.unwrap_or(fast.meta.min_players as usize);
+    match (load_as(Optimizer::On), load_as(Optimizer::Off)) {
+        (Ok(fast), Ok(plain)) => Ok(Some((fast, plain))),
+        (fast, plain) => agree("loading", 0, fast.err(), plain.err()).map(|_| None),
+    }
+}
+
+/// Plays one seeded game on the optimized IR of a ruleset (`fast`) and on its IR as
+/// lowered (`plain`, the optimizer off), step by step, and returns the first difference:
+/// in what the state waits for, the options offered and their labels, the log, the state,
+/// an error's message, the outcome, the statistics or the display. The optimizer must
+/// never change what a game does. Returns the steps played when they agree.
+fn optimized_and_plain_agree(fast: &Game, plain: &Game, players: usize, seed: u64) -> Result<u32, String> {
     let (mut fast_log, mut plain_log) = (Vec::new(), Vec::new());
     let started = (
         fast.start_logged(names(players), &mut Journal::On(&mut fast_log)).map_err(|e| e.to_string()),
@@ -721,15 +725,15 @@ fn optimized_and_plain_agree(source: &RulesetSource, players: Option<usize>, see
         let choice = match status {
             Status::Over(_) => {
                 let stats = |game: &Game, s: &State| format!("{:?}", game.stats(s).map_err(|e| e.to_string()));
-                agree("the statistics", step, stats(&fast, &a), stats(&plain, &b))?;
+                agree("the statistics", step, stats(fast, &a), stats(plain, &b))?;
                 agree("the display", step, fast.render_state(&a, None), plain.render_state(&b, None))?;
                 return Ok(step);
             }
             Status::Decision { .. } => {
                 let labels = |game: &Game, s: &State| game.option_labels(s).map_err(|e| e.to_string());
-                agree("the options", step, labels(&fast, &a), labels(&plain, &b))?;
+                agree("the options", step, labels(fast, &a), labels(plain, &b))?;
                 let prompt = |game: &Game, s: &State| game.prompt(s).map_err(|e| e.to_string());
-                agree("the prompt", step, prompt(&fast, &a), prompt(&plain, &b))?;
+                agree("the prompt", step, prompt(fast, &a), prompt(plain, &b))?;
                 let Some(view) = fast.view(&a) else { return Ok(step) };
                 match agent.decide(&view) {
                     Ok(i) => Choice::Option(i),
@@ -774,7 +778,11 @@ fn optimizer_on_generated_rulesets(n: u64) {
     run_cases("the optimizer on generated rulesets", n, |seed| {
         let text = RulesetGen::ruleset(seed);
         dump(seed, &text);
-        if let Err(e) = optimized_and_plain_agree(&ruleset_source(text.clone()), None, seed) {
+        let agreed = load_both(&ruleset_source(text.clone())).and_then(|games| match games {
+            Some((fast, plain)) => optimized_and_plain_agree(&fast, &plain, fast.meta.min_players as usize, seed),
+            None => Ok(0),
+        });
+        if let Err(e) = agreed {
             panic!("{e}\n{text}");
         }
     });
@@ -786,10 +794,10 @@ fn optimizer_keeps_shipped_games_and_cases_the_same() {
     let corpus: Vec<RulesetSource> = corpus().into_iter().filter(|s| !s.origin.contains("broken")).collect();
     let mut played = 0;
     for src in &corpus {
-        let Ok(game) = load(src, &shipped) else { continue };
-        for players in game.meta.min_players as usize..=game.meta.max_players as usize {
+        let Some((fast, plain)) = load_both(src).unwrap_or_else(|e| panic!("{}: {e}", src.origin)) else { continue };
+        for players in fast.meta.min_players as usize..=fast.meta.max_players as usize {
             for seed in 1..=2 {
-                played += optimized_and_plain_agree(src, Some(players), seed)
+                played += optimized_and_plain_agree(&fast, &plain, players, seed)
                     .unwrap_or_else(|e| panic!("{} with {players} players, seed {seed}: {e}", src.origin));
             }
         }
