@@ -94,7 +94,7 @@ pub fn game(game: &mut Game) {
     game.ranking.tiebreak = tiebreak;
 }
 
-/// Optimizes one expression compiled against a loaded game (a trace's query).
+/// Optimizes one expression compiled against a loaded game (a trace's query or assertion).
 pub(crate) fn expression(game: &Game, e: &mut Expr) {
     let blank = game.blank_state(Vec::new());
     Folder { env: Env::new(game, &blank, &[]) }.expr(e);

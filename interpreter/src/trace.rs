@@ -426,13 +426,17 @@ pub fn assertion_errors(game: &Game, trace: &Trace, state: &State) -> Vec<Diverg
     out
 }
 
-/// An assertion parsed and compiled as true/false, or what is wrong with it.
+/// An assertion parsed and compiled as true/false (and optimized when its game is), or
+/// what is wrong with it.
 fn compile_assertion(game: &Game, decls: &Decls, scope: &Scope, source: &str) -> Result<(Ast, crate::ir::Expr), String> {
     let ast = parse_expr(source, game.limits.expression).map_err(|e| format!("assert: syntax error at column {}: {}", e.offset + 1, e.message))?;
     let mut compiler = Compiler::with_source(decls, source);
-    let eval = compiler.expect(&ast, scope, &Type::Bool);
+    let mut eval = compiler.expect(&ast, scope, &Type::Bool);
     if let Some(e) = compiler.errors.first() {
         return Err(format!("assert {source}: {} at '{}'", e.message, snippet(source, e.span)));
+    }
+    if game.optimizer == crate::model::Optimizer::On {
+        crate::optimize::expression(game, &mut eval);
     }
     Ok((ast, eval))
 }

@@ -79,6 +79,31 @@ fn a_changed_decision_is_reported_at_its_line() {
     assert!(!err.legal.is_empty());
 }
 
+/// An assertion reads the same with the optimizer on or off (it is optimized as its game
+/// is): a failing one names the values of its sides, one that divides by zero says so.
+/// At the start of Go West the 20 wagons stand in New England, five regions from
+/// California: 20 × 5 = 100 single-region moves are left; every player holds 30 tokens.
+#[test]
+fn assertions_fail_alike_with_and_without_the_optimizer() {
+    let trace_of = |assertion: &str| parse(&format!("frontier-trace 1\nruleset go-west\nplayers p1 p2\nseed 3\nassert {assertion}\n")).unwrap();
+    let src = source(&ruleset_path("go-west"));
+    for (assertion, expected) in [
+        ("wagon_moves_left() == 99", "assertion failed: wagon_moves_left() == 99; wagon_moves_left() = 100; 99 = 99"),
+        ("vp[p1] / (tokens[p1] - 30) == 0", "division by zero"),
+    ] {
+        let trace = trace_of(assertion);
+        let messages: Vec<String> = [Optimizer::On, Optimizer::Off]
+            .into_iter()
+            .map(|optimizer| {
+                let game = load_with(&src, &resolve, &[], Default::default(), optimizer).unwrap();
+                replay(&game, &trace, game.start(names(2)).unwrap(), |_| {}).unwrap_err().message
+            })
+            .collect();
+        assert!(messages[0].contains(expected), "{assertion}: {}", messages[0]);
+        assert_eq!(messages[0], messages[1], "{assertion}: the optimizer changes the message");
+    }
+}
+
 /// Checks trace text as if it were a file in `dir` (positions are read relative to it).
 fn check_text(text: &str, dir: &Path) -> Result<frontier_interpreter::trace::Replayed, frontier_interpreter::trace::Divergence> {
     let trace = parse(text).unwrap_or_else(|e| panic!("{e:?} in\n{text}"));

@@ -181,7 +181,7 @@ fn to_syntax_error(error: pest::error::Error<Rule>) -> SyntaxError {
 
 fn describe_rule(rule: Rule) -> Option<&'static str> {
     Some(match rule {
-        Rule::expr | Rule::primary | Rule::int | Rule::name | Rule::call | Rule::list | Rule::string | Rule::row => {
+        Rule::expr | Rule::primary | Rule::paren | Rule::int | Rule::name | Rule::call | Rule::list | Rule::string | Rule::row => {
             "a value"
         }
         Rule::or | Rule::and | Rule::eq | Rule::ne | Rule::le | Rule::ge | Rule::lt | Rule::gt => "an operator",
@@ -338,7 +338,10 @@ fn build_primary(pair: Pair<Rule>) -> Result<Expr, SyntaxError> {
             let body = inner.next().map(build_expr).ok_or_else(|| missing(span))??;
             ExprKind::Lambda(name, Box::new(body))
         }
-        Rule::expr => return build_expr(pair),
+        Rule::paren => {
+            let inner = pair.into_inner().next().ok_or_else(|| missing(span))?;
+            return Ok(Expr { span, ..build_expr(inner)? });
+        }
         _ => return Err(missing(span)),
     };
     Ok(Expr { kind, span })

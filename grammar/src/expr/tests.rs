@@ -133,6 +133,13 @@ fn errors_point_at_the_problem() {
 fn spans_cover_the_source() {
     let e = parse_expr("  a + bc ", Bounds::DEFAULT).unwrap();
     assert_eq!((e.span.start, e.span.end), (2, 8));
+    // A bracketed operand's span takes in its brackets: the text of the operation around
+    // it, quoted in runtime errors, is `x / (y - 30)`, not `x / (y - 30`.
+    let source = "x / (y - 30) == (0)";
+    let e = parse_expr(source, Bounds::DEFAULT).unwrap();
+    let ExprKind::Binary(_, division, zero) = &e.kind else { panic!("{e:?}") };
+    assert_eq!(&source[division.span.start..division.span.end], "x / (y - 30)");
+    assert_eq!(&source[zero.span.start..zero.span.end], "(0)");
 }
 
 #[test]
