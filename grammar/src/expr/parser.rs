@@ -165,9 +165,10 @@ fn to_syntax_error(error: pest::error::Error<Rule>) -> SyntaxError {
     };
     let message = match &error.variant {
         pest::error::ErrorVariant::ParsingError { positives, .. } => {
-            let mut wanted: Vec<&str> = positives.iter().filter_map(|r| describe_rule(*r)).collect();
+            let mut wanted: Vec<(u8, &str)> = positives.iter().filter_map(|r| describe_rule(*r)).collect();
             wanted.sort_unstable();
             wanted.dedup();
+            let wanted: Vec<&str> = wanted.into_iter().map(|(_, what)| what).collect();
             if wanted.is_empty() {
                 "unexpected text".to_string()
             } else {
@@ -179,17 +180,26 @@ fn to_syntax_error(error: pest::error::Error<Rule>) -> SyntaxError {
     SyntaxError { offset, message }
 }
 
-fn describe_rule(rule: Rule) -> Option<&'static str> {
+/// What a rule the parser expected is called in a syntax error, and how early it is
+/// listed there: what closes or continues the construct at hand first (the likeliest
+/// fix), then a value, then the ways to extend a value.
+fn describe_rule(rule: Rule) -> Option<(u8, &'static str)> {
     Some(match rule {
+        Rule::close_paren => (0, "')'"),
+        Rule::close_bracket => (0, "']'"),
+        Rule::close_brace => (0, "'}'"),
+        Rule::kw_then => (0, "'then'"),
+        Rule::kw_else => (0, "'else'"),
+        Rule::comma => (1, "','"),
         Rule::expr | Rule::primary | Rule::paren | Rule::int | Rule::name | Rule::call | Rule::list | Rule::string | Rule::row => {
-            "a value"
+            (2, "a value")
         }
-        Rule::or | Rule::and | Rule::eq | Rule::ne | Rule::le | Rule::ge | Rule::lt | Rule::gt => "an operator",
-        Rule::add | Rule::sub | Rule::mul | Rule::div | Rule::rem | Rule::in_ => "an operator",
-        Rule::field | Rule::index => "'.' or '['",
-        Rule::row_id => "a row id",
-        Rule::EOI => "the end of the expression",
-        Rule::hole => "'{'",
+        Rule::row_id => (2, "a row id"),
+        Rule::hole => (2, "'{'"),
+        Rule::field | Rule::index => (3, "'.' or '['"),
+        Rule::or | Rule::and | Rule::eq | Rule::ne | Rule::le | Rule::ge | Rule::lt | Rule::gt => (4, "an operator"),
+        Rule::add | Rule::sub | Rule::mul | Rule::div | Rule::rem | Rule::in_ => (4, "an operator"),
+        Rule::EOI => (5, "the end of the expression"),
         _ => return None,
     })
 }
@@ -247,7 +257,7 @@ fn build_pratt(pairs: Pairs<Rule>) -> Result<Expr, SyntaxError> {
                 }
                 _ => {
                     // `base[i, j]` is `base[i][j]`: each index wraps the node before it.
-                    let mut indexes = op.into_inner();
+                    let mut indexes = op.into_inner().filter(|p| p.as_rule() == Rule::expr);
                     let first = indexes.next().ok_or_else(|| missing(span))?;
                     let mut node = Expr { kind: ExprKind::Index(Box::new(lhs), Box::new(build_expr(first)?)), span };
                     for index in indexes {
@@ -311,10 +321,10 @@ fn build_primary(pair: Pair<Rule>) -> Result<Expr, SyntaxError> {
         Rule::call => {
             let mut inner = pair.into_inner();
             let name = inner.next().map(build_name).ok_or_else(|| missing(span))?;
-            let args = inner.map(build_expr).collect::<Result<Vec<_>, _>>()?;
+            let args = inner.filter(|p| p.as_rule() == Rule::expr).map(build_expr).collect::<Result<Vec<_>, _>>()?;
             ExprKind::Call(name, args)
         }
-        Rule::list => ExprKind::List(pair.into_inner().map(build_expr).collect::<Result<Vec<_>, _>>()?),
+        Rule::list => ExprKind::List(pair.into_inner().filter(|p| p.as_rule() == Rule::expr).map(build_expr).collect::<Result<Vec<_>, _>>()?),
         Rule::conditional => {
             let mut parts = pair.into_inner().filter(|p| p.as_rule() == Rule::expr).map(build_expr);
             let mut next = || parts.next().unwrap_or_else(|| Err(missing(span)));

@@ -66,7 +66,7 @@ fn lambdas() {
     check("filter(l, x => x > 1 and y)", "(filter l (=> x (and (> x 1) y)))");
     check("any(a, x => all(b, y => x == y))", "(any a (=> x (all b (=> y (== x y)))))");
     check("x => 1", "(=> x 1)");
-    check("f(=> 1)", "error at 2: expected a value");
+    check("f(=> 1)", "error at 2: expected ')' or a value");
 }
 
 #[test]
@@ -125,7 +125,18 @@ fn errors_point_at_the_problem() {
     check("1 +", "error at 3: expected a value");
     check("a b", "error at 2: expected '.' or '[' or an operator or the end of the expression");
     check("99999999999999999999", "error at 0: number 99999999999999999999 is too large");
-    check("f(1,,2)", "error at 4: expected a value");
+    check("f(1,,2)", "error at 4: expected ')' or a value");
+    // What closes or continues the construct at hand comes first: the likeliest fix.
+    check("max(1, 2", "error at 8: expected ')' or ',' or '.' or '[' or an operator");
+    check("len([1, 2)", "error at 9: expected ']' or ',' or '.' or '[' or an operator");
+    check("(1 + 2", "error at 6: expected ')' or '.' or '[' or an operator");
+    check("x[1", "error at 3: expected ']' or ',' or '.' or '[' or an operator");
+    check("if v then 1", "error at 11: expected 'else' or '.' or '[' or an operator");
+    check("if v 1 else 2", "error at 5: expected 'then' or '.' or '[' or an operator");
+    // A separator stands only after an item: `f(,)` and `[,]` are not empty calls or lists.
+    check("f(,)", "error at 2: expected ')' or a value");
+    check("[,]", "error at 1: expected ']' or a value");
+    check("f(1,)", "(f 1)");
     check("", "error at 0: expected a value");
 }
 
@@ -150,6 +161,8 @@ fn templates() {
     assert!(matches!(&parts[1], TemplatePart::Hole(e) if sexpr(e) == "r"));
     assert_eq!(parts[2], TemplatePart::Text(" {x}".into()));
     assert!(parse_template("broken {", Bounds::DEFAULT).is_err());
+    let unclosed = parse_template("from:{r", Bounds::DEFAULT).unwrap_err();
+    assert_eq!((unclosed.offset, unclosed.message.as_str()), (7, "expected '}' or '.' or '[' or an operator"));
     assert_eq!(parse_template("", Bounds::DEFAULT).unwrap(), vec![]);
 }
 
