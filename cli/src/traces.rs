@@ -51,6 +51,15 @@ struct Prepared {
     start: State,
 }
 
+/// The line of the trace's `param` that a load diagnostic at YAML path `path`
+/// (`params.hand_size…`) is about, if the trace sets that parameter.
+fn param_line(trace: &Trace, path: &str) -> Option<frontier_interpreter::frontier_grammar::LineCol> {
+    let name = path.strip_prefix("params.")?;
+    let name = name.split(['.', '[']).next()?;
+    let i = trace.header.params.iter().position(|(p, _)| p == name)?;
+    trace.header.header_lines.params.get(i).copied()
+}
+
 fn prepare(path: &Path) -> Result<Prepared, String> {
     let shown = path.display();
     let text = read_text(path)?;
@@ -65,8 +74,18 @@ fn prepare(path: &Path) -> Result<Prepared, String> {
         (None, RulesetRef::Name(n)) => resolve(n, Some(&dir)).map_err(|e| format!("{shown}{}: {e}", at(lines.ruleset)))?,
         (None, RulesetRef::Path(p)) => resolve(p, Some(&dir)).map_err(|e| format!("{shown}{}: {e}", at(lines.ruleset)))?,
     };
-    let game = crate::source::load_source(&ruleset_source, &trace.header.params)
-        .map_err(|e| format!("{shown}{}: the ruleset does not load:\n{e}", at(lines.ruleset)))?;
+    let game = crate::source::load_source(&ruleset_source, &trace.header.params).map_err(|e| {
+        // A parameter the trace sets is reported at its `param` line: the trace is at fault.
+        let (by_trace, others): (Vec<_>, Vec<_>) = e.diagnostics.into_iter().partition(|d| param_line(&trace, &d.path).is_some());
+        let mut out: Vec<String> = by_trace
+            .iter()
+            .map(|d| format!("{shown}{}: {}: {}", at(param_line(&trace, &d.path)), d.path, d.message))
+            .collect();
+        if !others.is_empty() {
+            out.push(format!("{shown}{}: the ruleset does not load:\n{}", at(lines.ruleset), frontier_interpreter::LoadError { diagnostics: others }));
+        }
+        out.join("\n")
+    })?;
     let start = starting_state(&game, &trace, |p| {
         let file = dir.join(p);
         read_text(&file).map_err(|e| format!("position: {e}"))

@@ -66,6 +66,17 @@ fn overflow_in_a_trace_assertion_is_an_error_in_check_check_all_and_replay() {
     expect(&frontier(&dir, &["replay", "a.trace"]), 1, &["a.trace:5:1:", outside]);
 }
 
+/// A parameter a trace sets that the ruleset does not declare is the trace's mistake:
+/// it is reported at the trace's `param` line, with the ruleset's hint.
+#[test]
+fn an_unknown_parameter_of_a_trace_is_reported_at_its_line() {
+    let dir = scratch("trace-param");
+    std::fs::write(dir.join("a.trace"), "frontier-trace 1\nruleset go-west\nplayers p1 p2\nparam hand_size = 6\nparam hand_sise = 6\n").unwrap();
+    let run = frontier(&dir, &["check", "a.trace"]);
+    expect(&run, 1, &["a.trace:5:1: params.hand_sise: the ruleset has no parameter 'hand_sise' (did you mean 'hand_size'?)"]);
+    assert!(!run.err.contains("does not load"), "{}", run.err);
+}
+
 /// Every bad assertion of a trace is reported before the replay, not one per run.
 #[test]
 fn bad_trace_assertions_are_all_reported_up_front() {
