@@ -59,9 +59,10 @@ pub fn load_with_params(source: &RulesetSource, resolve: Resolver, params: &[(St
 pub fn load_with(source: &RulesetSource, resolve: Resolver, params: &[(String, i64)], limits: Limits, optimizer: Optimizer) -> Result<Game, LoadError> {
     let layers = variant::read_layers(source, resolve)?;
     let mut merged = variant::merge(&layers);
+    // Parameters nothing declares are reported with every other problem of the ruleset.
+    let mut unknown = variant::unknown_params(&layers);
     if !params.is_empty() {
         let declared = merged.get("params").and_then(Yaml::as_mapping).cloned().unwrap_or_default();
-        let mut unknown = Vec::new();
         let mut overlay = Mapping::new();
         for (name, value) in params {
             if !declared.contains_key(name.as_str()) {
@@ -76,16 +77,13 @@ pub fn load_with(source: &RulesetSource, resolve: Resolver, params: &[(String, i
             }
             overlay.insert(Yaml::from(name.as_str()), Yaml::from(*value));
         }
-        if !unknown.is_empty() {
-            return Err(LoadError { diagnostics: unknown });
-        }
         let mut top = Mapping::new();
         top.insert("params".into(), Yaml::Mapping(overlay));
         variant::overlay(&mut merged, &Yaml::Mapping(top));
     }
     let files: Vec<(String, String)> = layers.iter().map(|l| (l.source.file.clone(), l.source.text.clone())).collect();
     let scripts: Vec<(String, String)> = layers.iter().flat_map(|l| l.source.scripts.clone()).collect();
-    let mut builder = Builder { files, diagnostics: Vec::new(), limits, optimizer };
+    let mut builder = Builder { files, diagnostics: unknown, limits, optimizer };
     let game = builder.build(&merged, &scripts, &source.origin);
     match game {
         Some(mut game) if builder.diagnostics.is_empty() => {

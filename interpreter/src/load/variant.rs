@@ -51,17 +51,14 @@ pub(crate) fn read_layers(source: &RulesetSource, resolve: Resolver) -> Result<V
         }
         current = resolve(name).map_err(|e| fail(format!("cannot load '{name}': {e}")))?;
     }
-    let unknown = unknown_params(&layers);
-    if !unknown.is_empty() {
-        return Err(LoadError { diagnostics: unknown });
-    }
     Ok(layers)
 }
 
 /// A variant's `params:` entry that gives only a new value (`hand_size: 6`) must name a
 /// parameter of what it extends: a misspelt name would otherwise declare a new parameter
-/// that nothing reads, and the game would play with the base's value.
-fn unknown_params(layers: &[Layer]) -> Vec<Diagnostic> {
+/// that nothing reads, and the game would play with the base's value. Reported with the
+/// problems of the merged ruleset, which still loads them as parameters.
+pub(crate) fn unknown_params(layers: &[Layer]) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let names = |doc: &Yaml| -> Vec<String> {
         doc.get("params").and_then(Yaml::as_mapping).map(|m| m.keys().filter_map(|k| k.as_str().map(str::to_string)).collect()).unwrap_or_default()
