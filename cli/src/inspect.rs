@@ -125,7 +125,7 @@ fn description(g: &Game) -> Value {
         "rulebook": m.rulebook,
         "summary": m.summary,
         "variant": m.variant.as_ref().map(|v| json!({ "extends": v.extends, "changes": v.changes })),
-        "params": g.params.iter().map(|p| json!({ "name": p.name, "value": p.value, "doc": p.doc, "rule": rule(&p.rule) })).collect::<Vec<_>>(),
+        "params": g.params.iter().map(|p| json!({ "name": p.name, "value": p.value, "min": p.min, "max": p.max, "doc": p.doc, "rule": rule(&p.rule) })).collect::<Vec<_>>(),
         "tables": g.tables.iter().map(|t| json!({
             "name": t.name,
             "columns": t.columns.iter().map(|c| json!({ "name": c.name, "type": type_name(g, &c.ty) })).collect::<Vec<_>>(),

@@ -151,7 +151,7 @@ pub enum Scalar {
     Bool(bool),
 }
 
-/// A parameter: a whole number, or {value, doc, rule}.
+/// A parameter: a whole number, or {value, min, max, doc, rule}.
 #[derive(Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum Param {
@@ -163,6 +163,11 @@ pub enum Param {
 #[serde(deny_unknown_fields)]
 pub struct ParamDecl {
     pub value: i64,
+    /// The least value the parameter takes: a variant or a trace that sets less is
+    /// refused at load.
+    pub min: Option<i64>,
+    /// The greatest value it takes.
+    pub max: Option<i64>,
     pub doc: Option<String>,
     /// The rulebook section it encodes.
     pub rule: Option<Scalar>,

@@ -242,8 +242,28 @@ pub struct VariantInfo {
 pub struct Param {
     pub name: String,
     pub value: i64,
+    /// The values it may take (`min:`, `max:`), checked at load.
+    pub min: Option<i64>,
+    pub max: Option<i64>,
     pub doc: Option<String>,
     pub rule: RuleRef,
+}
+
+impl Param {
+    /// The values it may take, in words ("1 to 12", "at least 1"), if it is bounded.
+    pub fn range(&self) -> Option<String> {
+        match (self.min, self.max) {
+            (Some(min), Some(max)) => Some(format!("{min} to {max}")),
+            (Some(min), None) => Some(format!("at least {min}")),
+            (None, Some(max)) => Some(format!("at most {max}")),
+            (None, None) => None,
+        }
+    }
+
+    /// Whether its value lies within its bounds.
+    pub fn in_range(&self) -> bool {
+        self.min.is_none_or(|m| self.value >= m) && self.max.is_none_or(|m| self.value <= m)
+    }
 }
 
 pub struct Table {

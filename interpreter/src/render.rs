@@ -308,7 +308,8 @@ impl Game {
             let _ = writeln!(out, "\nparameters (a variant may change them):");
             for p in &self.params {
                 let doc = p.doc.as_ref().map(|d| format!(" — {d}")).unwrap_or_default();
-                let _ = writeln!(out, "  {} = {}{doc}{}", p.name, p.value, rule(&p.rule));
+                let range = p.range().map(|r| format!(" ({r})")).unwrap_or_default();
+                let _ = writeln!(out, "  {} = {}{range}{doc}{}", p.name, p.value, rule(&p.rule));
             }
         }
         if !self.tables.is_empty() {

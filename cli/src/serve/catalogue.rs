@@ -41,6 +41,8 @@ pub struct Summary {
 pub struct ParamSummary {
     pub name: String,
     pub value: i64,
+    pub min: Option<i64>,
+    pub max: Option<i64>,
     pub doc: Option<String>,
 }
 
@@ -101,7 +103,7 @@ impl Entry {
             summary: m.summary.as_ref().map(|s| s.trim().to_string()),
             variant_of: m.variant.as_ref().map(|v| v.extends.clone()),
             changes: m.variant.as_ref().map(|v| v.changes.clone()).unwrap_or_default(),
-            params: self.game.params.iter().map(|p| ParamSummary { name: p.name.clone(), value: p.value, doc: p.doc.clone() }).collect(),
+            params: self.game.params.iter().map(|p| ParamSummary { name: p.name.clone(), value: p.value, min: p.min, max: p.max, doc: p.doc.clone() }).collect(),
         }
     }
 

@@ -30,12 +30,17 @@ pub async fn start(State(app): State<Shared>) -> Html<String> {
             .params
             .iter()
             .map(|p| {
+                // The browser keeps the value within the parameter's bounds; the server
+                // checks them again when the ruleset loads.
+                let bound = |attr: &str, b: Option<i64>| b.map(|b| format!(" {attr}=\"{b}\"")).unwrap_or_default();
                 format!(
-                    "<label class=\"param\" title=\"{}\">{} <input type=\"number\" name=\"{}\" value=\"{}\"></label>",
+                    "<label class=\"param\" title=\"{}\">{} <input type=\"number\" name=\"{}\" value=\"{}\"{}{}></label>",
                     esc(p.doc.as_deref().unwrap_or_default()),
                     esc(&p.name),
                     esc(&p.name),
-                    p.value
+                    p.value,
+                    bound("min", p.min),
+                    bound("max", p.max)
                 )
             })
             .collect();

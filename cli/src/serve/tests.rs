@@ -69,7 +69,7 @@ fn the_start_page_and_the_ruleset_list_name_every_ruleset() {
     }
     let go_west = list["rulesets"].as_array().unwrap().iter().find(|r| r["name"] == "go-west").unwrap();
     assert_eq!((go_west["min_players"].as_u64(), go_west["max_players"].as_u64()), (Some(2), Some(4)));
-    assert!(go_west["params"].as_array().unwrap().iter().any(|p| p["name"] == "track_size"));
+    assert!(go_west["params"].as_array().unwrap().iter().any(|p| p["name"] == "track_size" && p["min"] == 1));
     let (status, one) = get(at, "/api/rulesets/go-west");
     assert_eq!(status, 200);
     assert!(one["description"].as_str().unwrap().contains("Go West"));
@@ -92,6 +92,7 @@ fn bad_requests_get_a_4xx_with_a_message() {
         ("POST", "/api/games".into(), Some(json!({"ruleset": "go-west", "seats": ["human", "genius"]}).to_string()), 400, "unknown agent"),
         ("POST", "/api/games".into(), Some(json!({"ruleset": "go-west", "seats": ["human", "mcts:iterations=99999999"]}).to_string()), 400, "iterations"),
         ("POST", "/api/games".into(), Some(json!({"ruleset": "go-west", "seats": ["human", "random"], "params": {"nope": 1}}).to_string()), 400, "nope"),
+        ("POST", "/api/games".into(), Some(json!({"ruleset": "go-west", "seats": ["human", "random"], "params": {"track_size": 0}}).to_string()), 400, "(at least 1)"),
         ("GET", "/api/games/ffff".into(), None, 404, "no game"),
         ("GET", format!("/api/games/{id}?seat=7"), None, 400, "2 seats"),
         ("GET", format!("/api/games/{id}?seat=x"), None, 400, "seat number"),

@@ -573,18 +573,30 @@ impl Builder {
         for (key, v) in map {
             let Some(name) = key.as_str() else { continue };
             let path = format!("params.{name}");
-            let (value, doc, rule) = match v {
-                Yaml::Number(n) => (n.as_i64(), None, None),
+            let (value, doc, rule, min, max) = match v {
+                Yaml::Number(n) => (n.as_i64(), None, None, None, None),
                 Yaml::Mapping(m) => {
                     self.check_keys(m, &path, &format::key_lists().param);
                     let doc = self.string(m, "doc", &path);
                     let rule = self.rule(m, &path);
-                    (m.get("value").and_then(Yaml::as_i64), doc, rule)
+                    let bound = |b: &mut Self, key: &str| match m.get(key) {
+                        None => None,
+                        Some(y) => y.as_i64().or_else(|| {
+                            b.error(&join(&path, key), format!("expected a whole number, found {}", yaml_text(y)));
+                            None
+                        }),
+                    };
+                    let (min, max) = (bound(self, "min"), bound(self, "max"));
+                    (m.get("value").and_then(Yaml::as_i64), doc, rule, min, max)
                 }
-                _ => (None, None, None),
+                _ => (None, None, None, None, None),
             };
             match value {
-                Some(value) => out.push(Param { name: name.to_string(), value, doc, rule }),
+                Some(value) => {
+                    let param = Param { name: name.to_string(), value, min, max, doc, rule };
+                    self.check_param_range(&path, &param);
+                    out.push(param);
+                }
                 None => {
                     let found = match v {
                         Yaml::Mapping(m) => m.get("value").map(yaml_text).unwrap_or_else(|| "no value".into()),
@@ -593,11 +605,23 @@ impl Builder {
                     self.error(&path, format!("a parameter is a whole number, or {{value: N, doc: …, rule: …}}; found {found}"));
                     // Declared all the same, so that the expressions reading it do not
                     // report it unknown: one mistake, one error.
-                    out.push(Param { name: name.to_string(), value: 0, doc: None, rule: None });
+                    out.push(Param { name: name.to_string(), value: 0, min: None, max: None, doc: None, rule: None });
                 }
             }
         }
         out
+    }
+
+    /// A parameter's value (its own, a variant's or a trace's) lies within its `min:` and
+    /// `max:`, which are in order.
+    fn check_param_range(&mut self, path: &str, param: &Param) {
+        match (param.min, param.max, param.range()) {
+            (Some(min), Some(max), _) if min > max => self.error(path, format!("min {min} is more than max {max}: no value fits")),
+            (_, _, Some(range)) if !param.in_range() => {
+                self.error(path, format!("{} is outside the values this parameter takes ({range})", param.value))
+            }
+            _ => {}
+        }
     }
 
     /// `params: {name: type, …}` of a procedure or a function, in order.
