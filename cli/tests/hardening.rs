@@ -66,8 +66,8 @@ fn overflow_in_a_trace_assertion_is_an_error_in_check_check_all_and_replay() {
     expect(&frontier(&dir, &["replay", "a.trace"]), 1, &["a.trace:5:1:", outside]);
 }
 
-/// A parameter a trace sets that the ruleset does not declare is the trace's mistake:
-/// it is reported at the trace's `param` line, with the ruleset's hint.
+/// A parameter a trace sets that the ruleset does not declare, or sets out of its
+/// bounds, is the trace's mistake: it is reported at the trace's `param` line.
 #[test]
 fn an_unknown_parameter_of_a_trace_is_reported_at_its_line() {
     let dir = scratch("trace-param");
@@ -75,6 +75,10 @@ fn an_unknown_parameter_of_a_trace_is_reported_at_its_line() {
     let run = frontier(&dir, &["check", "a.trace"]);
     expect(&run, 1, &["a.trace:5:1: params.hand_sise: the ruleset has no parameter 'hand_sise' (did you mean 'hand_size'?)"]);
     assert!(!run.err.contains("does not load"), "{}", run.err);
+    // A value outside the bounds the ruleset declares (Go West's tracks hold at least one
+    // token) is the trace's mistake too.
+    std::fs::write(dir.join("b.trace"), "frontier-trace 1\nruleset go-west\nplayers p1 p2\nparam track_size = 0\n").unwrap();
+    expect(&frontier(&dir, &["check", "b.trace"]), 1, &["b.trace:4:1: params.track_size: 0 is outside the values this parameter takes (at least 1)"]);
 }
 
 /// Every bad assertion of a trace is reported before the replay, not one per run.
