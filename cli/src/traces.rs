@@ -323,7 +323,7 @@ pub fn check(args: CheckArgs) -> Result<(), String> {
             Ok(r) if args.json => results.push(serde_json::json!({
                 "file": file.display().to_string(), "ok": true, "steps": r.steps, "assertions": r.assertions
             })),
-            Ok(r) => println!("{}: ok ({} steps, {} assertions)", file.display(), r.steps, r.assertions),
+            Ok(r) => println!("{}: ok ({}, {})", file.display(), counted(r.steps, "step"), counted(r.assertions, "assertion")),
             Err(e) if args.all || args.coverage || args.json => {
                 failures += 1;
                 eprintln!("{e}");
@@ -379,7 +379,7 @@ pub fn replay_cmd(args: ReplayArgs) -> Result<(), String> {
     match args.at {
         Some(at) => match shown_at {
             Some(state) => print_state(&game, &state, args.state),
-            None => return Err(format!("the trace has {} steps, not {at}", replayed.steps)),
+            None => return Err(format!("the trace has {}, not {at}", counted(replayed.steps, "step"))),
         },
         None => crate::play::print_result(&game, &replayed.final_state),
     }
@@ -412,3 +412,11 @@ pub fn save_trace(
     crate::output::write_atomically(path, trace.to_text().as_bytes())
 }
 
+/// "1 step", "3 steps".
+fn counted(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}

@@ -870,7 +870,7 @@ fn mistyped(expected: &str, found: &Value) -> RuntimeError {
         Value::Bool(b) => format!("{b}"),
         Value::Player(p) => format!("seat {p}"),
         Value::Row(..) => "a row".to_string(),
-        Value::Str(s) => format!("the text {s}"),
+        Value::Str(s) => format!("the text \"{s}\""),
         Value::List(_) => "a list".to_string(),
         Value::Pos(p) => format!("the position {p}"),
     };

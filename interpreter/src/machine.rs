@@ -959,7 +959,8 @@ impl Game {
         let kind = match v {
             Value::Int(_) => "the number",
             Value::Bool(_) => "the truth value",
-            Value::Str(_) => "the text",
+            // Quoted: a text may be a word that reads as part of the sentence.
+            Value::Str(s) => return format!("the text \"{s}\""),
             Value::List(_) => "the list",
             Value::Pos(_) => "the position",
             Value::Player(p) if (*p as usize) >= names.len() => return format!("seat {p}, which does not play"),

@@ -41,7 +41,7 @@ fn script_results_are_checked_where_they_are_stored() {
     let dir = workspace().join("tests/cases/runtime/script-results");
     let cases = [
         (0, "'card' holds a row of cards, not the number 5"),
-        (1, "'v' holds a number, not the text seven"),
+        (1, "'v' holds a number, not the text \"seven\""),
         (2, "'seat' holds a player, not the number 9"),
         (3, "a zone of a row of cards cannot hold the number 5"),
         (4, "'flag' holds true/false, not the number 5"),
