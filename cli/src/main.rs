@@ -15,6 +15,7 @@ mod simulate;
 mod source;
 mod table;
 mod traces;
+mod words;
 
 use std::process::ExitCode;
 

@@ -137,8 +137,7 @@ impl Session<'_> {
             Some(at) => {
                 let name = name.clone();
                 let undone = self.table.back_to(at);
-                let plural = if undone == 1 { "" } else { "s" };
-                println!("undone: back to {name}'s previous decision ({undone} step{plural} taken back)");
+                println!("undone: back to {name}'s previous decision ({} taken back)", crate::words::counted(undone as u64, "step"));
             }
         }
         self.human.forget_board();

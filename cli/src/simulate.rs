@@ -319,7 +319,7 @@ pub fn run(args: SimulateArgs) -> Result<(), String> {
                 args.games,
                 args.seed
             ),
-            None => println!("{}: {} games, {n} players, seed {}", game.meta.name, s.games, args.seed),
+            None => println!("{}: {}, {n} players, seed {}", game.meta.name, crate::words::counted(s.games, "game"), args.seed),
         }
         if specs.iter().any(|a| a.text != "random") {
             println!("agents: {}", specs.iter().map(|a| a.text.as_str()).collect::<Vec<_>>().join(","));

@@ -11,6 +11,7 @@ use frontier_interpreter::trace::{replay, replay_covering, starting_state, write
 use frontier_interpreter::{coverage, Game, Journal, State};
 
 use crate::source::{plain_io, read_text, resolve};
+use crate::words::counted;
 
 #[derive(Args)]
 pub struct CheckArgs {
@@ -192,8 +193,7 @@ impl Coverage {
 
     fn print(&self) {
         for c in &self.rulesets {
-            let plural = if c.traces == 1 { "" } else { "s" };
-            println!("\ncoverage of {} ({} trace{plural}):", c.name, c.traces);
+            println!("\ncoverage of {} ({}):", c.name, counted(c.traces as u64, "trace"));
             let ran: Vec<&str> = c.ran.iter().map(|r| &**r).collect();
             println!("  rules run ({} of {}): {}", ran.len(), c.runnable.len(), ran.join(", "));
             let missed: Vec<&str> = c.runnable.iter().filter(|r| !c.ran.contains(*r)).map(|r| &**r).collect();
@@ -323,7 +323,7 @@ pub fn check(args: CheckArgs) -> Result<(), String> {
             Ok(r) if args.json => results.push(serde_json::json!({
                 "file": file.display().to_string(), "ok": true, "steps": r.steps, "assertions": r.assertions
             })),
-            Ok(r) => println!("{}: ok ({}, {})", file.display(), counted(r.steps, "step"), counted(r.assertions, "assertion")),
+            Ok(r) => println!("{}: ok ({}, {})", file.display(), counted(r.steps as u64, "step"), counted(r.assertions as u64, "assertion")),
             Err(e) if args.all || args.coverage || args.json => {
                 failures += 1;
                 eprintln!("{e}");
@@ -379,7 +379,7 @@ pub fn replay_cmd(args: ReplayArgs) -> Result<(), String> {
     match args.at {
         Some(at) => match shown_at {
             Some(state) => print_state(&game, &state, args.state),
-            None => return Err(format!("the trace has {}, not {at}", counted(replayed.steps, "step"))),
+            None => return Err(format!("the trace has {}, not {at}", counted(replayed.steps as u64, "step"))),
         },
         None => crate::play::print_result(&game, &replayed.final_state),
     }
@@ -410,13 +410,4 @@ pub fn save_trace(
     };
     let trace = write_trace(reference, players, Some(seed), steps, outcome);
     crate::output::write_atomically(path, trace.to_text().as_bytes())
-}
-
-/// "1 step", "3 steps".
-fn counted(n: usize, what: &str) -> String {
-    if n == 1 {
-        format!("1 {what}")
-    } else {
-        format!("{n} {what}s")
-    }
 }
