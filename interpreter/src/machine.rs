@@ -1084,14 +1084,17 @@ impl Game {
         let Pending::Decision { block, pc, options, .. } = &state.pending else {
             return Err(RuntimeError::new("the game is not waiting for a decision"));
         };
-        let StmtKind::Choose(choose) = &self.blocks[block.index()][*pc as usize].kind else {
+        let stmt = &self.blocks[block.index()][*pc as usize];
+        let StmtKind::Choose(choose) = &stmt.kind else {
             return Err(RuntimeError::new("internal: a decision without its choose"));
         };
         let (g, value) = options.get(i).ok_or_else(|| RuntimeError::new("no such option"))?;
         let group = &choose.groups[*g as usize];
         let base = self.top_base(state);
         let env = Env::new(self, state, &state.locals[base..]);
-        match (group.bindings.as_slice(), value) {
+        // A label that fails (a division by zero…) is reported where it is written.
+        let at = |e: RuntimeError| e.at(&self.location(&format!("{}.choose.options[{g}].label", stmt.origin)));
+        let label = match (group.bindings.as_slice(), value) {
             ([], _) => group.label.render(&env),
             ([(slot, _)], value) => group.label.render(&env.with_bound(*slot, value)),
             (bindings, Value::List(values)) => {
@@ -1102,7 +1105,8 @@ impl Game {
                 group.label.render(&Env::new(self, state, &scratch))
             }
             _ => Err(RuntimeError::new("internal: an option of several lists without its elements")),
-        }
+        };
+        label.map_err(at)
     }
 
     pub fn option_labels(&self, state: &State) -> Result<Vec<String>, RuntimeError> {
@@ -1116,9 +1120,10 @@ impl Game {
     /// The prompt of the pending decision.
     pub fn prompt(&self, state: &State) -> Result<String, RuntimeError> {
         let Pending::Decision { block, pc, .. } = &state.pending else { return Ok(String::new()) };
-        let StmtKind::Choose(choose) = &self.blocks[block.index()][*pc as usize].kind else { return Ok(String::new()) };
+        let stmt = &self.blocks[block.index()][*pc as usize];
+        let StmtKind::Choose(choose) = &stmt.kind else { return Ok(String::new()) };
         let base = self.top_base(state);
-        choose.prompt.render(&Env::new(self, state, &state.locals[base..]))
+        choose.prompt.render(&Env::new(self, state, &state.locals[base..])).map_err(|e| e.at(&self.location(&format!("{}.choose.prompt", stmt.origin))))
     }
 
     /// Every `rule:` reference that a game can run through: those of the statements, of

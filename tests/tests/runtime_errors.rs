@@ -116,3 +116,19 @@ fn loading_grows_linearly_with_rows_functions_and_references() {
     let (small, large) = (time(4_000), time(16_000));
     assert!(large < small * 10.0, "4,000 of each load in {small:.2} s, 16,000 in {large:.2} s: not linear");
 }
+
+/// A label or a prompt is computed only when something reads it (a person, a trace);
+/// when it fails, the error names the line of the label or prompt, like any other.
+#[test]
+fn a_failing_label_or_prompt_is_reported_where_it_is_written() {
+    let text = "frontier: 1\nname: labels\nplayers: 2\nstate:\n  v: { init: 0 }\nplay:\n  - choose:\n      who: \"players[0]\"\n      prompt: \"pick {v / (v - v)}\"\n      options:\n        - label: \"a {1 / v}\"\n        - label: \"b\"\n";
+    let src = frontier_interpreter::RulesetSource { origin: "labels".into(), file: "ruleset.yaml".into(), text: format!("{text}ranking:\n  score: \"v\"\n"), scripts: Vec::new() };
+    let game = load_source(&src).unwrap_or_else(|e| panic!("{e}"));
+    let state = game.start(names(2)).unwrap();
+    let label = game.option_label(&state, 0).unwrap_err().to_string();
+    assert_eq!(label, "ruleset.yaml:11:11: play[0].choose.options[0].label: 1 / 0: division by zero, in \"1 / v\"");
+    assert_eq!(game.option_label(&state, 1).unwrap(), "b");
+    let prompt = game.prompt(&state).unwrap_err().to_string();
+    assert_eq!(prompt, "ruleset.yaml:9:7: play[0].choose.prompt: 0 / 0: division by zero, in \"v / (v - v)\"");
+}
+
