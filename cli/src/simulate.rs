@@ -79,7 +79,7 @@ pub fn play_with_stats(game: &Game, specs: &[AgentSpec], seed: u64, recording: R
     let mut rng = GameRng::new(seed);
     let (record, end) =
         runner::run(game, state, &mut rng, &mut agents, recording, runner::MAX_STEPS).map_err(|e| format!("game with seed {seed}: {e}"))?;
-    let stats = game.stats(&end).map_err(|e| format!("game with seed {seed}: stats: {e}"))?;
+    let stats = game.stats(&end).map_err(|e| format!("game with seed {seed}: ruleset error: {e}"))?;
     let stats = stats
         .into_iter()
         .map(|(_, v)| match v {

@@ -516,10 +516,11 @@ impl Game {
             .iter()
             .map(|s| {
                 let value = match s.ty {
-                    Type::Bool => Value::Bool(s.value.bool(&env)?),
-                    Type::Int => Value::Int(s.value.int(&env)?),
-                    _ => s.value.eval(&env)?,
+                    Type::Bool => s.value.bool(&env).map(Value::Bool),
+                    Type::Int => s.value.int(&env).map(Value::Int),
+                    _ => s.value.eval(&env),
                 };
+                let value = value.map_err(|e| e.at(&self.location(&format!("stats.{}", s.name))))?;
                 Ok((s.name.as_str(), value))
             })
             .collect()
@@ -534,10 +535,10 @@ impl Game {
             let it = Value::Player(p as u8);
             let root = Env::new(self, state, &[]);
             let env = root.with_it(&it);
-            scores.push(self.ranking.score.int(&env)?);
+            scores.push(self.ranking.score.int(&env).map_err(|e| e.at(&self.location("ranking.score")))?);
             let mut keys = Vec::new();
-            for key in &self.ranking.tiebreak {
-                keys.push(key.int(&env)?);
+            for (i, key) in self.ranking.tiebreak.iter().enumerate() {
+                keys.push(key.int(&env).map_err(|e| e.at(&self.location(&format!("ranking.tiebreak[{i}]"))))?);
             }
             tiebreaks.push(keys);
         }

@@ -132,3 +132,22 @@ fn a_failing_label_or_prompt_is_reported_where_it_is_written() {
     assert_eq!(prompt, "ruleset.yaml:9:7: play[0].choose.prompt: 0 / 0: division by zero, in \"v / (v - v)\"");
 }
 
+/// The ranking and the statistics are read once the game is over; an error in one names
+/// its place too (`ranking.score`, `stats.NAME`).
+#[test]
+fn a_failing_score_or_statistic_is_reported_where_it_is_written() {
+    let ruleset = |ranking: &str| frontier_interpreter::RulesetSource {
+        origin: "ending".into(),
+        file: "ruleset.yaml".into(),
+        text: format!("frontier: 1\nname: ending\nplayers: 2\nstate:\n  v: {{ init: 0 }}\nplay: []\nstats:\n  inverse: \"1 / v\"\nranking:\n  score: \"{ranking}\"\n"),
+        scripts: Vec::new(),
+    };
+    let game = load_source(&ruleset("v / v")).unwrap_or_else(|e| panic!("{e}"));
+    let score = game.start(names(2)).unwrap_err().to_string();
+    assert_eq!(score, "ruleset error: ruleset.yaml:10:3: ranking.score: 0 / 0: division by zero, in \"v / v\"");
+    let game = load_source(&ruleset("v")).unwrap_or_else(|e| panic!("{e}"));
+    let end = game.start(names(2)).unwrap();
+    let stat = game.stats(&end).unwrap_err().to_string();
+    assert_eq!(stat, "ruleset.yaml:8:3: stats.inverse: 1 / 0: division by zero, in \"1 / v\"");
+}
+
