@@ -50,7 +50,7 @@ impl Game {
     pub fn render_display_styled(&self, state: &State, style: Style) -> String {
         let mut out = String::new();
         let env = crate::eval::Env::new(self, state, &[]);
-        for entry in &self.display {
+        for (i, entry) in self.display.iter().enumerate() {
             // A plain line renders once; a `for:` entry once per element (its local 0).
             let lines: crate::eval::Result<Vec<String>> = match &entry.each {
                 None => entry.line.render_marked(&env).map(|text| vec![text]),
@@ -69,7 +69,7 @@ impl Game {
                     out.push('\n');
                 }),
                 Err(e) => {
-                    let _ = writeln!(out, "(display error: {e})");
+                    let _ = writeln!(out, "(display error: {})", e.at(&self.location(&format!("display[{i}]"))));
                 }
             }
         }

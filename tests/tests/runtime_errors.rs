@@ -151,3 +151,17 @@ fn a_failing_score_or_statistic_is_reported_where_it_is_written() {
     assert_eq!(stat, "ruleset.yaml:8:3: stats.inverse: 1 / 0: division by zero, in \"1 / v\"");
 }
 
+/// A display line that fails shows its error, with its place, instead of its text; the
+/// other lines still show.
+#[test]
+fn a_failing_display_line_says_where_it_is_written() {
+    let text = "frontier: 1\nname: shown\nplayers: 2\nstate:\n  v: { init: 0 }\nplay:\n  - choose:\n      who: \"players[0]\"\n      prompt: \"pick\"\n      options: [{ label: a }, { label: b }]\ndisplay:\n  - \"v is {v}\"\n  - \"inverse {1 / v}\"\nranking:\n  score: \"v\"\n";
+    let src = frontier_interpreter::RulesetSource { origin: "shown".into(), file: "ruleset.yaml".into(), text: text.into(), scripts: Vec::new() };
+    let game = load_source(&src).unwrap_or_else(|e| panic!("{e}"));
+    let state = game.start(names(2)).unwrap();
+    assert_eq!(
+        game.render_display(&state),
+        "v is 0\n(display error: ruleset.yaml:13:5: display[1]: 1 / 0: division by zero, in \"1 / v\")\n"
+    );
+}
+
