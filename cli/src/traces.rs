@@ -77,11 +77,13 @@ fn prepare(path: &Path) -> Result<Prepared, String> {
     };
     let game = crate::source::load_source(&ruleset_source, &trace.header.params).map_err(|e| {
         // A parameter the trace sets is reported at its `param` line: the trace is at fault.
-        let (by_trace, others): (Vec<_>, Vec<_>) = e.diagnostics.into_iter().partition(|d| param_line(&trace, &d.path).is_some());
-        let mut out: Vec<String> = by_trace
-            .iter()
-            .map(|d| format!("{shown}{}: {}: {}", at(param_line(&trace, &d.path)), d.path, d.message))
-            .collect();
+        let (mut out, mut others) = (Vec::new(), Vec::new());
+        for d in e.diagnostics {
+            match param_line(&trace, &d.path) {
+                Some(line) => out.push(format!("{shown}{}: {}: {}", at(Some(line)), d.path, d.message)),
+                None => others.push(d),
+            }
+        }
         if !others.is_empty() {
             out.push(format!("{shown}{}: the ruleset does not load:\n{}", at(lines.ruleset), frontier_interpreter::LoadError { diagnostics: others }));
         }

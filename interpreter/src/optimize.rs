@@ -94,8 +94,13 @@ pub fn game(game: &mut Game) {
     game.ranking.tiebreak = tiebreak;
 }
 
-/// Optimizes one expression compiled against a loaded game (a trace's query or assertion).
+/// Optimizes one expression compiled against a loaded game (a trace's query or
+/// assertion) as the game itself was: not at all when it was loaded with
+/// `Optimizer::Off`.
 pub(crate) fn expression(game: &Game, e: &mut Expr) {
+    if game.optimizer == crate::model::Optimizer::Off {
+        return;
+    }
     let blank = game.blank_state(Vec::new());
     Folder { env: Env::new(game, &blank, &[]) }.expr(e);
     hoist_invariants(e);

@@ -383,9 +383,7 @@ impl Query {
         if let Some(e) = compiler.errors.first() {
             return Err(format!("{source}: {} at '{}'", e.message, snippet(source, e.span)));
         }
-        if game.optimizer == crate::model::Optimizer::On {
-            crate::optimize::expression(game, &mut expr);
-        }
+        crate::optimize::expression(game, &mut expr);
         Ok(Query { source: source.to_string(), expr, values })
     }
 
@@ -426,17 +424,13 @@ pub fn assertion_errors(game: &Game, trace: &Trace, state: &State) -> Vec<Diverg
     out
 }
 
-/// An assertion parsed and compiled as true/false (and optimized when its game is), or
-/// what is wrong with it.
+/// An assertion parsed and compiled as true/false, or what is wrong with it.
 fn compile_assertion(game: &Game, decls: &Decls, scope: &Scope, source: &str) -> Result<(Ast, crate::ir::Expr), String> {
     let ast = parse_expr(source, game.limits.expression).map_err(|e| format!("assert: syntax error at column {}: {}", e.offset + 1, e.message))?;
     let mut compiler = Compiler::with_source(decls, source);
-    let mut eval = compiler.expect(&ast, scope, &Type::Bool);
+    let eval = compiler.expect(&ast, scope, &Type::Bool);
     if let Some(e) = compiler.errors.first() {
         return Err(format!("assert {source}: {} at '{}'", e.message, snippet(source, e.span)));
-    }
-    if game.optimizer == crate::model::Optimizer::On {
-        crate::optimize::expression(game, &mut eval);
     }
     Ok((ast, eval))
 }
@@ -444,7 +438,9 @@ fn compile_assertion(game: &Game, decls: &Decls, scope: &Scope, source: &str) ->
 fn check_assertion(game: &Game, decls: &Decls, state: &State, source: &str) -> Result<(), String> {
     let (locals, values) = player_locals(state);
     let scope = Scope { locals: &locals, it: None };
-    let (ast, eval) = compile_assertion(game, decls, &scope, source)?;
+    let (ast, mut eval) = compile_assertion(game, decls, &scope, source)?;
+    // Evaluated as the game's own expressions are (the up-front check only compiles).
+    crate::optimize::expression(game, &mut eval);
     let env = Env::new(game, state, &values);
     match eval.eval(&env) {
         Ok(Value::Bool(true)) => Ok(()),
