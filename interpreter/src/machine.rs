@@ -328,6 +328,7 @@ impl Game {
                     journal.write(format!("chance: shuffled {}", self.zone_instance_name(zone)));
                 }
                 state.zones[zone] = order;
+                self.resume_draw(state);
             }
             (Pending::Over(_), _) => return Err(ApplyError::Illegal("the game is over".into())),
             (_, choice) => {
@@ -368,6 +369,19 @@ impl Game {
             }
         }
         Ok(())
+    }
+
+    /// When the shuffle just made was a `draw`'s (of its refilled pile), runs that draw
+    /// again, told that its pile is shuffled, to move the rounds it has left.
+    fn resume_draw(&self, state: &mut State) {
+        let Some(frame) = state.stack.last_mut() else { return };
+        let Some(pc) = frame.pc.checked_sub(1) else { return };
+        let Some(StmtKind::Draw { left, .. }) = self.blocks[frame.block.index()].get(pc as usize).map(|s| &s.kind) else { return };
+        let cell = frame.base as usize + left.index();
+        if let Some(Value::Int(n)) = state.locals.get(cell).cloned() {
+            frame.pc = pc;
+            state.locals[cell] = Value::Int(-n);
+        }
     }
 
     fn top_base(&self, state: &State) -> usize {
@@ -670,6 +684,56 @@ impl Game {
                 let zone = zone.instance(&env!())?;
                 if state.zones[zone].len() > 1 {
                     state.pending = Pending::Shuffle { zone };
+                }
+            }
+            StmtKind::Draw { from, to, count, refill, left } => {
+                let cell = base + left.index();
+                let (mut rounds, mut refilled) = match state.locals[cell] {
+                    // Waiting for the shuffle of the refilled pile (a position read back
+                    // runs the suspending statement again): wait again.
+                    Value::Int(n) if n > 0 => {
+                        state.pending = Pending::Shuffle { zone: from.instance(&env!())? };
+                        return Ok(());
+                    }
+                    // The pile is shuffled (`apply`): that round's element is still to move.
+                    Value::Int(n) if n < 0 => (-n, true),
+                    _ => (count.int(&env!())?, false),
+                };
+                state.locals[cell] = Value::None;
+                while rounds > 0 {
+                    let mut source = from.instance(&env!())?;
+                    if let (Some(refill), false, true) = (refill, refilled, state.zones[source].is_empty()) {
+                        let pile = refill.instance(&env!())?;
+                        let all = 0..state.zones[pile].len();
+                        move_elements(&mut state.zones, pile, source, all);
+                        if pile != source {
+                            state.forget_moved();
+                        }
+                        source = from.instance(&env!())?;
+                        if state.zones[source].len() > 1 {
+                            state.locals[cell] = Value::Int(rounds);
+                            state.pending = Pending::Shuffle { zone: source };
+                            return Ok(());
+                        }
+                    }
+                    refilled = false;
+                    if state.zones[source].is_empty() {
+                        // Nothing left to draw or to refill from: the other rounds do nothing.
+                        let refillable = match refill {
+                            Some(refill) => !state.zones[refill.instance(&env!())?].is_empty(),
+                            None => false,
+                        };
+                        if !refillable {
+                            break;
+                        }
+                    } else {
+                        let target = to.instance(&env!())?;
+                        move_elements(&mut state.zones, source, target, 0..1);
+                        if source != target {
+                            state.forget_moved();
+                        }
+                    }
+                    rounds -= 1;
                 }
             }
             StmtKind::Clear { zone } => {

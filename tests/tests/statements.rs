@@ -1,4 +1,4 @@
-//! The statements of rulesets, each on a small ruleset written here: `clear`, `move … at:`,
+//! The statements of rulesets, each on a small ruleset written here: `clear`, `draw`, `move … at:`,
 //! `repeat: { up_to }` with its `done` option, and options over several `for:` lists.
 
 use frontier_interpreter::runner::Recording;
@@ -52,6 +52,55 @@ ranking: { score: "len(hand[it])" }
     assert_eq!(int(&game, &state, "len(pile)"), 0);
     assert_eq!(text(&game, &state, "hand[p1]"), "p2", "the other instances keep their contents");
     assert_eq!(int(&game, &state, "len(hand[p2])"), 0, "clearing an empty zone does nothing");
+}
+
+// ---------------------------------------------------------------------------------------
+// draw
+
+/// Four cards in table order, no shuffle: three drawn to the discard leave c4 in the deck;
+/// then p1 draws three with `refill_from: discard`.
+const DRAWS: &str = r#"
+name: draws
+players: 2
+tables:
+  cards: { rows: [c1, c2, c3, c4] }
+zones:
+  deck: { of: cards, init: all }
+  discard: { of: cards }
+  hand: { of: cards, per: players }
+play:
+  - draw: { from: deck, to: discard, count: 3 }
+  - draw: { from: deck, to: "hand[players[0]]", count: 3, refill_from: discard }
+  - draw: { from: deck, to: "hand[players[1]]", count: 9223372036854775807 }
+  - choose: { who: "players[0]", options: [{ label: "end" }] }
+ranking: { score: "len(hand[it])" }
+"#;
+
+/// The second draw takes c4 (round 1), finds the deck empty, pours the discard (c1 c2
+/// c3) into it and shuffles it: a chance point in the middle of the draw. With the
+/// order c3 c1 c2 it goes on with rounds 2 and 3, c3 then c1, and leaves c2; the third
+/// draw, of 2⁶³−1, takes c2 and stops.
+#[test]
+fn a_draw_resumes_after_the_shuffle_of_its_refilled_pile() {
+    let game = game(DRAWS);
+    let state = game.start(names(2)).unwrap();
+    assert!(matches!(game.status(&state), Status::Chance(_)), "the refill is shuffled");
+    assert_eq!(text(&game, &state, "hand[p1]"), "c4");
+    assert_eq!(int(&game, &state, "len(deck)"), 3);
+    assert_eq!(int(&game, &state, "len(discard)"), 0);
+    // Read back from a position, the draw waits for the same shuffle and goes on alike.
+    let mut restored = game.state_from_yaml(&game.state_to_yaml(&state)).unwrap();
+    assert_eq!(restored, state);
+    let mut original = state;
+    // Element codes are row numbers: c3 c1 c2.
+    for s in [&mut original, &mut restored] {
+        game.apply(s, Choice::Order(vec![2, 0, 1]), &mut Journal::Off).unwrap();
+    }
+    assert_eq!(original, restored);
+    assert_eq!(text(&game, &original, "hand[p1]"), "c4 c3 c1");
+    assert_eq!(text(&game, &original, "hand[p2]"), "c2");
+    assert_eq!(int(&game, &original, "len(deck)"), 0);
+    assert!(matches!(game.status(&original), Status::Decision { .. }));
 }
 
 // ---------------------------------------------------------------------------------------

@@ -447,6 +447,7 @@ impl Builder {
                         | StmtKind::Push { .. }
                         | StmtKind::Remove { .. }
                         | StmtKind::Shuffle { .. }
+                        | StmtKind::Draw { .. }
                         | StmtKind::Clear { .. }
                         | StmtKind::Reveal { .. }
                         | StmtKind::Place { .. }

@@ -668,11 +668,9 @@ impl Procedures {
 
     fn draw(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
         let Site { ref vpath, .. } = *site;
-        let (rule, origin) = (site.rule.clone(), site.origin.clone());
         let scope_locals = ctx.visible.clone();
         let scope = crate::load::Scope { locals: &scope_locals, it: None };
         let Some(mm) = mapping_arg(b, site) else { return };
-        // draw: repeat count { refill if empty; move the top card }
         b.check_keys(mm, vpath, &["from", "to", "count", "refill_from"]);
         let from = zone_arg(b, decls, &scope, mm, "from", vpath);
         let to = zone_arg(b, decls, &scope, mm, "to", vpath);
@@ -688,8 +686,11 @@ impl Procedures {
             Some(_) => zone_arg(b, decls, &scope, mm, "refill_from", vpath).map(|(z, _)| z),
             None => None,
         };
-        let body = self.draw_body(from, to, refill, &origin, &rule);
-        out.push(site.stmt(StmtKind::Repeat { count, body }));
+        // The rounds left while the draw waits for a shuffle: a name no ruleset can write.
+        let visible = ctx.visible.len();
+        let left = ctx.declare("#draw", Type::Int);
+        ctx.visible.truncate(visible);
+        out.push(site.stmt(StmtKind::Draw { from, to, count, refill, left }));
     }
 
     /// `match: value` with `cases:` (a row id or a literal each, and its statements) and an
@@ -802,28 +803,6 @@ impl Procedures {
                 self.block(b, decls, ctx, &Yaml::Null, path)
             }
         }
-    }
-
-    /// `draw` is `repeat count { if from is empty: move all refill → from, shuffle from;
-    /// if from is not empty: move its top to `to` }`.
-    fn draw_body(&mut self, from: ZoneRead, to: ZoneRead, refill: Option<ZoneRead>, origin: &Arc<str>, rule: &RuleRef) -> BlockId {
-        let stmt = |kind| Stmt { kind, rule: rule.clone(), origin: origin.clone() };
-        let is_empty = |zone: ZoneRead, empty: bool| -> Ir {
-            let op = if empty { CmpOp::Eq } else { CmpOp::Ne };
-            Ir::Compare { op, a: Ir::ZoneLen(zone).boxed(), b: Ir::Const(Value::Int(0)).boxed() }
-        };
-        let mut body = Vec::new();
-        if let Some(refill) = refill {
-            let refill_block = self.push_block(vec![
-                stmt(StmtKind::Move { from: refill, to: from.clone(), what: MoveWhat::All, at: MoveAt::Bottom }),
-                stmt(StmtKind::Shuffle { zone: from.clone() }),
-            ]);
-            body.push(stmt(StmtKind::If { cond: is_empty(from.clone(), true), then: refill_block, otherwise: None }));
-        }
-        let one = Ir::Const(Value::Int(1));
-        let move_block = self.push_block(vec![stmt(StmtKind::Move { from: from.clone(), to, what: MoveWhat::Top(one), at: MoveAt::Bottom })]);
-        body.push(stmt(StmtKind::If { cond: is_empty(from, false), then: move_block, otherwise: None }));
-        self.push_block(body)
     }
 
     fn push_block(&mut self, stmts: Vec<Stmt>) -> BlockId {
