@@ -376,8 +376,8 @@ impl Game {
     fn resume_draw(&self, state: &mut State) {
         let Some(frame) = state.stack.last_mut() else { return };
         let Some(pc) = frame.pc.checked_sub(1) else { return };
-        let Some(StmtKind::Draw { left, .. }) = self.blocks[frame.block.index()].get(pc as usize).map(|s| &s.kind) else { return };
-        let cell = frame.base as usize + left.index();
+        let Some(StmtKind::Draw(draw)) = self.blocks[frame.block.index()].get(pc as usize).map(|s| &s.kind) else { return };
+        let cell = frame.base as usize + draw.left.index();
         if let Some(Value::Int(n)) = state.locals.get(cell).cloned() {
             frame.pc = pc;
             state.locals[cell] = Value::Int(-n);
@@ -629,7 +629,7 @@ impl Game {
                     MoveWhat::All => 0..state.zones[from].len(),
                 };
                 match at {
-                    None => move_elements(&mut state.zones, from, to, taken),
+                    None => state.move_to_end(from, to, taken),
                     Some(at) => {
                         // The position counts in the destination once the elements are out.
                         let len = state.zones[to].len() - if from == to { taken.len() } else { 0 };
@@ -642,10 +642,10 @@ impl Game {
                         let moved: Vec<u16> = state.zones[from].drain(taken).collect();
                         let at = at as usize;
                         state.zones[to].splice(at..at, moved);
+                        if from != to {
+                            state.forget_moved();
+                        }
                     }
-                }
-                if from != to {
-                    state.forget_moved();
                 }
             }
             StmtKind::Push { to, value } => {
@@ -686,56 +686,7 @@ impl Game {
                     state.pending = Pending::Shuffle { zone };
                 }
             }
-            StmtKind::Draw { from, to, count, refill, left } => {
-                let cell = base + left.index();
-                let (mut rounds, mut refilled) = match state.locals[cell] {
-                    // Waiting for the shuffle of the refilled pile (a position read back
-                    // runs the suspending statement again): wait again.
-                    Value::Int(n) if n > 0 => {
-                        state.pending = Pending::Shuffle { zone: from.instance(&env!())? };
-                        return Ok(());
-                    }
-                    // The pile is shuffled (`apply`): that round's element is still to move.
-                    Value::Int(n) if n < 0 => (-n, true),
-                    _ => (count.int(&env!())?, false),
-                };
-                state.locals[cell] = Value::None;
-                while rounds > 0 {
-                    let mut source = from.instance(&env!())?;
-                    if let (Some(refill), false, true) = (refill, refilled, state.zones[source].is_empty()) {
-                        let pile = refill.instance(&env!())?;
-                        let all = 0..state.zones[pile].len();
-                        move_elements(&mut state.zones, pile, source, all);
-                        if pile != source {
-                            state.forget_moved();
-                        }
-                        source = from.instance(&env!())?;
-                        if state.zones[source].len() > 1 {
-                            state.locals[cell] = Value::Int(rounds);
-                            state.pending = Pending::Shuffle { zone: source };
-                            return Ok(());
-                        }
-                    }
-                    refilled = false;
-                    if state.zones[source].is_empty() {
-                        // Nothing left to draw or to refill from: the other rounds do nothing.
-                        let refillable = match refill {
-                            Some(refill) => !state.zones[refill.instance(&env!())?].is_empty(),
-                            None => false,
-                        };
-                        if !refillable {
-                            break;
-                        }
-                    } else {
-                        let target = to.instance(&env!())?;
-                        move_elements(&mut state.zones, source, target, 0..1);
-                        if source != target {
-                            state.forget_moved();
-                        }
-                    }
-                    rounds -= 1;
-                }
-            }
+            StmtKind::Draw(draw) => self.draw(state, base, draw)?,
             StmtKind::Clear { zone } => {
                 let zone = zone.instance(&env!())?;
                 state.zones[zone].clear();
@@ -911,6 +862,60 @@ impl Game {
                     }
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// Runs a `draw:` (see [`crate::model::Draw`]) until it ends or waits for the shuffle
+    /// of its refilled pile.
+    fn draw(&self, state: &mut State, base: usize, draw: &crate::model::Draw) -> Result<(), RuntimeError> {
+        let crate::model::Draw { from, to, count, refill, left } = draw;
+        macro_rules! env {
+            () => {
+                Env::new(self, &*state, &state.locals[base..])
+            };
+        }
+        let cell = base + left.index();
+        let (mut rounds, mut refilled) = match state.locals[cell] {
+            // Waiting for the shuffle of the refilled pile (a position read back runs the
+            // suspending statement again): wait again.
+            Value::Int(n) if n > 0 => {
+                state.pending = Pending::Shuffle { zone: from.instance(&env!())? };
+                return Ok(());
+            }
+            // The pile is shuffled (`resume_draw`): that round's element is still to move.
+            Value::Int(n) if n < 0 => (-n, true),
+            _ => (count.int(&env!())?, false),
+        };
+        state.locals[cell] = Value::None;
+        while rounds > 0 {
+            let mut source = from.instance(&env!())?;
+            if let (Some(refill), false, true) = (refill, refilled, state.zones[source].is_empty()) {
+                let pile = refill.instance(&env!())?;
+                let all = 0..state.zones[pile].len();
+                state.move_to_end(pile, source, all);
+                source = from.instance(&env!())?;
+                if state.zones[source].len() > 1 {
+                    state.locals[cell] = Value::Int(rounds);
+                    state.pending = Pending::Shuffle { zone: source };
+                    return Ok(());
+                }
+            }
+            refilled = false;
+            if state.zones[source].is_empty() {
+                // Nothing left to draw or to refill from: the other rounds do nothing.
+                let refillable = match refill {
+                    Some(refill) => !state.zones[refill.instance(&env!())?].is_empty(),
+                    None => false,
+                };
+                if !refillable {
+                    break;
+                }
+            } else {
+                let target = to.instance(&env!())?;
+                state.move_to_end(source, target, 0..1);
+            }
+            rounds -= 1;
         }
         Ok(())
     }
@@ -1376,6 +1381,17 @@ fn recycle_options(mut options: Vec<(u16, Value)>) {
 enum Cell {
     Int(usize),
     Local(usize),
+}
+
+impl State {
+    /// Moves `zones[from][taken]` to the end of `zones[to]`, keeping their order; what
+    /// leaves its zone is no longer shown to anyone (`reveal:`).
+    fn move_to_end(&mut self, from: usize, to: usize, taken: std::ops::Range<usize>) {
+        move_elements(&mut self.zones, from, to, taken);
+        if from != to {
+            self.forget_moved();
+        }
+    }
 }
 
 /// Moves `zones[from][taken]` to the end of `zones[to]`, keeping their order.

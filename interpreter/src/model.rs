@@ -485,11 +485,7 @@ pub enum StmtKind {
     Push { to: ZoneRead, value: Expr },
     Remove { from: ZoneRead, what: RemoveWhat },
     Shuffle { zone: ZoneRead },
-    /// `draw`: `count` rounds, each moving the top element of `from` to the bottom of
-    /// `to`; a round that finds `from` empty first moves all of `refill` (when given) into
-    /// it and shuffles it. The shuffle is a chance point: the draw then stands with the
-    /// rounds it has left in `left` (a hidden local, none otherwise) and resumes there.
-    Draw { from: ZoneRead, to: ZoneRead, count: Expr, refill: Option<ZoneRead>, left: Slot },
+    Draw(Box<Draw>),
     /// Empties a zone instance.
     Clear { zone: ZoneRead },
     /// Shows an element of a zone instance to a player or a list of players.
@@ -515,6 +511,18 @@ pub enum StmtKind {
     Log(Template),
     EndGame,
     Award(Box<Award>),
+}
+
+/// A `draw:` statement: `count` rounds, each moving the top element of `from` to the end
+/// of `to`; a round that finds `from` empty first moves all of `refill` (when given) into
+/// it and shuffles it. The shuffle is a chance point: the draw then stands with the
+/// rounds it has left in `left` (a hidden local, none otherwise) and resumes there.
+pub struct Draw {
+    pub from: ZoneRead,
+    pub to: ZoneRead,
+    pub count: Expr,
+    pub refill: Option<ZoneRead>,
+    pub left: Slot,
 }
 
 /// An `award:` statement: prizes by place among entrants ranked by keys.

@@ -140,14 +140,17 @@ fn statement_exprs(kind: &mut StmtKind) -> Vec<&mut Expr> {
                 from.index.as_deref_mut().into_iter().chain(std::iter::once(e)).collect()
             }
             StmtKind::Shuffle { zone } | StmtKind::Clear { zone } => zone.index.as_deref_mut().into_iter().collect(),
-            StmtKind::Draw { from, to, count, refill, .. } => from
+            StmtKind::Draw(draw) => {
+                let crate::model::Draw { from, to, count, refill, .. } = &mut **draw;
+                from
                 .index
                 .as_deref_mut()
                 .into_iter()
                 .chain(to.index.as_deref_mut())
                 .chain(refill.as_mut().and_then(|r| r.index.as_deref_mut()))
-                .chain(std::iter::once(count))
-                .collect(),
+                    .chain(std::iter::once(count))
+                    .collect()
+            }
             StmtKind::Reveal { zone, what, to } => zone.index.as_deref_mut().into_iter().chain([what, to]).collect(),
             StmtKind::Place { board, at, piece } => board.index.as_deref_mut().into_iter().chain([at, piece]).collect(),
             StmtKind::If { cond, .. } | StmtKind::While { cond, .. } => vec![cond],

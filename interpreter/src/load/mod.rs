@@ -447,7 +447,7 @@ impl Builder {
                         | StmtKind::Push { .. }
                         | StmtKind::Remove { .. }
                         | StmtKind::Shuffle { .. }
-                        | StmtKind::Draw { .. }
+                        | StmtKind::Draw(_)
                         | StmtKind::Clear { .. }
                         | StmtKind::Reveal { .. }
                         | StmtKind::Place { .. }

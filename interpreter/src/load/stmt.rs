@@ -690,7 +690,7 @@ impl Procedures {
         let visible = ctx.visible.len();
         let left = ctx.declare("#draw", Type::Int);
         ctx.visible.truncate(visible);
-        out.push(site.stmt(StmtKind::Draw { from, to, count, refill, left }));
+        out.push(site.stmt(StmtKind::Draw(Box::new(crate::model::Draw { from, to, count, refill, left }))));
     }
 
     /// `match: value` with `cases:` (a row id or a literal each, and its statements) and an
