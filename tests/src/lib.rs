@@ -250,3 +250,20 @@ pub fn files_with_extension(dir: &Path, extension: &str) -> Vec<PathBuf> {
     files.sort();
     files
 }
+
+/// A ruleset of `n` rows referring to `n` rows (`links[i].to` is `s{n-1-i}`), `n`
+/// functions calling one (`f{i}()` is `base() + i`), and `n` statements naming a row (the
+/// last sets `at` to `s{n-1}`): every kind of name the loader looks up, `n` times. The
+/// `loading` bench times it at several sizes.
+pub fn large_ruleset(n: usize) -> RulesetSource {
+    let mut text = String::from("frontier: 1\nname: large\nplayers: 2\ntables:\n  spots:\n    rows:\n");
+    text.extend((0..n).map(|i| format!("      - s{i}\n")));
+    text.push_str("  links:\n    columns: { to: spots }\n    rows:\n");
+    text.extend((0..n).map(|i| format!("      - [l{i}, s{}]\n", n - 1 - i)));
+    text.push_str("state:\n  at: { type: spots, init: none }\nfunctions:\n  base: { returns: int, value: \"1\" }\n");
+    text.extend((0..n).map(|i| format!("  f{i}: {{ returns: int, value: \"base() + {i}\" }}\n")));
+    text.push_str("play:\n");
+    text.extend((0..n).map(|i| format!("  - set: {{ at: \"@s{i}\" }}\n")));
+    text.push_str("ranking:\n  score: \"f0()\"\n");
+    RulesetSource { origin: "large".into(), file: "ruleset.yaml".into(), text, scripts: Vec::new() }
+}
