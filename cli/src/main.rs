@@ -13,6 +13,7 @@ mod results;
 mod serve;
 mod simulate;
 mod source;
+mod statistics;
 mod table;
 mod traces;
 mod words;

@@ -17,6 +17,7 @@ use frontier_interpreter::roster::AgentSpec;
 
 use crate::bots::AgentList;
 use crate::results::{self, RunInfo, Shard};
+use crate::statistics::{r6, stat_json};
 
 #[derive(Args)]
 pub struct SimulateArgs {
@@ -186,41 +187,19 @@ pub fn summarize(n: usize, played: &[Played]) -> Summary {
     s
 }
 
-/// A statistic over a run's games: how often it was true (true/false), or its mean, least
-/// and greatest value (numbers).
-pub fn stat_summary(values: &[StatValue]) -> serde_json::Value {
-    let n = values.len() as f64;
-    if values.iter().all(|v| v.is_boolean()) {
-        let yes = values.iter().filter(|v| v.as_bool() == Some(true)).count();
-        json!({ "true": yes, "rate": r6(if n > 0.0 { yes as f64 / n } else { 0.0 }) })
-    } else {
-        let nums: Vec<i64> = values.iter().filter_map(|v| v.as_i64()).collect();
-        json!({
-            "mean": r6(if nums.is_empty() { 0.0 } else { nums.iter().sum::<i64>() as f64 / nums.len() as f64 }),
-            "min": nums.iter().min(),
-            "max": nums.iter().max(),
-        })
-    }
-}
-
 /// One line per statistic for the text summary.
 fn stat_lines(names: &[&str], s: &Summary) -> Vec<String> {
     names
         .iter()
         .zip(&s.stats)
         .map(|(name, values)| {
-            let v = stat_summary(values);
+            let v = stat_json(values);
             match v.get("rate") {
                 Some(rate) => format!("{name}: {} of {} games ({:.1}%)", v["true"], values.len(), 100.0 * rate.as_f64().unwrap_or(0.0)),
                 None => format!("{name}: mean {:.2}, min {}, max {}", v["mean"].as_f64().unwrap_or(0.0), v["min"], v["max"]),
             }
         })
         .collect()
-}
-
-/// Rounded to 6 decimals for JSON, so that the summary carries no float noise.
-fn r6(x: f64) -> f64 {
-    (x * 1e6).round() / 1e6
 }
 
 fn mean_u(v: &[u64]) -> f64 {
@@ -303,7 +282,7 @@ pub fn run(args: SimulateArgs) -> Result<(), String> {
             "shared_victories": s.shared,
             "mean_decisions": r6(mean_u(&s.decisions)),
             "mean_chances": r6(mean_u(&s.chances)),
-            "stats": game.stats.iter().zip(&s.stats).map(|(st, v)| (st.name.clone(), stat_summary(v))).collect::<serde_json::Map<_, _>>(),
+            "stats": game.stats.iter().zip(&s.stats).map(|(st, v)| (st.name.clone(), stat_json(v))).collect::<serde_json::Map<_, _>>(),
         });
         println!("{}", serde_json::to_string_pretty(&summary).map_err(|e| e.to_string())?);
     } else {

@@ -59,6 +59,15 @@ fn simulate_out_writes_one_json_object_per_game() {
     let o = frontier(&args);
     ok(&o);
     insta::assert_snapshot!("simulate-json-summary", String::from_utf8_lossy(&o.stdout));
+    // The summary counts what the lines say, in balance's shape (one summary of a
+    // statistic for both commands).
+    let summary: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    for name in ["ended_by_wagons", "reached_target_vp"] {
+        let held = lines.iter().filter(|l| l["stats"][name] == true).count();
+        let st = &summary["stats"][name];
+        assert_eq!((st["kind"].as_str(), st["true"].as_u64()), (Some("bool"), Some(held as u64)), "{name}: {st}");
+        assert!(st["ci_low"].as_f64() <= st["rate"].as_f64() && st["rate"].as_f64() <= st["ci_high"].as_f64(), "{name}: {st}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

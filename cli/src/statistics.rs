@@ -1,0 +1,173 @@
+//! The statistics of a run of games, shared by `simulate` and `balance`: distributions of
+//! whole numbers, Wilson intervals, normal tests, and the summary of a `stats:` entry.
+//! docs/results.md gives the JSON shapes.
+
+use serde_json::{json, Value};
+
+const Z95: f64 = 1.959_963_984_540_054;
+
+/// Wilson score interval of a proportion (`wins` may be fractional: shared wins split).
+pub fn wilson(wins: f64, n: f64) -> (f64, f64) {
+    if n <= 0.0 {
+        return (0.0, 1.0);
+    }
+    let p = wins / n;
+    let z2 = Z95 * Z95;
+    let denom = 1.0 + z2 / n;
+    let centre = (p + z2 / (2.0 * n)) / denom;
+    let half = Z95 * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / denom;
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// The complementary error function (Numerical Recipes' erfcc, relative error < 1.2e-7).
+fn erfc(x: f64) -> f64 {
+    let z = x.abs();
+    let t = 1.0 / (1.0 + 0.5 * z);
+    let r = t * (-z * z - 1.265_512_23
+        + t * (1.000_023_68
+            + t * (0.374_091_96
+                + t * (0.096_784_18
+                    + t * (-0.186_288_06 + t * (0.278_868_07 + t * (-1.135_203_98 + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77)))))))))
+        .exp();
+    if x >= 0.0 {
+        r
+    } else {
+        2.0 - r
+    }
+}
+
+/// Two-sided p-value of a standard normal statistic.
+pub fn p_two_sided(z: f64) -> f64 {
+    if !z.is_finite() {
+        return if z.is_nan() { 1.0 } else { 0.0 };
+    }
+    erfc(z.abs() / std::f64::consts::SQRT_2).clamp(0.0, 1.0)
+}
+
+/// Two-proportion z-test (pooled): z and the two-sided p-value of p2 − p1.
+pub fn two_proportions(x1: f64, n1: f64, x2: f64, n2: f64) -> (f64, f64) {
+    let pooled = (x1 + x2) / (n1 + n2);
+    let se = (pooled * (1.0 - pooled) * (1.0 / n1 + 1.0 / n2)).sqrt();
+    if se <= 0.0 || !se.is_finite() {
+        return (0.0, 1.0);
+    }
+    let z = (x2 / n2 - x1 / n1) / se;
+    (z, p_two_sided(z))
+}
+
+/// Welch's z for a difference of means (large samples): z and the two-sided p-value.
+pub fn means_test(a: &Dist, b: &Dist) -> (f64, f64) {
+    let se = (a.sd * a.sd / a.n as f64 + b.sd * b.sd / b.n as f64).sqrt();
+    if se <= 0.0 || !se.is_finite() {
+        return if a.mean == b.mean { (0.0, 1.0) } else { (f64::INFINITY.copysign(b.mean - a.mean), 0.0) };
+    }
+    let z = (b.mean - a.mean) / se;
+    (z, p_two_sided(z))
+}
+
+/// Rounded for the report, so that the JSON does not carry float noise.
+pub fn r6(x: f64) -> f64 {
+    if x.is_finite() {
+        (x * 1e6).round() / 1e6
+    } else {
+        x
+    }
+}
+
+pub fn jf(x: f64) -> Value {
+    if x.is_finite() {
+        json!(r6(x))
+    } else if x > 0.0 {
+        json!("inf")
+    } else {
+        json!("-inf")
+    }
+}
+
+/// A distribution of whole numbers: its summary and its values (sorted).
+pub struct Dist {
+    pub n: usize,
+    pub mean: f64,
+    pub sd: f64,
+    pub values: Vec<i64>,
+}
+
+impl Dist {
+    pub fn of(values: impl IntoIterator<Item = i64>) -> Dist {
+        let mut values: Vec<i64> = values.into_iter().collect();
+        values.sort_unstable();
+        let n = values.len();
+        let mean = if n == 0 { 0.0 } else { values.iter().map(|&v| v as f64).sum::<f64>() / n as f64 };
+        let var = if n < 2 { 0.0 } else { values.iter().map(|&v| (v as f64 - mean).powi(2)).sum::<f64>() / (n - 1) as f64 };
+        Dist { n, mean, sd: var.sqrt(), values }
+    }
+    /// The q-quantile (linear interpolation between order statistics).
+    pub fn quantile(&self, q: f64) -> f64 {
+        if self.values.is_empty() {
+            return 0.0;
+        }
+        let at = q * (self.n - 1) as f64;
+        let (lo, hi) = (at.floor() as usize, at.ceil() as usize);
+        let f = at - lo as f64;
+        self.values[lo] as f64 * (1.0 - f) + self.values[hi] as f64 * f
+    }
+    pub fn min(&self) -> i64 {
+        self.values.first().copied().unwrap_or(0)
+    }
+    pub fn max(&self) -> i64 {
+        self.values.last().copied().unwrap_or(0)
+    }
+    pub fn json(&self) -> Value {
+        json!({
+            "mean": jf(self.mean), "sd": jf(self.sd), "min": self.min(), "q1": jf(self.quantile(0.25)),
+            "median": jf(self.quantile(0.5)), "q3": jf(self.quantile(0.75)), "max": self.max(),
+        })
+    }
+}
+
+/// A `stats:` entry over a run's games: the share of games where it held (true/false)
+/// with its Wilson interval, or its distribution (numbers).
+pub fn stat_json(values: &[Value]) -> Value {
+    let n = values.len() as f64;
+    if values.iter().all(Value::is_boolean) {
+        let yes = values.iter().filter(|v| v.as_bool() == Some(true)).count() as f64;
+        let (lo, hi) = wilson(yes, n);
+        json!({ "kind": "bool", "true": yes as u64, "rate": jf(if n > 0.0 { yes / n } else { 0.0 }), "ci_low": jf(lo), "ci_high": jf(hi) })
+    } else {
+        let mut d = Dist::of(values.iter().filter_map(Value::as_i64)).json();
+        d["kind"] = json!("int");
+        d
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_matches_known_values() {
+        // 50 of 100: 40.4% – 59.6%; 0 of 10: 0 – 27.8%.
+        let (lo, hi) = wilson(50.0, 100.0);
+        assert!((lo - 0.4038).abs() < 1e-4 && (hi - 0.5962).abs() < 1e-4, "{lo} {hi}");
+        let (lo, hi) = wilson(0.0, 10.0);
+        assert!(lo == 0.0 && (hi - 0.2775).abs() < 1e-4, "{hi}");
+    }
+
+    #[test]
+    fn p_values_match_the_normal_distribution() {
+        assert!((p_two_sided(1.959964) - 0.05).abs() < 1e-6);
+        assert!((p_two_sided(0.0) - 1.0).abs() < 1e-6);
+        assert!((p_two_sided(-2.575829) - 0.01).abs() < 1e-6);
+        // 60/100 vs 40/100: z = 2.828 (pooled p = 0.5).
+        let (z, p) = two_proportions(40.0, 100.0, 60.0, 100.0);
+        assert!((z - 2.828427).abs() < 1e-5 && (p - 0.004678).abs() < 1e-5, "{z} {p}");
+    }
+
+    #[test]
+    fn quantiles_interpolate() {
+        let d = Dist::of([1, 2, 3, 4]);
+        assert_eq!(d.quantile(0.5), 2.5);
+        assert_eq!(d.quantile(0.0), 1.0);
+        assert_eq!(d.quantile(1.0), 4.0);
+    }
+}
