@@ -125,3 +125,18 @@ fn a_product_table_lists_every_combination_the_first_table_outermost() {
     assert_eq!(text("@dodge-gold.good"), "gold");
     assert_eq!(text("filter(markets, m => m.good == @cattle and m.town.spaces > 4)"), "dodge-cattle deadwood-cattle");
 }
+
+/// A variant's `functions:` entry replaces the base's function of that name and keeps the
+/// others (before, it replaced the whole section: Go West lost `can_carry_out` and the
+/// rest, and the variant did not load). Go West with `wagon_moves_left` rewritten to count
+/// double: at the start 20 wagons in New England, 5 moves each, 100 moves, doubled 200.
+#[test]
+fn a_variant_replaces_one_function_and_keeps_the_others() {
+    let text = "extends: go-west\nname: double-moves\nfunctions:\n  wagon_moves_left:\n    returns: int\n    value: \"2 * sum(regions, wagons[it] * (len(regions) - 1 - index_of(regions, it)))\"\n";
+    let src = frontier_interpreter::RulesetSource { origin: "double-moves".into(), file: "double-moves.yaml".into(), text: text.into(), scripts: Vec::new() };
+    let game = load_source(&src).unwrap_or_else(|e| panic!("{e}"));
+    let state = game.start(names(4)).unwrap();
+    assert_eq!(int(&game, &state, "wagon_moves_left()"), 200);
+    // The base's other functions are still there: p1 has no token on a track yet.
+    assert_eq!(int(&game, &state, "on_tracks(p1)"), 0);
+}

@@ -1,5 +1,6 @@
-//! Variants: a ruleset that `extends:` another and overrides parameters, procedures,
-//! table rows or any top-level entry. Merged at the YAML level before compiling.
+//! Variants: a ruleset that `extends:` another and overrides parameters, named
+//! declarations (procedures, functions, variables…), table rows or any top-level entry.
+//! Merged at the YAML level before compiling.
 
 use serde_yaml::{Mapping, Value as Yaml};
 
@@ -111,7 +112,8 @@ pub(crate) fn overlay(base: &mut Yaml, top: &Yaml) {
     for (key, value) in top {
         match key.as_str() {
             Some("params") => merge_params(base, value),
-            Some("procedures") | Some("state") | Some("zones") => merge_by_key(base, key, value),
+            // Sections that map names to declarations: entry by entry.
+            Some("procedures" | "functions" | "state" | "zones" | "boards" | "stats" | "conserve") => merge_by_key(base, key, value),
             Some("tables") => merge_tables(base, value),
             _ => {
                 base.insert(key.clone(), value.clone());
@@ -211,7 +213,7 @@ pub(crate) fn info(doc: &Yaml) -> crate::model::VariantInfo {
                         .unwrap_or_default();
                     changes.push(format!("params: {}", parts.join(", ")));
                 }
-                "tables" | "procedures" | "state" | "zones" | "functions" => changes.push(format!("{key}: {}", names(value).join(", "))),
+                "tables" | "procedures" | "functions" | "state" | "zones" | "boards" | "stats" | "conserve" => changes.push(format!("{key}: {}", names(value).join(", "))),
                 "players" => changes.push(format!("players: {}", scalar(value))),
                 _ => changes.push(format!("{key} (replaced)")),
             }
