@@ -1,6 +1,8 @@
 //! The documentation says what the code does: the table of built-in functions in
-//! docs/rulesets.md is the registry's (`builtins::markdown_table`). Run with
-//! `UPDATE_DOCS=1` to rewrite the table after changing a built-in.
+//! docs/rulesets.md is the registry's (`builtins::markdown_table`; run with
+//! `UPDATE_DOCS=1` to rewrite the table after changing a built-in), its Limits table is
+//! the code's, and every ```yaml example of the docs loads in the context its
+//! `<!-- example: … -->` comment gives (`check_example`).
 
 use frontier_interpreter::builtins;
 use frontier_tests::workspace;
@@ -97,4 +99,102 @@ fn every_limit_can_be_set_by_name_up_to_its_ceiling() {
         assert_eq!((info.get)(&limits), info.ceiling, "{}", info.name);
     }
     assert!(Limits::default().set("steps", 5).unwrap_err().starts_with("unknown limit 'steps': one of nesting, operators, statements, calls"));
+}
+
+/// A ```yaml example of the docs, with the context the comment line before it
+/// gives (`<!-- example: … -->`).
+struct Example {
+    line: usize,
+    context: Option<String>,
+    text: String,
+}
+
+/// The ```yaml blocks of a markdown file, each with the `<!-- example: … -->` comment that
+/// precedes it, if any.
+fn yaml_examples(markdown: &str) -> Vec<Example> {
+    let lines: Vec<&str> = markdown.lines().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        if lines[i].trim_end() == "```yaml" {
+            let end = (i + 1..lines.len()).find(|&j| lines[j].starts_with("```")).unwrap_or(lines.len());
+            let context = i
+                .checked_sub(1)
+                .and_then(|p| lines[p].trim().strip_prefix("<!-- example:"))
+                .and_then(|c| c.strip_suffix("-->"))
+                .map(|c| c.trim().to_string());
+            out.push(Example { line: i + 1, context, text: lines[i + 1..end].join("\n") });
+            i = end;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// What a ```yaml example of the docs must do, from its text and its comment:
+/// - a whole ruleset (`frontier:`) or variant (`extends:`) loads as it is;
+/// - sections of a ruleset (a mapping) load as a variant of the ruleset the comment names
+///   (`<!-- example: way-out-west -->`; Go West when it names none), merged as variants
+///   are;
+/// - statements (a list) load as the body of a new procedure of that ruleset, whose
+///   parameters the comment gives after the name for the names the statements use from
+///   their surroundings (`<!-- example: go-west { card: cards } -->`); with `options` at
+///   the end, the list is the options of a `choose` in that procedure;
+/// - `<!-- example: position go-west -->`: a position of that ruleset, read as a trace's
+///   `start position` is;
+/// - `<!-- example: not checked: REASON -->` says why a block is not a ruleset part (a
+///   single key shown alone, a "before" of a rewrite).
+fn check_example(example: &Example) -> Result<(), String> {
+    let context = example.context.as_deref().unwrap_or("go-west");
+    if context.starts_with("not checked:") {
+        return Ok(());
+    }
+    if let Some(ruleset) = context.strip_prefix("position ") {
+        let game = frontier_tests::load_ruleset(ruleset);
+        return game.state_from_yaml(&example.text).map(|_| ());
+    }
+    let (context, options) = match context.strip_suffix(" options") {
+        Some(context) => (context, true),
+        None => (context, false),
+    };
+    let (base, params) = match context.split_once(' ') {
+        Some((base, params)) => (base, params.trim()),
+        None => (context, "{}"),
+    };
+    let value: serde_yaml::Value = serde_yaml::from_str(&example.text).map_err(|e| format!("not YAML: {e}"))?;
+    let text = match &value {
+        serde_yaml::Value::Mapping(m) if m.contains_key("frontier") || m.contains_key("extends") => example.text.clone(),
+        serde_yaml::Value::Mapping(_) => format!("extends: {base}\nname: doc-example\n{}\n", example.text),
+        serde_yaml::Value::Sequence(_) if options => {
+            let body: String = example.text.lines().map(|l| format!("            {l}\n")).collect();
+            format!("extends: {base}\nname: doc-example\nprocedures:\n  doc_example:\n    params: {params}\n    do:\n      - choose:\n          who: \"players[0]\"\n          options:\n{body}")
+        }
+        serde_yaml::Value::Sequence(_) => {
+            let body: String = example.text.lines().map(|l| format!("      {l}\n")).collect();
+            format!("extends: {base}\nname: doc-example\nprocedures:\n  doc_example:\n    params: {params}\n    do:\n{body}")
+        }
+        _ => return Err("neither a mapping nor a list: mark it `<!-- example: not checked: REASON -->`".into()),
+    };
+    let src = frontier_interpreter::RulesetSource { origin: "doc-example".into(), file: "doc-example.yaml".into(), text, scripts: Vec::new() };
+    frontier_tests::load_source(&src).map(|_| ()).map_err(|e| e.to_string())
+}
+
+/// Every YAML example of the docs loads in its context: the documentation shows no key,
+/// statement, expression or position the loader refuses.
+#[test]
+fn every_yaml_example_of_the_docs_loads() {
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for file in frontier_tests::files_with_extension(&workspace().join("docs"), "md").into_iter().chain([workspace().join("README.md")]) {
+        let markdown = std::fs::read_to_string(&file).unwrap();
+        let name = file.strip_prefix(workspace()).unwrap().display().to_string();
+        for example in yaml_examples(&markdown) {
+            checked += 1;
+            if let Err(message) = check_example(&example) {
+                failures.push(format!("{name}:{} ({}):\n{message}", example.line, example.context.as_deref().unwrap_or("go-west")));
+            }
+        }
+    }
+    assert!(checked > 60, "only {checked} ```yaml examples found");
+    assert!(failures.is_empty(), "{} of {checked} examples do not load:\n\n{}", failures.len(), failures.join("\n\n"));
 }
