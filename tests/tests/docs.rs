@@ -1,7 +1,7 @@
 //! The documentation says what the code does: the table of built-in functions in
 //! docs/rulesets.md is the registry's (`builtins::markdown_table`; run with
 //! `UPDATE_DOCS=1` to rewrite the table after changing a built-in), its Limits table is
-//! the code's, and every ```yaml example of the docs loads in the context its
+//! the code's, and every ```yaml and ```rhai example of the docs loads in the context its
 //! `<!-- example: … -->` comment gives (`check_example`).
 
 use frontier_interpreter::builtins;
@@ -101,29 +101,31 @@ fn every_limit_can_be_set_by_name_up_to_its_ceiling() {
     assert!(Limits::default().set("steps", 5).unwrap_err().starts_with("unknown limit 'steps': one of nesting, operators, statements, calls"));
 }
 
-/// A ```yaml example of the docs, with the context the comment line before it
-/// gives (`<!-- example: … -->`).
+/// A ```yaml or ```rhai example of the docs, with the context the comment line before
+/// it gives (`<!-- example: … -->`).
 struct Example {
     line: usize,
+    script: bool,
     context: Option<String>,
     text: String,
 }
 
-/// The ```yaml blocks of a markdown file, each with the `<!-- example: … -->` comment that
-/// precedes it, if any.
-fn yaml_examples(markdown: &str) -> Vec<Example> {
+/// The ```yaml and ```rhai blocks of a markdown file, each with the `<!-- example: … -->`
+/// comment that precedes it, if any.
+fn examples(markdown: &str) -> Vec<Example> {
     let lines: Vec<&str> = markdown.lines().collect();
     let mut out = Vec::new();
     let mut i = 0;
     while i < lines.len() {
-        if lines[i].trim_end() == "```yaml" {
+        let fence = lines[i].trim_end();
+        if fence == "```yaml" || fence == "```rhai" {
             let end = (i + 1..lines.len()).find(|&j| lines[j].starts_with("```")).unwrap_or(lines.len());
             let context = i
                 .checked_sub(1)
                 .and_then(|p| lines[p].trim().strip_prefix("<!-- example:"))
                 .and_then(|c| c.strip_suffix("-->"))
                 .map(|c| c.trim().to_string());
-            out.push(Example { line: i + 1, context, text: lines[i + 1..end].join("\n") });
+            out.push(Example { line: i + 1, script: fence == "```rhai", context, text: lines[i + 1..end].join("\n") });
             i = end;
         }
         i += 1;
@@ -131,7 +133,9 @@ fn yaml_examples(markdown: &str) -> Vec<Example> {
     out
 }
 
-/// What a ```yaml example of the docs must do, from its text and its comment:
+/// What an example of the docs must do, from its text and its comment:
+/// - a script (```rhai) loads as a script of the ruleset the comment names
+///   (`<!-- example: script circle-the-wagons -->`);
 /// - a whole ruleset (`frontier:`) or variant (`extends:`) loads as it is;
 /// - sections of a ruleset (a mapping) load as a variant of the ruleset the comment names
 ///   (`<!-- example: way-out-west -->`; Go West when it names none), merged as variants
@@ -148,6 +152,12 @@ fn check_example(example: &Example) -> Result<(), String> {
     let context = example.context.as_deref().unwrap_or("go-west");
     if context.starts_with("not checked:") {
         return Ok(());
+    }
+    if example.script {
+        let ruleset = context.strip_prefix("script ").ok_or("a script example's comment is `<!-- example: script RULESET -->`")?;
+        let mut src = frontier_tests::source(&frontier_tests::ruleset_path(ruleset));
+        src.scripts.push(("doc-example.rhai".into(), example.text.clone()));
+        return frontier_tests::load_source(&src).map(|_| ()).map_err(|e| e.to_string());
     }
     if let Some(ruleset) = context.strip_prefix("position ") {
         let game = frontier_tests::load_ruleset(ruleset);
@@ -179,22 +189,22 @@ fn check_example(example: &Example) -> Result<(), String> {
     frontier_tests::load_source(&src).map(|_| ()).map_err(|e| e.to_string())
 }
 
-/// Every YAML example of the docs loads in its context: the documentation shows no key,
-/// statement, expression or position the loader refuses.
+/// Every YAML and Rhai example of the docs loads in its context: the documentation shows
+/// no key, statement, expression, position or script the loader refuses.
 #[test]
-fn every_yaml_example_of_the_docs_loads() {
+fn every_yaml_and_rhai_example_of_the_docs_loads() {
     let mut checked = 0;
     let mut failures = Vec::new();
     for file in frontier_tests::files_with_extension(&workspace().join("docs"), "md").into_iter().chain([workspace().join("README.md")]) {
         let markdown = std::fs::read_to_string(&file).unwrap();
         let name = file.strip_prefix(workspace()).unwrap().display().to_string();
-        for example in yaml_examples(&markdown) {
+        for example in examples(&markdown) {
             checked += 1;
             if let Err(message) = check_example(&example) {
                 failures.push(format!("{name}:{} ({}):\n{message}", example.line, example.context.as_deref().unwrap_or("go-west")));
             }
         }
     }
-    assert!(checked > 60, "only {checked} ```yaml examples found");
+    assert!(checked > 60, "only {checked} examples found");
     assert!(failures.is_empty(), "{} of {checked} examples do not load:\n\n{}", failures.len(), failures.join("\n\n"));
 }
