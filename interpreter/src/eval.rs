@@ -66,13 +66,10 @@ impl Hoisting<'_> {
 }
 
 /// The values of functions without parameters for one unchanging state, by function.
+/// Empty until a value is kept: most option listings call no such function, and then
+/// allocate nothing.
+#[derive(Default)]
 pub struct Memo(std::cell::RefCell<Vec<Option<Value>>>);
-
-impl Memo {
-    pub fn new(functions: usize) -> Memo {
-        Memo(std::cell::RefCell::new(vec![None; functions]))
-    }
-}
 
 impl<'a> Env<'a> {
     pub fn new(game: &'a Game, state: &'a State, locals: &'a [Value]) -> Env<'a> {
@@ -598,12 +595,16 @@ const STACK_ARGS: usize = 4;
 fn call_function<T: FromValue>(env: &Env, id: crate::ir::FunctionId, args: &[Expr], run: impl Fn(&Expr, &Env) -> Result<T>) -> Result<T> {
     let function = &env.game.functions[id.index()];
     if let (true, Some(memo)) = (args.is_empty(), env.memo) {
-        if let Some(v) = &memo.0.borrow()[id.index()] {
+        if let Some(Some(v)) = memo.0.borrow().get(id.index()) {
             return T::from_value(v);
         }
         let v = function.body.eval(&env.for_function(&[]))?;
         let value = T::from_value(&v);
-        memo.0.borrow_mut()[id.index()] = Some(v);
+        let mut known = memo.0.borrow_mut();
+        if known.len() <= id.index() {
+            known.resize(env.game.functions.len().max(id.index() + 1), None);
+        }
+        known[id.index()] = Some(v);
         return value;
     }
     if args.len() <= STACK_ARGS {

@@ -1048,7 +1048,7 @@ impl Game {
     fn enumerate_options(&self, choose: &crate::model::Choose, env: &Env) -> Result<Vec<(u16, Value)>, RuntimeError> {
         // The state stays as it is while the options are listed: a function without
         // parameters that several options' conditions call is computed once.
-        let memo = crate::eval::Memo::new(self.functions.len());
+        let memo = crate::eval::Memo::default();
         let env = &env.with_memo(&memo);
         let mut options = spare_options();
         for (g, group) in choose.groups.iter().enumerate() {
