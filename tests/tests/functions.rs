@@ -140,3 +140,27 @@ fn a_variant_replaces_one_function_and_keeps_the_others() {
     // The base's other functions are still there: p1 has no token on a track yet.
     assert_eq!(int(&game, &state, "on_tracks(p1)"), 0);
 }
+
+/// `take` and `drop` cut a list built for them (by `sort_by`, `range`) in place and copy
+/// a constant one, which stays whole for its next reader. Values by hand: sorted, [3, 1,
+/// 2] is [1, 2, 3].
+#[test]
+fn take_and_drop_keep_or_skip_the_first_elements_of_any_list() {
+    let game = game();
+    let state = game.initial_state(names(2)).unwrap();
+    let ints = |v: &[i64]| Value::list(v.iter().map(|&i| Value::Int(i)).collect());
+    let cases = [
+        ("take([3, 1, 2], 2)", ints(&[3, 1])),
+        ("drop([3, 1, 2], 2)", ints(&[2])),
+        ("take(sort_by([3, 1, 2], it), 2)", ints(&[1, 2])),
+        ("drop(sort_by([3, 1, 2], it), 1)", ints(&[2, 3])),
+        ("take(range(1, 5), 9)", ints(&[1, 2, 3, 4, 5])),
+        ("drop(range(1, 5), 9)", ints(&[])),
+        ("take(range(1, 5), -1)", ints(&[])),
+        // The constant list is read whole after a take of it.
+        ("len(take([3, 1, 2], 1)) + len([3, 1, 2])", Value::Int(1 + 3)),
+    ];
+    for (expr, expected) in &cases {
+        assert_eq!(evaluate(&game, &state, expr).unwrap(), *expected, "{expr}");
+    }
+}

@@ -598,14 +598,24 @@ fn split(args: &[Expr], env: &Env) -> Result<(std::sync::Arc<Vec<Value>>, usize)
     Ok((items, n))
 }
 
+// A list built for this call (by `sort_by`, `filter`…) is cut in place; one shared with
+// a variable or a constant is copied.
 fn eval_take(args: &[Expr], env: &Env) -> Result<Value> {
-    let (items, n) = split(args, env)?;
-    Ok(Value::list(items[..n].to_vec()))
+    let (mut items, n) = split(args, env)?;
+    match std::sync::Arc::get_mut(&mut items) {
+        Some(own) => own.truncate(n),
+        None => return Ok(Value::list(items[..n].to_vec())),
+    }
+    Ok(Value::List(items))
 }
 
 fn eval_drop(args: &[Expr], env: &Env) -> Result<Value> {
-    let (items, n) = split(args, env)?;
-    Ok(Value::list(items[n..].to_vec()))
+    let (mut items, n) = split(args, env)?;
+    match std::sync::Arc::get_mut(&mut items) {
+        Some(own) => drop(own.drain(..n)),
+        None => return Ok(Value::list(items[n..].to_vec())),
+    }
+    Ok(Value::List(items))
 }
 
 /// `f(list, x)` with `x` of the list's element type.
