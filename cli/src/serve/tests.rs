@@ -9,7 +9,12 @@ use serde_json::{json, Value};
 
 /// A server for one test, with at most `max_games` games.
 fn server(max_games: usize) -> SocketAddr {
-    let app = super::app(None, max_games, Duration::from_secs(3600)).expect("the embedded rulesets load");
+    server_with(None, max_games)
+}
+
+/// A server that also offers the rulesets of a folder (`frontier serve --rulesets`).
+fn server_with(rulesets: Option<&std::path::Path>, max_games: usize) -> SocketAddr {
+    let app = super::app(rulesets, max_games, Duration::from_secs(3600)).expect("the embedded rulesets load");
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
@@ -260,5 +265,78 @@ fn every_shipped_ruleset_draws_a_board_at_its_start() {
         let html = view["html"].as_str().unwrap();
         assert!(html.contains("<svg") || html.contains("class=\"card\""), "{}: nothing drawn", e.name);
         assert!(!html.contains("(display error") && !html.contains("runtime error"), "{}: {html}", e.name);
+    }
+}
+
+/// The keys a documented JSON example names (`"key":`), in the order written.
+fn documented_keys(example: &str) -> Vec<String> {
+    let mut keys = Vec::new();
+    let mut rest = example;
+    while let Some(start) = rest.find('"') {
+        let after = &rest[start + 1..];
+        let Some(end) = after.find('"') else { break };
+        let (word, tail) = (&after[..end], &after[end + 1..]);
+        if tail.trim_start().starts_with(':') && !word.is_empty() && !word.contains('…') {
+            keys.push(word.to_string());
+        }
+        rest = tail;
+    }
+    keys
+}
+
+/// Every key of a JSON value, at any depth.
+fn keys_of(value: &Value, out: &mut std::collections::BTreeSet<String>) {
+    match value {
+        Value::Object(map) => {
+            for (k, v) in map {
+                out.insert(k.clone());
+                keys_of(v, out);
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| keys_of(v, out)),
+        _ => {}
+    }
+}
+
+/// docs/serve.md's examples of answers name only keys the API gives, and name every key
+/// at the top of the answer: the ruleset list, a seat's view of a game, a replay.
+#[test]
+fn the_documented_answers_have_the_api_s_keys() {
+    let docs = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/serve.md")).unwrap();
+    let blocks: Vec<&str> = docs.split("```json\n").skip(1).map(|b| b.split("```").next().unwrap_or_default()).collect();
+    // A folder with a broken ruleset, so that the list has its `broken` entry too.
+    let folder = std::env::temp_dir().join(format!("frontier-serve-docs-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join("broken.yaml"), "frontier: 1\nname: broken\n").unwrap();
+    let at = server_with(Some(&folder), 4);
+    let (_, rulesets) = get(at, "/api/rulesets");
+    let _ = std::fs::remove_dir_all(&folder);
+    // A view a few steps in, once the board has cells: take a card, then place it.
+    let mut view = new_game(at, "circle-the-wagons", &["human", "random"], 7);
+    let id = view["id"].as_str().unwrap().to_string();
+    for _ in 0..2 {
+        let (status, next) = post(at, &format!("/api/games/{id}/choice"), &json!({ "seat": 0, "option": 0 }));
+        assert_eq!(status, 200, "{next}");
+        view = next;
+    }
+    let trace = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../rulesets/circle-the-wagons/traces/full-game.trace")).unwrap();
+    let tampered = trace.replacen("p1: place c13 upright at (0,0)", "p1: place c13 upright at (5,5)", 1);
+    let (_, replay) = post(at, "/api/replay", &json!({ "trace": tampered }));
+    // The five ```json blocks, in order: the ruleset list, a new game's request, a view,
+    // a choice's request, a replay.
+    assert_eq!(blocks.len(), 5, "docs/serve.md's JSON examples changed: update this test");
+    let answers = [("GET /api/rulesets", &rulesets, blocks[0]), ("a seat's view", &view, blocks[2]), ("POST /api/replay", &replay, blocks[4])];
+    for (what, answer, example) in answers {
+        let mut given = std::collections::BTreeSet::new();
+        keys_of(answer, &mut given);
+        // `undo` is `{"Ok": null}` or `{"Err": why}`: the example shows one of the two.
+        if given.contains("Ok") || given.contains("Err") {
+            given.extend(["Ok".to_string(), "Err".to_string()]);
+        }
+        let named = documented_keys(example);
+        let unknown: Vec<&String> = named.iter().filter(|k| !given.contains(*k)).collect();
+        assert!(unknown.is_empty(), "{what}: docs/serve.md names {unknown:?}, which the answer lacks:\n{answer}");
+        let top: Vec<&String> = answer.as_object().unwrap().keys().filter(|k| !named.contains(k)).collect();
+        assert!(top.is_empty(), "{what}: the answer has {top:?}, which docs/serve.md does not show");
     }
 }
