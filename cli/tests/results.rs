@@ -68,6 +68,11 @@ fn simulate_out_writes_one_json_object_per_game() {
         assert_eq!((st["kind"].as_str(), st["true"].as_u64()), (Some("bool"), Some(held as u64)), "{name}: {st}");
         assert!(st["ci_low"].as_f64() <= st["rate"].as_f64() && st["rate"].as_f64() <= st["ci_high"].as_f64(), "{name}: {st}");
     }
+    // docs/results.md shows this very run's summary (its seats after the first elided).
+    let docs = std::fs::read_to_string(repo().join("docs/results.md")).unwrap();
+    let shown = docs.split("## `simulate --json`: the summary").nth(1).and_then(|t| t.split("```json\n").nth(1)).and_then(|t| t.split("```").next()).expect("docs/results.md shows the summary");
+    let shown: serde_json::Value = serde_json::from_str(&shown.replace(", … ]", " ]")).unwrap_or_else(|e| panic!("docs/results.md's summary: {e}"));
+    assert_shown_in(&shown, &summary, "summary");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -221,6 +226,28 @@ fn balance_writes_a_report_with_tables_and_plots_and_a_json_snapshot() {
     let o = frontier(&["balance", "go-west", "--games", "2", "--report", s(&dir)]);
     assert_eq!(o.status.code(), Some(1), "a folder as the report");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Whether what the docs show of a JSON answer is in it: every key shown, with the value
+/// shown (numbers as numbers), and a list's shown elements as its first ones.
+fn assert_shown_in(shown: &serde_json::Value, real: &serde_json::Value, at: &str) {
+    use serde_json::Value;
+    match (shown, real) {
+        (Value::Object(s), Value::Object(r)) => {
+            for (k, v) in s {
+                let real = r.get(k).unwrap_or_else(|| panic!("{at}.{k}: shown in the docs, absent from the answer"));
+                assert_shown_in(v, real, &format!("{at}.{k}"));
+            }
+        }
+        (Value::Array(s), Value::Array(r)) => {
+            assert!(s.len() <= r.len(), "{at}: the docs show {} elements, the answer has {}", s.len(), r.len());
+            for (i, (v, real)) in s.iter().zip(r).enumerate() {
+                assert_shown_in(v, real, &format!("{at}[{i}]"));
+            }
+        }
+        (Value::Number(s), Value::Number(r)) => assert_eq!(s.as_f64(), r.as_f64(), "{at}: the docs show {s}, the answer has {r}"),
+        _ => assert_eq!(shown, real, "{at}"),
+    }
 }
 
 fn repo() -> PathBuf {
