@@ -228,7 +228,7 @@ fn balance_writes_a_report_with_tables_and_plots_and_a_json_snapshot() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Whether what the docs show of a JSON answer is in it: every key shown, with the value
+/// Asserts that what the docs show of a JSON answer is in it: every key shown, with the value
 /// shown (numbers as numbers), and a list's shown elements as its first ones.
 fn assert_shown_in(shown: &serde_json::Value, real: &serde_json::Value, at: &str) {
     use serde_json::Value;
