@@ -1,5 +1,6 @@
 //! `--json` of `list`, `validate`, `check` and `describe` (docs/json.md): snapshots of each
-//! document, and the exit codes of the text forms.
+//! document, the exit codes of the text forms, and docs/json.md's shapes against the
+//! documents' keys.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -73,4 +74,90 @@ fn describe_json() {
         assert_eq!(doc["name"], name);
         insta::assert_snapshot!(format!("describe-{name}"), String::from_utf8_lossy(&o.stdout));
     }
+}
+
+/// The keys a shape in docs/json.md names: a quoted word after `{`, `,` or a `(note)` (a
+/// quoted word after `:` or `|` is a value, as in `"kind": "value" | "counter"`).
+fn shape_keys(shape: &str) -> std::collections::BTreeSet<String> {
+    let mut keys = std::collections::BTreeSet::new();
+    let mut before = ' ';
+    let mut rest = shape;
+    while let Some(start) = rest.find('"') {
+        if let Some(c) = rest[..start].chars().rev().find(|c| !c.is_whitespace()) {
+            before = c;
+        }
+        let after = &rest[start + 1..];
+        let Some(end) = after.find('"') else { break };
+        if matches!(before, '{' | ',' | ')') {
+            keys.insert(after[..end].to_string());
+        }
+        before = '"';
+        rest = &after[end + 1..];
+    }
+    keys
+}
+
+/// Every key of a JSON value, at any depth.
+fn keys_of(value: &serde_json::Value, out: &mut std::collections::BTreeSet<String>) {
+    match value {
+        serde_json::Value::Object(map) => {
+            for (k, v) in map {
+                out.insert(k.clone());
+                keys_of(v, out);
+            }
+        }
+        serde_json::Value::Array(items) => items.iter().for_each(|v| keys_of(v, out)),
+        _ => {}
+    }
+}
+
+/// docs/json.md's shapes and the documents agree: each key a shape names appears in the
+/// documents of that command (over runs that reach every alternative: a valid and a
+/// broken ruleset, a passing and a failing trace with coverage, every ruleset described),
+/// and each key of those documents is named.
+#[test]
+fn the_shapes_of_docs_json_md_have_the_documents_keys() {
+    let docs = std::fs::read_to_string(workspace().join("docs/json.md")).unwrap();
+    let shapes: Vec<&str> = docs.split("```text\n").skip(1).map(|b| b.split("```").next().unwrap_or_default()).collect();
+    assert_eq!(shapes.len(), 4, "docs/json.md shows list, validate, check and describe");
+    let dir = std::env::temp_dir().join(format!("frontier-json-shapes-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = std::fs::read_to_string(workspace().join("rulesets/go-west/traces/setup.trace")).unwrap();
+    std::fs::write(dir.join("bad.trace"), good.replace("assert tokens[red] == 30 and", "assert tokens[red] == 31 and")).unwrap();
+    let root = workspace();
+    let broken = root.join("tests/cases/broken/stats.yaml");
+    let mut describes: Vec<Vec<String>> = Vec::new();
+    for line in String::from_utf8(frontier_in(&root, &["list"]).stdout).unwrap().lines() {
+        let name = line.split('\t').next().unwrap().to_string();
+        describes.push(vec!["describe".into(), name, "--json".into()]);
+    }
+    let runs: [(&str, Vec<Vec<String>>, &Path); 4] = [
+        ("list", vec![vec!["list".into(), "--json".into()]], &root),
+        (
+            "validate",
+            vec![
+                vec!["validate".into(), "go-west".into(), "--json".into()],
+                vec!["validate".into(), broken.display().to_string(), "--json".into()],
+                vec!["validate".into(), "no-such-ruleset".into(), "--json".into()],
+            ],
+            &root,
+        ),
+        // A shipped trace, whose ruleset folder has the RULES.md that coverage reads clauses from.
+        ("check", vec![vec!["check".into(), "rulesets/go-west/traces/setup.trace".into(), dir.join("bad.trace").display().to_string(), "--json".into(), "--coverage".into()]], &root),
+        ("describe", describes, &root),
+    ];
+    for ((what, commands, at), shape) in runs.iter().zip(&shapes) {
+        let mut given = std::collections::BTreeSet::new();
+        for args in commands {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            keys_of(&document(&frontier_in(at, &args)), &mut given);
+        }
+        let named = shape_keys(shape);
+        let missing: Vec<&String> = named.difference(&given).collect();
+        assert!(missing.is_empty(), "{what}: docs/json.md names {missing:?}, which no document has");
+        let unnamed: Vec<&String> = given.difference(&named).collect();
+        assert!(unnamed.is_empty(), "{what}: the documents have {unnamed:?}, which docs/json.md does not name");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
