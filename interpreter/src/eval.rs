@@ -601,8 +601,8 @@ fn call_function<T: FromValue>(env: &Env, id: crate::ir::FunctionId, args: &[Exp
         let v = function.body.eval(&env.for_function(&[]))?;
         let value = T::from_value(&v);
         let mut known = memo.0.borrow_mut();
-        if known.len() <= id.index() {
-            known.resize(env.game.functions.len().max(id.index() + 1), None);
+        if known.is_empty() {
+            known.resize(env.game.functions.len(), None);
         }
         known[id.index()] = Some(v);
         return value;

@@ -142,12 +142,11 @@ fn statement_exprs(kind: &mut StmtKind) -> Vec<&mut Expr> {
             StmtKind::Shuffle { zone } | StmtKind::Clear { zone } => zone.index.as_deref_mut().into_iter().collect(),
             StmtKind::Draw(draw) => {
                 let crate::model::Draw { from, to, count, refill, .. } = &mut **draw;
-                from
-                .index
-                .as_deref_mut()
-                .into_iter()
-                .chain(to.index.as_deref_mut())
-                .chain(refill.as_mut().and_then(|r| r.index.as_deref_mut()))
+                from.index
+                    .as_deref_mut()
+                    .into_iter()
+                    .chain(to.index.as_deref_mut())
+                    .chain(refill.as_mut().and_then(|r| r.index.as_deref_mut()))
                     .chain(std::iter::once(count))
                     .collect()
             }
