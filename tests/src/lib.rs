@@ -67,6 +67,12 @@ pub fn ruleset_path(name: &str) -> PathBuf {
     dir
 }
 
+/// A ruleset written in the test itself, without scripts: `file` is the name its
+/// diagnostics give.
+pub fn text_source(origin: &str, file: &str, text: impl Into<String>) -> RulesetSource {
+    RulesetSource { origin: origin.into(), file: file.into(), text: text.into(), scripts: Vec::new() }
+}
+
 /// Reads a ruleset file (or folder) the way the CLI does.
 pub fn source(path: &Path) -> RulesetSource {
     let (file, dir) = if path.is_dir() { (path.join("ruleset.yaml"), path.to_path_buf()) } else { (path.to_path_buf(), path.parent().unwrap().to_path_buf()) };
@@ -265,5 +271,5 @@ pub fn large_ruleset(n: usize) -> RulesetSource {
     text.push_str("play:\n");
     text.extend((0..n).map(|i| format!("  - set: {{ at: \"@s{i}\" }}\n")));
     text.push_str("ranking:\n  score: \"f0()\"\n");
-    RulesetSource { origin: "large".into(), file: "ruleset.yaml".into(), text, scripts: Vec::new() }
+    text_source("large", "ruleset.yaml", text)
 }

@@ -8,7 +8,7 @@ fn ruleset(body: &str) -> RulesetSource {
     let text = format!(
         "name: board\nplayers: [2, 3]\ntables:\n  towns:\n    columns: {{ name: str }}\n    rows:\n      - [east, \"East Town\"]\n      - [west, \"West Town\"]\nstate:\n  gold: {{ per: players, init: 3 }}\n  owner: {{ per: towns, type: player }}\nzones:\n  posse: {{ of: players, per: towns }}\n{body}\nranking:\n  score: \"gold[it]\"\n"
     );
-    RulesetSource { origin: "test".into(), file: "board.yaml".into(), text, scripts: Vec::new() }
+    text_source("test", "board.yaml", text)
 }
 
 const PLAY: &str = "play:\n  - set: { \"owner[towns[\\\"east\\\"]]\": \"players[1]\" }\n  - push: { to: \"posse[towns[\\\"east\\\"]]\", value: \"players[0]\" }\n  - choose:\n      who: \"players[0]\"\n      options:\n        - label: \"{text(players[0], \\\" has $\\\", gold[players[0]])}\"\n";

@@ -185,7 +185,7 @@ fn check_example(example: &Example) -> Result<(), String> {
         }
         _ => return Err("neither a mapping nor a list: mark it `<!-- example: not checked: REASON -->`".into()),
     };
-    let src = frontier_interpreter::RulesetSource { origin: "doc-example".into(), file: "doc-example.yaml".into(), text, scripts: Vec::new() };
+    let src = frontier_tests::text_source("doc-example", "doc-example.yaml", text);
     frontier_tests::load_source(&src).map(|_| ()).map_err(|e| e.to_string())
 }
 

@@ -133,7 +133,7 @@ fn a_product_table_lists_every_combination_the_first_table_outermost() {
 #[test]
 fn a_variant_replaces_one_function_and_keeps_the_others() {
     let text = "extends: go-west\nname: double-moves\nfunctions:\n  wagon_moves_left:\n    returns: int\n    value: \"2 * sum(regions, wagons[it] * (len(regions) - 1 - index_of(regions, it)))\"\n";
-    let src = frontier_interpreter::RulesetSource { origin: "double-moves".into(), file: "double-moves.yaml".into(), text: text.into(), scripts: Vec::new() };
+    let src = text_source("double-moves", "double-moves.yaml", text);
     let game = load_source(&src).unwrap_or_else(|e| panic!("{e}"));
     let state = game.start(names(4)).unwrap();
     assert_eq!(int(&game, &state, "wagon_moves_left()"), 200);

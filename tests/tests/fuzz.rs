@@ -365,7 +365,7 @@ impl RulesetGen {
 }
 
 fn ruleset_source(text: String) -> RulesetSource {
-    RulesetSource { origin: "fuzz".into(), file: "ruleset.yaml".into(), text, scripts: Vec::new() }
+    text_source("fuzz", "ruleset.yaml", text)
 }
 
 fn shipped(name: &str) -> Result<RulesetSource, String> {

@@ -61,7 +61,7 @@ fn a_table_too_large_for_row_codes_is_a_load_error() {
     let text = format!(
         "frontier: 1\nname: big\nplayers: 2\ntables:\n  things:\n    rows:\n{rows}play: []\nranking:\n  score: \"0\"\n"
     );
-    let src = frontier_interpreter::RulesetSource { origin: "big".into(), file: "ruleset.yaml".into(), text, scripts: Vec::new() };
+    let src = text_source("big", "ruleset.yaml", text);
     let err = load_source(&src).expect_err("65,536 rows do not fit 16-bit codes").to_string();
     assert!(err.contains("tables.things.rows: a table holds at most 65535 rows, not 65536"), "{err}");
 }
@@ -73,7 +73,7 @@ fn a_table_too_large_for_row_codes_is_a_load_error() {
 fn a_duplicate_row_id_in_the_largest_table_is_reported_where_it_is() {
     let rows: String = (0..65_534).map(|i| format!("      - r{i}\n")).chain(["      - r0\n".to_string()]).collect();
     let text = format!("frontier: 1\nname: big\nplayers: 2\ntables:\n  things:\n    rows:\n{rows}play: []\nranking:\n  score: \"0\"\n");
-    let src = frontier_interpreter::RulesetSource { origin: "big".into(), file: "ruleset.yaml".into(), text, scripts: Vec::new() };
+    let src = text_source("big", "ruleset.yaml", text);
     let err = load_source(&src).expect_err("a duplicate row id").to_string();
     assert!(err.contains("ruleset.yaml:65541:") && err.contains("tables.things.rows[65534]: duplicate row id 'r0'"), "{err}");
 }
@@ -100,7 +100,7 @@ fn a_large_ruleset_loads_with_every_name_resolved() {
 #[test]
 fn a_failing_label_or_prompt_is_reported_where_it_is_written() {
     let text = "frontier: 1\nname: labels\nplayers: 2\nstate:\n  v: { init: 0 }\nplay:\n  - choose:\n      who: \"players[0]\"\n      prompt: \"pick {v / (v - v)}\"\n      options:\n        - label: \"a {1 / v}\"\n        - label: \"b\"\n";
-    let src = frontier_interpreter::RulesetSource { origin: "labels".into(), file: "ruleset.yaml".into(), text: format!("{text}ranking:\n  score: \"v\"\n"), scripts: Vec::new() };
+    let src = text_source("labels", "ruleset.yaml", format!("{text}ranking:\n  score: \"v\"\n"));
     let game = load_source(&src).unwrap_or_else(|e| panic!("{e}"));
     let state = game.start(names(2)).unwrap();
     let label = game.option_label(&state, 0).unwrap_err().to_string();
@@ -114,11 +114,9 @@ fn a_failing_label_or_prompt_is_reported_where_it_is_written() {
 /// its place too (`ranking.score`, `stats.NAME`).
 #[test]
 fn a_failing_score_or_statistic_is_reported_where_it_is_written() {
-    let ruleset = |ranking: &str| frontier_interpreter::RulesetSource {
-        origin: "ending".into(),
-        file: "ruleset.yaml".into(),
-        text: format!("frontier: 1\nname: ending\nplayers: 2\nstate:\n  v: {{ init: 0 }}\nplay: []\nstats:\n  inverse: \"1 / v\"\nranking:\n  score: \"{ranking}\"\n"),
-        scripts: Vec::new(),
+    let ruleset = |ranking: &str| {
+        let text = format!("frontier: 1\nname: ending\nplayers: 2\nstate:\n  v: {{ init: 0 }}\nplay: []\nstats:\n  inverse: \"1 / v\"\nranking:\n  score: \"{ranking}\"\n");
+        text_source("ending", "ruleset.yaml", text)
     };
     let game = load_source(&ruleset("v / v")).unwrap_or_else(|e| panic!("{e}"));
     let score = game.start(names(2)).unwrap_err().to_string();
@@ -134,7 +132,7 @@ fn a_failing_score_or_statistic_is_reported_where_it_is_written() {
 #[test]
 fn a_failing_display_line_says_where_it_is_written() {
     let text = "frontier: 1\nname: shown\nplayers: 2\nstate:\n  v: { init: 0 }\nplay:\n  - choose:\n      who: \"players[0]\"\n      prompt: \"pick\"\n      options: [{ label: a }, { label: b }]\ndisplay:\n  - \"v is {v}\"\n  - \"inverse {1 / v}\"\nranking:\n  score: \"v\"\n";
-    let src = frontier_interpreter::RulesetSource { origin: "shown".into(), file: "ruleset.yaml".into(), text: text.into(), scripts: Vec::new() };
+    let src = text_source("shown", "ruleset.yaml", text);
     let game = load_source(&src).unwrap_or_else(|e| panic!("{e}"));
     let state = game.start(names(2)).unwrap();
     assert_eq!(

@@ -2,11 +2,11 @@
 //! `repeat: { up_to }` with its `done` option, and options over several `for:` lists.
 
 use frontier_interpreter::runner::Recording;
-use frontier_interpreter::{Choice, Game, Journal, RulesetSource, State, Status};
+use frontier_interpreter::{Choice, Game, Journal, State, Status};
 use frontier_tests::*;
 
 fn game(text: &str) -> Game {
-    let src = RulesetSource { origin: "test".into(), file: "ruleset.yaml".into(), text: text.into(), scripts: Vec::new() };
+    let src = text_source("test", "ruleset.yaml", text);
     load_source(&src).unwrap_or_else(|e| panic!("{e}\n{text}"))
 }
 
