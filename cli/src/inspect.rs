@@ -89,7 +89,7 @@ fn type_name(g: &Game, ty: &Type) -> String {
         Type::Int => "int".into(),
         Type::Bool => "bool".into(),
         Type::Player => "player".into(),
-        Type::Row(t) => g.tables.get(*t as usize).map_or_else(|| "row".into(), |t| t.name.clone()),
+        Type::Row(t) => g.tables.get(t.index()).map_or_else(|| "row".into(), |t| t.name.clone()),
         Type::Str => "str".into(),
         Type::Pos => "pos".into(),
         Type::List(of) => format!("list of {}", type_name(g, of)),
@@ -108,7 +108,7 @@ fn per(g: &Game, d: Domain) -> Value {
 fn element(g: &Game, e: Element) -> String {
     match e {
         Element::Player => "players".into(),
-        Element::Row(t) => g.tables.get(t as usize).map_or_else(|| "rows".into(), |t| t.name.clone()),
+        Element::Row(t) => g.tables.get(t.index()).map_or_else(|| "rows".into(), |t| t.name.clone()),
     }
 }
 

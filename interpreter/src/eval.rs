@@ -227,7 +227,7 @@ impl Expr {
             Expr::Column { values, row, name } => values[row_of(row, env, name)?].clone(),
             Expr::ColumnKey { values, key, name } => values[key_row(env, *key, name)?].clone(),
             Expr::RowId(row) => match row.eval(env)? {
-                Value::Row(t, r) => Value::Str(Arc::from(env.game.tables[t as usize].rows[r as usize].id.as_str())),
+                Value::Row(t, r) => Value::Str(Arc::from(env.game.tables[t.index()].rows[r as usize].id.as_str())),
                 _ => return Err(RuntimeError::new("none has no id")),
             },
             Expr::PosRow(p) => Value::Int(as_pos(&p.eval(env)?)?.row as i64),
@@ -905,7 +905,7 @@ impl Game {
                     let _ = write!(out, "p{}", p + 1);
                 }
             },
-            Value::Row(t, r) => out.push_str(&self.tables[*t as usize].rows[*r as usize].id),
+            Value::Row(t, r) => out.push_str(&self.tables[t.index()].rows[*r as usize].id),
             Value::Str(s) => out.push_str(s),
             Value::Pos(p) => {
                 let _ = write!(out, "{p}");

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use crate::builtins::Builtin;
 use crate::model::Element;
 use crate::script::Scripts;
-use crate::value::{TableId, Value};
+use crate::value::Value;
 
 /// Typed ids: an index into one of the game's arenas, which cannot be mistaken for
 /// another kind of index or for a number of the game.
@@ -25,10 +25,21 @@ macro_rules! id {
             pub fn index(self) -> usize {
                 self.0 as usize
             }
+
+            /// The id of entry `i` of its arena. The loader refuses a ruleset with more
+            /// entries than an id can name ([`crate::load::MAX_IDS`]), so `i` fits.
+            pub fn at(i: usize) -> Self {
+                debug_assert!(<$int>::try_from(i).is_ok(), "id {i} past the loader's limit");
+                Self(i as $int)
+            }
         }
     };
 }
 
+id!(
+    /// A table: an index into `Game::tables`.
+    TableId(u16)
+);
 id!(
     /// A local variable's position in its procedure's frame.
     Slot(u16)

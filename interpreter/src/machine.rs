@@ -989,8 +989,8 @@ impl Game {
         match (ty, v) {
             (Type::Player, Value::Player(p)) => ((*p as usize) < names.len()).then_some(*p as u16),
             (Type::Player, Value::Int(n)) => (0..names.len() as i64).contains(n).then_some(*n as u16),
-            (Type::Row(t), Value::Row(u, r)) => (t == *u && (*r as usize) < self.tables[t as usize].rows.len()).then_some(*r),
-            (Type::Row(t), Value::Str(id)) => self.tables[t as usize].row_index(id),
+            (Type::Row(t), Value::Row(u, r)) => (t == *u && (*r as usize) < self.tables[t.index()].rows.len()).then_some(*r),
+            (Type::Row(t), Value::Str(id)) => self.tables[t.index()].row_index(id),
             _ => None,
         }
     }
@@ -1015,7 +1015,7 @@ impl Game {
             Type::Int => "a number".into(),
             Type::Bool => "true/false".into(),
             Type::Player => "a player".into(),
-            Type::Row(t) => format!("a row of {}", self.tables[*t as usize].name),
+            Type::Row(t) => format!("a row of {}", self.tables[t.index()].name),
             Type::Str => "a text".into(),
             Type::Pos => "a position".into(),
             Type::List(_) => "a list".into(),
@@ -1035,7 +1035,7 @@ impl Game {
             Value::Pos(_) => "the position",
             Value::Player(p) if (*p as usize) >= names.len() => return format!("seat {p}, which does not play"),
             Value::Player(_) => "the player",
-            Value::Row(t, r) if (*r as usize) >= self.tables.get(*t as usize).map_or(0, |t| t.rows.len()) => {
+            Value::Row(t, r) if (*r as usize) >= self.tables.get(t.index()).map_or(0, |t| t.rows.len()) => {
                 return format!("row number {r}, which does not exist")
             }
             Value::Row(..) => "the row",
@@ -1298,7 +1298,7 @@ impl Game {
         match decl.per {
             Domain::Global => decl.name.clone(),
             Domain::Players => format!("{}[p{}]", decl.name, i + 1),
-            Domain::Table(t) => format!("{}[{}]", decl.name, self.tables[t as usize].rows[i].id),
+            Domain::Table(t) => format!("{}[{}]", decl.name, self.tables[t.index()].rows[i].id),
             Domain::Pair(a, b) => {
                 let (i, j) = self.split_index(decl.per, i);
                 format!("{}[{}, {}]", decl.name, self.key_text(a, i), self.key_text(b, j))

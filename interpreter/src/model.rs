@@ -679,16 +679,16 @@ pub struct Ranking {
 
 impl Game {
     pub fn var(&self, name: &str) -> Option<(VarId, &Var)> {
-        self.vars.iter().enumerate().find(|(_, v)| v.name == name).map(|(i, v)| (VarId(i as u16), v))
+        self.vars.iter().enumerate().find(|(_, v)| v.name == name).map(|(i, v)| (VarId::at(i), v))
     }
     pub fn zone(&self, name: &str) -> Option<(ZoneId, &Zone)> {
-        self.zones.iter().enumerate().find(|(_, z)| z.name == name).map(|(i, z)| (ZoneId(i as u16), z))
+        self.zones.iter().enumerate().find(|(_, z)| z.name == name).map(|(i, z)| (ZoneId::at(i), z))
     }
     pub fn board(&self, name: &str) -> Option<(BoardId, &Board)> {
-        self.boards.iter().enumerate().find(|(_, b)| b.name == name).map(|(i, b)| (BoardId(i as u16), b))
+        self.boards.iter().enumerate().find(|(_, b)| b.name == name).map(|(i, b)| (BoardId::at(i), b))
     }
     pub fn table(&self, name: &str) -> Option<(TableId, &Table)> {
-        self.tables.iter().enumerate().find(|(_, t)| t.name == name).map(|(i, t)| (i as TableId, t))
+        self.tables.iter().enumerate().find(|(_, t)| t.name == name).map(|(i, t)| (TableId::at(i), t))
     }
 
     /// How many indexes a domain has in the slot layout. Inlined: every write of an
@@ -698,7 +698,7 @@ impl Game {
         match domain {
             Domain::Global => 1,
             Domain::Players => self.meta.max_players as usize,
-            Domain::Table(t) => self.tables[t as usize].rows.len(),
+            Domain::Table(t) => self.tables[t.index()].rows.len(),
             Domain::Pair(..) => self.pair_len(domain),
         }
     }
@@ -727,7 +727,7 @@ impl Game {
     pub fn key_text(&self, axis: Axis, i: usize) -> String {
         match axis {
             Axis::Players => format!("p{}", i + 1),
-            Axis::Table(t) => self.tables[t as usize].rows.get(i).map_or_else(String::new, |r| r.id.clone()),
+            Axis::Table(t) => self.tables[t.index()].rows.get(i).map_or_else(String::new, |r| r.id.clone()),
         }
     }
 
@@ -735,7 +735,7 @@ impl Game {
         match domain {
             Domain::Global => "nothing".into(),
             Domain::Players => "players".into(),
-            Domain::Table(t) => self.tables[t as usize].name.clone(),
+            Domain::Table(t) => self.tables[t.index()].name.clone(),
             Domain::Pair(a, b) => format!("{} and {}", self.domain_name(a.domain()), self.domain_name(b.domain())),
         }
     }

@@ -337,7 +337,7 @@ impl Folder<'_> {
             return None;
         }
         let table = rows_of(list)?;
-        let rows = self.env.game.tables.get(table as usize)?.rows.len();
+        let rows = self.env.game.tables.get(table.index())?.rows.len();
         if rows > SPECIALIZED_ROWS {
             return None;
         }

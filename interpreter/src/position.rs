@@ -106,7 +106,7 @@ impl Game {
             }
             Domain::Table(t) => {
                 let mut m = Mapping::new();
-                for (i, row) in self.tables[t as usize].rows.iter().enumerate() {
+                for (i, row) in self.tables[t.index()].rows.iter().enumerate() {
                     m.insert(row.id.as_str().into(), f(i));
                 }
                 Yaml::Mapping(m)
@@ -136,7 +136,7 @@ impl Game {
             Value::Int(n) => Yaml::from(*n),
             Value::Bool(b) => Yaml::from(*b),
             Value::Player(p) => one("player", Yaml::from(state.names.get(*p as usize).cloned().unwrap_or_default())),
-            Value::Row(t, r) => one(&self.tables[*t as usize].name, Yaml::from(self.tables[*t as usize].rows[*r as usize].id.as_str())),
+            Value::Row(t, r) => one(&self.tables[t.index()].name, Yaml::from(self.tables[t.index()].rows[*r as usize].id.as_str())),
             Value::Str(s) => one("text", Yaml::from(s.as_ref())),
             Value::Pos(p) => one("pos", Yaml::Sequence(vec![Yaml::from(p.row as i64), Yaml::from(p.col as i64)])),
             Value::List(items) => Yaml::Sequence(items.iter().map(|i| self.tagged(i, state)).collect()),
@@ -339,7 +339,7 @@ impl Game {
             match decl.per {
                 Domain::Global => decl.name.clone(),
                 Domain::Players => format!("{}[{}]", decl.name, state.names.get(i).map_or("?", String::as_str)),
-                Domain::Table(t) => format!("{}[{}]", decl.name, self.tables[t as usize].rows[i].id),
+                Domain::Table(t) => format!("{}[{}]", decl.name, self.tables[t.index()].rows[i].id),
                 Domain::Pair(a, b) => {
                     let (i, j) = self.split_index(decl.per, i);
                     format!("{}[{}, {}]", decl.name, key_name(a, i), key_name(b, j))
@@ -348,7 +348,7 @@ impl Game {
         };
         for (t, table) in self.tables.iter().enumerate() {
             let slots: Vec<usize> = (0..initial.len())
-                .filter(|&slot| self.zones[self.zone_of_instance(slot).0].of == crate::model::Element::Row(t as _))
+                .filter(|&slot| self.zones[self.zone_of_instance(slot).0].of == crate::model::Element::Row(crate::ir::TableId::at(t)))
                 .collect();
             let mut held = vec![0usize; table.rows.len()];
             for &slot in &slots {
@@ -426,7 +426,7 @@ impl Game {
             };
             let i = match per {
                 Domain::Players => st.names.iter().position(|n| *n == key),
-                Domain::Table(t) => self.tables[t as usize].row_index(&key).map(|r| r as usize),
+                Domain::Table(t) => self.tables[t.index()].row_index(&key).map(|r| r as usize),
                 Domain::Global | Domain::Pair(..) => None,
             };
             let Some(i) = i else { return Err(format!("{path}.{key}: not a {}", self.domain_name(per))) };
@@ -452,10 +452,10 @@ impl Game {
                     Yaml::Number(n) => n.to_string(),
                     _ => return Err("expected a row id".into()),
                 };
-                self.tables[*t as usize]
+                self.tables[t.index()]
                     .row_index(&id)
                     .map(|r| Value::Row(*t, r))
-                    .ok_or_else(|| format!("table {} has no row '{id}'", self.tables[*t as usize].name))
+                    .ok_or_else(|| format!("table {} has no row '{id}'", self.tables[t.index()].name))
             }
             (Type::Str, Yaml::String(s)) => Ok(Value::Str(Arc::from(s.as_str()))),
             _ => Err(format!("unexpected value {}", serde_yaml::to_string(v).unwrap_or_default().trim())),
@@ -533,7 +533,7 @@ impl Game {
                         if !matches!(self.blocks.get(block).and_then(|b| b.get(pc)), Some(stmt) if matches!(stmt.kind, crate::model::StmtKind::While { .. })) {
                             return Err(format!("continuation: block {block} statement {pc} is not a while loop of this ruleset"));
                         }
-                        FrameKind::While { block: crate::ir::BlockId(block as u32), pc: pc as u32 }
+                        FrameKind::While { block: crate::ir::BlockId::at(block), pc: pc as u32 }
                     }
                     Some((Yaml::String(s), Yaml::Mapping(a))) if s == "up_to" => {
                         let (block, pc) = (num(a, "block")? as usize, num(a, "pc")? as usize);
@@ -543,7 +543,7 @@ impl Game {
                         let int = |k: &str| {
                             a.get(k).and_then(Yaml::as_u64).and_then(|n| u16::try_from(n).ok()).ok_or_else(|| format!("continuation: up_to lacks '{k}' (a count from 0)"))
                         };
-                        FrameKind::UpTo { block: crate::ir::BlockId(block as u32), pc: pc as u32, round: int("round")?, count: int("count")? }
+                        FrameKind::UpTo { block: crate::ir::BlockId::at(block), pc: pc as u32, round: int("round")?, count: int("count")? }
                     }
                     _ => return Err("continuation: unknown frame kind".into()),
                 },
@@ -598,7 +598,7 @@ impl Game {
             if let Some((what, slot)) = local_outside {
                 return Err(format!("continuation: a {what} frame's local {slot} is not one of its procedure's"));
             }
-            state.stack.push(Frame { block: crate::ir::BlockId(block as u32), pc: pc as u32, base: base as u32, kind });
+            state.stack.push(Frame { block: crate::ir::BlockId::at(block as usize), pc: pc as u32, base: base as u32, kind });
         }
         if let Some(top) = state.stack.last() {
             // A suspended state stands at the statement that suspended it.

@@ -24,7 +24,7 @@ impl Game {
         match domain {
             Domain::Global => vec![(0, String::new())],
             Domain::Players => state.names.iter().cloned().enumerate().collect(),
-            Domain::Table(t) => self.tables[t as usize].rows.iter().map(|r| r.id.clone()).enumerate().collect(),
+            Domain::Table(t) => self.tables[t.index()].rows.iter().map(|r| r.id.clone()).enumerate().collect(),
             Domain::Pair(a, b) => {
                 let stride = self.domain_len(b.domain());
                 let seconds = self.labelled_entries(b.domain(), state);
@@ -200,7 +200,7 @@ impl Game {
             .into_iter()
             .filter_map(|row| {
                 let Value::Row(t, _) = row else { return None };
-                let show = self.tables[t as usize].show.as_ref()?;
+                let show = self.tables[t.index()].show.as_ref()?;
                 Some(show.render(&env.with_it(&row)).unwrap_or_else(|e| format!("({e})")))
             })
             .collect();
@@ -209,7 +209,7 @@ impl Game {
 
     fn row_show(&self, of: crate::model::Element) -> Option<&crate::eval::Template> {
         match of {
-            crate::model::Element::Row(t) => self.tables[t as usize].show.as_ref(),
+            crate::model::Element::Row(t) => self.tables[t.index()].show.as_ref(),
             crate::model::Element::Player => None,
         }
     }
@@ -327,7 +327,7 @@ impl Game {
                     let state = self.blank_state(Vec::new());
                     let env = Env::new(self, &state, &[]);
                     for r in 0..t.rows.len() {
-                        let row = Value::Row(table_id as u16, r as u16);
+                        let row = Value::Row(crate::ir::TableId::at(table_id), r as u16);
                         let text = show.render(&env.with_it(&row)).unwrap_or_else(|e| format!("({e})"));
                         let _ = writeln!(out, "    {}  {text}", t.rows[r].id);
                     }
@@ -345,7 +345,7 @@ impl Game {
             let per = if z.per == Domain::Global { String::new() } else { format!(" per {}", self.domain_name(z.per)) };
             let of = match z.of {
                 crate::model::Element::Player => "player tokens".to_string(),
-                crate::model::Element::Row(t) => self.tables[t as usize].name.clone(),
+                crate::model::Element::Row(t) => self.tables[t.index()].name.clone(),
             };
             let vis = match z.visibility {
                 Visibility::All => "seen by all",
@@ -361,7 +361,7 @@ impl Game {
             let per = if b.per == Domain::Global { String::new() } else { format!(" per {}", self.domain_name(b.per)) };
             let of = match b.of {
                 crate::model::Element::Player => "player tokens".to_string(),
-                crate::model::Element::Row(t) => self.tables[t as usize].name.clone(),
+                crate::model::Element::Row(t) => self.tables[t.index()].name.clone(),
             };
             let shown = b.cell_text.as_ref().map(|t| format!(", a cell reads \"{}\"", t.source)).unwrap_or_default();
             let doc = b.doc.as_ref().map(|d| format!(" — {}", d.trim())).unwrap_or_default();

@@ -229,7 +229,7 @@ impl Game {
             }
         }
         if let Some(hint) = &self.view.hexes {
-            let table = &self.tables[hint.table as usize];
+            let table = &self.tables[hint.table.index()];
             if let Some(geometry) = &table.geometry {
                 let layout = match geometry.layout {
                     Some(crate::hex::Layout::EvenQ) => "even-q",
@@ -311,7 +311,7 @@ impl Game {
     fn card(&self, element: Value, state: &State, env: &Env) -> Card {
         match element {
             Value::Row(t, r) => {
-                let table = &self.tables[t as usize];
+                let table = &self.tables[t.index()];
                 let row = &table.rows[r as usize];
                 let text = table.show.as_ref().map(|s| render(s, &env.with_it(&element))).unwrap_or_default();
                 let fields =
@@ -366,7 +366,7 @@ fn render(template: &Template, env: &Env) -> String {
 }
 
 fn row_key(game: &Game, t: crate::value::TableId, r: u16) -> String {
-    format!("{}:{}", game.tables[t as usize].name, game.tables[t as usize].rows[r as usize].id)
+    format!("{}:{}", game.tables[t.index()].name, game.tables[t.index()].rows[r as usize].id)
 }
 
 /// The key of a value that names one thing (a row, a player, a cell).

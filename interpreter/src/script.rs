@@ -243,7 +243,7 @@ impl Boards {
     fn len(&self) -> Result<i64, String> {
         with_reading(&GameHandle { call: self.call }, |game, state| match game.boards.get(self.board).map(|b| b.per) {
             Some(Domain::Players) => state.names.len() as i64,
-            Some(Domain::Table(t)) => game.tables[t as usize].rows.len() as i64,
+            Some(Domain::Table(t)) => game.tables[t.index()].rows.len() as i64,
             _ => 0,
         })
     }
@@ -329,7 +329,7 @@ fn register_game_handle(engine: &mut Engine) {
         let Domain::Table(t) = boards.per()? else {
             return Err(format!("a board per player is indexed by seat number, not by the text \"{id}\"").into());
         };
-        let read = boards.read(|game, _, _| game.tables.get(t as usize)?.row_index(&id).map(usize::from))?;
+        let read = boards.read(|game, _, _| game.tables.get(t.index())?.row_index(&id).map(usize::from))?;
         Ok(read.unwrap_or(Dynamic::UNIT))
     });
     engine.register_fn("len", |boards: &mut Boards| -> Result<i64, Box<EvalAltResult>> { Ok(boards.len()?) });
@@ -420,9 +420,9 @@ impl<'a> Conv<'a> {
             Value::Int(n) => Dynamic::from_int(*n),
             Value::Bool(b) => Dynamic::from_bool(*b),
             Value::Player(p) => Dynamic::from_int(*p as i64),
-            Value::Row(t, r) => match self.rows.and_then(|rows| rows.ids.get(*t as usize)?.get(*r as usize)) {
+            Value::Row(t, r) => match self.rows.and_then(|rows| rows.ids.get(t.index())?.get(*r as usize)) {
                 Some(id) => id.clone(),
-                None => Dynamic::from(self.game.tables[*t as usize].rows[*r as usize].id.clone()),
+                None => Dynamic::from(self.game.tables[t.index()].rows[*r as usize].id.clone()),
             },
             Value::Str(s) => Dynamic::from(ImmutableString::from(&**s)),
             Value::List(items) => Dynamic::from_array(items.iter().map(|i| self.value(i)).collect()),
@@ -433,7 +433,7 @@ impl<'a> Conv<'a> {
     /// `#{id, <column>: value…}` for row `r` of table `t`.
     fn row_map(&self, t: usize, r: usize) -> Map {
         let mut m = Map::new();
-        m.insert("id".into(), self.value(&Value::Row(t as u16, r as u16)));
+        m.insert("id".into(), self.value(&Value::Row(crate::ir::TableId::at(t), r as u16)));
         let table = &self.game.tables[t];
         for (column, value) in table.columns.iter().zip(&table.rows[r].values) {
             m.insert(column.name.as_str().into(), self.value(value));
@@ -445,9 +445,9 @@ impl<'a> Conv<'a> {
     /// columns.
     fn cell(&self, p: Pos, element: &Value) -> Map {
         let mut m = match element {
-            Value::Row(t, r) => match self.rows.and_then(|rows| rows.cells.get(*t as usize)?.get(*r as usize)) {
+            Value::Row(t, r) => match self.rows.and_then(|rows| rows.cells.get(t.index())?.get(*r as usize)) {
                 Some(m) => m.clone(),
-                None => self.row_map(*t as usize, *r as usize),
+                None => self.row_map(t.index(), *r as usize),
             },
             other => {
                 let mut m = Map::new();
@@ -524,7 +524,7 @@ fn by_key(game: &Game, state: &State, per: Domain, read: &dyn Fn(usize) -> Dynam
         Domain::Players => Dynamic::from_array((0..state.names.len()).map(read).collect()),
         Domain::Table(t) => {
             let mut m = Map::new();
-            for (i, row) in game.tables[t as usize].rows.iter().enumerate() {
+            for (i, row) in game.tables[t.index()].rows.iter().enumerate() {
                 m.insert(row.id.as_str().into(), read(i));
             }
             Dynamic::from_map(m)

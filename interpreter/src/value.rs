@@ -4,8 +4,7 @@ use std::sync::Arc;
 
 pub use crate::grid::Pos;
 
-/// Index of a table in [`crate::model::Game::tables`].
-pub type TableId = u16;
+pub use crate::ir::TableId;
 
 /// A runtime value. Small and cheap to clone: lists are shared.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]

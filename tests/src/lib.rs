@@ -200,7 +200,7 @@ pub fn var(game: &Game, state: &State, name: &str, index: &str) -> i64 {
     let (_, v) = game.var(name).unwrap_or_else(|| panic!("no variable {name}"));
     let i = match v.per {
         Domain::Players => state.names.iter().position(|n| n == index).unwrap_or_else(|| panic!("no player {index}")),
-        Domain::Table(t) => game.tables[t as usize].row_index(index).unwrap_or_else(|| panic!("no row {index}")) as usize,
+        Domain::Table(t) => game.tables[t.index()].row_index(index).unwrap_or_else(|| panic!("no row {index}")) as usize,
         Domain::Global => 0,
         Domain::Pair(..) => panic!("{name} has two keys: read it with eval(\"{name}[…, …]\")"),
     };
@@ -257,19 +257,32 @@ pub fn files_with_extension(dir: &Path, extension: &str) -> Vec<PathBuf> {
     files
 }
 
-/// A ruleset of `n` rows referring to `n` rows (`links[i].to` is `s{n-1-i}`), `n`
-/// functions calling one (`f{i}()` is `base() + i`), and `n` statements naming a row (the
-/// last sets `at` to `s{n-1}`): every kind of name the loader looks up, `n` times. The
-/// `loading` bench times it at several sizes.
+/// A ruleset that names every kind of declaration `n` times: `n` rows referring to `n`
+/// rows (`links[i].to` is `s{n-1-i}`), `n` functions calling one (`f{i}()` is `base() +
+/// i`), `n` state variables, `n` stat counters, `n` zones and `n` procedures, and `2n`
+/// statements: `n` naming a row (the last sets `at` to `s{n-1}`) and `n` calls, procedure
+/// `p{i}` setting `v{i}` to `v{n-1-i} + 1`, adding 1 to `c{i}` and putting `s{i}` in
+/// `z{i}`. The `loading` bench times it at several sizes.
 pub fn large_ruleset(n: usize) -> RulesetSource {
     let mut text = String::from("frontier: 1\nname: large\nplayers: 2\ntables:\n  spots:\n    rows:\n");
     text.extend((0..n).map(|i| format!("      - s{i}\n")));
     text.push_str("  links:\n    columns: { to: spots }\n    rows:\n");
     text.extend((0..n).map(|i| format!("      - [l{i}, s{}]\n", n - 1 - i)));
-    text.push_str("state:\n  at: { type: spots, init: none }\nfunctions:\n  base: { returns: int, value: \"1\" }\n");
+    text.push_str("state:\n  at: { type: spots, init: none }\n");
+    text.extend((0..n).map(|i| format!("  v{i}: {{ init: {i} }}\n")));
+    text.push_str("stats:\n");
+    text.extend((0..n).map(|i| format!("  c{i}: {{ counter: true }}\n")));
+    text.push_str("zones:\n");
+    text.extend((0..n).map(|i| format!("  z{i}: {{ of: spots }}\n")));
+    text.push_str("functions:\n  base: { returns: int, value: \"1\" }\n");
     text.extend((0..n).map(|i| format!("  f{i}: {{ returns: int, value: \"base() + {i}\" }}\n")));
+    text.push_str("procedures:\n");
+    text.extend((0..n).map(|i| {
+        format!("  p{i}: [{{ set: {{ v{i}: \"v{} + 1\" }} }}, {{ add: {{ c{i}: 1 }} }}, {{ push: {{ to: z{i}, value: \"@s{i}\" }} }}]\n", n - 1 - i)
+    }));
     text.push_str("play:\n");
     text.extend((0..n).map(|i| format!("  - set: {{ at: \"@s{i}\" }}\n")));
+    text.extend((0..n).map(|i| format!("  - call: p{i}\n")));
     text.push_str("ranking:\n  score: \"f0()\"\n");
     text_source("large", "ruleset.yaml", text)
 }

@@ -66,6 +66,51 @@ fn a_table_too_large_for_row_codes_is_a_load_error() {
     assert!(err.contains("tables.things.rows: a table holds at most 65535 rows, not 65536"), "{err}");
 }
 
+/// Tables, state variables, zones, boards, functions and procedures are numbered by
+/// 16-bit ids: a section with more than 65,535 entries is refused, each such section
+/// reported at its line, before any id is given (one past the limit used to wrap: the
+/// 65,538th state variable was the second, and setting it set that one).
+#[test]
+fn sections_too_large_for_16_bit_ids_are_load_errors() {
+    let n = 65_536;
+    let section = |name: &str| -> String { std::iter::once(format!("{name}:\n")).chain((0..n).map(|i| format!("  x{i}: {{}}\n"))).collect() };
+    let sections = ["tables", "state", "zones", "boards", "functions", "procedures"];
+    let body: String = sections.iter().map(|s| section(s)).collect();
+    let text = format!("frontier: 1\nname: big\nplayers: 2\n{body}play: []\nranking:\n  score: \"0\"\n");
+    let src = text_source("big", "ruleset.yaml", text);
+    let err = load_source(&src).expect_err("65,536 declarations do not fit 16-bit ids").to_string();
+    for (k, name) in sections.iter().enumerate() {
+        // Each section starts after the 3 lines of the head and k sections of n + 1 lines.
+        let line = 4 + k * (n + 1);
+        let what = if *name == "state" { "state variables" } else { name };
+        let expected = format!("ruleset.yaml:{line}:1: {name}: a ruleset declares at most 65535 {what}, not 65536");
+        assert!(err.contains(&expected), "{expected}\nnot in\n{err}");
+    }
+}
+
+/// Stat counters are state variables: with the `state:` section they share the limit of
+/// 16-bit ids. A procedure's parameters and locals are numbered within it, and a
+/// function's parameters too.
+#[test]
+fn counters_locals_and_parameters_past_16_bit_ids_are_load_errors() {
+    let load_error = |text: String| load_source(&text_source("big", "ruleset.yaml", text)).expect_err("past the limit").to_string();
+    let tail = "play: []\nranking:\n  score: \"0\"\n";
+    let vars: String = (0..40_000).map(|i| format!("  v{i}: {{ init: 0 }}\n")).collect();
+    let counters: String = (0..30_000).map(|i| format!("  c{i}: {{ counter: true }}\n")).collect();
+    let err = load_error(format!("frontier: 1\nname: big\nplayers: 2\nstate:\n{vars}stats:\n{counters}{tail}"));
+    // `stats:` follows the head (3 lines), `state:` and its 40,000 variables.
+    let expected = "ruleset.yaml:40005:1: stats: a ruleset declares at most 65535 state variables and stat counters together, not 70000";
+    assert!(err.contains(expected), "{err}");
+
+    let lets: String = (0..65_536).map(|i| format!("      - let: {{ a{i}: 0 }}\n")).collect();
+    let err = load_error(format!("frontier: 1\nname: big\nplayers: 2\nprocedures:\n  deep:\n    do:\n{lets}{tail}"));
+    assert!(err.contains("ruleset.yaml:5:3: procedures.deep: a procedure has at most 65535 parameters and locals, not 65536"), "{err}");
+
+    let params: String = (0..65_536).map(|i| format!("      p{i}: int\n")).collect();
+    let err = load_error(format!("frontier: 1\nname: big\nplayers: 2\nfunctions:\n  f:\n    returns: int\n    value: \"0\"\n    params:\n{params}{tail}"));
+    assert!(err.contains("ruleset.yaml:5:3: functions.f: at most 65535 parameters, not 65536"), "{err}");
+}
+
 /// A duplicate row id in the largest table a ruleset may have (its last row repeating the
 /// first) is reported at that last row. How the check's time grows (it was quadratic:
 /// 80,000 rows took 16 s) is measured by the `loading` bench, not here.
@@ -79,11 +124,14 @@ fn a_duplicate_row_id_in_the_largest_table_is_reported_where_it_is() {
 }
 
 /// A large ruleset (16,000 rows referring to 16,000 rows, 16,000 functions calling one,
-/// 16,000 statements naming rows) loads and runs with every name resolved: the last
-/// statement sets `at` to `@s15999`, and the score `f0()` is `base() + 0` = 1. How loading
-/// time grows with the size is measured by the `loading` bench (`cargo bench -p
-/// frontier-tests -- loading`), not here: lookups by name used to be scans, so 65,000
-/// rows took 87 s and 40,000 functions 35 s.
+/// 16,000 state variables, counters, zones and procedures, 32,000 statements naming them)
+/// loads and runs with every name resolved: the last statement naming a row sets `at` to
+/// `@s15999`; the score `f0()` is `base() + 0` = 1; procedure `p{i}` sets `v{i}` to
+/// `v{15999-i} + 1`, so `v0` = 15,999 + 1 and, run after it, `v15999` = `v0` + 1 =
+/// 16,001; each counter is 1 and each zone holds its row. How loading time grows with the
+/// size is measured by the `loading` bench (`cargo bench -p frontier-tests -- loading`),
+/// not here: lookups by name used to be scans, so 65,000 rows took 87 s, 40,000 functions
+/// 35 s and 64,000 state variables named once each 18 s.
 #[test]
 fn a_large_ruleset_loads_with_every_name_resolved() {
     let n = 16_000;
@@ -93,6 +141,10 @@ fn a_large_ruleset_loads_with_every_name_resolved() {
     assert_eq!(int(&game, &state, "f0()"), 1);
     assert_eq!(int(&game, &state, "len(links)"), n as i64);
     assert_eq!(text(&game, &state, "links[0].to"), format!("s{}", n - 1));
+    assert_eq!(int(&game, &state, "v0"), 16_000);
+    assert_eq!(int(&game, &state, "v15999"), 16_001);
+    assert_eq!(int(&game, &state, "c0 + c7999 + c15999"), 3);
+    assert_eq!(text(&game, &state, "z15999"), "s15999");
 }
 
 /// A label or a prompt is computed only when something reads it (a person, a trace);

@@ -18,7 +18,7 @@ fn hexes_of(ty: &Type) -> Type {
 /// Checks that `ty` is a row of a table with a hex geometry, reporting at `arg` otherwise.
 pub(super) fn hex_table(c: &mut Compiler, site: &CallSite, arg: usize, ty: &Type) -> Option<TableId> {
     match ty {
-        Type::Row(t) if c.decls.tables[*t as usize].hex => Some(*t),
+        Type::Row(t) if c.decls.tables[t.index()].hex => Some(*t),
         Type::Any => None,
         other => {
             let message =
@@ -32,8 +32,8 @@ pub(super) fn hex_table(c: &mut Compiler, site: &CallSite, arg: usize, ty: &Type
 /// Like [`hex_table`], for a built-in that needs coordinates (not listed neighbours).
 fn hex_coordinates(c: &mut Compiler, site: &CallSite, arg: usize, ty: &Type) {
     if let Some(t) = hex_table(c, site, arg, ty) {
-        if !c.decls.tables[t as usize].coordinates {
-            let table = &c.decls.tables[t as usize].name;
+        if !c.decls.tables[t.index()].coordinates {
+            let table = &c.decls.tables[t.index()].name;
             let message = format!("{} needs hex coordinates, and {table} only lists its neighbours", site.name());
             c.report(site.args[arg].span, message);
         }
@@ -42,7 +42,7 @@ fn hex_coordinates(c: &mut Compiler, site: &CallSite, arg: usize, ty: &Type) {
 
 /// The hexes of the table that `t` belongs to.
 fn geometry<'e>(env: &Env<'e>, t: TableId) -> Result<&'e HexTable> {
-    env.game.tables[t as usize].geometry.as_ref().ok_or_else(|| RuntimeError::new("the table has no hex geometry"))
+    env.game.tables[t.index()].geometry.as_ref().ok_or_else(|| RuntimeError::new("the table has no hex geometry"))
 }
 
 /// A hex: its table and row.
@@ -203,8 +203,8 @@ fn eval_distance(args: &[Expr], env: &Env) -> Result<Value> {
         Some(d) => Ok(Value::Int(d)),
         None => Err(RuntimeError::new(format!(
             "distance: no path joins {} and {}",
-            env.game.tables[t as usize].rows[a as usize].id,
-            env.game.tables[t as usize].rows[b as usize].id
+            env.game.tables[t.index()].rows[a as usize].id,
+            env.game.tables[t.index()].rows[b as usize].id
         ))),
     }
 }

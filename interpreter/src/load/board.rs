@@ -72,7 +72,7 @@ impl Compiler<'_> {
             self.report(arg.span, "expected a board: its name, or name[index]");
             return None;
         };
-        let Some(b) = self.decls.boards.iter().position(|d| d.name == name.text) else {
+        let Some(b) = self.decls.boards.position(&name.text) else {
             let names: Vec<String> = self.decls.boards.iter().map(|d| d.name.clone()).collect();
             let hint = did_you_mean(&name.text, &names);
             self.report(name.span, format!("unknown board '{}'{hint}", name.text));

@@ -13,13 +13,81 @@ use crate::ir::{ArithOp, CmpOp, Code, Expr, Slot, ZoneRead};
 use crate::model::{Axis, Domain, Element};
 use crate::value::{TableId, Type, Value};
 
+/// Declarations of one kind, in the order declared, each found by its name at once: a
+/// ruleset may declare tens of thousands, and every expression that names one looks it
+/// up. Reads as a slice; a name declared twice (an error reported by the loader) is found
+/// as its first declaration, as a search in order would find it.
+pub(crate) struct Named<T> {
+    items: Vec<T>,
+    by_name: std::collections::HashMap<String, usize>,
+}
+
+/// A declaration's name, by which [`Named`] finds it.
+pub(crate) trait Declared {
+    fn name(&self) -> &str;
+}
+
+impl<T: Declared> Named<T> {
+    pub fn push(&mut self, item: T) {
+        self.by_name.entry(item.name().to_string()).or_insert(self.items.len());
+        self.items.push(item);
+    }
+
+    /// The position of the declaration named `name`.
+    pub fn position(&self, name: &str) -> Option<usize> {
+        self.by_name.get(name).copied()
+    }
+
+    pub fn get(&self, name: &str) -> Option<&T> {
+        self.position(name).map(|i| &self.items[i])
+    }
+}
+
+impl<T> Default for Named<T> {
+    fn default() -> Self {
+        Named { items: Vec::new(), by_name: Default::default() }
+    }
+}
+
+impl<T: Declared> FromIterator<T> for Named<T> {
+    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
+        let mut named = Named::default();
+        iter.into_iter().for_each(|item| named.push(item));
+        named
+    }
+}
+
+impl<T> std::ops::Deref for Named<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        &self.items
+    }
+}
+
+macro_rules! declared {
+    ($($ty:ty),*) => {
+        $(impl Declared for $ty {
+            fn name(&self) -> &str {
+                &self.name
+            }
+        })*
+    };
+}
+declared!(TableDecl, VarDecl, ZoneDecl, BoardDecl);
+
+impl Declared for (String, i64) {
+    fn name(&self) -> &str {
+        &self.0
+    }
+}
+
 /// What expressions may name, known before any expression is compiled.
 pub(crate) struct Decls {
-    pub tables: Vec<TableDecl>,
-    pub params: Vec<(String, i64)>,
-    pub vars: Vec<VarDecl>,
-    pub zones: Vec<ZoneDecl>,
-    pub boards: Vec<BoardDecl>,
+    pub tables: Named<TableDecl>,
+    pub params: Named<(String, i64)>,
+    pub vars: Named<VarDecl>,
+    pub zones: Named<ZoneDecl>,
+    pub boards: Named<BoardDecl>,
     pub script_functions: Vec<(String, usize)>,
     pub scripts: Option<Arc<crate::script::Scripts>>,
     /// Set when the ruleset's scripts did not compile (their errors are reported): a call
@@ -30,6 +98,9 @@ pub(crate) struct Decls {
     /// Each function's position in `functions`, by name: a ruleset may declare many, and
     /// every call looks its function up.
     pub function_ids: std::collections::HashMap<String, usize>,
+    /// Every table row by its id, as (table, row): `@id` names the one table with that
+    /// row, whatever the number of tables.
+    pub rows_by_id: std::collections::HashMap<String, Vec<(usize, u16)>>,
     /// Seats in the slot layout: the length of a `players` key.
     pub max_players: usize,
 }
@@ -38,6 +109,17 @@ pub(crate) struct Decls {
 pub(crate) const BUILT_IN_NAMES: [&str; 2] = ["players", "it"];
 
 impl Decls {
+    /// Indexes every table's rows by id ([`Decls::rows_by_id`]), in table order.
+    pub fn index_rows(&mut self) {
+        let mut rows: std::collections::HashMap<String, Vec<(usize, u16)>> = Default::default();
+        for (t, table) in self.tables.iter().enumerate() {
+            for (id, &r) in &table.row_index {
+                rows.entry(id.clone()).or_default().push((t, r));
+            }
+        }
+        self.rows_by_id = rows;
+    }
+
     /// The names of params, tables, state, zones and boards (one namespace), each with its
     /// section of the ruleset.
     pub fn declared_names(&self) -> impl Iterator<Item = (&str, &'static str)> {
@@ -53,7 +135,7 @@ impl Decls {
     pub fn axis_len(&self, axis: Axis) -> usize {
         match axis {
             Axis::Players => self.max_players,
-            Axis::Table(t) => self.tables[t as usize].row_ids.len(),
+            Axis::Table(t) => self.tables[t.index()].row_ids.len(),
         }
     }
 
@@ -79,7 +161,7 @@ impl Decls {
             .iter()
             .map(|k| match k {
                 Axis::Players => "players".to_string(),
-                Axis::Table(t) => self.tables[*t as usize].name.clone(),
+                Axis::Table(t) => self.tables[t.index()].name.clone(),
             })
             .collect();
         let count = if keys.len() == 1 { "one key" } else { "two keys" };
@@ -407,32 +489,32 @@ impl<'a> Compiler<'a> {
         if let Some(i) = self.function_params.iter().position(|(n, _)| n == text) {
             return (Expr::Param(i as u16), self.function_params[i].1.clone());
         }
-        if let Some((_, v)) = self.decls.params.iter().find(|(n, _)| n == text) {
+        if let Some((_, v)) = self.decls.params.get(text) {
             return (Expr::Const(Value::Int(*v)), Type::Int);
         }
         if text == "players" {
             return (Expr::Players, Type::List(Box::new(Type::Player)));
         }
-        if let Some(var) = self.decls.vars.iter().find(|v| v.name == text) {
+        if let Some(var) = self.decls.vars.get(text) {
             if var.per != Domain::Global {
                 let message = format!("'{text}' has one value per {}: write {text}{}", self.domain_word(var.per), blanks(var.per));
                 return self.error(name.span, message);
             }
             return (Expr::Var { slot: var.base as u32, code: code_of_type(&var.ty) }, var.ty.clone());
         }
-        if let Some(zone) = self.decls.zones.iter().find(|z| z.name == text) {
+        if let Some(zone) = self.decls.zones.get(text) {
             if zone.per != Domain::Global {
                 let message = format!("zone '{text}' has one instance per {}: write {text}{}", self.domain_word(zone.per), blanks(zone.per));
                 return self.error(name.span, message);
             }
             return (Expr::Zone(zone.read(None)), Type::List(Box::new(zone.of.value_type())));
         }
-        if self.decls.boards.iter().any(|b| b.name == text) {
+        if self.decls.boards.get(text).is_some() {
             return self.board_as_value(name.span, text);
         }
-        if let Some(t) = self.decls.tables.iter().position(|t| t.name == text) {
-            let t = t as TableId;
-            let n = self.decls.tables[t as usize].row_ids.len() as u16;
+        if let Some(t) = self.decls.tables.position(text) {
+            let t = TableId::at(t);
+            let n = self.decls.tables[t.index()].row_ids.len() as u16;
             let rows = Value::list((0..n).map(|r| Value::Row(t, r)).collect());
             return (Expr::Const(rows), Type::List(Box::new(Type::Row(t))));
         }
@@ -444,23 +526,19 @@ impl<'a> Compiler<'a> {
     fn row(&mut self, table: Option<&Name>, id: &Name) -> Compiled {
         let tables = &self.decls.tables;
         let found: Vec<(usize, usize)> = match table {
-            Some(name) => match tables.iter().position(|t| t.name == name.text) {
+            Some(name) => match tables.position(&name.text) {
                 Some(t) => tables[t].row_index.get(&id.text).map(|&r| (t, r as usize)).into_iter().collect(),
                 None => {
                     let candidates = tables.iter().map(|t| t.name.clone()).collect();
                     return self.unknown(name, "table", candidates);
                 }
             },
-            None => tables
-                .iter()
-                .enumerate()
-                .filter_map(|(t, table)| table.row_index.get(&id.text).map(|&r| (t, r as usize)))
-                .collect(),
+            None => self.decls.rows_by_id.get(&id.text).map_or_else(Vec::new, |rows| rows.iter().map(|&(t, r)| (t, r as usize)).collect()),
         };
         match found.as_slice() {
-            [(t, r)] => (Expr::Const(Value::Row(*t as TableId, *r as u16)), Type::Row(*t as TableId)),
+            [(t, r)] => (Expr::Const(Value::Row(TableId::at(*t), *r as u16)), Type::Row(TableId::at(*t))),
             [] => {
-                let candidates: Vec<String> = match table.and_then(|n| tables.iter().find(|t| t.name == n.text)) {
+                let candidates: Vec<String> = match table.and_then(|n| tables.get(&n.text)) {
                     Some(t) => t.row_ids.clone(),
                     None => tables.iter().flat_map(|t| t.row_ids.iter().cloned()).collect(),
                 };
@@ -489,7 +567,7 @@ impl<'a> Compiler<'a> {
         match domain {
             Domain::Global => "game".into(),
             Domain::Players => "player".into(),
-            Domain::Table(t) => format!("row of {}", self.decls.tables[t as usize].name),
+            Domain::Table(t) => format!("row of {}", self.decls.tables[t.index()].name),
             Domain::Pair(a, b) => format!("pair of {} and {}", self.domain_word(a.domain()), self.domain_word(b.domain())),
         }
     }
@@ -503,7 +581,7 @@ impl<'a> Compiler<'a> {
         let (base_ir, base_ty) = self.compile(base, scope);
         match base_ty {
             Type::Row(t) => {
-                let table = &self.decls.tables[t as usize];
+                let table = &self.decls.tables[t.index()];
                 if field.text == "id" {
                     return (Expr::RowId(base_ir.boxed()), Type::Str);
                 }
@@ -517,11 +595,11 @@ impl<'a> Compiler<'a> {
                 (Expr::Column { values, row: base_ir.boxed(), name: Arc::from(field.text.as_str()) }, ty)
             }
             Type::Player => {
-                if let Some(var) = self.decls.vars.iter().find(|v| v.name == field.text && matches!(v.per, Domain::Pair(..))) {
+                if let Some(var) = self.decls.vars.get(&field.text).filter(|v| matches!(v.per, Domain::Pair(..))) {
                     let message = self.keys_message(&format!("'{}'", var.name), &var.name, var.per);
                     return self.error(field.span, message);
                 }
-                let Some(var) = self.decls.vars.iter().find(|v| v.name == field.text && v.per == Domain::Players) else {
+                let Some(var) = self.decls.vars.get(&field.text).filter(|v| v.per == Domain::Players) else {
                     let candidates =
                         self.decls.vars.iter().filter(|v| v.per == Domain::Players).map(|v| v.name.clone()).collect();
                     return self.unknown(field, "per-player variable", candidates);
@@ -547,7 +625,7 @@ impl<'a> Compiler<'a> {
         });
         if let Some((name, indexes)) = chain {
             if !self.hides(scope, &name.text) {
-                if let Some(var) = self.decls.vars.iter().find(|v| v.name == name.text) {
+                if let Some(var) = self.decls.vars.get(&name.text) {
                     if var.per == Domain::Global {
                         return self.error(name.span, format!("'{}' has a single value: it cannot be indexed", name.text));
                     }
@@ -559,7 +637,7 @@ impl<'a> Compiler<'a> {
                     let index = self.keyed_index(per, &indexes, scope);
                     return (Expr::VarAt { base, code, index, name: Arc::from(name.text.as_str()) }, ty);
                 }
-                if let Some(zone) = self.decls.zones.iter().find(|z| z.name == name.text) {
+                if let Some(zone) = self.decls.zones.get(&name.text) {
                     if zone.per == Domain::Global {
                         return self.error(name.span, format!("zone '{}' is a single zone: it cannot be indexed", name.text));
                     }
@@ -587,13 +665,13 @@ impl<'a> Compiler<'a> {
                     }
                     return read;
                 }
-                if self.decls.boards.iter().any(|b| b.name == name.text) {
+                if self.decls.boards.get(&name.text).is_some() {
                     return self.board_as_value(name.span, &name.text);
                 }
-                if let (Some(t), [_]) = (self.decls.tables.iter().position(|t| t.name == name.text), indexes.as_slice()) {
-                    let t = t as TableId;
+                if let (Some(t), [_]) = (self.decls.tables.position(&name.text), indexes.as_slice()) {
+                    let t = TableId::at(t);
                     if let ExprKind::Str(id) = &index.kind {
-                        let table = &self.decls.tables[t as usize];
+                        let table = &self.decls.tables[t.index()];
                         return match table.row_index.get(id.as_str()).map(|&r| r as usize) {
                             Some(r) => (Expr::Const(Value::Row(t, r as u16)), Type::Row(t)),
                             None => {
@@ -776,7 +854,7 @@ impl<'a> Compiler<'a> {
         }
         let returns = sig.returns.clone();
         let args = sig.params.iter().zip(args).map(|((_, ty), arg)| self.expect(arg, scope, ty)).collect();
-        (Expr::Function { id: crate::ir::FunctionId(id as u16), args }, returns)
+        (Expr::Function { id: crate::ir::FunctionId::at(id), args }, returns)
     }
 
     fn script_call(&mut self, span: Span, name: &Name, args: &[Ast], scope: &Scope) -> Compiled {
@@ -808,7 +886,7 @@ impl Decls {
     /// The declarations of a loaded game, to compile expressions against it later
     /// (trace assertions).
     pub(crate) fn from_game(game: &crate::model::Game) -> Decls {
-        Decls {
+        let mut decls = Decls {
             tables: game.tables.iter().map(TableDecl::of).collect(),
             params: game.params.iter().map(|p| (p.name.clone(), p.value)).collect(),
             max_players: game.meta.max_players as usize,
@@ -827,12 +905,15 @@ impl Decls {
             scripts: game.scripts.clone(),
             scripts_unreadable: false,
             function_ids: game.functions.iter().enumerate().map(|(i, f)| (f.name.clone(), i)).collect(),
+            rows_by_id: Default::default(),
             functions: game
                 .functions
                 .iter()
                 .map(|f| FunctionSig { name: f.name.clone(), params: f.params.clone(), returns: f.returns.clone() })
                 .collect(),
-        }
+        };
+        decls.index_rows();
+        decls
     }
 }
 
@@ -844,7 +925,7 @@ pub(crate) fn type_name(decls: &Decls, ty: &Type) -> String {
         Type::Str => "a text".into(),
         Type::Player => "a player".into(),
         Type::Pos => "a position".into(),
-        Type::Row(t) => format!("a row of {}", decls.tables[*t as usize].name),
+        Type::Row(t) => format!("a row of {}", decls.tables[t.index()].name),
         Type::List(e) => format!("a list of {}", type_name(decls, e).trim_start_matches("a ")),
         Type::None => "none".into(),
         Type::Any => "anything".into(),

@@ -197,15 +197,28 @@ impl ProcCtx {
         ProcCtx { slots: Vec::new(), visible: Vec::new(), returns: None }
     }
     pub fn declare(&mut self, name: &str, ty: Type) -> Slot {
-        let slot = self.slots.len() as u16;
-        self.slots.push((name.to_string(), ty.clone()));
-        self.visible.push((name.to_string(), ty, slot));
-        Slot(slot)
+        let slot = self.hidden(name, ty.clone());
+        self.visible.push((name.to_string(), ty, slot.0));
+        slot
+    }
+
+    /// A local no expression can name (a loop's round counter).
+    pub fn hidden(&mut self, name: &str, ty: Type) -> Slot {
+        // Past the last slot id every further local shares it: the procedure is refused
+        // for its number of locals (`MAX_IDS`) before any game runs it.
+        let slot = Slot(u16::try_from(self.slots.len()).unwrap_or(u16::MAX));
+        self.slots.push((name.to_string(), ty));
+        slot
     }
 }
 
 /// The most rows a table may have: zones and boards store rows as 16-bit codes.
 pub const MAX_ROWS: usize = u16::MAX as usize;
+
+/// The most tables, state variables (with stat counters), zones, boards, functions or
+/// procedures a ruleset may declare, and the most locals or parameters of one procedure
+/// or function: their ids are 16 bits ([`crate::ir::TableId`], [`crate::ir::VarId`]…).
+pub const MAX_IDS: usize = u16::MAX as usize;
 
 
 impl Builder {
@@ -356,6 +369,9 @@ impl Builder {
             }
         }
         let meta = self.meta(top, origin);
+        if !self.ids_fit(top) {
+            return None;
+        }
         let params = self.params(top.get("params"));
         let mut tables = self.tables(top.get("tables"));
         let scripts_unreadable = !scripts.is_empty();
@@ -365,15 +381,17 @@ impl Builder {
             max_players: meta.max_players as usize,
             tables: tables.iter().map(TableDecl::of).collect(),
             params: params.iter().map(|p| (p.name.clone(), p.value)).collect(),
-            vars: Vec::new(),
-            zones: Vec::new(),
-            boards: Vec::new(),
+            vars: expr::Named::default(),
+            zones: expr::Named::default(),
+            boards: expr::Named::default(),
             script_functions: scripts.as_ref().map(|s| s.functions()).unwrap_or_default(),
             scripts: scripts.clone(),
             scripts_unreadable,
             functions: Vec::new(),
             function_ids: Default::default(),
+            rows_by_id: Default::default(),
         };
+        decls.index_rows();
         let max_players = meta.max_players as usize;
         // Signatures first, so that any expression may call a function; bodies once every
         // declaration they may read is known.
@@ -383,6 +401,11 @@ impl Builder {
         let (boards, board_slots) = self.boards(top.get("boards"), &mut decls, max_players);
         let stat_entries = self.stat_entries(top.get("stats"));
         let counters = self.stat_counters(&stat_entries, &mut decls, &mut vars, &mut int_slots);
+        if vars.len() > MAX_IDS {
+            let message = format!("a ruleset declares at most {MAX_IDS} state variables and stat counters together, not {}", vars.len());
+            self.error("stats", message);
+            return None;
+        }
         self.check_state_size([("state", int_slots), ("zones", zone_slots), ("boards", board_slots)]);
         self.table_shows(top.get("tables"), &mut tables, &decls);
         let functions = self.functions(declared, &decls);
@@ -496,6 +519,22 @@ impl Builder {
                 self.error(&origin, message);
             }
         }
+    }
+
+    /// Whether every section whose declarations are numbered by 16-bit ids (tables, state
+    /// variables, zones, boards, functions, procedures) has at most `MAX_IDS`, each that
+    /// has more reported. Checked before any is numbered, so that no id wraps.
+    fn ids_fit(&mut self, top: &Mapping) -> bool {
+        let mut fit = true;
+        for section in ["tables", "state", "zones", "boards", "functions", "procedures"] {
+            let n = top.get(section).and_then(Yaml::as_mapping).map_or(0, Mapping::len);
+            if n > MAX_IDS {
+                let what = if section == "state" { "state variables" } else { section };
+                self.error(section, format!("a ruleset declares at most {MAX_IDS} {what}, not {n}"));
+                fit = false;
+            }
+        }
+        fit
     }
 
     /// A state holds a number per variable slot, a list per zone instance and a grid per
@@ -631,7 +670,10 @@ impl Builder {
         match value {
             None => {}
             Some(Yaml::Mapping(ps)) => {
-                for (p, ty) in ps {
+                if ps.len() > MAX_IDS {
+                    self.error(path, format!("at most {MAX_IDS} parameters, not {}", ps.len()));
+                }
+                for (p, ty) in ps.iter().take(MAX_IDS) {
                     let pname = p.as_str().unwrap_or_default().to_string();
                     let ppath = format!("{path}.params.{pname}");
                     let ty = match ty.as_str() {
@@ -666,7 +708,7 @@ impl Builder {
             "str" => Type::Str,
             "player" => Type::Player,
             other => match tables.iter().position(|t| t == other) {
-                Some(t) => Type::Row(t as TableId),
+                Some(t) => Type::Row(TableId::at(t)),
                 None => {
                     let mut candidates: Vec<String> = ["int", "bool", "str", "player"].iter().map(|s| s.to_string()).collect();
                     candidates.extend(tables.iter().cloned());
@@ -1033,7 +1075,7 @@ impl Builder {
             (Type::Row(_), Yaml::String(s)) if s == "none" => Value::None,
             (Type::Row(t), _) if scalar_text(v).is_some() => {
                 let id = scalar_text(v).unwrap_or_default();
-                match ids[*t as usize].get(&id) {
+                match ids[t.index()].get(&id) {
                     Some(&r) => Value::Row(*t, r as u16),
                     None => {
                         self.error(path, format!("column '{column}': no row '{id}' in the table it refers to"));
@@ -1079,7 +1121,7 @@ impl Builder {
         let Some(map) = value.and_then(Yaml::as_mapping) else { return };
         for (t, table) in tables.iter_mut().enumerate() {
             let Some(show) = map.get(table.name.as_str()).and_then(|v| v.get("show")) else { continue };
-            let scope = Scope { locals: &[], it: Some(Type::Row(t as TableId)) };
+            let scope = Scope { locals: &[], it: Some(Type::Row(TableId::at(t))) };
             table.show = Some(self.template(decls, show, &format!("tables.{}.show", table.name), &scope));
         }
     }
@@ -1108,8 +1150,8 @@ impl Builder {
     fn element(&mut self, m: &Mapping, decls: &Decls, path: &str, what: &str) -> Element {
         match m.get("of").and_then(Yaml::as_str) {
             Some("players") => Element::Player,
-            Some(t) => match decls.tables.iter().position(|d| d.name == t) {
-                Some(i) => Element::Row(i as TableId),
+            Some(t) => match decls.tables.position(t) {
+                Some(i) => Element::Row(TableId::at(i)),
                 None => {
                     self.error(&join(path, "of"), format!("unknown table '{t}': a {what} holds rows of a table, or players"));
                     Element::Player
@@ -1153,8 +1195,8 @@ impl Builder {
                 None
             }
             Some("players") => Some(Axis::Players),
-            Some(t) => match decls.tables.iter().position(|d| d.name == t) {
-                Some(i) => Some(Axis::Table(i as TableId)),
+            Some(t) => match decls.tables.position(t) {
+                Some(i) => Some(Axis::Table(TableId::at(i))),
                 None => {
                     let mut candidates: Vec<String> = decls.tables.iter().map(|d| d.name.clone()).collect();
                     candidates.push("players".into());
@@ -1170,7 +1212,7 @@ impl Builder {
         match domain {
             Domain::Global => 1,
             Domain::Players => max_players,
-            Domain::Table(t) => decls.tables[t as usize].row_ids.len(),
+            Domain::Table(t) => decls.tables[t.index()].row_ids.len(),
             Domain::Pair(a, b) => Self::domain_len(decls, a.domain(), max_players) * Self::domain_len(decls, b.domain(), max_players),
         }
     }
@@ -1311,8 +1353,10 @@ impl Builder {
     /// 0 that statements change by name; marked `stat` so that nothing but results shows
     /// them. Declared before the procedures are compiled, which may add to them. Returns
     /// the names of the counters declared.
-    fn stat_counters(&mut self, entries: &[(String, String, Mapping)], decls: &mut Decls, vars: &mut Vec<Var>, slots: &mut usize) -> Vec<String> {
-        let mut declared = Vec::new();
+    fn stat_counters(&mut self, entries: &[(String, String, Mapping)], decls: &mut Decls, vars: &mut Vec<Var>, slots: &mut usize) -> HashSet<String> {
+        let mut declared = HashSet::new();
+        // Looked up once per counter: a set, so that many counters load in linear time.
+        let mut taken_names: HashSet<String> = decls.declared_names().map(|(n, _)| n.to_string()).collect();
         for (name, path, m) in entries {
             let (name, path) = (name.clone(), path.as_str());
             self.check_keys(m, path, &format::key_lists().stat);
@@ -1328,12 +1372,12 @@ impl Builder {
             if !counter {
                 continue;
             }
-            let taken = BUILT_IN_NAMES.contains(&name.as_str()) || decls.declared_names().any(|(n, _)| n == name);
+            let taken = BUILT_IN_NAMES.contains(&name.as_str()) || !taken_names.insert(name.clone());
             if taken {
                 self.error(path, format!("'{name}' is declared already: a counter is a state variable, and shares the namespace of params, tables, state, zones and boards"));
                 continue;
             }
-            declared.push(name.clone());
+            declared.insert(name.clone());
             let base = *slots;
             *slots += 1;
             decls.vars.push(VarDecl { name: name.clone(), ty: Type::Int, per: Domain::Global, base });
@@ -1354,7 +1398,7 @@ impl Builder {
 
     /// `stats:` as the game records them: each value's expression (whole number or
     /// true/false, no `it`), a counter reading its variable.
-    fn stats(&mut self, entries: Vec<(String, String, Mapping)>, decls: &Decls, counters: &[String]) -> Vec<Stat> {
+    fn stats(&mut self, entries: Vec<(String, String, Mapping)>, decls: &Decls, counters: &HashSet<String>) -> Vec<Stat> {
         let mut out = Vec::new();
         let scope = Scope { locals: &[], it: None };
         // The entries' shape was checked, and its errors reported, with the counters.
@@ -1425,7 +1469,7 @@ impl Builder {
             let elem = zone.of.value_type();
             if init.as_str() == Some("all") {
                 if let Element::Row(t) = zone.of {
-                    let n = decls.tables[t as usize].row_ids.len() as u16;
+                    let n = decls.tables[t.index()].row_ids.len() as u16;
                     let all = Value::list((0..n).map(|r| Value::Row(t, r)).collect());
                     zone.init = Some(Ir::Const(all));
                     continue;

@@ -5,7 +5,8 @@ use std::sync::Arc;
 use frontier_grammar::expr::{Expr, ExprKind};
 use serde_yaml::{Mapping, Value as Yaml};
 
-use super::{join, Builder, Decls, ProcCtx};
+use super::expr::{Declared, Named};
+use super::{join, Builder, Decls, ProcCtx, MAX_IDS};
 use crate::eval::Template;
 use crate::hints::{closest, did_you_mean};
 use crate::ir::{CmpOp, Expr as Ir};
@@ -85,8 +86,14 @@ struct Signature {
     path: String,
 }
 
+impl Declared for Signature {
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
+
 pub(crate) struct Procedures {
-    signatures: Vec<Signature>,
+    signatures: Named<Signature>,
     blocks: Vec<Block>,
     /// While the statements of a `repeat: { up_to }` round compile (its `do:`, and the
     /// branches of `if`s there): the `done` option its decisions get.
@@ -132,7 +139,7 @@ fn clone_template(t: &Template) -> Template {
 
 impl Procedures {
     pub fn new() -> Procedures {
-        Procedures { signatures: Vec::new(), blocks: Vec::new(), round: None }
+        Procedures { signatures: Named::default(), blocks: Vec::new(), round: None }
     }
 
     /// Declares `setup`, `play` and every named procedure, so calls may name any of them.
@@ -152,7 +159,7 @@ impl Procedures {
         for (key, v) in map {
             let Some(name) = key.as_str() else { continue };
             let path = format!("procedures.{name}");
-            if self.signatures.iter().any(|s| s.name == name) {
+            if self.signatures.position(name).is_some() {
                 b.error(&path, format!("procedure '{name}' is declared twice (setup and play are procedures too)"));
                 continue;
             }
@@ -197,6 +204,10 @@ impl Procedures {
             ctx.returns = sig.returns.clone();
             let slots: Vec<Slot> = params.iter().map(|(n, t)| ctx.declare(n, t.clone())).collect();
             let body = self.block(b, decls, &mut ctx, body_yaml, &body_path);
+            if ctx.slots.len() > MAX_IDS {
+                let message = format!("a procedure has at most {} parameters and locals, not {}", MAX_IDS, ctx.slots.len());
+                b.error(&path, message);
+            }
             let returns = self.signatures[i].returns.clone();
             procedures.push(Procedure {
                 name,
@@ -213,7 +224,7 @@ impl Procedures {
     }
 
     fn block(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, yaml: &Yaml, path: &str) -> BlockId {
-        let id = BlockId(self.blocks.len() as u32);
+        let id = BlockId::at(self.blocks.len());
         self.blocks.push(Vec::new());
         let visible = ctx.visible.len();
         let mut stmts = Vec::new();
@@ -421,8 +432,7 @@ impl Procedures {
         let visible = ctx.visible.len();
         // The round number the `done` option reads: a local no expression can name (and
         // so no body can change).
-        let round = Slot(ctx.slots.len() as u16);
-        ctx.slots.push(("#round".into(), Type::Int));
+        let round = ctx.hidden("#round", Type::Int);
         let name = match mm.get("as") {
             Some(Yaml::String(n)) if is_identifier(n) => Some(ctx.declare(n, Type::Int)),
             Some(other) => {
@@ -509,7 +519,7 @@ impl Procedures {
                 return;
             }
         };
-        let Some(proc) = self.signatures.iter().position(|s| s.name == name) else {
+        let Some(proc) = self.signatures.position(&name) else {
             let names: Vec<String> = self.signatures.iter().map(|s| s.name.clone()).collect();
             let hint = did_you_mean(&name, &names);
             b.error(vpath, format!("unknown procedure '{name}'{hint}"));
@@ -549,7 +559,7 @@ impl Procedures {
                 None
             }
         };
-        out.push(site.stmt(StmtKind::Call { proc: ProcId(proc as u16), args, into }));
+        out.push(site.stmt(StmtKind::Call { proc: ProcId::at(proc), args, into }));
     }
 
     /// `return: value` ends the procedure and gives the value to the call's `into:`;
@@ -807,7 +817,7 @@ impl Procedures {
 
     fn push_block(&mut self, stmts: Vec<Stmt>) -> BlockId {
         self.blocks.push(stmts);
-        BlockId((self.blocks.len() - 1) as u32)
+        BlockId::at(self.blocks.len() - 1)
     }
 
     fn choose(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, arg: &Yaml, path: &str) -> Option<Choose> {
@@ -892,7 +902,7 @@ fn scalar_text(v: &Yaml) -> String {
 fn case_value(b: &mut Builder, decls: &Decls, ty: &Type, key: &Yaml, path: &str) -> Option<Value> {
     match (ty, key) {
         (Type::Row(t), Yaml::String(id)) => {
-            let table = &decls.tables[*t as usize];
+            let table = &decls.tables[t.index()];
             match table.row_index.get(id.as_str()).map(|&r| r as usize) {
                 Some(r) => Some(Value::Row(*t, r as u16)),
                 None => {
@@ -1011,8 +1021,8 @@ fn place(b: &mut Builder, decls: &Decls, scope: &crate::load::Scope, target: &st
             if let Some((_, ty, slot)) = scope.locals.iter().rev().find(|(l, _, _)| *l == n.text) {
                 return Some((Place::Local(Slot(*slot)), ty.clone()));
             }
-            match decls.vars.iter().position(|v| v.name == n.text) {
-                Some(i) if decls.vars[i].per == Domain::Global => Some((Place::Var { var: VarId(i as u16), index: None }, decls.vars[i].ty.clone())),
+            match decls.vars.position(&n.text) {
+                Some(i) if decls.vars[i].per == Domain::Global => Some((Place::Var { var: VarId::at(i), index: None }, decls.vars[i].ty.clone())),
                 Some(i) => fail(b, format!("'{}' has one value per index: write {}{}", n.text, n.text, super::expr::blanks(decls.vars[i].per))),
                 None => {
                     let mut names: Vec<String> = decls.vars.iter().map(|v| v.name.clone()).collect();
@@ -1032,7 +1042,7 @@ fn place(b: &mut Builder, decls: &Decls, scope: &crate::load::Scope, target: &st
                 ExprKind::Field(base, field) => (field.text.clone(), vec![&**base]),
                 _ => return None,
             };
-            let Some(i) = decls.vars.iter().position(|v| v.name == var_name) else {
+            let Some(i) = decls.vars.position(&var_name) else {
                 let names: Vec<String> = decls.vars.iter().map(|v| v.name.clone()).collect();
                 let hint = did_you_mean(&var_name, &names);
                 return fail(b, format!("unknown variable '{var_name}'{hint}"));
@@ -1046,7 +1056,7 @@ fn place(b: &mut Builder, decls: &Decls, scope: &crate::load::Scope, target: &st
                 return fail(b, decls.keys_message(&format!("'{var_name}'"), &var_name, var.per));
             }
             let parts = keys.iter().zip(indexes).map(|(key, index)| b.compile_ast(decls, index, &source, path, scope, &key.index_type())).collect();
-            Some((Place::Var { var: VarId(i as u16), index: Some(decls.key_index(var.per, parts)) }, var.ty.clone()))
+            Some((Place::Var { var: VarId::at(i), index: Some(decls.key_index(var.per, parts)) }, var.ty.clone()))
         }
         _ => fail(b, "cannot assign to this: expected a variable, var[index], player.var or a local".into()),
     }
@@ -1069,7 +1079,7 @@ fn zone_expr(b: &mut Builder, decls: &Decls, scope: &crate::load::Scope, v: &Yam
         Some((n, indexes)) => (n.text.as_str(), indexes),
         None => ("", Vec::new()),
     };
-    let Some(z) = decls.zones.iter().position(|z| z.name == name) else {
+    let Some(z) = decls.zones.position(name) else {
         let names: Vec<String> = decls.zones.iter().map(|z| z.name.clone()).collect();
         let hint = did_you_mean(name, &names);
         b.expr_error(path, &source, ast.span, format!("expected a zone{hint}"));

@@ -24,7 +24,7 @@ impl Builder {
         let board_names: Vec<&str> = boards.iter().map(|b| b.name.as_str()).collect();
         let counters = self.named_list(m, "counters", "a state variable", &var_names).into_iter().filter_map(|(i, path)| {
             match vars[i].per {
-                Domain::Global | Domain::Players => Some(VarId(i as u16)),
+                Domain::Global | Domain::Players => Some(VarId::at(i)),
                 _ => {
                     self.error(&path, format!("'{}' is per {}: a counter is a single variable or one per player", vars[i].name, domain_text(vars[i].per, tables)));
                     None
@@ -32,8 +32,8 @@ impl Builder {
             }
         });
         let counters = counters.collect();
-        let zone_list = self.named_list(m, "zones", "a zone", &zone_names).into_iter().map(|(i, _)| ZoneId(i as u16)).collect();
-        let board_list = self.named_list(m, "boards", "a board", &board_names).into_iter().map(|(i, _)| BoardId(i as u16)).collect();
+        let zone_list = self.named_list(m, "zones", "a zone", &zone_names).into_iter().map(|(i, _)| ZoneId::at(i)).collect();
+        let board_list = self.named_list(m, "boards", "a board", &board_names).into_iter().map(|(i, _)| BoardId::at(i)).collect();
         let tracks = self.tracks(m.get("tracks"), decls, tables, zones, &zone_names);
         let hexes = m.get("hexes").and_then(|h| self.hexes(h, decls, tables));
         ViewHints { counters, zones: zone_list, tracks, boards: board_list, hexes }
@@ -99,7 +99,7 @@ impl Builder {
             let scope = Scope { locals: &[], it };
             let slots = t.get("slots").map(|s| self.expression(decls, s, &join(&path, "slots"), &scope, Some(&Type::Int)).0);
             let label = t.get("label").map(|l| self.template(decls, l, &join(&path, "label"), &scope));
-            out.push(TrackHint { zone: ZoneId(z as u16), slots, label });
+            out.push(TrackHint { zone: ZoneId::at(z), slots, label });
         }
         out
     }
@@ -124,12 +124,12 @@ impl Builder {
             self.error(&join(path, "table"), format!("table '{name}' has no hex geometry with coordinates (geometry: {{hex: even-q, x: …, y: …}})"));
             return None;
         }
-        let scope = Scope { locals: &[], it: Some(Type::Row(t as TableId)) };
+        let scope = Scope { locals: &[], it: Some(Type::Row(TableId::at(t))) };
         let text = h.get("text").map(|v| self.template(decls, v, &join(path, "text"), &scope));
         let mark = h.get("mark").map(|v| self.template(decls, v, &join(path, "mark"), &scope));
         let colour = h.get("colour").map(|v| self.expression(decls, v, &join(path, "colour"), &scope, Some(&Type::Str)).0);
         let shown = h.get("if").map(|v| self.expression(decls, v, &join(path, "if"), &scope, Some(&Type::Bool)).0);
-        Some(HexHint { table: t as TableId, text, mark, colour, shown })
+        Some(HexHint { table: TableId::at(t), text, mark, colour, shown })
     }
 }
 
@@ -140,10 +140,10 @@ fn default_view(tables: &[Table], vars: &[Var], zones: &[Zone], boards: &[Board]
         .iter()
         .enumerate()
         .filter(|(_, v)| v.per == Domain::Players && !v.internal && matches!(v.ty, Type::Int | Type::Bool))
-        .map(|(i, _)| VarId(i as u16))
+        .map(|(i, _)| VarId::at(i))
         .collect();
     let hexes = tables.iter().position(|t| t.geometry.as_ref().and_then(|g| g.layout).is_some()).map(|t| HexHint {
-        table: t as TableId,
+        table: TableId::at(t),
         text: None,
         mark: None,
         colour: None,
@@ -151,9 +151,9 @@ fn default_view(tables: &[Table], vars: &[Var], zones: &[Zone], boards: &[Board]
     });
     ViewHints {
         counters,
-        zones: (0..zones.len()).map(|i| ZoneId(i as u16)).collect(),
+        zones: (0..zones.len()).map(ZoneId::at).collect(),
         tracks: Vec::new(),
-        boards: (0..boards.len()).map(|i| BoardId(i as u16)).collect(),
+        boards: (0..boards.len()).map(BoardId::at).collect(),
         hexes,
     }
 }
@@ -161,12 +161,12 @@ fn default_view(tables: &[Table], vars: &[Var], zones: &[Zone], boards: &[Board]
 fn domain_text(per: Domain, tables: &[Table]) -> String {
     let axis = |a: crate::model::Axis| match a {
         crate::model::Axis::Players => "players".to_string(),
-        crate::model::Axis::Table(t) => tables[t as usize].name.clone(),
+        crate::model::Axis::Table(t) => tables[t.index()].name.clone(),
     };
     match per {
         Domain::Global => "nothing".into(),
         Domain::Players => "players".into(),
-        Domain::Table(t) => tables[t as usize].name.clone(),
+        Domain::Table(t) => tables[t.index()].name.clone(),
         Domain::Pair(a, b) => format!("{} and {}", axis(a), axis(b)),
     }
 }
