@@ -89,10 +89,10 @@ fn sections_too_large_for_16_bit_ids_are_load_errors() {
 }
 
 /// Stat counters are state variables: with the `state:` section they share the limit of
-/// 16-bit ids. A procedure's parameters and locals are numbered within it, and a
-/// function's parameters too.
+/// 16-bit ids. A procedure's parameters and locals are numbered within it, a function's
+/// parameters and a choose's options too.
 #[test]
-fn counters_locals_and_parameters_past_16_bit_ids_are_load_errors() {
+fn counters_locals_parameters_and_options_past_16_bit_ids_are_load_errors() {
     let load_error = |text: String| load_source(&text_source("big", "ruleset.yaml", text)).expect_err("past the limit").to_string();
     let tail = "play: []\nranking:\n  score: \"0\"\n";
     let vars: String = (0..40_000).map(|i| format!("  v{i}: {{ init: 0 }}\n")).collect();
@@ -109,6 +109,12 @@ fn counters_locals_and_parameters_past_16_bit_ids_are_load_errors() {
     let params: String = (0..65_536).map(|i| format!("      p{i}: int\n")).collect();
     let err = load_error(format!("frontier: 1\nname: big\nplayers: 2\nfunctions:\n  f:\n    returns: int\n    value: \"0\"\n    params:\n{params}{tail}"));
     assert!(err.contains("ruleset.yaml:5:3: functions.f: at most 65535 parameters, not 65536"), "{err}");
+
+    // Options are numbered by 16 bits too, one number kept for a round's `done`: the
+    // 65,536th option used to be taken for the first.
+    let options: String = (0..65_535).map(|i| format!("        - label: o{i}\n")).collect();
+    let err = load_error(format!("frontier: 1\nname: big\nplayers: 2\nplay:\n  - choose:\n      who: \"players[0]\"\n      options:\n{options}ranking:\n  score: \"0\"\n"));
+    assert!(err.contains("ruleset.yaml:7:7: play[0].choose.options: a choose has at most 65534 options, not 65535"), "{err}");
 }
 
 /// A duplicate row id in the largest table a ruleset may have (its last row repeating the

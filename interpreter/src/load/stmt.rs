@@ -843,6 +843,11 @@ impl Procedures {
             b.error(path, "choose needs 'options': a list of {label: …, do: [...]}");
             return None;
         };
+        // An option is numbered by 16 bits, one number kept for a round's `done`.
+        if options.len() >= MAX_IDS {
+            b.error(&join(path, "options"), format!("a choose has at most {} options, not {}", MAX_IDS - 1, options.len()));
+            return None;
+        }
         let mut groups = Vec::new();
         for (i, opt) in options.iter().enumerate() {
             let opath = format!("{path}.options[{i}]");
