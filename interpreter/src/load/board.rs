@@ -20,6 +20,9 @@ impl Builder {
         let mut displays = Vec::new();
         let shape = "a board is a mapping: {of: …, per: …, cell_text: …, cell_colour: …}";
         for (name, path, m) in self.declarations(value, "boards", shape) {
+            if self.full() {
+                break;
+            }
             let (name, m) = (name.as_str(), &m);
             self.check_keys(m, &path, &crate::format::key_lists().board);
             let of = self.element(m, decls, &path, "board");

@@ -28,6 +28,9 @@ impl Builder {
         let tables: Vec<String> = decls.tables.iter().map(|t| t.name.clone()).collect();
         let mut out = Vec::new();
         for (name, path, m) in self.declarations(value, "functions", shape) {
+            if self.full() {
+                break;
+            }
             self.check_keys(&m, &path, &crate::format::key_lists().function);
             if crate::builtins::is_builtin(&name) || decls.script_functions.iter().any(|(n, _)| *n == name) {
                 self.error(&path, format!("function '{name}' has the name of a built-in or script function: rename it"));

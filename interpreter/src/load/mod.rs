@@ -83,8 +83,12 @@ pub fn load_with(source: &RulesetSource, resolve: Resolver, params: &[(String, i
     }
     let files: Vec<(String, String)> = layers.iter().map(|l| (l.source.file.clone(), l.source.text.clone())).collect();
     let scripts: Vec<(String, String)> = layers.iter().flat_map(|l| l.source.scripts.clone()).collect();
-    let mut builder = Builder { files, diagnostics: unknown, limits, optimizer };
+    let mut builder = Builder { files, diagnostics: unknown, gave_up: false, limits, optimizer };
     let game = builder.build(&merged, &scripts, &source.origin);
+    if builder.gave_up {
+        let message = format!("more problems may follow: loading stops after {MAX_DIAGNOSTICS}; mend these first");
+        builder.diagnostics.push(Diagnostic { file: source.file.clone(), position: None, path: String::new(), message });
+    }
     match game {
         Some(mut game) if builder.diagnostics.is_empty() => {
             if layers.len() > 1 {
@@ -179,7 +183,11 @@ fn strip_location(message: &str) -> String {
 pub(crate) struct Builder {
     /// The files that make up the ruleset: a variant first, then what it extends.
     pub files: Vec<(String, String)>,
+    /// The problems found, at most [`MAX_DIAGNOSTICS`].
     pub diagnostics: Vec<Diagnostic>,
+    /// Whether problems were left out past [`MAX_DIAGNOSTICS`] (the loader stops
+    /// compiling then).
+    pub gave_up: bool,
     pub limits: Limits,
     pub optimizer: Optimizer,
 }
@@ -215,6 +223,12 @@ impl ProcCtx {
 /// The most rows a table may have: zones and boards store rows as 16-bit codes.
 pub const MAX_ROWS: usize = u16::MAX as usize;
 
+/// The most problems one load reports. Past it the loader stops compiling: finding where
+/// each problem stands, and the names it may be a misspelling of, takes time in the
+/// size of the ruleset, so a large ruleset with a mistake repeated everywhere would
+/// otherwise take time in its size squared.
+pub const MAX_DIAGNOSTICS: usize = 200;
+
 /// The most tables, state variables (with stat counters), zones, boards, functions or
 /// procedures a ruleset may declare, and the most locals or parameters of one procedure
 /// or function: their ids are 16 bits ([`crate::ir::TableId`], [`crate::ir::VarId`]…).
@@ -223,8 +237,18 @@ pub const MAX_IDS: usize = u16::MAX as usize;
 
 impl Builder {
     pub fn error(&mut self, path: &str, message: impl Into<String>) {
+        if self.full() {
+            return;
+        }
         let (file, position) = self.locate(path, None);
         self.diagnostics.push(Diagnostic { file, position, path: path.to_string(), message: message.into() });
+    }
+
+    /// Whether [`MAX_DIAGNOSTICS`] problems are reported: what follows is left out, and
+    /// expressions and statements are no longer compiled.
+    pub fn full(&mut self) -> bool {
+        self.gave_up |= self.diagnostics.len() >= MAX_DIAGNOSTICS;
+        self.gave_up
     }
 
     /// Where `path` (and optionally an expression source inside it) stands.
@@ -233,6 +257,9 @@ impl Builder {
     }
 
     pub fn expr_error(&mut self, path: &str, source: &str, span: Span, message: String) {
+        if self.full() {
+            return;
+        }
         let (file, position) = self.locate(path, Some((source, span.start)));
         let snippet = source.get(span.start..span.end).unwrap_or(source);
         let message = if snippet.is_empty() || snippet == source {
@@ -271,6 +298,9 @@ impl Builder {
 
     /// Compiles an already-parsed expression of type `want`, reporting its errors at `path`.
     pub fn compile_ast(&mut self, decls: &Decls, ast: &Expr, source: &str, path: &str, scope: &Scope, want: &Type) -> Ir {
+        if self.full() {
+            return nothing().0;
+        }
         let mut compiler = Compiler::with_source(decls, source);
         let eval = compiler.expect(ast, scope, want);
         for e in compiler.errors {
@@ -281,6 +311,9 @@ impl Builder {
 
     /// Parses and compiles an expression of type `want` (any type if `None`).
     pub fn expression(&mut self, decls: &Decls, value: &Yaml, path: &str, scope: &Scope, want: Option<&Type>) -> Compiled {
+        if self.full() {
+            return nothing();
+        }
         let Some((ast, source)) = self.parse_expression(value, path) else {
             return nothing();
         };
@@ -296,6 +329,9 @@ impl Builder {
     }
 
     pub fn template(&mut self, decls: &Decls, value: &Yaml, path: &str, scope: &Scope) -> Template {
+        if self.full() {
+            return Template::literal("");
+        }
         let source = match value {
             Yaml::String(s) => s.clone(),
             Yaml::Number(n) => n.to_string(),
@@ -611,6 +647,9 @@ impl Builder {
             return out;
         };
         for (key, v) in map {
+            if self.full() {
+                break;
+            }
             let Some(name) = key.as_str() else { continue };
             let path = format!("params.{name}");
             let (value, doc, rule, min, max) = match v {
@@ -734,6 +773,9 @@ impl Builder {
         // Row values may name rows of any table: read all rows first, then resolve.
         let mut raw_rows: Vec<Vec<(String, Vec<Yaml>, String)>> = Vec::new();
         for (key, v) in map {
+            if self.full() {
+                break;
+            }
             let Some(name) = key.as_str() else { continue };
             let path = format!("tables.{name}");
             let Some(t) = v.as_mapping() else {
@@ -769,6 +811,9 @@ impl Builder {
             match t.get("rows").and_then(Yaml::as_sequence) {
                 Some(seq) => {
                     for (i, row) in seq.iter().enumerate() {
+                        if self.full() {
+                            break;
+                        }
                         let rpath = format!("{path}.rows[{i}]");
                         let (id, values) = match row {
                             Yaml::Sequence(items) => {
@@ -855,6 +900,9 @@ impl Builder {
     fn derive_pairs(&mut self, map: &Mapping) -> Mapping {
         let mut out = self.derive_products(map);
         for (key, v) in map {
+            if self.full() {
+                break;
+            }
             let (Some(name), Some(pairs)) = (key.as_str(), v.get("pairs")) else { continue };
             let path = format!("tables.{name}.pairs");
             if v.get("rows").is_some() || v.get("columns").is_some() {
@@ -917,6 +965,9 @@ impl Builder {
         let mut out = map.clone();
         let derived = |t: &Yaml| t.get("pairs").is_some() || t.get("product").is_some();
         for (key, v) in map {
+            if self.full() {
+                break;
+            }
             let (Some(name), Some(product)) = (key.as_str(), v.get("product")) else { continue };
             let path = format!("tables.{name}.product");
             if v.get("rows").is_some() || v.get("columns").is_some() || v.get("pairs").is_some() {
@@ -1067,6 +1118,9 @@ impl Builder {
     }
 
     fn cell(&mut self, v: &Yaml, ty: &Type, ids: &[std::collections::HashMap<String, usize>], column: &str, path: &str) -> Value {
+        if self.full() {
+            return Value::None;
+        }
         match (ty, v) {
             (Type::Int, Yaml::Number(n)) if n.as_i64().is_some() => Value::Int(n.as_i64().unwrap_or(0)),
             (Type::Bool, Yaml::Bool(b)) => Value::Bool(*b),
@@ -1136,6 +1190,9 @@ impl Builder {
         };
         let mut out = Vec::new();
         for (key, v) in map {
+            if self.full() {
+                break;
+            }
             let Some(name) = key.as_str() else { continue };
             let path = format!("{section}.{name}");
             match v.as_mapping() {
@@ -1242,6 +1299,9 @@ impl Builder {
         };
         let table_names: Vec<String> = decls.tables.iter().map(|t| t.name.clone()).collect();
         for (key, v) in map {
+            if self.full() {
+                break;
+            }
             let Some(name) = key.as_str() else { continue };
             let path = format!("state.{name}");
             let empty = Mapping::new();
@@ -1320,6 +1380,9 @@ impl Builder {
         };
         let mut out = Vec::new();
         for (key, v) in map {
+            if self.full() {
+                break;
+            }
             let Some(name) = key.as_str() else { continue };
             let path = format!("stats.{name}");
             let m = match v {
@@ -1358,6 +1421,9 @@ impl Builder {
         // Looked up once per counter: a set, so that many counters load in linear time.
         let mut taken_names: HashSet<String> = decls.declared_names().map(|(n, _)| n.to_string()).collect();
         for (name, path, m) in entries {
+            if self.full() {
+                break;
+            }
             let (name, path) = (name.clone(), path.as_str());
             self.check_keys(m, path, &format::key_lists().stat);
             let counter = self.is_counter(m, path);
@@ -1403,6 +1469,9 @@ impl Builder {
         let scope = Scope { locals: &[], it: None };
         // The entries' shape was checked, and its errors reported, with the counters.
         for (name, path, m) in entries {
+            if self.full() {
+                break;
+            }
             let counter = m.get("counter") == Some(&Yaml::Bool(true));
             if counter && !counters.contains(&name) {
                 continue;
@@ -1429,6 +1498,9 @@ impl Builder {
         // Declare every zone before compiling initial contents, which may name others.
         let mut pending = Vec::new();
         for (name, path, m) in self.declarations(value, "zones", "a zone is a mapping: {of: …, per: …, visibility: …}") {
+            if self.full() {
+                break;
+            }
             let (name, m) = (name.as_str(), &m);
             self.check_keys(m, &path, &format::key_lists().zone);
             let of = self.element(m, decls, &path, "zone");
@@ -1538,6 +1610,9 @@ impl Builder {
     fn conserve(&mut self, value: Option<&Yaml>, decls: &Decls) -> Vec<crate::model::Conserved> {
         let mut out = Vec::new();
         for (name, path, m) in self.declarations(value, "conserve", "each {per: …, holds: \"<true/false expression>\"}") {
+            if self.full() {
+                break;
+            }
             self.check_keys(&m, &path, &format::key_lists().conserve);
             let per = self.domain(&m, decls, &path);
             if let Domain::Pair(..) = per {

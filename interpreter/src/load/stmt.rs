@@ -231,6 +231,9 @@ impl Procedures {
         match yaml {
             Yaml::Sequence(items) => {
                 for (i, item) in items.iter().enumerate() {
+                    if b.full() {
+                        break;
+                    }
                     self.statement(b, decls, ctx, item, &format!("{path}[{i}]"), &mut stmts);
                 }
             }
