@@ -259,7 +259,8 @@ pub fn files_with_extension(dir: &Path, extension: &str) -> Vec<PathBuf> {
 
 /// A ruleset that names every kind of declaration `n` times: `n` rows referring to `n`
 /// rows (`links[i].to` is `s{n-1-i}`), `n` functions calling one (`f{i}()` is `base() +
-/// i`), `n` state variables, `n` stat counters, `n` zones and `n` procedures, and `2n`
+/// i`), `n` tables of one row `k{i}r` with a state variable of each type (`kv{i}`), `n`
+/// state variables, `n` stat counters, `n` zones and `n` procedures, and `2n`
 /// statements: `n` naming a row (the last sets `at` to `s{n-1}`) and `n` calls, procedure
 /// `p{i}` setting `v{i}` to `v{n-1-i} + 1`, adding 1 to `c{i}` and putting `s{i}` in
 /// `z{i}`. The `loading` bench times it at several sizes.
@@ -268,8 +269,10 @@ pub fn large_ruleset(n: usize) -> RulesetSource {
     text.extend((0..n).map(|i| format!("      - s{i}\n")));
     text.push_str("  links:\n    columns: { to: spots }\n    rows:\n");
     text.extend((0..n).map(|i| format!("      - [l{i}, s{}]\n", n - 1 - i)));
+    text.extend((0..n).map(|i| format!("  k{i}: {{ rows: [k{i}r] }}\n")));
     text.push_str("state:\n  at: { type: spots, init: none }\n");
     text.extend((0..n).map(|i| format!("  v{i}: {{ init: {i} }}\n")));
+    text.extend((0..n).map(|i| format!("  kv{i}: {{ type: k{i}, init: \"@k{i}r\" }}\n")));
     text.push_str("stats:\n");
     text.extend((0..n).map(|i| format!("  c{i}: {{ counter: true }}\n")));
     text.push_str("zones:\n");

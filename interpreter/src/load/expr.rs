@@ -75,6 +75,13 @@ macro_rules! declared {
 }
 declared!(TableDecl, VarDecl, ZoneDecl, BoardDecl);
 
+/// A table's name in the list of names types may refer to before the tables are read.
+impl Declared for String {
+    fn name(&self) -> &str {
+        self
+    }
+}
+
 impl Declared for (String, i64) {
     fn name(&self) -> &str {
         &self.0

@@ -25,7 +25,7 @@ impl Builder {
     /// Reads the signatures of `functions:` into `decls.functions`.
     pub(super) fn declare_functions(&mut self, value: Option<&Yaml>, decls: &mut Decls) -> Vec<Declared> {
         let shape = "a function is a mapping: {params: {name: type, …}, returns: type, value: \"expression\"}";
-        let tables: Vec<String> = decls.tables.iter().map(|t| t.name.clone()).collect();
+        let tables: super::TableNames = decls.tables.iter().map(|t| t.name.clone()).collect();
         let mut out = Vec::new();
         for (name, path, m) in self.declarations(value, "functions", shape) {
             if self.full() {

@@ -223,6 +223,9 @@ impl ProcCtx {
 /// The most rows a table may have: zones and boards store rows as 16-bit codes.
 pub const MAX_ROWS: usize = u16::MAX as usize;
 
+/// The names of the tables, by which a type names one (`type: cards`, `int`, `cards?`).
+pub(crate) type TableNames = expr::Named<String>;
+
 /// The most problems one load reports. Past it the loader stops compiling: finding where
 /// each problem stands, and the names it may be a misspelling of, takes time in the
 /// size of the ruleset, so a large ruleset with a mistake repeated everywhere would
@@ -704,7 +707,7 @@ impl Builder {
     }
 
     /// `params: {name: type, …}` of a procedure or a function, in order.
-    pub(crate) fn typed_params(&mut self, value: Option<&Yaml>, tables: &[String], path: &str) -> Vec<(String, Type)> {
+    pub(crate) fn typed_params(&mut self, value: Option<&Yaml>, tables: &TableNames, path: &str) -> Vec<(String, Type)> {
         let mut params = Vec::new();
         match value {
             None => {}
@@ -732,21 +735,21 @@ impl Builder {
 
     /// The type of a value passed around (a parameter, a function's or a procedure's
     /// value): a type name, or `list of <type>`.
-    pub(crate) fn value_type_named(&mut self, text: &str, tables: &[String], path: &str) -> Type {
+    pub(crate) fn value_type_named(&mut self, text: &str, tables: &TableNames, path: &str) -> Type {
         match text.strip_prefix("list of ") {
             Some(element) => Type::List(Box::new(self.value_type_named(element.trim(), tables, path))),
             None => self.type_named(text, tables, path),
         }
     }
 
-    pub(crate) fn type_named(&mut self, text: &str, tables: &[String], path: &str) -> Type {
+    pub(crate) fn type_named(&mut self, text: &str, tables: &TableNames, path: &str) -> Type {
         let base = text.trim_end_matches('?');
         match base {
             "int" => Type::Int,
             "bool" => Type::Bool,
             "str" => Type::Str,
             "player" => Type::Player,
-            other => match tables.iter().position(|t| t == other) {
+            other => match tables.position(other) {
                 Some(t) => Type::Row(TableId::at(t)),
                 None => {
                     let mut candidates: Vec<String> = ["int", "bool", "str", "player"].iter().map(|s| s.to_string()).collect();
@@ -767,7 +770,7 @@ impl Builder {
         };
         let map = &self.derive_pairs(map);
         // Only the tables that will be built: a type naming one refers to it by position.
-        let names: Vec<String> =
+        let names: TableNames =
             map.iter().filter(|(_, v)| v.is_mapping()).filter_map(|(k, _)| k.as_str().map(str::to_string)).collect();
         let mut tables = Vec::new();
         // Row values may name rows of any table: read all rows first, then resolve.
@@ -1297,7 +1300,7 @@ impl Builder {
             self.error("state", "expected a mapping of variable names to declarations");
             return (out, slots);
         };
-        let table_names: Vec<String> = decls.tables.iter().map(|t| t.name.clone()).collect();
+        let table_names: TableNames = decls.tables.iter().map(|t| t.name.clone()).collect();
         for (key, v) in map {
             if self.full() {
                 break;

@@ -144,7 +144,7 @@ impl Procedures {
 
     /// Declares `setup`, `play` and every named procedure, so calls may name any of them.
     pub fn declare(&mut self, b: &mut Builder, decls: &Decls, top: &Mapping) {
-        let tables: Vec<String> = decls.tables.iter().map(|t| t.name.clone()).collect();
+        let tables: super::TableNames = decls.tables.iter().map(|t| t.name.clone()).collect();
         for name in ["setup", "play"] {
             self.signatures.push(Signature { name: name.into(), params: Vec::new(), returns: None, path: name.into() });
         }
