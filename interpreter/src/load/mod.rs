@@ -138,6 +138,8 @@ pub(crate) fn parse_yaml(file: &str, text: &str) -> Result<Yaml, Diagnostic> {
         let tab_line = text.lines().enumerate().take(upto).find(|(_, l)| l.trim_start_matches(' ').starts_with('\t'));
         if let Some((i, _)) = tab_line {
             message = format!("a tab in the indentation of line {}: YAML indents with spaces only ({message})", i + 1);
+        } else if message == "recursion limit exceeded" {
+            message = "mappings and lists nested more than 128 deep: the YAML reader goes no deeper".into();
         }
         Diagnostic { file: file.to_string(), position, path: String::new(), message }
     })
