@@ -236,8 +236,15 @@ pub struct GameView {
     /// The scene drawn (SVG boards, cards), with `data-key` on what options name.
     html: String,
     log: Vec<String>,
-    /// Whether this seat may take back its last decision, or why not.
-    undo: Result<(), String>,
+    /// Whether this seat may take back its last decision, and why not.
+    undo: UndoView,
+}
+
+/// Whether a seat may take back its last decision: `reason` says why not.
+#[derive(Serialize)]
+pub struct UndoView {
+    allowed: bool,
+    reason: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -292,10 +299,11 @@ pub fn view_of(id: &str, game: &WebGame, seat: Option<u8>) -> GameView {
         }),
         _ => None,
     };
-    let undo = match seat {
-        Some(s) => game.undo_point(s).map(|_| ()).map_err(|r| r.message().to_string()),
-        None => Err("a seat's view is needed to undo".into()),
+    let refusal = match seat {
+        Some(s) => game.undo_point(s).err().map(|r| r.message().to_string()),
+        None => Some("a seat's view is needed to undo".into()),
     };
+    let undo = UndoView { allowed: refusal.is_none(), reason: refusal };
     GameView {
         id: id.to_string(),
         ruleset: game.ruleset.clone(),

@@ -49,8 +49,8 @@ function render() {
   for (const line of view.log) log.appendChild(el("li", line));
   log.scrollTop = log.scrollHeight;
   const undo = $("#undo");
-  undo.disabled = !("Ok" in view.undo) || !view.decision;
-  undo.title = "Err" in view.undo ? view.undo.Err : "take back your last decision";
+  undo.disabled = !view.undo.allowed || !view.decision;
+  undo.title = view.undo.reason ?? "take back your last decision";
   if (!view.outcome && !view.decision && !(hotseat && view.decider_is_human)) poll = setTimeout(load, 1000);
   document.body.dataset.renders = String(++renders);
 }
