@@ -224,7 +224,7 @@ pub fn run(args: PlayArgs) -> Result<(), String> {
         Some(state) => state,
         None => {
             let mut setup_log = Vec::new();
-            let state = game.start_logged(names.clone(), &mut Journal::On(&mut setup_log)).map_err(|e| e.to_string())?;
+            let state = game.start_logged(names.clone(), &mut Journal::on(&mut setup_log)).map_err(|e| e.to_string())?;
             for line in setup_log {
                 println!("{line}");
             }

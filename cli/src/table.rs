@@ -97,7 +97,7 @@ impl Table {
 
     /// Applies a choice and records its step; the lines the game logs go to `log`.
     pub(crate) fn apply(&mut self, game: &Game, choice: Choice, step: Step, log: &mut Vec<String>) -> Result<(), String> {
-        game.apply(&mut self.state, choice, &mut Journal::On(log)).map_err(|e| e.to_string())?;
+        game.apply(&mut self.state, choice, &mut Journal::on(log)).map_err(|e| e.to_string())?;
         self.steps.push(step);
         Ok(())
     }

@@ -113,7 +113,7 @@ fn check_one(path: &Path, coverage: &mut Option<Coverage>) -> Result<Replayed, S
     let entry = coverage.entry(&p, path);
     if let notation::Start::Setup = p.trace.header.start {
         // The setup ran in `prepare` without a journal: run it again to see its rules.
-        let _ = p.game.start_logged(p.trace.header.players.clone(), &mut Journal::Rules(&mut entry.ran));
+        let _ = p.game.start_logged(p.trace.header.players.clone(), &mut Journal::rules(&mut entry.ran));
     }
     replay_covering(&p.game, &p.trace, p.start, &mut entry.ran).map_err(|d| divergence(path, &d))
 }

@@ -258,7 +258,7 @@ impl Game {
                 self.conserve_elements(&initial_zones, &mut state)?;
                 self.read_seen(top.get("seen"), &mut state)?;
                 self.enter_play(&mut state);
-                self.run(&mut state, &mut Journal::Off).map_err(|e| e.to_string())?;
+                self.run(&mut state, &mut Journal::off()).map_err(|e| e.to_string())?;
             }
             Some(c) => {
                 self.read_seen(top.get("seen"), &mut state)?;
@@ -612,11 +612,11 @@ impl Game {
                 let frame = state.stack.last_mut().ok_or("continuation: suspended with no frame")?;
                 frame.pc = frame.pc.checked_sub(1).ok_or("continuation: bad position")?;
                 state.pending = Pending::Running;
-                self.run(state, &mut Journal::Off).map_err(|e| e.to_string())?;
+                self.run(state, &mut Journal::off()).map_err(|e| e.to_string())?;
             }
             Some("over") => {
                 state.pending = Pending::Running;
-                self.run(state, &mut Journal::Off).map_err(|e| e.to_string())?;
+                self.run(state, &mut Journal::off()).map_err(|e| e.to_string())?;
             }
             _ => return Err("continuation.pending: expected suspended or over".into()),
         }

@@ -144,10 +144,10 @@ pub fn run_with_log(
         match recording {
             Recording::StepsAndLog => {
                 let before = record.log.len();
-                game.apply(&mut state, choice, &mut Journal::On(&mut record.log))?;
+                game.apply(&mut state, choice, &mut Journal::on(&mut record.log))?;
                 record.log[before..].iter().for_each(|line| on_log(line));
             }
-            _ => game.apply(&mut state, choice, &mut Journal::Off)?,
+            _ => game.apply(&mut state, choice, &mut Journal::off())?,
         }
         if let Pending::Running = state.pending {
             return Err(RunError::Apply(ApplyError::Illegal("the game stopped without a decision".into())));

@@ -196,7 +196,7 @@ fn playout(game: &Game, mut state: State, limit: u32, reward: Reward, seats: usi
             Status::Decision { options, .. } => Choice::Option(rng.below(options.max(1) as u64) as usize),
             Status::Chance(chance) => sample_chance(&state, chance, rng),
         };
-        game.apply(&mut state, choice, &mut Journal::Off).map_err(|e| e.to_string())?;
+        game.apply(&mut state, choice, &mut Journal::off()).map_err(|e| e.to_string())?;
     }
     match game.status(&state) {
         Status::Over(outcome) => Ok(rewards(outcome, reward)),
@@ -298,14 +298,14 @@ impl SearchAgent {
                             let child = nodes.len() as u32;
                             nodes.push(Node::default());
                             nodes[node as usize].edges[i].child = child;
-                            game.apply(&mut state, Choice::Option(i), &mut Journal::Off).map_err(|e| e.to_string())?;
+                            game.apply(&mut state, Choice::Option(i), &mut Journal::off()).map_err(|e| e.to_string())?;
                             break None;
                         }
                         node = nodes[node as usize].edges[i].child;
                         Choice::Option(i)
                     }
                 };
-                game.apply(&mut state, choice, &mut Journal::Off).map_err(|e| e.to_string())?;
+                game.apply(&mut state, choice, &mut Journal::off()).map_err(|e| e.to_string())?;
             };
             let result = match result {
                 Some(r) => r,

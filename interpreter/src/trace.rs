@@ -120,8 +120,8 @@ pub fn replay_covering(game: &Game, trace: &Trace, state: State, rules: &mut BTr
 /// Where a replay's `apply` writes: the step's log, or the rules it runs through.
 fn journal<'a>(rules: &'a mut Option<&mut BTreeSet<Arc<str>>>, log: &'a mut Vec<String>) -> Journal<'a> {
     match rules {
-        Some(rules) => Journal::Rules(rules),
-        None => Journal::On(log),
+        Some(rules) => Journal::rules(rules),
+        None => Journal::on(log),
     }
 }
 
@@ -155,8 +155,8 @@ fn replay_with(
                 };
                 let choice = sample_chance(&state, chance, rng);
                 let mut journal = match rules.as_deref_mut() {
-                    Some(rules) => Journal::Rules(rules),
-                    None => Journal::Off,
+                    Some(rules) => Journal::rules(rules),
+                    None => Journal::off(),
                 };
                 game.apply(&mut state, choice, &mut journal).map_err(|e| fail(step, e.to_string(), Vec::new()))?;
             }

@@ -124,7 +124,7 @@ pub fn choose(game: &Game, state: &mut State, label: &str) {
     let Some(i) = labels.iter().position(|l| l == label) else {
         panic!("'{label}' is not legal here; options: {labels:?}");
     };
-    game.apply(state, Choice::Option(i), &mut Journal::Off).expect("apply");
+    game.apply(state, Choice::Option(i), &mut Journal::off()).expect("apply");
 }
 
 /// Dictates the outcome of the pending chance point, as a trace writes it (a die: "5"; a
@@ -132,7 +132,7 @@ pub fn choose(game: &Game, state: &mut State, label: &str) {
 pub fn chance(game: &Game, state: &mut State, outcome: &str) {
     assert!(matches!(game.status(state), Status::Chance(_)), "expected a chance point before '{outcome}', options: {:?}", options(game, state));
     let c = game.parse_outcome(state, outcome).unwrap_or_else(|| panic!("'{outcome}' is not a possible outcome"));
-    game.apply(state, c, &mut Journal::Off).unwrap();
+    game.apply(state, c, &mut Journal::off()).unwrap();
 }
 
 /// A full random game: agents and chance from `seed`.
@@ -175,7 +175,7 @@ pub fn random_state(game: &Game, players: usize, seed: u64, decisions: u64) -> S
             }
             Status::Chance(c) => runner::sample_chance(&state, c, &mut rng),
         };
-        game.apply(&mut state, choice, &mut Journal::Off).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        game.apply(&mut state, choice, &mut Journal::off()).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
     }
 }
 
@@ -239,7 +239,7 @@ pub fn rules_run_by(trace_path: &Path) -> (Game, std::collections::BTreeSet<std:
     let start = starting_state(&game, &trace, |p| std::fs::read_to_string(dir.join(p)).map_err(|e| e.to_string())).unwrap_or_else(|d| panic!("{d}"));
     let mut ran = std::collections::BTreeSet::new();
     if let Start::Setup = trace.header.start {
-        let _ = game.start_logged(trace.header.players.clone(), &mut Journal::Rules(&mut ran));
+        let _ = game.start_logged(trace.header.players.clone(), &mut Journal::rules(&mut ran));
     }
     replay_covering(&game, &trace, start, &mut ran).unwrap_or_else(|d| panic!("{}: {d}", trace_path.display()));
     (game, ran)

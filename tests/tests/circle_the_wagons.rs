@@ -131,7 +131,7 @@ fn the_game_ends_when_the_last_card_is_placed() {
         assert!(!matches!(g.status(&s), Status::Over(_)), "c{i:02} is still to be placed");
         let first = options(&g, &s)[0].clone();
         assert!(first.starts_with(&format!("place c{i:02} ")), "{first}");
-        g.apply(&mut s, Choice::Option(0), &mut Journal::Off).unwrap();
+        g.apply(&mut s, Choice::Option(0), &mut Journal::off()).unwrap();
     }
     assert!(matches!(g.status(&s), Status::Over(_)));
     assert_eq!(int(&g, &s, "len(cells(town[p1]))"), 4);

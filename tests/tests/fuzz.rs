@@ -403,7 +403,7 @@ fn play_checked(game: &Game, players: usize, seed: u64, round_trip: bool) -> usi
             }
             Status::Chance(c) => runner::sample_chance(&state, c, &mut rng),
         };
-        if game.apply(&mut state, choice, &mut Journal::Off).is_err() {
+        if game.apply(&mut state, choice, &mut Journal::off()).is_err() {
             return decisions;
         }
     }
@@ -631,7 +631,7 @@ fn mutated_positions(n: u64) {
                     Status::Decision { .. } => break,
                     Status::Chance(c) => runner::sample_chance(&s, c, &mut rng),
                 };
-                if game.apply(&mut s, choice, &mut Journal::Off).is_err() {
+                if game.apply(&mut s, choice, &mut Journal::off()).is_err() {
                     break;
                 }
             }
@@ -708,8 +708,8 @@ fn load_both(source: &RulesetSource) -> Result<Option<(Game, Game)>, String> {
 fn optimized_and_plain_agree(fast: &Game, plain: &Game, players: usize, seed: u64) -> Result<u32, String> {
     let (mut fast_log, mut plain_log) = (Vec::new(), Vec::new());
     let started = (
-        fast.start_logged(names(players), &mut Journal::On(&mut fast_log)).map_err(|e| e.to_string()),
-        plain.start_logged(names(players), &mut Journal::On(&mut plain_log)).map_err(|e| e.to_string()),
+        fast.start_logged(names(players), &mut Journal::on(&mut fast_log)).map_err(|e| e.to_string()),
+        plain.start_logged(names(players), &mut Journal::on(&mut plain_log)).map_err(|e| e.to_string()),
     );
     let (mut a, mut b) = match started {
         (Ok(a), Ok(b)) => (a, b),
@@ -742,8 +742,8 @@ fn optimized_and_plain_agree(fast: &Game, plain: &Game, players: usize, seed: u6
             }
             Status::Chance(c) => runner::sample_chance(&a, c, &mut rng),
         };
-        let applied = fast.apply(&mut a, choice.clone(), &mut Journal::On(&mut fast_log)).map_err(|e| e.to_string());
-        let plain_applied = plain.apply(&mut b, choice, &mut Journal::On(&mut plain_log)).map_err(|e| e.to_string());
+        let applied = fast.apply(&mut a, choice.clone(), &mut Journal::on(&mut fast_log)).map_err(|e| e.to_string());
+        let plain_applied = plain.apply(&mut b, choice, &mut Journal::on(&mut plain_log)).map_err(|e| e.to_string());
         agree("applying the step", step, &applied, &plain_applied)?;
         if applied.is_err() {
             agree("the log", step, &fast_log, &plain_log)?;

@@ -239,7 +239,7 @@ fn an_agent_sees_its_own_hand_and_only_the_size_of_the_others() {
     let mut s = g.start(names(3)).unwrap();
     while let Status::Chance(c) = g.status(&s) {
         let choice = frontier_interpreter::runner::sample_chance(&s, c, &mut frontier_interpreter::GameRng::new(5));
-        g.apply(&mut s, choice, &mut frontier_interpreter::Journal::Off).unwrap();
+        g.apply(&mut s, choice, &mut frontier_interpreter::Journal::off()).unwrap();
     }
     let view = g.view(&s).expect("a decision");
     assert_eq!(view.player(), 0);

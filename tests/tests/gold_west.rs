@@ -16,7 +16,7 @@ fn settle(game: &Game, state: &mut State, seed: u64) {
     let mut rng = GameRng::new(seed);
     while let Status::Chance(c) = game.status(state) {
         let choice = sample_chance(state, c, &mut rng);
-        game.apply(state, choice, &mut Journal::Off).unwrap();
+        game.apply(state, choice, &mut Journal::off()).unwrap();
     }
 }
 

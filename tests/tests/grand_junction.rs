@@ -38,7 +38,7 @@ impl Runner<'_> {
                         return;
                     }
                     let choice = sample_chance(&self.state, c, &mut self.rng);
-                    self.game.apply(&mut self.state, choice, &mut Journal::Off).unwrap_or_else(|e| panic!("{}: {e}", self.name));
+                    self.game.apply(&mut self.state, choice, &mut Journal::off()).unwrap_or_else(|e| panic!("{}: {e}", self.name));
                 }
                 _ => return,
             }
@@ -205,7 +205,7 @@ fn random_games_keep_the_invariants() {
                         }
                         Status::Chance(c) => sample_chance(&state, c, &mut rng),
                     };
-                    game.apply(&mut state, choice, &mut Journal::Off).unwrap_or_else(|e| panic!("{name} {n}p seed {seed}: {e}"));
+                    game.apply(&mut state, choice, &mut Journal::off()).unwrap_or_else(|e| panic!("{name} {n}p seed {seed}: {e}"));
                 }
             }
         }

@@ -48,7 +48,7 @@ fn random_games_end_within_the_step_bound_and_always_offer_an_option() {
                         }
                         Status::Chance(c) => sample_chance(&state, c, &mut rng),
                     };
-                    game.apply(&mut state, choice, &mut Journal::Off).unwrap_or_else(|e| panic!("{name} {n}p seed {seed}: {e}"));
+                    game.apply(&mut state, choice, &mut Journal::off()).unwrap_or_else(|e| panic!("{name} {n}p seed {seed}: {e}"));
                 }
             }
         }
@@ -98,7 +98,7 @@ fn cloned_and_serialized_states_resume_identically() {
                             Status::Chance(ch) => sample_chance(&a, ch, &mut r1),
                         };
                         for s in [&mut a, &mut b, &mut c] {
-                            game.apply(s, choice.clone(), &mut Journal::Off).unwrap();
+                            game.apply(s, choice.clone(), &mut Journal::off()).unwrap();
                         }
                         assert_eq!(a, b);
                         assert_eq!(a, c);
@@ -109,7 +109,7 @@ fn cloned_and_serialized_states_resume_identically() {
                     Status::Chance(ch) => sample_chance(&state, ch, &mut rng),
                     Status::Over(_) => unreachable!(),
                 };
-                game.apply(&mut state, choice, &mut Journal::Off).unwrap();
+                game.apply(&mut state, choice, &mut Journal::off()).unwrap();
                 step += 1;
             }
         }

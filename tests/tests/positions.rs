@@ -152,7 +152,7 @@ fn debug_builds_check_the_conserved_totals_after_every_step() {
     let mut s = game.start(names(2)).unwrap();
     choose(&game, &mut s, "pay");
     let leak = game.option_labels(&s).unwrap().iter().position(|l| l == "leak").unwrap();
-    let err = game.apply(&mut s, frontier_interpreter::Choice::Option(leak), &mut frontier_interpreter::Journal::Off);
+    let err = game.apply(&mut s, frontier_interpreter::Choice::Option(leak), &mut frontier_interpreter::Journal::off());
     if cfg!(debug_assertions) {
         // p1: 4 - 1 = 3 in hand, 1 in the bank: 4 of 5.
         let err = err.unwrap_err().to_string();

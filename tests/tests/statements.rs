@@ -94,7 +94,7 @@ fn a_draw_resumes_after_the_shuffle_of_its_refilled_pile() {
     let mut original = state;
     // Element codes are row numbers: c3 c1 c2.
     for s in [&mut original, &mut restored] {
-        game.apply(s, Choice::Order(vec![2, 0, 1]), &mut Journal::Off).unwrap();
+        game.apply(s, Choice::Order(vec![2, 0, 1]), &mut Journal::off()).unwrap();
     }
     assert_eq!(original, restored);
     assert_eq!(text(&game, &original, "hand[p1]"), "c4 c3 c1");
@@ -361,8 +361,31 @@ fn a_decision_with_options_over_several_lists_plays_and_resumes() {
     for (i, label) in labels.iter().enumerate() {
         let mut s = state.clone();
         let mut log = Vec::new();
-        game.apply(&mut s, Choice::Option(i), &mut Journal::On(&mut log)).unwrap();
+        game.apply(&mut s, Choice::Option(i), &mut Journal::on(&mut log)).unwrap();
         assert_eq!(log, [format!("p1: {label}")]);
         assert!(matches!(game.status(&s), Status::Decision { .. }));
     }
+}
+
+/// What one step logs is bounded (`MAX_LOG_BYTES`, 1 MiB): a ruleset logging large texts
+/// in a loop would otherwise fill the memory of whoever keeps the log. Here 2,000 lines of
+/// 1,000 bytes: lines 1 to 1,048 fit (1,048,000 bytes), line 1,049 passes 1,048,576 by 424
+/// and keeps its first 576 bytes with a note, the rest are left out. The next step logs
+/// again.
+#[test]
+fn one_step_logs_at_most_a_mebibyte() {
+    let long = "x".repeat(1_000);
+    let text = format!(
+        "frontier: 1\nname: loud\nplayers: 2\nstate:\n  n: {{ init: 0 }}\nplay:\n  - while: \"n < 2000\"\n    do:\n      - log: \"{long}\"\n      - add: {{ n: 1 }}\n  - choose:\n      who: \"players[0]\"\n      options:\n        - label: again\n          do:\n            - log: \"{long}\"\nranking:\n  score: \"n\"\n"
+    );
+    let game = load_source(&text_source("loud", "ruleset.yaml", text)).unwrap_or_else(|e| panic!("{e}"));
+    let mut log = Vec::new();
+    let mut state = game.start_logged(names(2), &mut Journal::on(&mut log)).unwrap();
+    assert_eq!(var(&game, &state, "n", ""), 2_000, "the loop ran to its end");
+    assert_eq!(log.len(), 1_049);
+    assert!(log[..1_048].iter().all(|line| *line == long));
+    assert_eq!(log[1_048], format!("{}… (this step's log stops here: it passed 1048576 bytes)", &long[..576]));
+    let mut next = Vec::new();
+    game.apply(&mut state, Choice::Option(0), &mut Journal::on(&mut next)).unwrap();
+    assert_eq!(next, ["p1: again".to_string(), long]);
 }

@@ -43,7 +43,7 @@ impl WebGame {
         let names = crate::seat_names(specs.len());
         let seats = seats_for(&specs, seed)?;
         let mut setup_log = Vec::new();
-        let state = game.start_logged(names.clone(), &mut Journal::On(&mut setup_log)).map_err(|e| e.to_string())?;
+        let state = game.start_logged(names.clone(), &mut Journal::on(&mut setup_log)).map_err(|e| e.to_string())?;
         let log = setup_log.into_iter().map(|text| LogLine { after_step: 0, text }).collect();
         let mut web = WebGame { game, ruleset, reference, params, specs, seed, table: Table::new(names, state, seed, seats), log };
         web.advance()?;
