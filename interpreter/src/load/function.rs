@@ -25,7 +25,6 @@ impl Builder {
     /// Reads the signatures of `functions:` into `decls.functions`.
     pub(super) fn declare_functions(&mut self, value: Option<&Yaml>, decls: &mut Decls) -> Vec<Declared> {
         let shape = "a function is a mapping: {params: {name: type, …}, returns: type, value: \"expression\"}";
-        let tables: super::TableNames = decls.tables.iter().map(|t| t.name.clone()).collect();
         let mut out = Vec::new();
         for (name, path, m) in self.declarations(value, "functions", shape) {
             if self.full() {
@@ -37,9 +36,9 @@ impl Builder {
             } else if decls.function_ids.contains_key(&name) {
                 self.error(&path, format!("function '{name}' is declared twice"));
             }
-            let params = self.typed_params(m.get("params"), &tables, &path);
+            let params = self.typed_params(m.get("params"), &decls.tables, &path);
             let returns = match m.get("returns").and_then(Yaml::as_str) {
-                Some(t) => self.value_type_named(t, &tables, &join(&path, "returns")),
+                Some(t) => self.value_type_named(t, &decls.tables, &join(&path, "returns")),
                 None => {
                     self.error(&path, "missing 'returns': the type of the function's value (int, bool, player, a table name…)");
                     Type::Any

@@ -25,7 +25,7 @@ use crate::model::*;
 use crate::script::Scripts;
 use crate::value::{TableId, Type, Value};
 pub(crate) use expr::{code_of_type, nothing, Compiled, Compiler, Decls, Scope};
-use expr::{TableDecl, VarDecl, ZoneDecl, BUILT_IN_NAMES};
+use expr::{Declared, Named, TableDecl, VarDecl, ZoneDecl, BUILT_IN_NAMES};
 
 /// A ruleset's files as read by the caller (the core does no IO).
 #[derive(Debug, Clone)]
@@ -225,9 +225,6 @@ impl ProcCtx {
 /// The most rows a table may have: zones and boards store rows as 16-bit codes.
 pub const MAX_ROWS: usize = u16::MAX as usize;
 
-/// The names of the tables, by which a type names one (`type: cards`, `int`, `cards?`).
-pub(crate) type TableNames = expr::Named<String>;
-
 /// The most problems one load reports. Past it the loader stops compiling: finding where
 /// each problem stands, and the names it may be a misspelling of, takes time in the
 /// size of the ruleset, so a large ruleset with a mistake repeated everywhere would
@@ -422,9 +419,9 @@ impl Builder {
             max_players: meta.max_players as usize,
             tables: tables.iter().map(TableDecl::of).collect(),
             params: params.iter().map(|p| (p.name.clone(), p.value)).collect(),
-            vars: expr::Named::default(),
-            zones: expr::Named::default(),
-            boards: expr::Named::default(),
+            vars: Named::default(),
+            zones: Named::default(),
+            boards: Named::default(),
             script_functions: scripts.as_ref().map(|s| s.functions()).unwrap_or_default(),
             scripts: scripts.clone(),
             scripts_unreadable,
@@ -709,7 +706,7 @@ impl Builder {
     }
 
     /// `params: {name: type, …}` of a procedure or a function, in order.
-    pub(crate) fn typed_params(&mut self, value: Option<&Yaml>, tables: &TableNames, path: &str) -> Vec<(String, Type)> {
+    pub(crate) fn typed_params<T: Declared>(&mut self, value: Option<&Yaml>, tables: &Named<T>, path: &str) -> Vec<(String, Type)> {
         let mut params = Vec::new();
         match value {
             None => {}
@@ -737,14 +734,14 @@ impl Builder {
 
     /// The type of a value passed around (a parameter, a function's or a procedure's
     /// value): a type name, or `list of <type>`.
-    pub(crate) fn value_type_named(&mut self, text: &str, tables: &TableNames, path: &str) -> Type {
+    pub(crate) fn value_type_named<T: Declared>(&mut self, text: &str, tables: &Named<T>, path: &str) -> Type {
         match text.strip_prefix("list of ") {
             Some(element) => Type::List(Box::new(self.value_type_named(element.trim(), tables, path))),
             None => self.type_named(text, tables, path),
         }
     }
 
-    pub(crate) fn type_named(&mut self, text: &str, tables: &TableNames, path: &str) -> Type {
+    pub(crate) fn type_named<T: Declared>(&mut self, text: &str, tables: &Named<T>, path: &str) -> Type {
         let base = text.trim_end_matches('?');
         match base {
             "int" => Type::Int,
@@ -755,7 +752,7 @@ impl Builder {
                 Some(t) => Type::Row(TableId::at(t)),
                 None => {
                     let mut candidates: Vec<String> = ["int", "bool", "str", "player"].iter().map(|s| s.to_string()).collect();
-                    candidates.extend(tables.iter().cloned());
+                    candidates.extend(tables.iter().map(|t| t.name().to_string()));
                     let hint = did_you_mean(other, &candidates);
                     self.error(path, format!("unknown type '{other}'{hint}: use int, bool, str, player or a table name"));
                     Type::Any
@@ -772,7 +769,7 @@ impl Builder {
         };
         let map = &self.derive_pairs(map);
         // Only the tables that will be built: a type naming one refers to it by position.
-        let names: TableNames =
+        let names: Named<String> =
             map.iter().filter(|(_, v)| v.is_mapping()).filter_map(|(k, _)| k.as_str().map(str::to_string)).collect();
         let mut tables = Vec::new();
         // Row values may name rows of any table: read all rows first, then resolve.
@@ -1302,7 +1299,6 @@ impl Builder {
             self.error("state", "expected a mapping of variable names to declarations");
             return (out, slots);
         };
-        let table_names: TableNames = decls.tables.iter().map(|t| t.name.clone()).collect();
         for (key, v) in map {
             if self.full() {
                 break;
@@ -1317,7 +1313,7 @@ impl Builder {
             self.check_keys(m, &path, &format::key_lists().state);
             let ty = match m.get("type").and_then(Yaml::as_str) {
                 Some(t) => {
-                    let ty = self.type_named(t, &table_names, &join(&path, "type"));
+                    let ty = self.type_named(t, &decls.tables, &join(&path, "type"));
                     if ty == Type::Str {
                         // State is stored as numbers: a text would read back as one.
                         self.error(&join(&path, "type"), "a state variable cannot hold text (state is numbers, true/false, players and rows): keep texts in a table and store its row");

@@ -144,7 +144,6 @@ impl Procedures {
 
     /// Declares `setup`, `play` and every named procedure, so calls may name any of them.
     pub fn declare(&mut self, b: &mut Builder, decls: &Decls, top: &Mapping) {
-        let tables: super::TableNames = decls.tables.iter().map(|t| t.name.clone()).collect();
         for name in ["setup", "play"] {
             self.signatures.push(Signature { name: name.into(), params: Vec::new(), returns: None, path: name.into() });
         }
@@ -169,13 +168,13 @@ impl Procedures {
                 b.check_keys(m, &path, &crate::format::key_lists().procedure);
                 returns = match m.get("returns") {
                     None => None,
-                    Some(Yaml::String(t)) => Some(b.value_type_named(t, &tables, &join(&path, "returns"))),
+                    Some(Yaml::String(t)) => Some(b.value_type_named(t, &decls.tables, &join(&path, "returns"))),
                     Some(_) => {
                         b.error(&join(&path, "returns"), "the type of the value the procedure returns: int, bool, player or a table name");
                         None
                     }
                 };
-                params = b.typed_params(m.get("params"), &tables, &path);
+                params = b.typed_params(m.get("params"), &decls.tables, &path);
             }
             self.signatures.push(Signature { name: name.to_string(), params, returns, path });
         }
