@@ -83,9 +83,9 @@ pub fn load_with(source: &RulesetSource, resolve: Resolver, params: &[(String, i
     }
     let files: Vec<(String, String)> = layers.iter().map(|l| (l.source.file.clone(), l.source.text.clone())).collect();
     let scripts: Vec<(String, String)> = layers.iter().flat_map(|l| l.source.scripts.clone()).collect();
-    let mut builder = Builder { files, diagnostics: unknown, gave_up: false, limits, optimizer };
+    let mut builder = Builder { files, diagnostics: unknown, limits, optimizer };
     let game = builder.build(&merged, &scripts, &source.origin);
-    if builder.gave_up {
+    if builder.full() {
         let message = format!("more problems may follow: loading stops after {MAX_DIAGNOSTICS}; mend these first");
         builder.diagnostics.push(Diagnostic { file: source.file.clone(), position: None, path: String::new(), message });
     }
@@ -185,11 +185,8 @@ fn strip_location(message: &str) -> String {
 pub(crate) struct Builder {
     /// The files that make up the ruleset: a variant first, then what it extends.
     pub files: Vec<(String, String)>,
-    /// The problems found, at most [`MAX_DIAGNOSTICS`].
+    /// The problems found, at most [`MAX_DIAGNOSTICS`] (see [`Builder::full`]).
     pub diagnostics: Vec<Diagnostic>,
-    /// Whether problems were left out past [`MAX_DIAGNOSTICS`] (the loader stops
-    /// compiling then).
-    pub gave_up: bool,
     pub limits: Limits,
     pub optimizer: Optimizer,
 }
@@ -248,9 +245,8 @@ impl Builder {
 
     /// Whether [`MAX_DIAGNOSTICS`] problems are reported: what follows is left out, and
     /// expressions and statements are no longer compiled.
-    pub fn full(&mut self) -> bool {
-        self.gave_up |= self.diagnostics.len() >= MAX_DIAGNOSTICS;
-        self.gave_up
+    pub fn full(&self) -> bool {
+        self.diagnostics.len() >= MAX_DIAGNOSTICS
     }
 
     /// Where `path` (and optionally an expression source inside it) stands.
