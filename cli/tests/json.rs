@@ -5,6 +5,10 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+#[path = "support/json_keys.rs"]
+mod json_keys;
+use json_keys::keys_of;
+
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
 }
@@ -95,20 +99,6 @@ fn shape_keys(shape: &str) -> std::collections::BTreeSet<String> {
         rest = &after[end + 1..];
     }
     keys
-}
-
-/// Every key of a JSON value, at any depth.
-fn keys_of(value: &serde_json::Value, out: &mut std::collections::BTreeSet<String>) {
-    match value {
-        serde_json::Value::Object(map) => {
-            for (k, v) in map {
-                out.insert(k.clone());
-                keys_of(v, out);
-            }
-        }
-        serde_json::Value::Array(items) => items.iter().for_each(|v| keys_of(v, out)),
-        _ => {}
-    }
 }
 
 /// docs/json.md's shapes and the documents agree: each key a shape names appears in the

@@ -7,6 +7,10 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
+#[path = "../../tests/support/json_keys.rs"]
+mod json_keys;
+use json_keys::keys_of;
+
 /// A server for one test, with at most `max_games` games.
 fn server(max_games: usize) -> SocketAddr {
     server_with(None, max_games)
@@ -282,20 +286,6 @@ fn documented_keys(example: &str) -> Vec<String> {
         rest = tail;
     }
     keys
-}
-
-/// Every key of a JSON value, at any depth.
-fn keys_of(value: &Value, out: &mut std::collections::BTreeSet<String>) {
-    match value {
-        Value::Object(map) => {
-            for (k, v) in map {
-                out.insert(k.clone());
-                keys_of(v, out);
-            }
-        }
-        Value::Array(items) => items.iter().for_each(|v| keys_of(v, out)),
-        _ => {}
-    }
 }
 
 /// docs/serve.md's examples of answers name only keys the API gives, and name every key
