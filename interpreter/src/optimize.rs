@@ -14,7 +14,7 @@
 //! trace pin that.
 
 use crate::eval::{arith, Env, Template, TemplatePart, MAX_HOISTED};
-use crate::ir::{Expr, Key, Quantifier, Total, Unroll, ZoneRead};
+use crate::ir::{Code, Expr, Key, Quantifier, Total, Unroll, ZoneRead};
 use crate::model::{Game, StmtKind};
 use crate::value::Value;
 
@@ -242,15 +242,21 @@ impl Folder<'_> {
                 Expr::Equal { a, b, negate } => Some(Expr::Equal { a: a.clone(), b: b.clone(), negate: !negate }),
                 _ => None,
             },
+            // A constant on the right decides only once the left is read: `x and true`
+            // is x; `x and false` is false when x cannot fail (else x's error stands).
             Expr::And(a, b) => match (boolean(a), boolean(b)) {
                 (Some(false), _) => Some(Expr::Const(Value::Bool(false))),
                 (Some(true), _) => Some((**b).clone()),
-                _ => None,
+                (None, Some(true)) => Some((**a).clone()),
+                (None, Some(false)) => cannot_fail(a).then_some(Expr::Const(Value::Bool(false))),
+                (None, None) => None,
             },
             Expr::Or(a, b) => match (boolean(a), boolean(b)) {
                 (Some(true), _) => Some(Expr::Const(Value::Bool(true))),
                 (Some(false), _) => Some((**b).clone()),
-                _ => None,
+                (None, Some(false)) => Some((**a).clone()),
+                (None, Some(true)) => cannot_fail(a).then_some(Expr::Const(Value::Bool(true))),
+                (None, None) => None,
             },
             Expr::If { cond, then, otherwise } => Some(if boolean(cond)? { (**then).clone() } else { (**otherwise).clone() }),
             Expr::Call { builtin, args, .. } => {
@@ -816,6 +822,19 @@ fn inline(e: &mut Expr, bodies: &[Expr], policy: InlinePolicy) -> bool {
     changed
 }
 
+/// A true/false test that cannot fail: comparisons, negations and connectives of
+/// constants and state variables (a variable's slot is checked at load).
+fn cannot_fail(e: &Expr) -> bool {
+    let number = |e: &Expr| matches!(e, Expr::Const(Value::Int(_)) | Expr::Var { code: Code::Int, .. } | Expr::PlayerCount);
+    match e {
+        Expr::Const(Value::Bool(_)) | Expr::Var { code: Code::Bool, .. } => true,
+        Expr::Compare { a, b, .. } => number(a) && number(b),
+        Expr::Not(a) => cannot_fail(a),
+        Expr::And(a, b) | Expr::Or(a, b) => cannot_fail(a) && cannot_fail(b),
+        _ => false,
+    }
+}
+
 /// Reads that cannot fail and cost no more than reading a parameter.
 fn plain_read(e: &Expr) -> bool {
     matches!(e, Expr::Const(_) | Expr::Local(_) | Expr::Param(_) | Expr::It | Expr::Outer(_) | Expr::Var { .. } | Expr::PlayerCount)
@@ -1019,6 +1038,22 @@ mod tests {
         assert!(!optimized_has("not (not (money[p1] > 5))", not));
         // A zone search has no negated form: the negation stays.
         assert!(optimized_has("not (p1 in herd[@abilene])", not));
+    }
+
+    #[test]
+    fn a_constant_on_the_right_of_and_or_decides_once_the_left_is_read() {
+        let and_or = |e: &Expr| matches!(e, Expr::And(..) | Expr::Or(..));
+        let false_ = |e: &Expr| matches!(e, Expr::Const(crate::Value::Bool(false)));
+        let true_ = |e: &Expr| matches!(e, Expr::Const(crate::Value::Bool(true)));
+        // `x and true` is x, `x or false` is x.
+        assert!(!optimized_has("money[p1] > 5 and true", and_or));
+        assert!(!optimized_has("money[p1] > 5 or false", and_or));
+        // `x and false` is false and `x or true` true when x cannot fail…
+        assert!(optimized_has("money[p1] > 5 and false", false_));
+        assert!(optimized_has("not (money[p1] > 5) or true", true_));
+        // …but a division by zero in x must still be reported: x is read.
+        assert!(optimized_has("money[p1] / money[p2] > 5 and false", and_or));
+        assert!(optimized_has("money[p1] / money[p2] > 5 or true", and_or));
     }
 
     #[test]
