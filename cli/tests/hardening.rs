@@ -201,6 +201,20 @@ fn extending_an_empty_file_or_a_list_is_an_error() {
     expect(&frontier(&dir, &["validate", "v.yaml"]), 1, &["other.yaml:1:1: foo: unknown key 'foo'", "(in the base that v.yaml extends)"]);
 }
 
+/// `extends:` that comes back to a file already in the chain is a cycle, named file by
+/// file; one that is not a name says what it found.
+#[test]
+fn extends_cycles_and_non_names_are_named() {
+    let dir = scratch("extends-cycle");
+    std::fs::write(dir.join("self.yaml"), "extends: self.yaml\nname: s\n").unwrap();
+    expect(&frontier(&dir, &["validate", "self.yaml"]), 1, &["self.yaml:1:1: extends: variants extend each other in a cycle: self.yaml extends self.yaml"]);
+    std::fs::write(dir.join("a.yaml"), "extends: b.yaml\nname: a\n").unwrap();
+    std::fs::write(dir.join("b.yaml"), "extends: a.yaml\nname: b\n").unwrap();
+    expect(&frontier(&dir, &["validate", "a.yaml"]), 1, &["b.yaml:1:1: extends: variants extend each other in a cycle: a.yaml extends b.yaml extends a.yaml"]);
+    std::fs::write(dir.join("list.yaml"), "extends: [go-west]\nname: l\n").unwrap();
+    expect(&frontier(&dir, &["validate", "list.yaml"]), 1, &["list.yaml:1:1: extends: expected a ruleset name or path, found a list"]);
+}
+
 /// Usage errors exit 2 and say what is wrong: `--games 0` or past what one process can
 /// keep (2⁶⁴−1 and 10⁹ once panicked and allocated 136 GB), `--seconds 0` or NaN, two
 /// agents for three players, an unknown agent.

@@ -46,11 +46,24 @@ pub(crate) fn read_layers(source: &RulesetSource, resolve: Resolver) -> Result<V
         let fail = |message: String| LoadError {
             diagnostics: vec![Diagnostic { file: file.clone(), position, path: "extends".into(), message }],
         };
-        let Some(name) = base.as_str() else { return Err(fail("extends: expected a ruleset name or path".into())) };
+        let Some(name) = base.as_str() else {
+            let found = match base {
+                Yaml::Null => "nothing",
+                Yaml::Sequence(_) => "a list",
+                Yaml::Mapping(_) => "a mapping",
+                _ => "a number or true/false",
+            };
+            return Err(fail(format!("expected a ruleset name or path, found {found}")));
+        };
         if layers.len() > MAX_DEPTH {
-            return Err(fail(format!("variants extend each other more than {MAX_DEPTH} deep (a cycle?)")));
+            return Err(fail(format!("variants extend each other more than {MAX_DEPTH} deep")));
         }
         current = resolve(name).map_err(|e| fail(format!("cannot load '{name}': {e}")))?;
+        // The same file again (by the path it was reached by): the chain would never end.
+        if let Some(first) = layers.iter().position(|l| l.source.file == current.file) {
+            let chain: Vec<&str> = layers[first..].iter().map(|l| l.source.file.as_str()).chain([current.file.as_str()]).collect();
+            return Err(fail(format!("variants extend each other in a cycle: {}", chain.join(" extends "))));
+        }
     }
     Ok(layers)
 }
