@@ -298,10 +298,28 @@ fn place<'t>(pair: &Pair<'t, Rule>) -> Result<(Word<'t>, u32), Problem> {
     }
 }
 
-/// Reads digits the grammar already checked; the only way this fails is overflow.
-fn number<T: FromStr>(pair: &Pair<'_, Rule>) -> Result<T, Problem> {
+/// Reads digits the grammar already checked; the only way this fails is a number past
+/// what the line's field holds, which the message gives.
+fn number<T: Ranged>(pair: &Pair<'_, Rule>) -> Result<T, Problem> {
     pair.as_str().parse().map_err(|_| Problem {
         at: pair.as_span().start(),
-        message: "number too large".to_string(),
+        message: format!("number out of range: {} here", T::RANGE),
     })
+}
+
+/// The kinds of number a trace line holds, and their range in words.
+trait Ranged: FromStr {
+    const RANGE: &'static str;
+}
+
+impl Ranged for u32 {
+    const RANGE: &'static str = "from 0 to 4294967295";
+}
+
+impl Ranged for u64 {
+    const RANGE: &'static str = "from 0 to 18446744073709551615";
+}
+
+impl Ranged for i64 {
+    const RANGE: &'static str = "from -9223372036854775808 to 9223372036854775807";
 }
