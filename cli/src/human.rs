@@ -269,11 +269,25 @@ fn words(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// Whether each of `typed`, in order, is a word of `label` (or, with `prefix`, the start of
-/// one), skipping label words as needed.
-fn follows(typed: &[String], label: &[String], prefix: bool) -> bool {
+/// How a typed word fits a word of a label.
+#[derive(Clone, Copy)]
+enum Fit {
+    /// The whole word.
+    Whole,
+    /// The start of the word.
+    Start,
+}
+
+/// Whether each of `typed`, in order, fits a word of `label`, skipping label words as
+/// needed.
+fn follows(typed: &[String], label: &[String], fit: Fit) -> bool {
     let mut rest = label.iter();
-    typed.iter().all(|t| rest.any(|w| if prefix { w.starts_with(t.as_str()) } else { w == t }))
+    typed.iter().all(|t| {
+        rest.any(|w| match fit {
+            Fit::Whole => w == t,
+            Fit::Start => w.starts_with(t.as_str()),
+        })
+    })
 }
 
 /// The option a person means: its number, its label, or a short form that fits one option
@@ -293,8 +307,8 @@ pub fn pick(answer: &str, labels: &[String]) -> Result<usize, String> {
     if let Some(i) = label_words.iter().position(|w| *w == typed) {
         return Ok(i);
     }
-    for prefix in [false, true] {
-        let fits: Vec<usize> = (0..labels.len()).filter(|&i| follows(&typed, &label_words[i], prefix)).collect();
+    for fit in [Fit::Whole, Fit::Start] {
+        let fits: Vec<usize> = (0..labels.len()).filter(|&i| follows(&typed, &label_words[i], fit)).collect();
         match fits.len() {
             0 => continue,
             1 => return Ok(fits[0]),

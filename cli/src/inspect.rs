@@ -9,6 +9,24 @@ use serde_json::{json, Value};
 /// The format number of every `--json` document of these commands: a reader checks it.
 const FORMAT: u32 = 1;
 
+/// What these commands print: text for people, or a JSON document (`--json`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Output {
+    Text,
+    Json,
+}
+
+impl Output {
+    /// The output a command's `--json` flag asks for.
+    pub fn json_if(flag: bool) -> Output {
+        if flag {
+            Output::Json
+        } else {
+            Output::Text
+        }
+    }
+}
+
 fn print_json(doc: &Value) {
     println!("{}", serde_json::to_string_pretty(doc).unwrap_or_default());
 }
@@ -18,17 +36,17 @@ fn players(g: &Game) -> Value {
 }
 
 /// `frontier list`.
-pub fn list(as_json: bool) -> Result<(), String> {
+pub fn list(output: Output) -> Result<(), String> {
     let mut entries = Vec::new();
     for e in crate::source::RULESETS {
         match crate::source::load_ruleset(e.name) {
-            Ok(g) if as_json => entries.push(json!({ "name": e.name, "loads": true, "title": g.meta.title, "players": players(&g), "file": e.file })),
+            Ok(g) if output == Output::Json => entries.push(json!({ "name": e.name, "loads": true, "title": g.meta.title, "players": players(&g), "file": e.file })),
             Ok(g) => println!("{}\t{}\t{}", e.name, crate::players_text(&g), g.meta.title),
-            Err(_) if as_json => entries.push(json!({ "name": e.name, "loads": false, "title": null, "players": null, "file": e.file })),
+            Err(_) if output == Output::Json => entries.push(json!({ "name": e.name, "loads": false, "title": null, "players": null, "file": e.file })),
             Err(_) => println!("{}\t(does not load: run frontier validate {})", e.name, e.name),
         }
     }
-    if as_json {
+    if output == Output::Json {
         print_json(&json!({ "frontier_list": FORMAT, "rulesets": entries }));
     }
     Ok(())
@@ -46,8 +64,8 @@ fn diagnostic(d: &Diagnostic) -> Value {
 
 /// `frontier validate`: with `--json`, a document on stdout whether the ruleset is valid
 /// or not (exit 1 when it is not, as without `--json`).
-pub fn validate(ruleset: &str, as_json: bool) -> Result<(), String> {
-    if !as_json {
+pub fn validate(ruleset: &str, output: Output) -> Result<(), String> {
+    if output == Output::Text {
         let g = crate::source::load_ruleset(ruleset)?;
         println!("{}: valid ({}, {} players)", ruleset, g.meta.title, crate::players_text(&g));
         return Ok(());
@@ -73,12 +91,11 @@ pub fn validate(ruleset: &str, as_json: bool) -> Result<(), String> {
 }
 
 /// `frontier describe`.
-pub fn describe(ruleset: &str, as_json: bool) -> Result<(), String> {
+pub fn describe(ruleset: &str, output: Output) -> Result<(), String> {
     let g = crate::source::load_ruleset(ruleset)?;
-    if as_json {
-        print_json(&description(&g));
-    } else {
-        print!("{}", g.describe());
+    match output {
+        Output::Json => print_json(&description(&g)),
+        Output::Text => print!("{}", g.describe()),
     }
     Ok(())
 }

@@ -162,9 +162,9 @@ fn run() -> ExitCode {
         return ExitCode::from(1);
     }
     let result = match cli.command {
-        Command::List { json } => inspect::list(json),
-        Command::Validate { ruleset, json } => inspect::validate(&ruleset, json),
-        Command::Describe { ruleset, json } => inspect::describe(&ruleset, json),
+        Command::List { json } => inspect::list(inspect::Output::json_if(json)),
+        Command::Validate { ruleset, json } => inspect::validate(&ruleset, inspect::Output::json_if(json)),
+        Command::Describe { ruleset, json } => inspect::describe(&ruleset, inspect::Output::json_if(json)),
         Command::Show(args) => source::show(args),
         Command::Play(args) => play::run(args),
         Command::Simulate(args) => simulate::run(args),

@@ -143,13 +143,15 @@ impl Session<'_> {
         self.human.forget_board();
     }
 
-    fn trace_text(&self, finished: bool) -> String {
+    /// The trace so far; with the final result when the game is over (a person quits
+    /// only at a decision, so a game left with `q` has none).
+    fn trace_text(&self) -> String {
         let reference = match crate::source::embedded(&self.ruleset) {
             Some(_) => RulesetRef::Name(self.ruleset.clone()),
             None => RulesetRef::Path(absolute(Path::new(&self.ruleset))),
         };
-        let outcome = match (finished, self.game.status(&self.table.state)) {
-            (true, Status::Over(o)) => Some(o.clone()),
+        let outcome = match self.game.status(&self.table.state) {
+            Status::Over(o) => Some(o.clone()),
             _ => None,
         };
         let mut trace = frontier_interpreter::trace::write_trace(reference, &self.table.names, Some(self.seed), &self.table.steps, outcome.as_ref());
@@ -159,8 +161,8 @@ impl Session<'_> {
         format!("# agents {}\n{}", self.specs.join(","), trace.to_text())
     }
 
-    fn save(&self, path: &Path, finished: bool) -> Result<(), String> {
-        crate::output::write_atomically(path, self.trace_text(finished).as_bytes())
+    fn save(&self, path: &Path) -> Result<(), String> {
+        crate::output::write_atomically(path, self.trace_text().as_bytes())
     }
 }
 
@@ -250,7 +252,7 @@ fn finish(session: &mut Session, trace_out: Option<&Path>) -> Result<(), String>
         Stopped::Over => {
             print_result(session.game, &session.table.state);
             if let Some(path) = trace_out {
-                session.save(path, true)?;
+                session.save(path)?;
                 println!("trace written to {}", path.display());
             }
             Ok(())
@@ -258,7 +260,7 @@ fn finish(session: &mut Session, trace_out: Option<&Path>) -> Result<(), String>
         Stopped::Quit { input_ended } => {
             let default = PathBuf::from(format!("frontier-{}-{}.trace", session.game.meta.name, session.seed));
             let path = trace_out.map(Path::to_path_buf).unwrap_or(default);
-            session.save(&path, false)?;
+            session.save(&path)?;
             let n = session.table.steps.len();
             let how = format!(
                 "the game so far ({n} step{}) is in {}: go on with `frontier play --resume {}`",

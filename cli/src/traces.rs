@@ -357,12 +357,13 @@ pub fn check(args: CheckArgs) -> Result<(), String> {
 pub fn replay_cmd(args: ReplayArgs) -> Result<(), String> {
     let p = prepare(&args.trace)?;
     let Prepared { trace, game, start } = p;
+    let shown = if args.state { StateAs::Position } else { StateAs::Text };
     if args.at == Some(0) {
-        print_state(&game, &start, args.state);
+        print_state(&game, &start, shown);
         return Ok(());
     }
     // A position file is YAML alone: no title before it.
-    if !args.state {
+    if shown == StateAs::Text {
         println!("{} — {}", game.meta.title, trace.header.players.join(", "));
     }
     let mut shown_at: Option<State> = None;
@@ -380,7 +381,7 @@ pub fn replay_cmd(args: ReplayArgs) -> Result<(), String> {
     let replayed = result.map_err(|d| divergence(&args.trace, &d))?;
     match args.at {
         Some(at) => match shown_at {
-            Some(state) => print_state(&game, &state, args.state),
+            Some(state) => print_state(&game, &state, shown),
             None => return Err(format!("the trace has {}, not {at}", counted(replayed.steps as u64, "step"))),
         },
         None => crate::play::print_result(&game, &replayed.final_state),
@@ -388,11 +389,17 @@ pub fn replay_cmd(args: ReplayArgs) -> Result<(), String> {
     Ok(())
 }
 
-fn print_state(game: &Game, state: &State, as_position: bool) {
-    if as_position {
-        print!("{}", game.state_to_yaml(state));
-    } else {
-        print!("{}", game.render_state_styled(state, None, crate::output_style()));
+/// How `replay --at` prints a state: for people, or as a position file (`--state`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum StateAs {
+    Text,
+    Position,
+}
+
+fn print_state(game: &Game, state: &State, shown: StateAs) {
+    match shown {
+        StateAs::Position => print!("{}", game.state_to_yaml(state)),
+        StateAs::Text => print!("{}", game.render_state_styled(state, None, crate::output_style())),
     }
 }
 

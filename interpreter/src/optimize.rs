@@ -263,7 +263,7 @@ impl Folder<'_> {
                 if let Some(reduced) = builtin.reduce.and_then(|reduce| reduce(args)) {
                     return Some(reduced);
                 }
-                (builtin.pure && args.iter().all(|a| closed(a, false))).then(|| self.fold(e)).flatten()
+                (builtin.pure && args.iter().all(|a| closed(a, It::Unbound))).then(|| self.fold(e)).flatten()
             }
             Expr::Column { .. }
             | Expr::RowId(_)
@@ -279,7 +279,7 @@ impl Folder<'_> {
             | Expr::UnrolledTest { .. }
             | Expr::UnrolledTotal { .. }
             | Expr::IsNone { .. }
-                if closed(e, false) =>
+                if closed(e, It::Unbound) =>
             {
                 self.fold(e)
             }
@@ -476,13 +476,21 @@ fn template<'t>(t: &'t mut Template, out: &mut Vec<&'t mut Expr>) {
     }
 }
 
+/// Whether `it` is bound where an expression stands: inside a per-element argument of a
+/// call being folded, `it` is each (constant) element in turn.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum It {
+    Bound,
+    Unbound,
+}
+
 /// Whether an expression reads nothing but constants (and `it`, when a per-element
 /// argument binds it): then its value is the same in every game of the ruleset.
-fn closed(e: &Expr, it_bound: bool) -> bool {
+fn closed(e: &Expr, it: It) -> bool {
     match e {
         Expr::Const(_) => true,
-        Expr::It => it_bound,
-        Expr::Lambda(body) => closed(body, true),
+        Expr::It => it == It::Bound,
+        Expr::Lambda(body) => closed(body, It::Bound),
         Expr::Local(_)
         | Expr::Outer(_)
         | Expr::Var { .. }
@@ -501,27 +509,27 @@ fn closed(e: &Expr, it_bound: bool) -> bool {
         | Expr::ZoneIndexOf(..)
         | Expr::Board(_)
         | Expr::Script { .. } => false,
-        Expr::Call { builtin, args, .. } => builtin.pure && args.iter().all(|a| closed(a, it_bound)),
-        Expr::Column { row, .. } => closed(row, it_bound),
-        Expr::ColumnKey { key, .. } => *key == Key::It && it_bound,
-        Expr::IsNone { value, .. } => closed(value, it_bound),
-        Expr::RowId(a) | Expr::PosRow(a) | Expr::PosCol(a) | Expr::Neg(a, _) | Expr::Not(a) => closed(a, it_bound),
-        Expr::Index { list, at } => closed(list, it_bound) && closed(at, it_bound),
-        Expr::RowAt { at, .. } => closed(at, it_bound),
-        Expr::RowNumber { row, .. } => closed(row, it_bound),
+        Expr::Call { builtin, args, .. } => builtin.pure && args.iter().all(|a| closed(a, it)),
+        Expr::Column { row, .. } => closed(row, it),
+        Expr::ColumnKey { key, .. } => *key == Key::It && it == It::Bound,
+        Expr::IsNone { value, .. } => closed(value, it),
+        Expr::RowId(a) | Expr::PosRow(a) | Expr::PosCol(a) | Expr::Neg(a, _) | Expr::Not(a) => closed(a, it),
+        Expr::Index { list, at } => closed(list, it) && closed(at, it),
+        Expr::RowAt { at, .. } => closed(at, it),
+        Expr::RowNumber { row, .. } => closed(row, it),
         Expr::With { .. } | Expr::Hoisted { .. } => false,
-        Expr::Filter { list, cond } => closed(list, it_bound) && closed(cond, it_bound),
-        Expr::RowsWhere { key, .. } => closed(key, it_bound),
-        Expr::Pair { first, second, .. } => closed(first, it_bound) && closed(second, it_bound),
-        Expr::List(items) | Expr::UnrolledTest { items, .. } | Expr::UnrolledTotal { items, .. } => items.iter().all(|i| closed(i, it_bound)),
+        Expr::Filter { list, cond } => closed(list, it) && closed(cond, it),
+        Expr::RowsWhere { key, .. } => closed(key, it),
+        Expr::Pair { first, second, .. } => closed(first, it) && closed(second, it),
+        Expr::List(items) | Expr::UnrolledTest { items, .. } | Expr::UnrolledTotal { items, .. } => items.iter().all(|i| closed(i, it)),
         Expr::Arith { a, b, .. }
         | Expr::Compare { a, b, .. }
         | Expr::Equal { a, b, .. }
         | Expr::Same { a, b, .. }
         | Expr::And(a, b)
-        | Expr::Or(a, b) => closed(a, it_bound) && closed(b, it_bound),
-        Expr::In { item, list } => closed(item, it_bound) && closed(list, it_bound),
-        Expr::If { cond, then, otherwise } => closed(cond, it_bound) && closed(then, it_bound) && closed(otherwise, it_bound),
+        | Expr::Or(a, b) => closed(a, it) && closed(b, it),
+        Expr::In { item, list } => closed(item, it) && closed(list, it),
+        Expr::If { cond, then, otherwise } => closed(cond, it) && closed(then, it) && closed(otherwise, it),
     }
 }
 
