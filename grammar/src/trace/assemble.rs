@@ -67,7 +67,12 @@ impl<'t> Assembler<'t> {
         let is_first = !std::mem::replace(&mut self.seen_statement, true);
         let at = statement.at;
         match statement.kind {
-            K::Version(version) => self.version(at, version, is_first),
+            K::Version(_) if !is_first => self.report(
+                at,
+                "the 'frontier-trace' line must come first (only comments may precede it)"
+                    .to_string(),
+            ),
+            K::Version(version) => self.version(at, version),
             K::Ruleset(ruleset) => {
                 if self.place_header("ruleset", at, |lines| &mut lines.ruleset) {
                     self.header.ruleset = Some(ruleset);
@@ -177,14 +182,9 @@ impl<'t> Assembler<'t> {
         }
     }
 
-    fn version(&mut self, at: usize, version: u32, is_first: bool) {
-        if !is_first {
-            self.report(
-                at,
-                "the 'frontier-trace' line must come first (only comments may precede it)"
-                    .to_string(),
-            );
-        } else if version != 1 {
+    /// The `frontier-trace` line, first in the file.
+    fn version(&mut self, at: usize, version: u32) {
+        if version != 1 {
             self.report(
                 at,
                 format!("unsupported trace format version {version} (only version 1 exists)"),
