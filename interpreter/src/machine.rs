@@ -467,6 +467,15 @@ impl Game {
     }
 
     #[cold]
+    fn nested_too_deep(&self) -> RuntimeError {
+        let message = format!(
+            "calls nested more than {} deep: does a procedure call itself without end? (--limit calls=N raises the limit)",
+            self.limits.nested_calls
+        );
+        RuntimeError::new(message)
+    }
+
+    #[cold]
     fn endless(&self, origin: &str) -> RuntimeError {
         let message = format!(
             "{} statements ran without a decision or a chance point: does a loop never end? (--limit statements=N raises the limit)",
@@ -642,6 +651,46 @@ impl Game {
                     state.ints[slot] = n;
                 }
             },
+            StmtKind::If { cond, then, otherwise } => {
+                let branch = if cond.bool(&env!())? { Some(*then) } else { *otherwise };
+                if let Some(b) = branch {
+                    state.stack.push(Frame { block: b, pc: 0, base: base as u32, kind: FrameKind::Block });
+                }
+            }
+            StmtKind::Call { proc, args, into } => {
+                // The arguments are evaluated in the caller's frame, straight into the
+                // callee's parameter slots.
+                if state.stack.len() > self.limits.nested_calls {
+                    return Err(self.nested_too_deep());
+                }
+                let p = &self.procedures[proc.index()];
+                journal.cover(&p.rule);
+                let callee = state.locals.len();
+                state.locals.resize(callee + p.locals, Value::None);
+                for (slot, arg) in p.params.iter().zip(args) {
+                    let v = arg.eval(&Env::new(self, &*state, &state.locals[base..callee]))?;
+                    state.locals[callee + slot.index()] = v;
+                }
+                state.stack.push(Frame { block: p.body, pc: 0, base: callee as u32, kind: FrameKind::Call { into: *into } });
+            }
+            _ => self.exec_rest(state, stmt, block, pc, base, journal)?,
+        }
+        Ok(())
+    }
+
+    /// The statements other than assignments, `if` and `call`, out of line: the commonest
+    /// three run without the frame that the others' temporaries need.
+    #[inline(never)]
+    fn exec_rest(&self, state: &mut State, stmt: &crate::model::Stmt, block: BlockId, pc: u32, base: usize, journal: &mut Journal) -> Result<(), RuntimeError> {
+        macro_rules! env {
+            () => {
+                Env::new(self, &*state, &state.locals[base..])
+            };
+        }
+        match &stmt.kind {
+            StmtKind::Assign { .. } | StmtKind::If { .. } | StmtKind::Call { .. } => {
+                return Err(RuntimeError::new("internal: a statement run out of its place"));
+            }
             StmtKind::Move { from, to, what, at } => {
                 let env = env!();
                 let (from, of) = (from.instance(&env)?, from.of);
@@ -769,12 +818,6 @@ impl Game {
                     )));
                 }
             }
-            StmtKind::If { cond, then, otherwise } => {
-                let branch = if cond.bool(&env!())? { Some(*then) } else { *otherwise };
-                if let Some(b) = branch {
-                    state.stack.push(Frame { block: b, pc: 0, base: base as u32, kind: FrameKind::Block });
-                }
-            }
             StmtKind::ForEach { slot, list, body } => {
                 let list = as_list(list.eval(&env!())?)?;
                 if let Some(first) = list.first().cloned() {
@@ -852,26 +895,6 @@ impl Game {
                 } else {
                     state.pending = Pending::Chance { slot: *slot, outcomes: outcomes.to_vec(), weights };
                 }
-            }
-            StmtKind::Call { proc, args, into } => {
-                // The arguments are evaluated in the caller's frame, straight into the
-                // callee's parameter slots.
-                if state.stack.len() > self.limits.nested_calls {
-                    let message = format!(
-                        "calls nested more than {} deep: does a procedure call itself without end? (--limit calls=N raises the limit)",
-                        self.limits.nested_calls
-                    );
-                    return Err(RuntimeError::new(message));
-                }
-                let p = &self.procedures[proc.index()];
-                journal.cover(&p.rule);
-                let callee = state.locals.len();
-                state.locals.resize(callee + p.locals, Value::None);
-                for (slot, arg) in p.params.iter().zip(args) {
-                    let v = arg.eval(&Env::new(self, &*state, &state.locals[base..callee]))?;
-                    state.locals[callee + slot.index()] = v;
-                }
-                state.stack.push(Frame { block: p.body, pc: 0, base: callee as u32, kind: FrameKind::Call { into: *into } });
             }
             StmtKind::Log(template) => {
                 if journal.is_on() {
