@@ -434,6 +434,7 @@ impl Expr {
     /// The number of the seat or row this expression stands for: where its value lies in
     /// a variable indexed by players or by a table. `what` names the indexed thing.
     /// An entry of a two-key declaration is found from both keys' numbers.
+    #[inline]
     pub fn index(&self, env: &Env, what: &str) -> Result<usize> {
         if let Expr::Pair { .. } = self {
             return self.pair_index(env, what);

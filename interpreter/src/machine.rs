@@ -666,7 +666,7 @@ impl Game {
                 let p = &self.procedures[proc.index()];
                 journal.cover(&p.rule);
                 let callee = state.locals.len();
-                state.locals.resize(callee + p.locals, Value::None);
+                state.locals.extend((0..p.locals).map(|_| Value::None));
                 for (slot, arg) in p.params.iter().zip(args) {
                     let v = arg.eval(&Env::new(self, &*state, &state.locals[base..callee]))?;
                     state.locals[callee + slot.index()] = v;
@@ -1032,7 +1032,7 @@ impl Game {
             (Type::Int, Value::Int(n)) => Some(*n),
             (Type::Bool, Value::Bool(b)) => Some(*b as i64),
             (Type::Player | Type::Row(_), Value::None) => Some(-1),
-            (Type::Player | Type::Row(_), _) => self.element_of(var.ty.clone(), v, names).map(i64::from),
+            (Type::Player | Type::Row(_), _) => self.element_of(&var.ty, v, names).map(i64::from),
             _ => None,
         };
         stored.ok_or_else(|| {
@@ -1047,11 +1047,11 @@ impl Game {
 
     /// The code of a player or row that `v` stands for, as a value of type `ty`: a player,
     /// a seat number (scripts), a row of the table, or its id (scripts).
-    fn element_of(&self, ty: Type, v: &Value, names: &[String]) -> Option<u16> {
+    fn element_of(&self, ty: &Type, v: &Value, names: &[String]) -> Option<u16> {
         match (ty, v) {
             (Type::Player, Value::Player(p)) => ((*p as usize) < names.len()).then_some(*p as u16),
             (Type::Player, Value::Int(n)) => (0..names.len() as i64).contains(n).then_some(*n as u16),
-            (Type::Row(t), Value::Row(u, r)) => (t == *u && (*r as usize) < self.tables[t.index()].rows.len()).then_some(*r),
+            (Type::Row(t), Value::Row(u, r)) => (t == u && (*r as usize) < self.tables[t.index()].rows.len()).then_some(*r),
             (Type::Row(t), Value::Str(id)) => self.tables[t.index()].row_index(id),
             _ => None,
         }
@@ -1062,7 +1062,7 @@ impl Game {
         if *v == Value::None {
             return Err(RuntimeError::new("cannot put none in a zone"));
         }
-        self.element_of(of.value_type(), v, names).ok_or_else(|| {
+        self.element_of(&of.value_type(), v, names).ok_or_else(|| {
             RuntimeError::new(format!(
                 "a zone of {} cannot hold {}",
                 self.type_words(&of.value_type()),
@@ -1333,7 +1333,7 @@ impl Game {
     #[inline]
     fn checked_index(&self, domain: Domain, i: usize, what: &str) -> Result<usize, RuntimeError> {
         if i >= self.domain_len(domain) {
-            return Err(RuntimeError::new(format!("{what}: index out of range")));
+            return Err(index_out_of_range(what));
         }
         Ok(i)
     }
@@ -1498,4 +1498,9 @@ fn as_seat(v: &Value) -> Result<u8, RuntimeError> {
         Value::Player(p) => Ok(*p),
         other => Err(RuntimeError::new(format!("expected a player, found {other:?}"))),
     }
+}
+
+#[cold]
+fn index_out_of_range(what: &str) -> RuntimeError {
+    RuntimeError::new(format!("{what}: index out of range"))
 }
