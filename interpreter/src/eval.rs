@@ -603,7 +603,7 @@ fn call_function<T: FromValue>(env: &Env, id: crate::ir::FunctionId, args: &[Exp
         let value = T::from_value(&v);
         let mut known = memo.0.borrow_mut();
         if known.is_empty() {
-            known.resize(env.game.functions.len(), None);
+            *known = (0..env.game.functions.len()).map(|_| None).collect();
         }
         known[id.index()] = Some(v);
         return value;

@@ -1391,10 +1391,23 @@ fn piece_of(v: &Value) -> Result<Piece, RuntimeError> {
 
 /// Whether `order` holds exactly the elements of `zone`, in any order.
 fn is_reordering(order: &[u16], zone: &[u16]) -> bool {
-    let (mut a, mut b) = (order.to_vec(), zone.to_vec());
-    a.sort_unstable();
-    b.sort_unstable();
-    a == b
+    if order.len() != zone.len() {
+        return false;
+    }
+    // Each code counted in the zone, then counted off by the order: a code the zone does
+    // not hold, or holds fewer times, goes below zero or past the counts.
+    let Some(&most) = zone.iter().max() else { return true };
+    let mut counts = vec![0u32; most as usize + 1];
+    for &e in zone {
+        counts[e as usize] += 1;
+    }
+    order.iter().all(|&e| match counts.get_mut(e as usize) {
+        Some(n) if *n > 0 => {
+            *n -= 1;
+            true
+        }
+        _ => false,
+    })
 }
 
 impl Game {
@@ -1503,4 +1516,22 @@ fn as_seat(v: &Value) -> Result<u8, RuntimeError> {
 #[cold]
 fn index_out_of_range(what: &str) -> RuntimeError {
     RuntimeError::new(format!("{what}: index out of range"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_reordering;
+
+    #[test]
+    fn a_reordering_holds_each_element_as_often_as_the_zone() {
+        assert!(is_reordering(&[3, 1, 2], &[1, 2, 3]));
+        assert!(is_reordering(&[2, 1, 2], &[2, 2, 1]));
+        assert!(is_reordering(&[], &[]));
+        // One element too many or too few of a code, a code the zone does not hold,
+        // another length.
+        assert!(!is_reordering(&[1, 1, 2], &[1, 2, 2]));
+        assert!(!is_reordering(&[1, 2, 9], &[1, 2, 3]));
+        assert!(!is_reordering(&[1, 2], &[1, 2, 3]));
+        assert!(!is_reordering(&[1], &[]));
+    }
 }
