@@ -16,9 +16,11 @@ use crate::value::{Type, Value};
 pub struct State {
     /// The players' names, in seat order.
     pub names: Arc<Vec<String>>,
-    pub ints: Vec<i64>,
-    pub zones: Vec<Vec<u16>>,
-    pub boards: Vec<Grid>,
+    // Fixed in number for a game: boxed slices, a word smaller than vectors in every
+    // state (bytes per state clone are a measured aim).
+    pub ints: Box<[i64]>,
+    pub zones: Box<[Vec<u16>]>,
+    pub boards: Box<[Grid]>,
     pub stack: Vec<Frame>,
     pub locals: Vec<Value>,
     pub pending: Pending,
@@ -59,11 +61,21 @@ pub enum Pending {
     /// Only while running between two suspensions.
     Running,
     Decision { player: u8, block: BlockId, pc: u32, options: Vec<(u16, Value)> },
-    Chance { slot: Slot, outcomes: Vec<Value>, weights: Vec<u64> },
+    // Boxed: with two lists inline it was the largest variant, in every state's size.
+    Chance(Box<ChancePoint>),
     Shuffle { zone: usize },
     // Boxed: a finished game is rare, and every state would otherwise carry an
     // outcome's size.
     Over(Box<Outcome>),
+}
+
+/// A `random:` statement waiting for its outcome: the local that receives it, the
+/// outcomes and their weights.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChancePoint {
+    pub slot: Slot,
+    pub outcomes: Vec<Value>,
+    pub weights: Vec<u64>,
 }
 
 /// The final result: a score per seat and a rank per seat (1 = winner; equal ranks share).
@@ -283,9 +295,9 @@ impl Game {
     pub(crate) fn blank_state(&self, names: Vec<String>) -> State {
         State {
             names: Arc::new(names),
-            ints: vec![0; self.int_slots],
-            zones: vec![Vec::new(); self.zone_slots],
-            boards: vec![Grid::default(); self.board_slots],
+            ints: vec![0; self.int_slots].into_boxed_slice(),
+            zones: vec![Vec::new(); self.zone_slots].into_boxed_slice(),
+            boards: vec![Grid::default(); self.board_slots].into_boxed_slice(),
             stack: Vec::new(),
             locals: Vec::new(),
             pending: Pending::Running,
@@ -307,7 +319,7 @@ impl Game {
     pub fn status<'s>(&self, state: &'s State) -> Status<'s> {
         match &state.pending {
             Pending::Decision { player, options, .. } => Status::Decision { player: *player, options: options.len() },
-            Pending::Chance { outcomes, weights, .. } => Status::Chance(Chance::Pick { outcomes, weights }),
+            Pending::Chance(point) => Status::Chance(Chance::Pick { outcomes: &point.outcomes, weights: &point.weights }),
             Pending::Shuffle { zone } => Status::Chance(Chance::Shuffle { zone: *zone, len: state.zones[*zone].len() }),
             Pending::Over(outcome) => Status::Over(outcome),
             // A state handed out by the machine is never running; treat it as a decision with
@@ -348,7 +360,8 @@ impl Game {
                 }
                 state.stack.push(Frame { block: group.body, pc: 0, base: base as u32, kind: FrameKind::Block });
             }
-            (Pending::Chance { slot, outcomes, .. }, Choice::Outcome(i)) => {
+            (Pending::Chance(point), Choice::Outcome(i)) => {
+                let (slot, outcomes) = (&point.slot, &point.outcomes);
                 let Some(value) = outcomes.get(i).cloned() else {
                     return Err(ApplyError::Illegal(format!("outcome {i} does not exist ({} outcomes)", outcomes.len())));
                 };
@@ -893,7 +906,7 @@ impl Game {
                 if outcomes.len() == 1 {
                     state.locals[base + slot.index()] = outcomes[0].clone();
                 } else {
-                    state.pending = Pending::Chance { slot: *slot, outcomes: outcomes.to_vec(), weights };
+                    state.pending = Pending::Chance(Box::new(ChancePoint { slot: *slot, outcomes: outcomes.to_vec(), weights }));
                 }
             }
             StmtKind::Log(template) => {
@@ -1295,8 +1308,8 @@ impl Game {
     /// Labels of a chance point's outcomes (a shuffle has one label per element).
     pub fn outcome_label(&self, state: &State, choice: &Choice) -> String {
         match (&state.pending, choice) {
-            (Pending::Chance { outcomes, .. }, Choice::Outcome(i)) => {
-                outcomes.get(*i).map(|v| self.value_text(v, &state.names)).unwrap_or_default()
+            (Pending::Chance(point), Choice::Outcome(i)) => {
+                point.outcomes.get(*i).map(|v| self.value_text(v, &state.names)).unwrap_or_default()
             }
             (Pending::Shuffle { zone }, Choice::Order(order)) => {
                 let of = self.zone_element(*zone);
@@ -1310,7 +1323,8 @@ impl Game {
     /// Parses an outcome label back into a choice for the pending chance point.
     pub fn parse_outcome(&self, state: &State, label: &str) -> Option<Choice> {
         match &state.pending {
-            Pending::Chance { outcomes, .. } => outcomes
+            Pending::Chance(point) => point
+                .outcomes
                 .iter()
                 .position(|v| self.value_text(v, &state.names) == label)
                 .map(Choice::Outcome),

@@ -188,8 +188,8 @@ fn replay_with(
                 }
                 let Some(choice) = game.parse_outcome(&state, label) else {
                     let legal = match &state.pending {
-                        crate::machine::Pending::Chance { outcomes, .. } => {
-                            outcomes.iter().map(|v| game.value_text(v, &state.names)).collect()
+                        crate::machine::Pending::Chance(point) => {
+                            point.outcomes.iter().map(|v| game.value_text(v, &state.names)).collect()
                         }
                         _ => vec!["any order of the zone's contents".to_string()],
                     };
