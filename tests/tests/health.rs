@@ -115,3 +115,16 @@ fn cloned_and_serialized_states_resume_identically() {
         }
     }
 }
+
+/// Bytes per state clone are an aim of the evaluator's design: no larger than in the
+/// build that compiled expressions to closures. The bounds are that build's own
+/// `frontier bench` figures (the state at the first step; README, Performance).
+#[test]
+fn a_state_at_the_first_step_is_no_larger_than_in_the_closure_build() {
+    for (name, players, closure_build_bytes) in [("go-west", 4, 912), ("way-out-west", 5, 1800), ("circle-the-wagons", 2, 636)] {
+        let game = load_ruleset(name);
+        let state = game.start(names(players)).unwrap();
+        let bytes = state.heap_bytes();
+        assert!(bytes <= closure_build_bytes, "{name}, {players} players: {bytes} bytes per state clone, the closure build's {closure_build_bytes}");
+    }
+}
