@@ -1,6 +1,10 @@
 //! `frontier`: play, simulate, check and inspect board-game rulesets. Glue only: the
 //! work is done by the frontier-interpreter crate.
 
+// The doc comments of the clap types are the commands' help text, written for a terminal
+// (`mcts[:options]`, `<ruleset>`), not rustdoc links or HTML.
+#![allow(rustdoc::broken_intra_doc_links, rustdoc::invalid_html_tags)]
+
 mod balance;
 mod bench;
 mod bots;

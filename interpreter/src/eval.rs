@@ -291,7 +291,7 @@ impl Expr {
     }
 
     /// The value of a number-typed expression, unboxed. The commonest nodes are read
-    /// here; the others in [`Expr::int_other`], out of line, so that this function's
+    /// here; the others in `Expr::int_other`, out of line, so that this function's
     /// frame stays small: it is entered for nearly every number the game reads.
     pub fn int(&self, env: &Env) -> Result<i64> {
         match self {

@@ -1,7 +1,7 @@
 //! The ruleset file format as types: what each section of `ruleset.yaml` may hold. The
 //! JSON Schema that editors read (`frontier schema`, schema/ruleset.schema.json) is
 //! generated from these types, and the loader takes from them the keys each mapping may
-//! have ([`keys`]), so the schema and the loader cannot disagree on the vocabulary. The
+//! have (`keys`), so the schema and the loader cannot disagree on the vocabulary. The
 //! loader reads the values from the YAML tree itself, to report each problem with its
 //! place and in words (see load/).
 //!

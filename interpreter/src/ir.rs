@@ -27,7 +27,7 @@ macro_rules! id {
             }
 
             /// The id of entry `i` of its arena. The loader refuses a ruleset with more
-            /// entries than an id can name ([`crate::load::MAX_IDS`]), so `i` fits.
+            /// entries than an id can name (`load::MAX_IDS`), so `i` fits.
             pub fn at(i: usize) -> Self {
                 debug_assert!(<$int>::try_from(i).is_ok(), "id {i} past the loader's limit");
                 Self(i as $int)

@@ -194,11 +194,11 @@ fn merge_sort(mut items: Array, before_or_equal: &mut dyn FnMut(&Dynamic, &Dynam
 
 /// The game as a script's first parameter: a read-only handle on the state of the call
 /// that created it. It holds no pointer itself, only the number of that call; reading an
-/// entry (`game.vp`, `game["town"]`) asks [`with_reading`] for the state, which is there
+/// entry (`game.vp`, `game["town"]`) asks `with_reading` for the state, which is there
 /// only on the thread running that call and only while it runs.
 ///
 /// Why this is sound without copying the state: Rhai values must be `'static`, so a
-/// handle cannot borrow `&Game`/`&State`. Instead [`Reading::enter`] takes the borrows
+/// handle cannot borrow `&Game`/`&State`. Instead `Reading::enter` takes the borrows
 /// for a lifetime `'a` and stores them as raw pointers in a thread-local slot, with a
 /// call number unique in the process; the `Reading` guard cannot outlive `'a` (it holds a
 /// `PhantomData<&'a _>`) and empties the slot when dropped, at the end of
