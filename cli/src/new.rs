@@ -26,8 +26,16 @@ const FILES: &[(&str, &str)] = &[
 
 pub fn run(args: NewArgs) -> Result<(), String> {
     let name = &args.name;
-    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
-        return Err(format!("'{name}' is not a ruleset name: use letters, digits, '-' and '_' (my-game)"));
+    if !is_ruleset_name(name) {
+        // A path given as the name: say how to make the folder elsewhere.
+        let path = std::path::Path::new(name);
+        let hint = match (path.parent(), path.file_name().and_then(|f| f.to_str())) {
+            (Some(parent), Some(last)) if is_ruleset_name(last) && !parent.as_os_str().is_empty() => {
+                format!("; to make {last} in {}: frontier new {last} --dir {}", parent.display(), parent.display())
+            }
+            _ => String::new(),
+        };
+        return Err(format!("'{name}' is not a ruleset name: use letters, digits, '-' and '_' (my-game){hint}"));
     }
     let folder = args.dir.join(name);
     if folder.exists() {
@@ -104,4 +112,8 @@ mod tests {
         assert!(run(NewArgs { name: "my game".into(), dir: dir.clone() }).is_err());
         std::fs::remove_dir_all(&dir).unwrap();
     }
+}
+
+fn is_ruleset_name(name: &str) -> bool {
+    !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }

@@ -472,3 +472,35 @@ fn search_agents_play_and_their_options_are_checked() {
         assert!(run.err.contains(says), "--agents {agents}: {}", run.err);
     }
 }
+
+/// `frontier new` makes a ruleset folder that validates, plays and whose trace checks;
+/// it refuses to overwrite, and a path given as the name is answered with `--dir`.
+#[test]
+fn new_makes_a_ruleset_that_validates_plays_and_checks() {
+    let dir = scratch("new");
+    let made = frontier(&dir, &["new", "my-game"], "");
+    assert_eq!(made.code, 0, "{}", made.err);
+    for file in ["ruleset.yaml", "RULES.md", "traces/first-turns.trace", "ruleset.schema.json"] {
+        assert!(dir.join("my-game").join(file).is_file(), "new made no {file}");
+    }
+    for args in [
+        &["validate", "my-game"][..],
+        &["play", "my-game", "--seed", "1", "--agents", "random,random"],
+        &["check", "my-game/traces/first-turns.trace"],
+    ] {
+        let run = frontier(&dir, args, "");
+        assert_eq!(run.code, 0, "frontier {args:?}:\n{}{}", run.out, run.err);
+    }
+
+    let again = frontier(&dir, &["new", "my-game"], "");
+    assert_eq!(again.code, 1);
+    assert!(again.err.contains("exists already"), "{}", again.err);
+
+    let path = frontier(&dir, &["new", "games/my-game"], "");
+    assert_eq!(path.code, 1);
+    assert!(path.err.contains("to make my-game in games: frontier new my-game --dir games"), "{}", path.err);
+    assert!(!dir.join("games").exists(), "a refused name made a folder");
+    let elsewhere = frontier(&dir, &["new", "my-game", "--dir", "games"], "");
+    assert_eq!(elsewhere.code, 0, "{}", elsewhere.err);
+    assert!(dir.join("games/my-game/ruleset.yaml").is_file());
+}
