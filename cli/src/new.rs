@@ -81,6 +81,10 @@ fn title_of(name: &str) -> String {
     }
 }
 
+fn is_ruleset_name(name: &str) -> bool {
+    !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -112,8 +116,4 @@ mod tests {
         assert!(run(NewArgs { name: "my game".into(), dir: dir.clone() }).is_err());
         std::fs::remove_dir_all(&dir).unwrap();
     }
-}
-
-fn is_ruleset_name(name: &str) -> bool {
-    !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
