@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
+use frontier_interpreter::model::is_ruleset_name;
 
 use crate::source::plain_io;
 
@@ -79,10 +80,6 @@ fn title_of(name: &str) -> String {
         Some(first) => first.to_uppercase().chain(chars).collect(),
         None => String::new(),
     }
-}
-
-fn is_ruleset_name(name: &str) -> bool {
-    !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
 
 #[cfg(test)]

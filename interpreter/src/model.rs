@@ -218,6 +218,12 @@ pub const MAX_OPERATORS: u64 = 4_000;
 /// `limits` tests measure it in debug builds).
 pub const STACK_BYTES: usize = 64 * 1024 * 1024;
 
+/// Whether `name` may name a ruleset (`name:`, and the folder `frontier new` makes):
+/// letters, digits, '-' and '_', at least one.
+pub fn is_ruleset_name(name: &str) -> bool {
+    !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
 pub struct Meta {
     pub name: String,
     pub title: String,

@@ -596,7 +596,7 @@ impl Builder {
         });
         if name.is_empty() && top.contains_key("name") {
             self.error("name", "a ruleset name cannot be empty (the ruleset's short name, e.g. go-west)");
-        } else if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+        } else if !name.is_empty() && !crate::model::is_ruleset_name(&name) {
             self.error("name", "a ruleset name uses letters, digits, '-' and '_' only");
         }
         let title = self.string(top, "title", "").unwrap_or_else(|| name.clone());
