@@ -6,7 +6,9 @@ use clap::Args;
 use frontier_interpreter::runner::Recording;
 use frontier_interpreter::Optimizer;
 
-use crate::simulate::{game_seed, play_random};
+use frontier_interpreter::roster::AgentSpec;
+
+use crate::simulate::{game_seed, play_with_stats};
 
 #[derive(Args)]
 pub struct BenchArgs {
@@ -33,10 +35,12 @@ pub fn run(args: BenchArgs) -> Result<(), String> {
     let game = crate::source::load_ruleset(&args.ruleset)?;
     let n = crate::player_count(&game, args.players)?;
     let budget = Duration::from_secs_f64(args.seconds);
+    let native = crate::source::native_for(&game);
+    let random = vec![AgentSpec::parse("random")?; n];
     let started = Instant::now();
     let (mut games, mut decisions, mut steps) = (0u64, 0u64, 0u64);
     while started.elapsed() < budget {
-        let r = play_random(&game, n, game_seed(7, games), Recording::Counts)?;
+        let (r, _) = play_with_stats(&game, native.as_ref(), &random, game_seed(7, games), Recording::Counts)?;
         games += 1;
         decisions += r.decisions;
         steps += r.decisions + r.chances;
@@ -44,7 +48,12 @@ pub fn run(args: BenchArgs) -> Result<(), String> {
     let secs = started.elapsed().as_secs_f64();
     let state = game.start(crate::seat_names(n)).map_err(|e| e.to_string())?;
     let unoptimized = if game.optimizer == Optimizer::Off { ", optimizer off" } else { "" };
+    let back_end = match &native {
+        Some(_) => "native code generated from the IR",
+        None => "the IR walker",
+    };
     println!("{} with {n} players, random playouts on one thread for {secs:.1} s{unoptimized}", game.meta.name);
+    println!("back end:     {back_end}");
     println!("games/s:      {:.0}", games as f64 / secs);
     println!("decisions/s:  {:.0}", decisions as f64 / secs);
     println!("steps/s:      {:.0} (decisions and chance outcomes)", steps as f64 / secs);

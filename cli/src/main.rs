@@ -44,6 +44,12 @@ struct Cli {
     /// same, slower; to measure what the optimizer gains (`bench`) or to rule it out.
     #[arg(long, value_enum, value_name = "ON|OFF", global = true, default_value_t = OptimizerArg::On)]
     optimizer: OptimizerArg,
+    /// `off` plays every game with the walker (the IR evaluator). `on`: `simulate`, `balance`
+    /// and `bench` play seeded games between random agents with the ruleset's native code
+    /// when this binary has code generated from exactly this ruleset (Go West as shipped);
+    /// the games are the same.
+    #[arg(long, value_enum, value_name = "ON|OFF", global = true, default_value_t = OptimizerArg::On)]
+    native: OptimizerArg,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -154,7 +160,11 @@ fn run() -> ExitCode {
         OptimizerArg::On => frontier_interpreter::Optimizer::On,
         OptimizerArg::Off => frontier_interpreter::Optimizer::Off,
     };
-    source::set_settings(source::Settings { limits, optimizer });
+    let native = match cli.native {
+        OptimizerArg::On => source::NativeCode::On,
+        OptimizerArg::Off => source::NativeCode::Off,
+    };
+    source::set_settings(source::Settings { limits, optimizer, native });
     let threads = match &cli.command {
         Command::Play(args) => args.threads,
         Command::Simulate(args) => args.threads,

@@ -9,6 +9,7 @@ use std::time::Instant;
 use clap::Args;
 use frontier_interpreter::agent::Agent;
 use frontier_interpreter::runner::{self, GameRecord, Recording};
+use frontier_interpreter::native::{Native, RandomSeats};
 use frontier_interpreter::{Game, GameRng};
 use rayon::prelude::*;
 use serde_json::json;
@@ -63,23 +64,40 @@ pub fn game_seed(seed: u64, i: u64) -> u64 {
     GameRng::derived(seed, 1_000_003 + i).next_u64()
 }
 
-/// One game between the agents of `specs` (one per seat).
-pub fn play_one(game: &Game, specs: &[AgentSpec], seed: u64, recording: Recording) -> Result<GameRecord, String> {
-    play_with_stats(game, specs, seed, recording).map(|(record, _)| record)
-}
-
 /// A statistic's value as results write it: a whole number or true/false.
 pub type StatValue = serde_json::Value;
 
 /// One game, and the ruleset's `stats:` read at its end (in declared order).
-pub fn play_with_stats(game: &Game, specs: &[AgentSpec], seed: u64, recording: Recording) -> Result<(GameRecord, Vec<StatValue>), String> {
+/// `native`: the ruleset's compiled code, which plays the game when only counts are kept
+/// and every seat is a random agent (the same game; the walker plays it again when the
+/// native code gives it back).
+pub fn play_with_stats(
+    game: &Game,
+    native: Option<&Native>,
+    specs: &[AgentSpec],
+    seed: u64,
+    recording: Recording,
+) -> Result<(GameRecord, Vec<StatValue>), String> {
     let n = specs.len();
-    let state = game.start(crate::seat_names(n)).map_err(|e| e.to_string())?;
-    let mut agents: Vec<Box<dyn Agent>> =
-        specs.iter().enumerate().map(|(seat, s)| s.agent(seed, seat, crate::bots::clock) as Box<dyn Agent>).collect();
-    let mut rng = GameRng::new(seed);
-    let (record, end) =
-        runner::run(game, state, &mut rng, &mut agents, recording, runner::MAX_STEPS).map_err(|e| format!("game with seed {seed}: {e}"))?;
+    let natively = match (native, recording) {
+        (Some(native), Recording::Counts) => specs
+            .iter()
+            .enumerate()
+            .map(|(seat, s)| s.random_stream(seed, seat))
+            .collect::<Option<Vec<_>>>()
+            .and_then(|seats| native.play(game, crate::seat_names(n), GameRng::new(seed), RandomSeats(seats), runner::MAX_STEPS)),
+        _ => None,
+    };
+    let (record, end) = match natively {
+        Some(played) => played,
+        None => {
+            let state = game.start(crate::seat_names(n)).map_err(|e| e.to_string())?;
+            let mut agents: Vec<Box<dyn Agent>> =
+                specs.iter().enumerate().map(|(seat, s)| s.agent(seed, seat, crate::bots::clock) as Box<dyn Agent>).collect();
+            let mut rng = GameRng::new(seed);
+            runner::run(game, state, &mut rng, &mut agents, recording, runner::MAX_STEPS).map_err(|e| format!("game with seed {seed}: {e}"))?
+        }
+    };
     let stats = game.stats(&end).map_err(|e| format!("game with seed {seed}: ruleset error: {e}"))?;
     let stats = stats
         .into_iter()
@@ -90,11 +108,6 @@ pub fn play_with_stats(game: &Game, specs: &[AgentSpec], seed: u64, recording: R
         })
         .collect();
     Ok((record, stats))
-}
-
-pub fn play_random(game: &Game, n: usize, seed: u64, recording: Recording) -> Result<GameRecord, String> {
-    let random = AgentSpec::parse("random")?;
-    play_one(game, &vec![random; n], seed, recording)
 }
 
 /// A game played in a run: its number (0-based), seed, record and `stats:` values.
@@ -120,11 +133,12 @@ pub fn play_games(
         bar.set_style(indicatif::ProgressStyle::with_template(&template).unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()));
         bar
     });
+    let native = crate::source::native_for(game);
     let played: Vec<Result<Played, String>> = range
         .into_par_iter()
         .map(|i| {
             let s = game_seed(seed, i);
-            let r = play_with_stats(game, specs, s, recording).map(|(record, stats)| Played { index: i, seed: s, record, stats });
+            let r = play_with_stats(game, native.as_ref(), specs, s, recording).map(|(record, stats)| Played { index: i, seed: s, record, stats });
             if let Some(bar) = &bar {
                 bar.inc(1);
             }

@@ -138,6 +138,23 @@ pub struct Settings {
     pub limits: Limits,
     /// Whether rulesets are optimized (`--optimizer`).
     pub optimizer: Optimizer,
+    /// Whether compiled native code plays what it can (`--native`).
+    pub native: NativeCode,
+}
+
+/// Whether a ruleset's compiled native code plays seeded games between random agents.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum NativeCode {
+    On,
+    Off,
+}
+
+/// The native code compiled into this binary for `game`, unless `--native off`.
+pub fn native_for(game: &Game) -> Option<frontier_interpreter::native::Native<'_>> {
+    match settings().native {
+        NativeCode::On => frontier_native::find(game),
+        NativeCode::Off => None,
+    }
 }
 
 static SETTINGS: std::sync::OnceLock<Settings> = std::sync::OnceLock::new();
@@ -149,7 +166,7 @@ pub fn set_settings(settings: Settings) {
 
 /// This run's settings: the defaults (optimized) until `set_settings`.
 fn settings() -> Settings {
-    SETTINGS.get().copied().unwrap_or(Settings { limits: Limits::default(), optimizer: Optimizer::On })
+    SETTINGS.get().copied().unwrap_or(Settings { limits: Limits::default(), optimizer: Optimizer::On, native: NativeCode::On })
 }
 
 /// This run's bounds.

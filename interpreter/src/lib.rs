@@ -17,6 +17,7 @@ pub mod knowledge;
 mod load;
 pub mod machine;
 pub mod model;
+pub mod native;
 mod optimize;
 pub mod position;
 pub mod render;

@@ -602,7 +602,7 @@ impl Game {
     }
 
     /// Ends the game: ranks the players by the ranking's score and tie-breaks.
-    fn finish(&self, state: &mut State, ended_by: Option<std::sync::Arc<str>>) -> Result<(), RuntimeError> {
+    pub(crate) fn finish(&self, state: &mut State, ended_by: Option<std::sync::Arc<str>>) -> Result<(), RuntimeError> {
         let n = state.names.len();
         let mut scores = Vec::with_capacity(n);
         let mut tiebreaks = Vec::with_capacity(n);
@@ -1071,7 +1071,7 @@ impl Game {
     }
 
     /// The code a zone holding `of` stores for `v`, which must be one of its elements.
-    fn zone_code(&self, of: Element, v: &Value, names: &[String]) -> Result<u16, RuntimeError> {
+    pub(crate) fn zone_code(&self, of: Element, v: &Value, names: &[String]) -> Result<u16, RuntimeError> {
         if *v == Value::None {
             return Err(RuntimeError::new("cannot put none in a zone"));
         }
@@ -1429,7 +1429,7 @@ impl Game {
     /// the limit: elements are made by `push` and zone `init`s only (moves keep the
     /// total), so this bounds the memory zones take. Zones are few, so their lengths are
     /// added up each time rather than kept in the state.
-    fn check_elements(&self, state: &State, adding: usize) -> Result<(), RuntimeError> {
+    pub(crate) fn check_elements(&self, state: &State, adding: usize) -> Result<(), RuntimeError> {
         let held: usize = state.zones.iter().map(Vec::len).sum();
         if held.saturating_add(adding) > self.limits.zone_elements {
             return Err(RuntimeError::new(format!(
@@ -1475,7 +1475,7 @@ enum Cell {
 impl State {
     /// Moves `zones[from][taken]` to the end of `zones[to]`, keeping their order; what
     /// leaves its zone is no longer shown to anyone (`reveal:`).
-    fn move_to_end(&mut self, from: usize, to: usize, taken: std::ops::Range<usize>) {
+    pub(crate) fn move_to_end(&mut self, from: usize, to: usize, taken: std::ops::Range<usize>) {
         move_elements(&mut self.zones, from, to, taken);
         if from != to {
             self.forget_moved();

@@ -130,7 +130,14 @@ impl AgentSpec {
     /// The agent for `seat` of the game seeded `seed`: each seat draws from its own stream,
     /// derived from both. `clock` is read by time budgets only.
     pub fn agent(&self, seed: u64, seat: usize, clock: Clock) -> Box<dyn Bot> {
-        (self.build)(GameRng::derived(seed, seat as u64 + 1), clock)
+        (self.build)(seat_stream(seed, seat), clock)
+    }
+
+    /// The stream of `seat`'s agent when it is the uniform random agent (which draws
+    /// `below(options)` from it at every decision, and nothing else): what native code,
+    /// which decides where the decision stands, draws from instead of the agent.
+    pub fn random_stream(&self, seed: u64, seat: usize) -> Option<GameRng> {
+        (self.kind.name == "random").then(|| seat_stream(seed, seat))
     }
 
     /// Whether the same seed gives the same decisions (false with a time budget).
@@ -142,6 +149,11 @@ impl AgentSpec {
     pub fn search(&self) -> Option<&SearchConfig> {
         self.search.as_ref()
     }
+}
+
+/// The stream a seat's agent draws from in the game seeded `seed`.
+fn seat_stream(seed: u64, seat: usize) -> GameRng {
+    GameRng::derived(seed, seat as u64 + 1)
 }
 
 /// Splits a comma-separated list of agents whose options are comma-separated too:

@@ -77,7 +77,7 @@ fn lower_count(c: &mut Compiler, site: &CallSite) -> Compiled {
     (site.call(eval_count, vec![l, x]), Type::Int)
 }
 
-fn eval_count(args: &[Expr], env: &Env) -> Result<Value> {
+pub(crate) fn eval_count(args: &[Expr], env: &Env) -> Result<Value> {
     let x = args[1].eval(env)?;
     let mut n = 0;
     args[0].each(env, |v| {
@@ -179,7 +179,7 @@ pub const ANY: Builtin = Builtin {
     unroll: Some(Unroll::Test(Quantifier::Any)),
 };
 
-fn eval_any(args: &[Expr], env: &Env) -> Result<Value> {
+pub(crate) fn eval_any(args: &[Expr], env: &Env) -> Result<Value> {
     let mut found = false;
     args[0].each(env, |v| {
         found = args[1].apply_bool(env, v)?;
@@ -202,7 +202,7 @@ pub const ALL: Builtin = Builtin {
     unroll: Some(Unroll::Test(Quantifier::All)),
 };
 
-fn eval_all(args: &[Expr], env: &Env) -> Result<Value> {
+pub(crate) fn eval_all(args: &[Expr], env: &Env) -> Result<Value> {
     let mut all = true;
     args[0].each(env, |v| {
         all = args[1].apply_bool(env, v)?;
@@ -491,10 +491,10 @@ fn eval_min_of_list(args: &[Expr], env: &Env) -> Result<Value> {
 fn eval_max_of_list(args: &[Expr], env: &Env) -> Result<Value> {
     pick(list(args, 0, env)?.iter().map(as_int), i64::max)
 }
-fn eval_min(args: &[Expr], env: &Env) -> Result<Value> {
+pub(crate) fn eval_min(args: &[Expr], env: &Env) -> Result<Value> {
     pick(args.iter().map(|a| a.int(env)), i64::min)
 }
-fn eval_max(args: &[Expr], env: &Env) -> Result<Value> {
+pub(crate) fn eval_max(args: &[Expr], env: &Env) -> Result<Value> {
     pick(args.iter().map(|a| a.int(env)), i64::max)
 }
 
@@ -791,7 +791,7 @@ fn seats_after(p: usize, n: usize) -> impl Iterator<Item = Value> {
     (1..=n).map(move |k| Value::Player(((p + k) % n) as u8))
 }
 
-fn eval_next_player(args: &[Expr], env: &Env) -> Result<Value> {
+pub(crate) fn eval_next_player(args: &[Expr], env: &Env) -> Result<Value> {
     let p = seat(args, env, "next_player")?;
     Ok(Value::Player(((p + 1) % env.state.names.len()) as u8))
 }
