@@ -1,12 +1,12 @@
 //! Native code of the ruleset `go-west`, generated from its optimized IR by
-//! `frontier_interpreter::native::generate`. Do not edit: `FRONTIER_NATIVE_WRITE=1 cargo test -p
-//! frontier-native` writes it again, and that test fails while it is not what the
-//! generator makes of the ruleset.
+//! `frontier_interpreter::native::generate`. Do not edit: `FRONTIER_NATIVE_WRITE=1 cargo test
+//! -p frontier-tests --test native_modules` writes it again, and that test fails while it
+//! is not what the generator makes of the ruleset.
 #![allow(clippy::all, unused_parens, unreachable_code, non_upper_case_globals, while_true, unused_mut, unused_assignments, unused_variables)]
 
 use frontier_interpreter::native::rt::*;
 
-/// Calls of the walker's evaluator: 3 IR nodes. Deepest nesting: 13 frames.
+/// Calls of the walker's evaluator: 1 IR nodes. Deepest nesting: 13 frames.
 pub fn play(cx: &mut Cx) -> Flow {
     p0(cx, [])?;
     p1(cx, [])?;
@@ -384,8 +384,9 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
     }
     // procedures.play_card.do[3]
     cx.tick()?;
-    for item in as_list(cx.value(0, &l)?)?.iter() {
-        l[2] = item.clone();
+    { let (lo, hi) = ((1i64), column(&COLUMN_3395, index(code(&l[0]))?)?); if hi.saturating_sub(lo) > 100000 { return Err(Stop::Bail); }
+    for k in lo..=hi {
+        l[2] = Value::Int(k);
         // procedures.play_card.do[3].do[0]
         cx.tick()?;
         if ((cx.state.ints[21] > (0i64)) || (cx.state.ints[22] > (0i64)) || (cx.state.ints[23] > (0i64)) || (cx.state.ints[24] > (0i64)) || (cx.state.ints[25] > (0i64))) {
@@ -399,7 +400,7 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                     let (mut tested, mut held) = (0u64, 0u64);
                     if (cx.state.ints[21] > (0i64)) {
                         l[3] = Value::Row(TableId(0), 0);
-                        let k = column(&OF_ROW_3395, code(&l[3]))? as usize;
+                        let k = column(&OF_ROW_3597, code(&l[3]))? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                         let allowed = if tested & bit != 0 { held & bit != 0 } else {
                             let holds = match k {
@@ -414,7 +415,7 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                     }
                     if (cx.state.ints[22] > (0i64)) {
                         l[3] = Value::Row(TableId(0), 1);
-                        let k = column(&OF_ROW_3395, code(&l[3]))? as usize;
+                        let k = column(&OF_ROW_3597, code(&l[3]))? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                         let allowed = if tested & bit != 0 { held & bit != 0 } else {
                             let holds = match k {
@@ -429,7 +430,7 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                     }
                     if (cx.state.ints[23] > (0i64)) {
                         l[3] = Value::Row(TableId(0), 2);
-                        let k = column(&OF_ROW_3395, code(&l[3]))? as usize;
+                        let k = column(&OF_ROW_3597, code(&l[3]))? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                         let allowed = if tested & bit != 0 { held & bit != 0 } else {
                             let holds = match k {
@@ -444,7 +445,7 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                     }
                     if (cx.state.ints[24] > (0i64)) {
                         l[3] = Value::Row(TableId(0), 3);
-                        let k = column(&OF_ROW_3395, code(&l[3]))? as usize;
+                        let k = column(&OF_ROW_3597, code(&l[3]))? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                         let allowed = if tested & bit != 0 { held & bit != 0 } else {
                             let holds = match k {
@@ -459,7 +460,7 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                     }
                     if (cx.state.ints[25] > (0i64)) {
                         l[3] = Value::Row(TableId(0), 4);
-                        let k = column(&OF_ROW_3395, code(&l[3]))? as usize;
+                        let k = column(&OF_ROW_3597, code(&l[3]))? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                         let allowed = if tested & bit != 0 { held & bit != 0 } else {
                             let holds = match k {
@@ -474,7 +475,7 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                     }
                     if false {
                         l[3] = Value::Row(TableId(0), 5);
-                        let k = column(&OF_ROW_3395, code(&l[3]))? as usize;
+                        let k = column(&OF_ROW_3597, code(&l[3]))? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                         let allowed = if tested & bit != 0 { held & bit != 0 } else {
                             let holds = match k {
@@ -499,13 +500,13 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                         { let s = { let k = index(code(&l[3]))?; if k >= 6 { return Err(Stop::Bail); } 21 + k as usize }; let n = add(cx.state.ints[s], (-1i64))?; cx.state.ints[s] = n; }
                         // procedures.play_card.do[3].do[0].then[0].choose.options[0].do[0].add.wagons[r.west]
                         cx.tick()?;
-                        { let s = { let k = index(column(&COLUMN_3446, index(code(&l[3]))?)?)?; if k >= 6 { return Err(Stop::Bail); } 21 + k as usize }; let n = add(cx.state.ints[s], (1i64))?; cx.state.ints[s] = n; }
+                        { let s = { let k = index(column(&COLUMN_3648, index(code(&l[3]))?)?)?; if k >= 6 { return Err(Stop::Bail); } 21 + k as usize }; let n = add(cx.state.ints[s], (1i64))?; cx.state.ints[s] = n; }
                     }
                     _ => return Err(Stop::Bail),
                 }
             }
         }
-    }
+    } }
     // procedures.play_card.do[4]
     cx.tick()?;
     p7(cx, [])?;
@@ -594,7 +595,7 @@ fn p8(cx: &mut Cx, args: [Value; 1]) -> Flow {
     { let f = Cx::instance(2, 4, index(stored_code(cx.state.ints[0]))?)?; let t = 1usize; let v = l[0].clone(); cx.move_item(f, t, Element::Row(TableId(2)), &v)?; }
     // procedures.sell_card.do[1].let.gain
     cx.tick()?;
-    l[1] = Value::Int(column(&COLUMN_3498, index(code(&l[0]))?)?.min(cx.at(9, stored_code(cx.state.ints[0]))?));
+    l[1] = Value::Int(column(&COLUMN_3700, index(code(&l[0]))?)?.min(cx.at(9, stored_code(cx.state.ints[0]))?));
     // procedures.sell_card.do[2].add.tokens[active]
     cx.tick()?;
     { let s = { let k = index(stored_code(cx.state.ints[0]))?; if k >= 4 { return Err(Stop::Bail); } 5 + k as usize }; let n = add(cx.state.ints[s], as_int(&l[1])?)?; cx.state.ints[s] = n; }
@@ -614,7 +615,7 @@ fn p9(cx: &mut Cx, args: [Value; 0]) -> Flow {
     let [] = args;
     // procedures.score_card.do[0].let.cost
     cx.tick()?;
-    l[0] = Value::Int(column(&COLUMN_3700, index({ let i = cx.at(13, stored_code(cx.state.ints[0]))?; if i < 0 || i >= 6 { return Err(Stop::Bail); } i })?)?);
+    l[0] = Value::Int(column(&COLUMN_3902, index({ let i = cx.at(13, stored_code(cx.state.ints[0]))?; if i < 0 || i >= 6 { return Err(Stop::Bail); } i })?)?);
     // procedures.score_card.do[1]
     cx.tick()?;
     // procedures.score_card.do[2].add.scorings[active]
@@ -645,11 +646,11 @@ fn p10(cx: &mut Cx, args: [Value; 0]) -> Flow {
     let [] = args;
     // procedures.score_all.do[0]
     cx.tick()?;
-    for item in as_list(cx.value(1, &l)?)?.iter() {
+    for item in as_list(cx.value(0, &l)?)?.iter() {
         l[0] = item.clone();
         // procedures.score_all.do[0].do[0].let.paid
         cx.tick()?;
-        l[1] = cx.value(2, &l)?;
+        l[1] = { let items = as_list({ let mut keyed: Vec<(i64, Value)> = Vec::with_capacity(8); for it in { let z = Cx::instance(6, 6, index(code(&l[0]))?)?; let cx = &*cx; (0..cx.state.zones[z].len()).map(move |at| cx.element(z, at, Element::Player)) } { let k = { let it = &it; neg({ let c = code(it); cx.count(Cx::instance(6, 6, index(code(&l[0]))?)?, c) })? }; keyed.push((k, it)); } keyed.sort_by_key(|(k, _)| *k); Value::list(keyed.into_iter().map(|(_, v)| v).collect()) })?; let n = cx.at(21, code(&l[0]))?.clamp(0, items.len() as i64) as usize; Value::list(items[..n].to_vec()) };
         // procedures.score_all.do[0].do[1]
         cx.tick()?;
         if (cx.len(Cx::instance(6, 6, index(code(&l[0]))?)?) > (0i64)) {
@@ -699,12 +700,14 @@ const COLUMN_2975: [i64; 56] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 
 
 const COLUMN_3185: [i64; 56] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, -1, -1, -1, -1, -1, -1, -1, -1];
 
-const OF_ROW_3395: [u16; 6] = [0, 0, 0, 0, 0, 0];
+const COLUMN_3395: [i64; 56] = [0, 0, 1, 1, 2, 2, 3, 0, 0, 1, 2, 1, 0, 0, 1, 1, 2, 2, 3, 0, 0, 1, 2, 1, 0, 0, 1, 1, 2, 2, 3, 0, 0, 1, 2, 1, 0, 0, 1, 1, 2, 2, 3, 0, 0, 1, 2, 1, 3, 3, 4, 4, 5, 5, 6, 6];
 
-const COLUMN_3446: [i64; 6] = [1, 2, 3, 4, 5, -1];
+const OF_ROW_3597: [u16; 6] = [0, 0, 0, 0, 0, 0];
 
-const COLUMN_3498: [i64; 56] = [0, 0, 1, 1, 2, 2, 3, 1, 1, 2, 4, 3, 0, 0, 1, 1, 2, 2, 3, 1, 1, 2, 4, 3, 0, 0, 1, 1, 2, 2, 3, 1, 1, 2, 4, 3, 0, 0, 1, 1, 2, 2, 3, 1, 1, 2, 4, 3, 2, 2, 3, 3, 5, 5, 6, 6];
+const COLUMN_3648: [i64; 6] = [1, 2, 3, 4, 5, -1];
 
-const COLUMN_3700: [i64; 6] = [1, 3, 6, 10, 15, 16];
+const COLUMN_3700: [i64; 56] = [0, 0, 1, 1, 2, 2, 3, 1, 1, 2, 4, 3, 0, 0, 1, 1, 2, 2, 3, 1, 1, 2, 4, 3, 0, 0, 1, 1, 2, 2, 3, 1, 1, 2, 4, 3, 0, 0, 1, 1, 2, 2, 3, 1, 1, 2, 4, 3, 2, 2, 3, 3, 5, 5, 6, 6];
 
-pub const FINGERPRINT: u64 = 0x88801fcfbed3a26b;
+const COLUMN_3902: [i64; 6] = [1, 3, 6, 10, 15, 16];
+
+pub const FINGERPRINT: u64 = 0x332db9712e760001;

@@ -3,18 +3,16 @@
 //! [`find`] gives a loaded game's compiled code when it was generated from exactly that
 //! game (a variant or another setting gives none, and the walker plays).
 //!
-//! A ruleset is added by naming it in [`RULESETS`] and running
-//! `FRONTIER_NATIVE_WRITE=1 cargo test -p frontier-native`, which writes its module;
-//! then one line in [`COMPILED`]. Without the variable, that test fails when a module is
-//! not what the generator makes of its ruleset today.
+//! A ruleset is added by naming it in `tests/tests/native_modules.rs` and running
+//! `FRONTIER_NATIVE_WRITE=1 cargo test -p frontier-tests --test native_modules`, which
+//! writes its module; then a `mod` line and an entry of [`COMPILED`]. Without the
+//! variable, that test fails when a module is not what the generator makes of its
+//! ruleset today.
 
 use frontier_interpreter::native::{Compiled, Native};
 use frontier_interpreter::Game;
 
 mod go_west;
-
-/// The embedded rulesets compiled here, and the file each one's code is in.
-pub const RULESETS: &[(&str, &str)] = &[("go-west", "src/go_west.rs")];
 
 pub static COMPILED: &[Compiled] = &[Compiled { ruleset: "go-west", fingerprint: go_west::FINGERPRINT, play: go_west::play }];
 

@@ -260,7 +260,7 @@ fn lower_sort_by(c: &mut Compiler, site: &CallSite) -> Compiled {
     (site.call(eval_sort_by, vec![l, key]), list_of(elem))
 }
 
-fn eval_sort_by(args: &[Expr], env: &Env) -> Result<Value> {
+pub(crate) fn eval_sort_by(args: &[Expr], env: &Env) -> Result<Value> {
     let mut keyed = Vec::with_capacity(8);
     args[0].each(env, |v| {
         keyed.push((args[1].apply_int(env, v)?, v.clone()));
@@ -600,7 +600,7 @@ fn split(args: &[Expr], env: &Env) -> Result<(std::sync::Arc<Vec<Value>>, usize)
 
 // A list built for this call (by `sort_by`, `filter`…) is cut in place; one shared with
 // a variable or a constant is copied.
-fn eval_take(args: &[Expr], env: &Env) -> Result<Value> {
+pub(crate) fn eval_take(args: &[Expr], env: &Env) -> Result<Value> {
     let (mut items, n) = split(args, env)?;
     match std::sync::Arc::get_mut(&mut items) {
         Some(own) => own.truncate(n),
@@ -731,7 +731,7 @@ fn lower_range(c: &mut Compiler, site: &CallSite) -> Compiled {
     (site.call(eval_range, vec![lo, hi]), list_of(Type::Int))
 }
 
-fn eval_range(args: &[Expr], env: &Env) -> Result<Value> {
+pub(crate) fn eval_range(args: &[Expr], env: &Env) -> Result<Value> {
     let (lo, hi) = (args[0].int(env)?, args[1].int(env)?);
     if hi.saturating_sub(lo) > MAX_RANGE {
         return Err(RuntimeError::new(format!("range({lo}, {hi}) is too long")));

@@ -55,9 +55,9 @@ pub fn generate(game: &Game) -> Result<Generated<'_>, String> {
     }
     let mut text = String::new();
     let _ = writeln!(text, "//! Native code of the ruleset `{}`, generated from its optimized IR by", game.meta.name);
-    text.push_str("//! `frontier_interpreter::native::generate`. Do not edit: `FRONTIER_NATIVE_WRITE=1 cargo test -p\n");
-    text.push_str("//! frontier-native` writes it again, and that test fails while it is not what the\n");
-    text.push_str("//! generator makes of the ruleset.\n");
+    text.push_str("//! `frontier_interpreter::native::generate`. Do not edit: `FRONTIER_NATIVE_WRITE=1 cargo test\n");
+    text.push_str("//! -p frontier-tests --test native_modules` writes it again, and that test fails while it\n");
+    text.push_str("//! is not what the generator makes of the ruleset.\n");
     text.push_str("#![allow(clippy::all, unused_parens, unreachable_code, non_upper_case_globals, while_true, unused_mut, unused_assignments, unused_variables)]\n\n");
     text.push_str("use frontier_interpreter::native::rt::*;\n\n");
     let _ = writeln!(text, "/// Calls of the walker's evaluator: {} IR nodes. Deepest nesting: {max_depth} frames.", g.exprs.len());
@@ -230,6 +230,14 @@ impl<'g> Gen<'g> {
                 let mut s = format!("{i}for p in 0..cx.state.names.len() {{\n{i}    l[{}] = Value::Player(p as u8);\n", slot.index());
                 s.push_str(&self.block(*body, depth + 1)?);
                 let _ = writeln!(s, "{i}}}");
+                s
+            }
+            StmtKind::ForEach { slot, list: Expr::Call { eval, args, .. }, body } if std::ptr::fn_addr_eq(*eval, crate::builtins::list::eval_range as crate::ir::BuiltinEval) && args.len() == 2 => {
+                let (lo, hi) = (self.int(&args[0]), self.int(&args[1]));
+                let mut s = format!("{i}{{ let (lo, hi) = ({lo}, {hi}); if hi.saturating_sub(lo) > {} {{ return Err(Stop::Bail); }}\n", crate::builtins::list::MAX_RANGE);
+                let _ = writeln!(s, "{i}for k in lo..=hi {{\n{i}    l[{}] = Value::Int(k);", slot.index());
+                s.push_str(&self.block(*body, depth + 1)?);
+                let _ = writeln!(s, "{i}}} }}");
                 s
             }
             StmtKind::ForEach { slot, list, body } => {
@@ -533,6 +541,26 @@ impl<'g> Gen<'g> {
         if is(list::eval_count) && args.len() == 2 {
             return Some(BuiltinCode::Int(format!("{{ let x = {}; count_in(&{}, &x) }}", self.value(&args[1]), self.value(&args[0]))));
         }
+        if let (true, [list, Expr::Lambda(key)], false) = (is(list::eval_sort_by), args, self.it) {
+            // Stable, as the walker's: equal keys keep their order.
+            if !plain_body(key) {
+                return None;
+            }
+            self.it = true;
+            let key = self.int(key);
+            self.it = false;
+            let list = self.elements(list);
+            return Some(BuiltinCode::Value(format!(
+                "{{ let mut keyed: Vec<(i64, Value)> = Vec::with_capacity(8); for it in {list} {{ let k = {{ let it = &it; {key} }}; keyed.push((k, it)); }} keyed.sort_by_key(|(k, _)| *k); Value::list(keyed.into_iter().map(|(_, v)| v).collect()) }}"
+            )));
+        }
+        if is(list::eval_take) && args.len() == 2 {
+            return Some(BuiltinCode::Value(format!(
+                "{{ let items = as_list({})?; let n = {}.clamp(0, items.len() as i64) as usize; Value::list(items[..n].to_vec()) }}",
+                self.value(&args[0]),
+                self.int(&args[1])
+            )));
+        }
         let quantifier = if is(list::eval_any) { Some(true) } else if is(list::eval_all) { Some(false) } else { None };
         if let (Some(any), [list, Expr::Lambda(body)], false) = (quantifier, args, self.it) {
             if !plain_body(body) {
@@ -555,7 +583,7 @@ impl<'g> Gen<'g> {
     fn elements(&mut self, list: &'g Expr) -> String {
         match list {
             Expr::Players => "(0..cx.state.names.len()).map(|p| Value::Player(p as u8))".to_string(),
-            Expr::Zone(z) => format!("{{ let z = {}; (0..cx.state.zones[z].len()).map(move |at| cx.element(z, at, {})) }}", self.instance(z), element(z.of)),
+            Expr::Zone(z) => format!("{{ let z = {}; let cx = &*cx; (0..cx.state.zones[z].len()).map(move |at| cx.element(z, at, {})) }}", self.instance(z), element(z.of)),
             _ => format!("as_list({})?.iter().cloned().collect::<Vec<_>>().into_iter()", self.value(list)),
         }
     }
