@@ -84,7 +84,7 @@ fn p2(cx: &mut Cx, args: [Value; 0]) -> Flow {
     let [] = args;
     // procedures.turn.do[0].let.actions
     cx.tick()?;
-    l[0] = Value::Int(1);
+    l[0] = Value::Int((1i64));
     // procedures.turn.do[1]
     cx.tick()?;
     if (cx.at(17, stored_code(cx.state.ints[0]))? != 0) {
@@ -106,7 +106,7 @@ fn p2(cx: &mut Cx, args: [Value; 0]) -> Flow {
                     { let s = { let k = index(stored_code(cx.state.ints[0]))?; if k >= 4 { return Err(Stop::Bail); } 17 + k as usize }; let n = (false) as i64; cx.state.ints[s] = n; }
                     // procedures.turn.do[1].then[0].choose.options[1].do[0].set.actions
                     cx.tick()?;
-                    l[0] = Value::Int(2);
+                    l[0] = Value::Int((2i64));
                     // procedures.turn.do[1].then[0].choose.options[1].do[1]
                     cx.tick()?;
                 }
@@ -149,7 +149,7 @@ fn p3(cx: &mut Cx, args: [Value; 0]) -> Flow {
         let player = stored_code(cx.state.ints[0]);
         let mut options = cx.options();
         {
-            let saved = std::mem::take(&mut l[0]);
+            let saved = l[0].clone();
             let (mut tested, mut held) = (0u64, 0u64);
             let z = Cx::instance(2, 4, index(stored_code(cx.state.ints[0]))?)?;
             for at in 0..cx.state.zones[z].len() {
@@ -182,7 +182,7 @@ fn p3(cx: &mut Cx, args: [Value; 0]) -> Flow {
         }
         if ((cx.at(13, stored_code(cx.state.ints[0]))? < (6i64)) && (add(cx.at(5, stored_code(cx.state.ints[0]))?, cx.at(1, stored_code(cx.state.ints[0]))?)? >= column(&COLUMN_203, index({ let i = cx.at(13, stored_code(cx.state.ints[0]))?; if i < 0 || i >= 6 { return Err(Stop::Bail); } i })?)?)) { options.push((1, Value::None)); }
         {
-            let saved = std::mem::take(&mut l[1]);
+            let saved = l[1].clone();
             let z = Cx::instance(2, 4, index(stored_code(cx.state.ints[0]))?)?;
             for at in 0..cx.state.zones[z].len() {
                 l[1] = cx.element(z, at, Element::Row(TableId(2)));
@@ -254,31 +254,31 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
     { let f = Cx::instance(2, 4, index(stored_code(cx.state.ints[0]))?)?; let t = 1usize; let v = l[0].clone(); cx.move_item(f, t, Element::Row(TableId(2)), &v)?; }
     // procedures.play_card.do[1]
     cx.tick()?;
-    p4(cx, [Value::Int(column(&COLUMN_256, index(code(&l[0]))?)?)])?;
+    p4(cx, [Value::Int(column(&COLUMN_286, index(code(&l[0]))?)?)])?;
     // procedures.play_card.do[2]
     cx.tick()?;
-    if ((column(&COLUMN_457, index(code(&l[0]))?)? < 0) != true) {
+    if ((column(&COLUMN_767, index(code(&l[0]))?)? < 0) != true) {
         // procedures.play_card.do[2].then[0]
         cx.tick()?;
-        { let mut left = column(&COLUMN_666, index(code(&l[0]))?)?; while left > 0 { left -= 1;
+        { let mut left = column(&COLUMN_976, index(code(&l[0]))?)?; while left > 0 { left -= 1;
             // procedures.play_card.do[2].then[0].do[0]
             cx.tick()?;
-            p6(cx, [column_value(&COLUMN_867, index(code(&l[0]))?)?])?;
+            p6(cx, [column_value(&COLUMN_1457, index(code(&l[0]))?)?])?;
         } }
         // procedures.play_card.do[2].then[1]
         cx.tick()?;
-        if ((column(&COLUMN_2302, index(code(&l[0]))?)? > (0i64)) && (cx.at(5, stored_code(cx.state.ints[0]))? > (0i64))) {
+        if ((column(&COLUMN_2893, index(code(&l[0]))?)? > (0i64)) && (cx.at(5, stored_code(cx.state.ints[0]))? > (0i64))) {
             // procedures.play_card.do[2].then[1].then[0]
             cx.tick()?;
             {
                 let player = stored_code(cx.state.ints[0]);
                 let mut options = cx.options();
                 {
-                    let saved = std::mem::take(&mut l[1]);
+                    let saved = l[1].clone();
                     let (mut tested, mut held) = (0u64, 0u64);
                     if false {
                         l[1] = Value::Row(TableId(0), 0);
-                        let k = column(&OF_ROW_2504, code(&l[1]))? as usize;
+                        let k = column(&OF_ROW_3375, code(&l[1]))? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                         let allowed = if tested & bit != 0 { held & bit != 0 } else {
                             let holds = match k {
@@ -291,9 +291,9 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                         };
                         if allowed { options.push((0, l[1].clone())); }
                     }
-                    if (((1i64) == column(&COLUMN_2555, index(code(&l[0]))?)?) != true) {
+                    if (((1i64) == column(&COLUMN_3426, index(code(&l[0]))?)?) != true) {
                         l[1] = Value::Row(TableId(0), 1);
-                        let k = column(&OF_ROW_2504, code(&l[1]))? as usize;
+                        let k = column(&OF_ROW_3375, code(&l[1]))? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                         let allowed = if tested & bit != 0 { held & bit != 0 } else {
                             let holds = match k {
@@ -306,9 +306,9 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                         };
                         if allowed { options.push((0, l[1].clone())); }
                     }
-                    if (((2i64) == column(&COLUMN_2765, index(code(&l[0]))?)?) != true) {
+                    if (((2i64) == column(&COLUMN_3636, index(code(&l[0]))?)?) != true) {
                         l[1] = Value::Row(TableId(0), 2);
-                        let k = column(&OF_ROW_2504, code(&l[1]))? as usize;
+                        let k = column(&OF_ROW_3375, code(&l[1]))? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                         let allowed = if tested & bit != 0 { held & bit != 0 } else {
                             let holds = match k {
@@ -321,9 +321,9 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                         };
                         if allowed { options.push((0, l[1].clone())); }
                     }
-                    if (((3i64) == column(&COLUMN_2975, index(code(&l[0]))?)?) != true) {
+                    if (((3i64) == column(&COLUMN_3846, index(code(&l[0]))?)?) != true) {
                         l[1] = Value::Row(TableId(0), 3);
-                        let k = column(&OF_ROW_2504, code(&l[1]))? as usize;
+                        let k = column(&OF_ROW_3375, code(&l[1]))? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                         let allowed = if tested & bit != 0 { held & bit != 0 } else {
                             let holds = match k {
@@ -336,9 +336,9 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                         };
                         if allowed { options.push((0, l[1].clone())); }
                     }
-                    if (((4i64) == column(&COLUMN_3185, index(code(&l[0]))?)?) != true) {
+                    if (((4i64) == column(&COLUMN_4056, index(code(&l[0]))?)?) != true) {
                         l[1] = Value::Row(TableId(0), 4);
-                        let k = column(&OF_ROW_2504, code(&l[1]))? as usize;
+                        let k = column(&OF_ROW_3375, code(&l[1]))? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                         let allowed = if tested & bit != 0 { held & bit != 0 } else {
                             let holds = match k {
@@ -353,7 +353,7 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                     }
                     if false {
                         l[1] = Value::Row(TableId(0), 5);
-                        let k = column(&OF_ROW_2504, code(&l[1]))? as usize;
+                        let k = column(&OF_ROW_3375, code(&l[1]))? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                         let allowed = if tested & bit != 0 { held & bit != 0 } else {
                             let holds = match k {
@@ -384,7 +384,7 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
     }
     // procedures.play_card.do[3]
     cx.tick()?;
-    { let (lo, hi) = ((1i64), column(&COLUMN_3395, index(code(&l[0]))?)?); if hi.saturating_sub(lo) > 100000 { return Err(Stop::Bail); }
+    { let (lo, hi) = ((1i64), column(&COLUMN_4266, index(code(&l[0]))?)?); if hi.saturating_sub(lo) > 100000 { return Err(Stop::Bail); }
     for k in lo..=hi {
         l[2] = Value::Int(k);
         // procedures.play_card.do[3].do[0]
@@ -396,11 +396,11 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                 let player = stored_code(cx.state.ints[0]);
                 let mut options = cx.options();
                 {
-                    let saved = std::mem::take(&mut l[3]);
+                    let saved = l[3].clone();
                     let (mut tested, mut held) = (0u64, 0u64);
                     if (cx.state.ints[21] > (0i64)) {
                         l[3] = Value::Row(TableId(0), 0);
-                        let k = column(&OF_ROW_3597, code(&l[3]))? as usize;
+                        let k = column(&OF_ROW_4748, code(&l[3]))? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                         let allowed = if tested & bit != 0 { held & bit != 0 } else {
                             let holds = match k {
@@ -415,7 +415,7 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                     }
                     if (cx.state.ints[22] > (0i64)) {
                         l[3] = Value::Row(TableId(0), 1);
-                        let k = column(&OF_ROW_3597, code(&l[3]))? as usize;
+                        let k = column(&OF_ROW_4748, code(&l[3]))? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                         let allowed = if tested & bit != 0 { held & bit != 0 } else {
                             let holds = match k {
@@ -430,7 +430,7 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                     }
                     if (cx.state.ints[23] > (0i64)) {
                         l[3] = Value::Row(TableId(0), 2);
-                        let k = column(&OF_ROW_3597, code(&l[3]))? as usize;
+                        let k = column(&OF_ROW_4748, code(&l[3]))? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                         let allowed = if tested & bit != 0 { held & bit != 0 } else {
                             let holds = match k {
@@ -445,7 +445,7 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                     }
                     if (cx.state.ints[24] > (0i64)) {
                         l[3] = Value::Row(TableId(0), 3);
-                        let k = column(&OF_ROW_3597, code(&l[3]))? as usize;
+                        let k = column(&OF_ROW_4748, code(&l[3]))? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                         let allowed = if tested & bit != 0 { held & bit != 0 } else {
                             let holds = match k {
@@ -460,7 +460,7 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                     }
                     if (cx.state.ints[25] > (0i64)) {
                         l[3] = Value::Row(TableId(0), 4);
-                        let k = column(&OF_ROW_3597, code(&l[3]))? as usize;
+                        let k = column(&OF_ROW_4748, code(&l[3]))? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                         let allowed = if tested & bit != 0 { held & bit != 0 } else {
                             let holds = match k {
@@ -475,7 +475,7 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                     }
                     if false {
                         l[3] = Value::Row(TableId(0), 5);
-                        let k = column(&OF_ROW_3597, code(&l[3]))? as usize;
+                        let k = column(&OF_ROW_4748, code(&l[3]))? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                         let allowed = if tested & bit != 0 { held & bit != 0 } else {
                             let holds = match k {
@@ -500,7 +500,7 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                         { let s = { let k = index(code(&l[3]))?; if k >= 6 { return Err(Stop::Bail); } 21 + k as usize }; let n = add(cx.state.ints[s], (-1i64))?; cx.state.ints[s] = n; }
                         // procedures.play_card.do[3].do[0].then[0].choose.options[0].do[0].add.wagons[r.west]
                         cx.tick()?;
-                        { let s = { let k = index(column(&COLUMN_3648, index(code(&l[3]))?)?)?; if k >= 6 { return Err(Stop::Bail); } 21 + k as usize }; let n = add(cx.state.ints[s], (1i64))?; cx.state.ints[s] = n; }
+                        { let s = { let k = index(column(&COLUMN_4799, index(code(&l[3]))?)?)?; if k >= 6 { return Err(Stop::Bail); } 21 + k as usize }; let n = add(cx.state.ints[s], (1i64))?; cx.state.ints[s] = n; }
                     }
                     _ => return Err(Stop::Bail),
                 }
@@ -595,7 +595,7 @@ fn p8(cx: &mut Cx, args: [Value; 1]) -> Flow {
     { let f = Cx::instance(2, 4, index(stored_code(cx.state.ints[0]))?)?; let t = 1usize; let v = l[0].clone(); cx.move_item(f, t, Element::Row(TableId(2)), &v)?; }
     // procedures.sell_card.do[1].let.gain
     cx.tick()?;
-    l[1] = Value::Int(column(&COLUMN_3700, index(code(&l[0]))?)?.min(cx.at(9, stored_code(cx.state.ints[0]))?));
+    l[1] = Value::Int(column(&COLUMN_4851, index(code(&l[0]))?)?.min(cx.at(9, stored_code(cx.state.ints[0]))?));
     // procedures.sell_card.do[2].add.tokens[active]
     cx.tick()?;
     { let s = { let k = index(stored_code(cx.state.ints[0]))?; if k >= 4 { return Err(Stop::Bail); } 5 + k as usize }; let n = add(cx.state.ints[s], as_int(&l[1])?)?; cx.state.ints[s] = n; }
@@ -615,7 +615,7 @@ fn p9(cx: &mut Cx, args: [Value; 0]) -> Flow {
     let [] = args;
     // procedures.score_card.do[0].let.cost
     cx.tick()?;
-    l[0] = Value::Int(column(&COLUMN_3902, index({ let i = cx.at(13, stored_code(cx.state.ints[0]))?; if i < 0 || i >= 6 { return Err(Stop::Bail); } i })?)?);
+    l[0] = Value::Int(column(&COLUMN_5333, index({ let i = cx.at(13, stored_code(cx.state.ints[0]))?; if i < 0 || i >= 6 { return Err(Stop::Bail); } i })?)?);
     // procedures.score_card.do[1]
     cx.tick()?;
     // procedures.score_card.do[2].add.scorings[active]
@@ -678,36 +678,36 @@ fn f2(cx: &Cx) -> Result<i64, Stop> {
 
 const OF_ROW_0: [u16; 56] = [0, 0, 1, 1, 2, 2, 3, 4, 4, 5, 6, 7, 0, 0, 1, 1, 2, 2, 3, 4, 4, 5, 6, 7, 0, 0, 1, 1, 2, 2, 3, 4, 4, 5, 6, 7, 0, 0, 1, 1, 2, 2, 3, 4, 4, 5, 6, 7, 8, 8, 9, 9, 10, 10, 11, 11];
 
-const COLUMN_203: [i64; 6] = [1, 3, 6, 10, 15, 16];
+const COLUMN_203: [i64; 6] = [(1i64), (3i64), (6i64), (10i64), (15i64), (16i64)];
 
-const COLUMN_256: [i64; 56] = [0, 0, 1, 1, 2, 2, 3, 1, 1, 2, 4, 3, 0, 0, 1, 1, 2, 2, 3, 1, 1, 2, 4, 3, 0, 0, 1, 1, 2, 2, 3, 1, 1, 2, 4, 3, 0, 0, 1, 1, 2, 2, 3, 1, 1, 2, 4, 3, 2, 2, 3, 3, 5, 5, 6, 6];
+const COLUMN_286: [i64; 56] = [(0i64), (0i64), (1i64), (1i64), (2i64), (2i64), (3i64), (1i64), (1i64), (2i64), (4i64), (3i64), (0i64), (0i64), (1i64), (1i64), (2i64), (2i64), (3i64), (1i64), (1i64), (2i64), (4i64), (3i64), (0i64), (0i64), (1i64), (1i64), (2i64), (2i64), (3i64), (1i64), (1i64), (2i64), (4i64), (3i64), (0i64), (0i64), (1i64), (1i64), (2i64), (2i64), (3i64), (1i64), (1i64), (2i64), (4i64), (3i64), (2i64), (2i64), (3i64), (3i64), (5i64), (5i64), (6i64), (6i64)];
 
-const COLUMN_457: [i64; 56] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, -1, -1, -1, -1, -1, -1, -1, -1];
+const COLUMN_767: [i64; 56] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, -1, -1, -1, -1, -1, -1, -1, -1];
 
-const COLUMN_666: [i64; 56] = [1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0];
+const COLUMN_976: [i64; 56] = [(1i64), (1i64), (1i64), (1i64), (1i64), (1i64), (1i64), (2i64), (2i64), (2i64), (2i64), (1i64), (1i64), (1i64), (1i64), (1i64), (1i64), (1i64), (1i64), (2i64), (2i64), (2i64), (2i64), (1i64), (1i64), (1i64), (1i64), (1i64), (1i64), (1i64), (1i64), (2i64), (2i64), (2i64), (2i64), (1i64), (1i64), (1i64), (1i64), (1i64), (1i64), (1i64), (1i64), (2i64), (2i64), (2i64), (2i64), (1i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64)];
 
-const COLUMN_867: [Value; 56] = [Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::None, Value::None, Value::None, Value::None, Value::None, Value::None, Value::None, Value::None];
+const COLUMN_1457: [Value; 56] = [Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::None, Value::None, Value::None, Value::None, Value::None, Value::None, Value::None, Value::None];
 
-const COLUMN_2302: [i64; 56] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0];
+const COLUMN_2893: [i64; 56] = [(0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (1i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (1i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (1i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (1i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64)];
 
-const OF_ROW_2504: [u16; 6] = [0, 0, 0, 0, 0, 0];
+const OF_ROW_3375: [u16; 6] = [0, 0, 0, 0, 0, 0];
 
-const COLUMN_2555: [i64; 56] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, -1, -1, -1, -1, -1, -1, -1, -1];
+const COLUMN_3426: [i64; 56] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, -1, -1, -1, -1, -1, -1, -1, -1];
 
-const COLUMN_2765: [i64; 56] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, -1, -1, -1, -1, -1, -1, -1, -1];
+const COLUMN_3636: [i64; 56] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, -1, -1, -1, -1, -1, -1, -1, -1];
 
-const COLUMN_2975: [i64; 56] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, -1, -1, -1, -1, -1, -1, -1, -1];
+const COLUMN_3846: [i64; 56] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, -1, -1, -1, -1, -1, -1, -1, -1];
 
-const COLUMN_3185: [i64; 56] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, -1, -1, -1, -1, -1, -1, -1, -1];
+const COLUMN_4056: [i64; 56] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, -1, -1, -1, -1, -1, -1, -1, -1];
 
-const COLUMN_3395: [i64; 56] = [0, 0, 1, 1, 2, 2, 3, 0, 0, 1, 2, 1, 0, 0, 1, 1, 2, 2, 3, 0, 0, 1, 2, 1, 0, 0, 1, 1, 2, 2, 3, 0, 0, 1, 2, 1, 0, 0, 1, 1, 2, 2, 3, 0, 0, 1, 2, 1, 3, 3, 4, 4, 5, 5, 6, 6];
+const COLUMN_4266: [i64; 56] = [(0i64), (0i64), (1i64), (1i64), (2i64), (2i64), (3i64), (0i64), (0i64), (1i64), (2i64), (1i64), (0i64), (0i64), (1i64), (1i64), (2i64), (2i64), (3i64), (0i64), (0i64), (1i64), (2i64), (1i64), (0i64), (0i64), (1i64), (1i64), (2i64), (2i64), (3i64), (0i64), (0i64), (1i64), (2i64), (1i64), (0i64), (0i64), (1i64), (1i64), (2i64), (2i64), (3i64), (0i64), (0i64), (1i64), (2i64), (1i64), (3i64), (3i64), (4i64), (4i64), (5i64), (5i64), (6i64), (6i64)];
 
-const OF_ROW_3597: [u16; 6] = [0, 0, 0, 0, 0, 0];
+const OF_ROW_4748: [u16; 6] = [0, 0, 0, 0, 0, 0];
 
-const COLUMN_3648: [i64; 6] = [1, 2, 3, 4, 5, -1];
+const COLUMN_4799: [i64; 6] = [1, 2, 3, 4, 5, -1];
 
-const COLUMN_3700: [i64; 56] = [0, 0, 1, 1, 2, 2, 3, 1, 1, 2, 4, 3, 0, 0, 1, 1, 2, 2, 3, 1, 1, 2, 4, 3, 0, 0, 1, 1, 2, 2, 3, 1, 1, 2, 4, 3, 0, 0, 1, 1, 2, 2, 3, 1, 1, 2, 4, 3, 2, 2, 3, 3, 5, 5, 6, 6];
+const COLUMN_4851: [i64; 56] = [(0i64), (0i64), (1i64), (1i64), (2i64), (2i64), (3i64), (1i64), (1i64), (2i64), (4i64), (3i64), (0i64), (0i64), (1i64), (1i64), (2i64), (2i64), (3i64), (1i64), (1i64), (2i64), (4i64), (3i64), (0i64), (0i64), (1i64), (1i64), (2i64), (2i64), (3i64), (1i64), (1i64), (2i64), (4i64), (3i64), (0i64), (0i64), (1i64), (1i64), (2i64), (2i64), (3i64), (1i64), (1i64), (2i64), (4i64), (3i64), (2i64), (2i64), (3i64), (3i64), (5i64), (5i64), (6i64), (6i64)];
 
-const COLUMN_3902: [i64; 6] = [1, 3, 6, 10, 15, 16];
+const COLUMN_5333: [i64; 6] = [(1i64), (3i64), (6i64), (10i64), (15i64), (16i64)];
 
-pub const FINGERPRINT: u64 = 0x332db9712e760001;
+pub const FINGERPRINT: u64 = 0x149347a5424323a3;

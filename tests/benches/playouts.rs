@@ -12,7 +12,8 @@ use std::sync::LazyLock;
 
 use divan::counter::{CyclesCount, ItemsCount};
 use divan::Bencher;
-use frontier_interpreter::runner::Recording;
+use frontier_interpreter::native::RandomSeats;
+use frontier_interpreter::runner::{Recording, MAX_STEPS};
 use frontier_interpreter::trace::Query;
 use frontier_interpreter::{Game, GameRng, State};
 use frontier_tests::{large_ruleset, load_ruleset, load_source, play_random, random_state};
@@ -56,6 +57,32 @@ fn playouts(bencher: Bencher, ruleset: &str, players: usize) {
 #[divan::bench(sample_count = SAMPLES, sample_size = 1)]
 fn go_west_4p(bencher: Bencher) {
     playouts(bencher, "go-west", 4);
+}
+
+/// The same games played by Go West's native code (`frontier-native`), as `frontier
+/// bench` plays them by default.
+#[divan::bench(sample_count = SAMPLES, sample_size = 1)]
+fn go_west_4p_native(bencher: Bencher) {
+    let game = load_ruleset("go-west");
+    let native = frontier_native::find(&game).expect("go-west has native code");
+    let names: Vec<String> = (1..=4).map(|p| format!("p{p}")).collect();
+    let play = |seed: u64| {
+        let seats = (0..4).map(|p| GameRng::derived(seed, p + 1)).collect();
+        native
+            .play(&game, names.clone(), GameRng::new(seed), RandomSeats(seats), MAX_STEPS)
+            .expect("the native code plays every bench game")
+    };
+    let games: Vec<(u64, u64)> = (0..GAMES).map(|i| (game_seed(i), play(game_seed(i)).0.decisions)).collect();
+    let mut next = 0;
+    bencher
+        .with_inputs(|| {
+            let g = games[next % games.len()];
+            next += 1;
+            g
+        })
+        .counter(CyclesCount::new(1u64))
+        .input_counter(|&(_, decisions)| ItemsCount::new(decisions))
+        .bench_local_values(|(seed, _)| play(seed));
 }
 
 #[divan::bench(sample_count = SAMPLES, sample_size = 1)]

@@ -303,7 +303,7 @@ impl<'g> Gen<'g> {
             [] => Ok(format!("{i}if {} {{ options.push(({g}, Value::None)); }}\n", condition(self))),
             [(slot, list)] => {
                 let slot = slot.index();
-                let mut s = format!("{i}{{\n{i}    let saved = std::mem::take(&mut l[{slot}]);\n");
+                let mut s = format!("{i}{{\n{i}    let saved = l[{slot}].clone();\n");
                 match &group.by_row {
                     Some(by_row) => {
                         // One condition per kind of row, tested once per listing (the first 64).
@@ -326,6 +326,10 @@ impl<'g> Gen<'g> {
                                 for item in filtered.rows.iter() {
                                     let Value::Row(t, r) = item else { return Err(format!("{origin}: a filtered row that is not a row")) };
                                     let pass = filtered.pass.get(*r as usize).ok_or_else(|| format!("{origin}: a row without its filter"))?;
+                                    // The filter is tested where the binding is not yet made.
+                                    if reads_local(pass, slot) {
+                                        let _ = writeln!(s, "{i}    l[{slot}] = saved.clone();");
+                                    }
                                     let _ = writeln!(s, "{i}    if {} {{\n{i}        l[{slot}] = Value::Row(TableId({}), {r});", self.truth(pass), t.0);
                                     s.push_str(&test);
                                     let _ = writeln!(s, "{i}        if allowed {{ options.push(({g}, l[{slot}].clone())); }}\n{i}    }}");
@@ -417,7 +421,7 @@ impl<'g> Gen<'g> {
         let items: Option<Vec<String>> = values
             .iter()
             .map(|v| match (kind, v) {
-                (ColumnKind::Int, Value::Int(n)) => Some(format!("{n}")),
+                (ColumnKind::Int, Value::Int(n)) => Some(int_literal(*n)),
                 (ColumnKind::Bool, Value::Bool(b)) => Some(format!("{b}")),
                 (ColumnKind::Code, Value::None) => Some("-1".to_string()),
                 (ColumnKind::Code, Value::Row(_, r)) => Some(format!("{r}")),
@@ -452,7 +456,7 @@ impl<'g> Gen<'g> {
     /// An expression whose value is a number, as Rust of type `i64`.
     fn int(&mut self, e: &'g Expr) -> String {
         match e {
-            Expr::Const(Value::Int(n)) => format!("({n}i64)"),
+            Expr::Const(Value::Int(n)) => int_literal(*n),
             Expr::Var { slot, code: Code::Int } => format!("cx.state.ints[{slot}]"),
             Expr::VarAtKey { base, code: Code::Int, key, .. } => format!("cx.at({base}, {})?", self.key(*key)),
             Expr::VarAt { base, code: Code::Int, index, .. } => format!("cx.at({base}, {})?", self.index(index)),
@@ -664,7 +668,7 @@ impl<'g> Gen<'g> {
     /// Any expression, as a `Value`.
     fn value(&mut self, e: &'g Expr) -> String {
         match e {
-            Expr::Const(Value::Int(n)) => format!("Value::Int({n})"),
+            Expr::Const(Value::Int(n)) => format!("Value::Int({})", int_literal(*n)),
             Expr::Const(Value::Bool(b)) => format!("Value::Bool({b})"),
             Expr::Const(Value::None) => "Value::None".to_string(),
             Expr::Const(Value::Player(p)) => format!("Value::Player({p})"),
@@ -707,6 +711,22 @@ enum BuiltinCode {
     Int(String),
     Bool(String),
     Value(String),
+}
+
+/// A number as a Rust literal (the smallest has no literal of its own).
+fn int_literal(n: i64) -> String {
+    if n == i64::MIN {
+        "i64::MIN".to_string()
+    } else {
+        format!("({n}i64)")
+    }
+}
+
+/// Whether `e` reads local `slot`.
+fn reads_local(e: &Expr, slot: usize) -> bool {
+    matches!(e, Expr::Local(s) if s.index() == slot)
+        || matches!(e, Expr::VarAtKey { key: Key::Local(s), .. } | Expr::ColumnKey { key: Key::Local(s), .. } if s.index() == slot)
+        || e.children().into_iter().any(|c| reads_local(c, slot))
 }
 
 /// Whether a per-element argument's body can be generated with its element in a Rust

@@ -1,4 +1,4 @@
-//! Native code plays the games the walker plays: for seeded games with random agents,
+//! Go West's native code (`frontier-native`) plays the games the walker plays: for seeded games with random agents,
 //! the same decisions, chance draws, final state and outcome.
 
 use frontier_interpreter::agent::{Agent, RandomAgent};
