@@ -15,7 +15,6 @@ pub fn play(cx: &mut Cx) -> Flow {
 
 /// procedures.setup
 fn p0(cx: &mut Cx, args: [Value; 0]) -> Flow {
-    #[allow(unused_mut, unused_variables)]
     let mut l: [Value; 2] = [NONE; 2];
     let [] = args;
     // setup[0]
@@ -41,7 +40,6 @@ fn p0(cx: &mut Cx, args: [Value; 0]) -> Flow {
                 }
                 rounds -= 1;
             }
-            let _ = refilled;
         }
     }
     Ok(())
@@ -49,7 +47,6 @@ fn p0(cx: &mut Cx, args: [Value; 0]) -> Flow {
 
 /// procedures.play
 fn p1(cx: &mut Cx, args: [Value; 0]) -> Flow {
-    #[allow(unused_mut, unused_variables)]
     let mut l: [Value; 0] = [NONE; 0];
     let [] = args;
     // play[0]
@@ -79,7 +76,6 @@ fn p1(cx: &mut Cx, args: [Value; 0]) -> Flow {
 
 /// procedures.turn
 fn p2(cx: &mut Cx, args: [Value; 0]) -> Flow {
-    #[allow(unused_mut, unused_variables)]
     let mut l: [Value; 2] = [NONE; 2];
     let [] = args;
     // procedures.turn.do[0].let.actions
@@ -96,7 +92,6 @@ fn p2(cx: &mut Cx, args: [Value; 0]) -> Flow {
             if true { options.push((0, Value::None)); }
             if true { options.push((1, Value::None)); }
             let (group, value) = cx.decide(player, options)?;
-            let _ = &value;
             match group {
                 0 => {
                 }
@@ -140,7 +135,6 @@ fn p2(cx: &mut Cx, args: [Value; 0]) -> Flow {
 
 /// procedures.action
 fn p3(cx: &mut Cx, args: [Value; 0]) -> Flow {
-    #[allow(unused_mut, unused_variables)]
     let mut l: [Value; 2] = [NONE; 2];
     let [] = args;
     // procedures.action.do[0]
@@ -180,7 +174,7 @@ fn p3(cx: &mut Cx, args: [Value; 0]) -> Flow {
             }
             l[0] = saved;
         }
-        if ((cx.at(13, stored_code(cx.state.ints[0]))? < (6i64)) && (add(cx.at(5, stored_code(cx.state.ints[0]))?, cx.at(1, stored_code(cx.state.ints[0]))?)? >= column(&COLUMN_203, index({ let i = cx.at(13, stored_code(cx.state.ints[0]))?; if i < 0 || i >= 6 { return Err(Stop::Bail); } i })?)?)) { options.push((1, Value::None)); }
+        if ((cx.at(13, stored_code(cx.state.ints[0]))? < (6i64)) && (add(cx.at(5, stored_code(cx.state.ints[0]))?, cx.at(1, stored_code(cx.state.ints[0]))?)? >= column(&COLUMN_1, index({ let i = cx.at(13, stored_code(cx.state.ints[0]))?; if i < 0 || i >= 6 { return Err(Stop::Bail); } i })?)?)) { options.push((1, Value::None)); }
         {
             let saved = l[1].clone();
             let z = Cx::instance(2, 4, index(stored_code(cx.state.ints[0]))?)?;
@@ -191,7 +185,6 @@ fn p3(cx: &mut Cx, args: [Value; 0]) -> Flow {
             l[1] = saved;
         }
         let (group, value) = cx.decide(player, options)?;
-        let _ = &value;
         match group {
             0 => {
                 l[0] = value;
@@ -218,7 +211,6 @@ fn p3(cx: &mut Cx, args: [Value; 0]) -> Flow {
 
 /// procedures.pay
 fn p4(cx: &mut Cx, args: [Value; 1]) -> Flow {
-    #[allow(unused_mut, unused_variables)]
     let mut l: [Value; 2] = [NONE; 2];
     let [a0] = args;
     l[0] = a0;
@@ -245,7 +237,6 @@ fn p4(cx: &mut Cx, args: [Value; 1]) -> Flow {
 
 /// procedures.play_card
 fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
-    #[allow(unused_mut, unused_variables)]
     let mut l: [Value; 4] = [NONE; 4];
     let [a0] = args;
     l[0] = a0;
@@ -254,20 +245,20 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
     { let f = Cx::instance(2, 4, index(stored_code(cx.state.ints[0]))?)?; let t = 1usize; let v = l[0].clone(); cx.move_item(f, t, Element::Row(TableId(2)), &v)?; }
     // procedures.play_card.do[1]
     cx.tick()?;
-    p4(cx, [Value::Int(column(&COLUMN_286, index(code(&l[0]))?)?)])?;
+    p4(cx, [Value::Int(column(&COLUMN_2, index(code(&l[0]))?)?)])?;
     // procedures.play_card.do[2]
     cx.tick()?;
-    if ((column(&COLUMN_767, index(code(&l[0]))?)? < 0) != true) {
+    if ((column(&COLUMN_3, index(code(&l[0]))?)? < 0) != true) {
         // procedures.play_card.do[2].then[0]
         cx.tick()?;
-        { let mut left = column(&COLUMN_976, index(code(&l[0]))?)?; while left > 0 { left -= 1;
+        { let mut left = column(&COLUMN_4, index(code(&l[0]))?)?; while left > 0 { left -= 1;
             // procedures.play_card.do[2].then[0].do[0]
             cx.tick()?;
-            p6(cx, [column_value(&COLUMN_1457, index(code(&l[0]))?)?])?;
+            p6(cx, [column_value(&COLUMN_5, index(code(&l[0]))?)?])?;
         } }
         // procedures.play_card.do[2].then[1]
         cx.tick()?;
-        if ((column(&COLUMN_2893, index(code(&l[0]))?)? > (0i64)) && (cx.at(5, stored_code(cx.state.ints[0]))? > (0i64))) {
+        if ((column(&COLUMN_6, index(code(&l[0]))?)? > (0i64)) && (cx.at(5, stored_code(cx.state.ints[0]))? > (0i64))) {
             // procedures.play_card.do[2].then[1].then[0]
             cx.tick()?;
             {
@@ -278,7 +269,7 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                     let (mut tested, mut held) = (0u64, 0u64);
                     if false {
                         l[1] = Value::Row(TableId(0), 0);
-                        let k = column(&OF_ROW_3375, code(&l[1]))? as usize;
+                        let k = column(&OF_ROW_7, code(&l[1]))? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                         let allowed = if tested & bit != 0 { held & bit != 0 } else {
                             let holds = match k {
@@ -291,9 +282,9 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                         };
                         if allowed { options.push((0, l[1].clone())); }
                     }
-                    if (((1i64) == column(&COLUMN_3426, index(code(&l[0]))?)?) != true) {
+                    if (((1i64) == column(&COLUMN_8, index(code(&l[0]))?)?) != true) {
                         l[1] = Value::Row(TableId(0), 1);
-                        let k = column(&OF_ROW_3375, code(&l[1]))? as usize;
+                        let k = column(&OF_ROW_7, code(&l[1]))? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                         let allowed = if tested & bit != 0 { held & bit != 0 } else {
                             let holds = match k {
@@ -306,9 +297,9 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                         };
                         if allowed { options.push((0, l[1].clone())); }
                     }
-                    if (((2i64) == column(&COLUMN_3636, index(code(&l[0]))?)?) != true) {
+                    if (((2i64) == column(&COLUMN_9, index(code(&l[0]))?)?) != true) {
                         l[1] = Value::Row(TableId(0), 2);
-                        let k = column(&OF_ROW_3375, code(&l[1]))? as usize;
+                        let k = column(&OF_ROW_7, code(&l[1]))? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                         let allowed = if tested & bit != 0 { held & bit != 0 } else {
                             let holds = match k {
@@ -321,9 +312,9 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                         };
                         if allowed { options.push((0, l[1].clone())); }
                     }
-                    if (((3i64) == column(&COLUMN_3846, index(code(&l[0]))?)?) != true) {
+                    if (((3i64) == column(&COLUMN_10, index(code(&l[0]))?)?) != true) {
                         l[1] = Value::Row(TableId(0), 3);
-                        let k = column(&OF_ROW_3375, code(&l[1]))? as usize;
+                        let k = column(&OF_ROW_7, code(&l[1]))? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                         let allowed = if tested & bit != 0 { held & bit != 0 } else {
                             let holds = match k {
@@ -336,9 +327,9 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                         };
                         if allowed { options.push((0, l[1].clone())); }
                     }
-                    if (((4i64) == column(&COLUMN_4056, index(code(&l[0]))?)?) != true) {
+                    if (((4i64) == column(&COLUMN_11, index(code(&l[0]))?)?) != true) {
                         l[1] = Value::Row(TableId(0), 4);
-                        let k = column(&OF_ROW_3375, code(&l[1]))? as usize;
+                        let k = column(&OF_ROW_7, code(&l[1]))? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                         let allowed = if tested & bit != 0 { held & bit != 0 } else {
                             let holds = match k {
@@ -353,7 +344,7 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                     }
                     if false {
                         l[1] = Value::Row(TableId(0), 5);
-                        let k = column(&OF_ROW_3375, code(&l[1]))? as usize;
+                        let k = column(&OF_ROW_7, code(&l[1]))? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                         let allowed = if tested & bit != 0 { held & bit != 0 } else {
                             let holds = match k {
@@ -369,7 +360,6 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                     l[1] = saved;
                 }
                 let (group, value) = cx.decide(player, options)?;
-                let _ = &value;
                 match group {
                     0 => {
                         l[1] = value;
@@ -384,7 +374,7 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
     }
     // procedures.play_card.do[3]
     cx.tick()?;
-    { let (lo, hi) = ((1i64), column(&COLUMN_4266, index(code(&l[0]))?)?); if hi.saturating_sub(lo) > 100000 { return Err(Stop::Bail); }
+    { let (lo, hi) = ((1i64), column(&COLUMN_12, index(code(&l[0]))?)?); if hi.saturating_sub(lo) > 100000 { return Err(Stop::Bail); }
     for k in lo..=hi {
         l[2] = Value::Int(k);
         // procedures.play_card.do[3].do[0]
@@ -400,7 +390,7 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                     let (mut tested, mut held) = (0u64, 0u64);
                     if (cx.state.ints[21] > (0i64)) {
                         l[3] = Value::Row(TableId(0), 0);
-                        let k = column(&OF_ROW_4748, code(&l[3]))? as usize;
+                        let k = column(&OF_ROW_13, code(&l[3]))? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                         let allowed = if tested & bit != 0 { held & bit != 0 } else {
                             let holds = match k {
@@ -415,7 +405,7 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                     }
                     if (cx.state.ints[22] > (0i64)) {
                         l[3] = Value::Row(TableId(0), 1);
-                        let k = column(&OF_ROW_4748, code(&l[3]))? as usize;
+                        let k = column(&OF_ROW_13, code(&l[3]))? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                         let allowed = if tested & bit != 0 { held & bit != 0 } else {
                             let holds = match k {
@@ -430,7 +420,7 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                     }
                     if (cx.state.ints[23] > (0i64)) {
                         l[3] = Value::Row(TableId(0), 2);
-                        let k = column(&OF_ROW_4748, code(&l[3]))? as usize;
+                        let k = column(&OF_ROW_13, code(&l[3]))? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                         let allowed = if tested & bit != 0 { held & bit != 0 } else {
                             let holds = match k {
@@ -445,7 +435,7 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                     }
                     if (cx.state.ints[24] > (0i64)) {
                         l[3] = Value::Row(TableId(0), 3);
-                        let k = column(&OF_ROW_4748, code(&l[3]))? as usize;
+                        let k = column(&OF_ROW_13, code(&l[3]))? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                         let allowed = if tested & bit != 0 { held & bit != 0 } else {
                             let holds = match k {
@@ -460,7 +450,7 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                     }
                     if (cx.state.ints[25] > (0i64)) {
                         l[3] = Value::Row(TableId(0), 4);
-                        let k = column(&OF_ROW_4748, code(&l[3]))? as usize;
+                        let k = column(&OF_ROW_13, code(&l[3]))? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                         let allowed = if tested & bit != 0 { held & bit != 0 } else {
                             let holds = match k {
@@ -475,7 +465,7 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                     }
                     if false {
                         l[3] = Value::Row(TableId(0), 5);
-                        let k = column(&OF_ROW_4748, code(&l[3]))? as usize;
+                        let k = column(&OF_ROW_13, code(&l[3]))? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                         let allowed = if tested & bit != 0 { held & bit != 0 } else {
                             let holds = match k {
@@ -491,7 +481,6 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                     l[3] = saved;
                 }
                 let (group, value) = cx.decide(player, options)?;
-                let _ = &value;
                 match group {
                     0 => {
                         l[3] = value;
@@ -500,7 +489,7 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                         { let s = { let k = index(code(&l[3]))?; if k >= 6 { return Err(Stop::Bail); } 21 + k as usize }; let n = add(cx.state.ints[s], (-1i64))?; cx.state.ints[s] = n; }
                         // procedures.play_card.do[3].do[0].then[0].choose.options[0].do[0].add.wagons[r.west]
                         cx.tick()?;
-                        { let s = { let k = index(column(&COLUMN_4799, index(code(&l[3]))?)?)?; if k >= 6 { return Err(Stop::Bail); } 21 + k as usize }; let n = add(cx.state.ints[s], (1i64))?; cx.state.ints[s] = n; }
+                        { let s = { let k = index(column(&COLUMN_14, index(code(&l[3]))?)?)?; if k >= 6 { return Err(Stop::Bail); } 21 + k as usize }; let n = add(cx.state.ints[s], (1i64))?; cx.state.ints[s] = n; }
                     }
                     _ => return Err(Stop::Bail),
                 }
@@ -515,7 +504,6 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
 
 /// procedures.place_token
 fn p6(cx: &mut Cx, args: [Value; 1]) -> Flow {
-    #[allow(unused_mut, unused_variables)]
     let mut l: [Value; 2] = [NONE; 2];
     let [a0] = args;
     l[0] = a0;
@@ -549,7 +537,6 @@ fn p6(cx: &mut Cx, args: [Value; 1]) -> Flow {
 
 /// procedures.refill
 fn p7(cx: &mut Cx, args: [Value; 0]) -> Flow {
-    #[allow(unused_mut, unused_variables)]
     let mut l: [Value; 1] = [NONE; 1];
     let [] = args;
     // procedures.refill.do[0]
@@ -579,14 +566,12 @@ fn p7(cx: &mut Cx, args: [Value; 0]) -> Flow {
             }
             rounds -= 1;
         }
-        let _ = refilled;
     }
     Ok(())
 }
 
 /// procedures.sell_card
 fn p8(cx: &mut Cx, args: [Value; 1]) -> Flow {
-    #[allow(unused_mut, unused_variables)]
     let mut l: [Value; 2] = [NONE; 2];
     let [a0] = args;
     l[0] = a0;
@@ -595,7 +580,7 @@ fn p8(cx: &mut Cx, args: [Value; 1]) -> Flow {
     { let f = Cx::instance(2, 4, index(stored_code(cx.state.ints[0]))?)?; let t = 1usize; let v = l[0].clone(); cx.move_item(f, t, Element::Row(TableId(2)), &v)?; }
     // procedures.sell_card.do[1].let.gain
     cx.tick()?;
-    l[1] = Value::Int(column(&COLUMN_4851, index(code(&l[0]))?)?.min(cx.at(9, stored_code(cx.state.ints[0]))?));
+    l[1] = Value::Int(column(&COLUMN_15, index(code(&l[0]))?)?.min(cx.at(9, stored_code(cx.state.ints[0]))?));
     // procedures.sell_card.do[2].add.tokens[active]
     cx.tick()?;
     { let s = { let k = index(stored_code(cx.state.ints[0]))?; if k >= 4 { return Err(Stop::Bail); } 5 + k as usize }; let n = add(cx.state.ints[s], as_int(&l[1])?)?; cx.state.ints[s] = n; }
@@ -610,12 +595,11 @@ fn p8(cx: &mut Cx, args: [Value; 1]) -> Flow {
 
 /// procedures.score_card
 fn p9(cx: &mut Cx, args: [Value; 0]) -> Flow {
-    #[allow(unused_mut, unused_variables)]
     let mut l: [Value; 1] = [NONE; 1];
     let [] = args;
     // procedures.score_card.do[0].let.cost
     cx.tick()?;
-    l[0] = Value::Int(column(&COLUMN_5333, index({ let i = cx.at(13, stored_code(cx.state.ints[0]))?; if i < 0 || i >= 6 { return Err(Stop::Bail); } i })?)?);
+    l[0] = Value::Int(column(&COLUMN_16, index({ let i = cx.at(13, stored_code(cx.state.ints[0]))?; if i < 0 || i >= 6 { return Err(Stop::Bail); } i })?)?);
     // procedures.score_card.do[1]
     cx.tick()?;
     // procedures.score_card.do[2].add.scorings[active]
@@ -641,7 +625,6 @@ fn p9(cx: &mut Cx, args: [Value; 0]) -> Flow {
 
 /// procedures.score_all
 fn p10(cx: &mut Cx, args: [Value; 0]) -> Flow {
-    #[allow(unused_mut, unused_variables)]
     let mut l: [Value; 3] = [NONE; 3];
     let [] = args;
     // procedures.score_all.do[0]
@@ -672,42 +655,41 @@ fn p10(cx: &mut Cx, args: [Value; 0]) -> Flow {
 /// functions.wagon_moves_left
 fn f2(cx: &Cx) -> Result<i64, Stop> {
     let l: [Value; 0] = [];
-    let _ = &l;
     Ok({ let t = 0i64; let t = sum_add(t, mul(cx.state.ints[21], (5i64))?)?; let t = sum_add(t, mul(cx.state.ints[22], (4i64))?)?; let t = sum_add(t, mul(cx.state.ints[23], (3i64))?)?; let t = sum_add(t, mul(cx.state.ints[24], (2i64))?)?; let t = sum_add(t, mul(cx.state.ints[25], (1i64))?)?; let t = sum_add(t, mul(cx.state.ints[26], (0i64))?)?; t })
 }
 
 const OF_ROW_0: [u16; 56] = [0, 0, 1, 1, 2, 2, 3, 4, 4, 5, 6, 7, 0, 0, 1, 1, 2, 2, 3, 4, 4, 5, 6, 7, 0, 0, 1, 1, 2, 2, 3, 4, 4, 5, 6, 7, 0, 0, 1, 1, 2, 2, 3, 4, 4, 5, 6, 7, 8, 8, 9, 9, 10, 10, 11, 11];
 
-const COLUMN_203: [i64; 6] = [(1i64), (3i64), (6i64), (10i64), (15i64), (16i64)];
+const COLUMN_1: [i64; 6] = [(1i64), (3i64), (6i64), (10i64), (15i64), (16i64)];
 
-const COLUMN_286: [i64; 56] = [(0i64), (0i64), (1i64), (1i64), (2i64), (2i64), (3i64), (1i64), (1i64), (2i64), (4i64), (3i64), (0i64), (0i64), (1i64), (1i64), (2i64), (2i64), (3i64), (1i64), (1i64), (2i64), (4i64), (3i64), (0i64), (0i64), (1i64), (1i64), (2i64), (2i64), (3i64), (1i64), (1i64), (2i64), (4i64), (3i64), (0i64), (0i64), (1i64), (1i64), (2i64), (2i64), (3i64), (1i64), (1i64), (2i64), (4i64), (3i64), (2i64), (2i64), (3i64), (3i64), (5i64), (5i64), (6i64), (6i64)];
+const COLUMN_2: [i64; 56] = [(0i64), (0i64), (1i64), (1i64), (2i64), (2i64), (3i64), (1i64), (1i64), (2i64), (4i64), (3i64), (0i64), (0i64), (1i64), (1i64), (2i64), (2i64), (3i64), (1i64), (1i64), (2i64), (4i64), (3i64), (0i64), (0i64), (1i64), (1i64), (2i64), (2i64), (3i64), (1i64), (1i64), (2i64), (4i64), (3i64), (0i64), (0i64), (1i64), (1i64), (2i64), (2i64), (3i64), (1i64), (1i64), (2i64), (4i64), (3i64), (2i64), (2i64), (3i64), (3i64), (5i64), (5i64), (6i64), (6i64)];
 
-const COLUMN_767: [i64; 56] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, -1, -1, -1, -1, -1, -1, -1, -1];
+const COLUMN_3: [i64; 56] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, -1, -1, -1, -1, -1, -1, -1, -1];
 
-const COLUMN_976: [i64; 56] = [(1i64), (1i64), (1i64), (1i64), (1i64), (1i64), (1i64), (2i64), (2i64), (2i64), (2i64), (1i64), (1i64), (1i64), (1i64), (1i64), (1i64), (1i64), (1i64), (2i64), (2i64), (2i64), (2i64), (1i64), (1i64), (1i64), (1i64), (1i64), (1i64), (1i64), (1i64), (2i64), (2i64), (2i64), (2i64), (1i64), (1i64), (1i64), (1i64), (1i64), (1i64), (1i64), (1i64), (2i64), (2i64), (2i64), (2i64), (1i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64)];
+const COLUMN_4: [i64; 56] = [(1i64), (1i64), (1i64), (1i64), (1i64), (1i64), (1i64), (2i64), (2i64), (2i64), (2i64), (1i64), (1i64), (1i64), (1i64), (1i64), (1i64), (1i64), (1i64), (2i64), (2i64), (2i64), (2i64), (1i64), (1i64), (1i64), (1i64), (1i64), (1i64), (1i64), (1i64), (2i64), (2i64), (2i64), (2i64), (1i64), (1i64), (1i64), (1i64), (1i64), (1i64), (1i64), (1i64), (2i64), (2i64), (2i64), (2i64), (1i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64)];
 
-const COLUMN_1457: [Value; 56] = [Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::None, Value::None, Value::None, Value::None, Value::None, Value::None, Value::None, Value::None];
+const COLUMN_5: [Value; 56] = [Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::None, Value::None, Value::None, Value::None, Value::None, Value::None, Value::None, Value::None];
 
-const COLUMN_2893: [i64; 56] = [(0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (1i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (1i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (1i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (1i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64)];
+const COLUMN_6: [i64; 56] = [(0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (1i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (1i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (1i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (1i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64)];
 
-const OF_ROW_3375: [u16; 6] = [0, 0, 0, 0, 0, 0];
+const OF_ROW_7: [u16; 6] = [0, 0, 0, 0, 0, 0];
 
-const COLUMN_3426: [i64; 56] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, -1, -1, -1, -1, -1, -1, -1, -1];
+const COLUMN_8: [i64; 56] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, -1, -1, -1, -1, -1, -1, -1, -1];
 
-const COLUMN_3636: [i64; 56] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, -1, -1, -1, -1, -1, -1, -1, -1];
+const COLUMN_9: [i64; 56] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, -1, -1, -1, -1, -1, -1, -1, -1];
 
-const COLUMN_3846: [i64; 56] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, -1, -1, -1, -1, -1, -1, -1, -1];
+const COLUMN_10: [i64; 56] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, -1, -1, -1, -1, -1, -1, -1, -1];
 
-const COLUMN_4056: [i64; 56] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, -1, -1, -1, -1, -1, -1, -1, -1];
+const COLUMN_11: [i64; 56] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, -1, -1, -1, -1, -1, -1, -1, -1];
 
-const COLUMN_4266: [i64; 56] = [(0i64), (0i64), (1i64), (1i64), (2i64), (2i64), (3i64), (0i64), (0i64), (1i64), (2i64), (1i64), (0i64), (0i64), (1i64), (1i64), (2i64), (2i64), (3i64), (0i64), (0i64), (1i64), (2i64), (1i64), (0i64), (0i64), (1i64), (1i64), (2i64), (2i64), (3i64), (0i64), (0i64), (1i64), (2i64), (1i64), (0i64), (0i64), (1i64), (1i64), (2i64), (2i64), (3i64), (0i64), (0i64), (1i64), (2i64), (1i64), (3i64), (3i64), (4i64), (4i64), (5i64), (5i64), (6i64), (6i64)];
+const COLUMN_12: [i64; 56] = [(0i64), (0i64), (1i64), (1i64), (2i64), (2i64), (3i64), (0i64), (0i64), (1i64), (2i64), (1i64), (0i64), (0i64), (1i64), (1i64), (2i64), (2i64), (3i64), (0i64), (0i64), (1i64), (2i64), (1i64), (0i64), (0i64), (1i64), (1i64), (2i64), (2i64), (3i64), (0i64), (0i64), (1i64), (2i64), (1i64), (0i64), (0i64), (1i64), (1i64), (2i64), (2i64), (3i64), (0i64), (0i64), (1i64), (2i64), (1i64), (3i64), (3i64), (4i64), (4i64), (5i64), (5i64), (6i64), (6i64)];
 
-const OF_ROW_4748: [u16; 6] = [0, 0, 0, 0, 0, 0];
+const OF_ROW_13: [u16; 6] = [0, 0, 0, 0, 0, 0];
 
-const COLUMN_4799: [i64; 6] = [1, 2, 3, 4, 5, -1];
+const COLUMN_14: [i64; 6] = [1, 2, 3, 4, 5, -1];
 
-const COLUMN_4851: [i64; 56] = [(0i64), (0i64), (1i64), (1i64), (2i64), (2i64), (3i64), (1i64), (1i64), (2i64), (4i64), (3i64), (0i64), (0i64), (1i64), (1i64), (2i64), (2i64), (3i64), (1i64), (1i64), (2i64), (4i64), (3i64), (0i64), (0i64), (1i64), (1i64), (2i64), (2i64), (3i64), (1i64), (1i64), (2i64), (4i64), (3i64), (0i64), (0i64), (1i64), (1i64), (2i64), (2i64), (3i64), (1i64), (1i64), (2i64), (4i64), (3i64), (2i64), (2i64), (3i64), (3i64), (5i64), (5i64), (6i64), (6i64)];
+const COLUMN_15: [i64; 56] = [(0i64), (0i64), (1i64), (1i64), (2i64), (2i64), (3i64), (1i64), (1i64), (2i64), (4i64), (3i64), (0i64), (0i64), (1i64), (1i64), (2i64), (2i64), (3i64), (1i64), (1i64), (2i64), (4i64), (3i64), (0i64), (0i64), (1i64), (1i64), (2i64), (2i64), (3i64), (1i64), (1i64), (2i64), (4i64), (3i64), (0i64), (0i64), (1i64), (1i64), (2i64), (2i64), (3i64), (1i64), (1i64), (2i64), (4i64), (3i64), (2i64), (2i64), (3i64), (3i64), (5i64), (5i64), (6i64), (6i64)];
 
-const COLUMN_5333: [i64; 6] = [(1i64), (3i64), (6i64), (10i64), (15i64), (16i64)];
+const COLUMN_16: [i64; 6] = [(1i64), (3i64), (6i64), (10i64), (15i64), (16i64)];
 
-pub const FINGERPRINT: u64 = 0x149347a5424323a3;
+pub const FINGERPRINT: u64 = 0x98cdead4d7d92d43;

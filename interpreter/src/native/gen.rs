@@ -2,9 +2,9 @@
 //!
 //! Statements become straight-line Rust in one function per procedure; expressions
 //! become Rust where their node is one of the common ones (numbers and true/false read
-//! from the state, arithmetic, comparisons, unrolled searches, columns, zone lengths,
-//! functions without parameters) and a call into the walker otherwise, by the node's
-//! index in [`Generated::exprs`]. Everything the code takes from the game (slots, zone
+//! from the state, arithmetic, comparisons, unrolled searches, columns, zone reads,
+//! functions without parameters, the built-ins `Gen::builtin` knows) and a call into the
+//! walker otherwise, by the node's index in [`Generated::exprs`]. Everything the code takes from the game (slots, zone
 //! instances, columns, row conditions) is written into the text, so that the text is all
 //! a compiled ruleset depends on besides the nodes it hands to the walker.
 
@@ -24,14 +24,14 @@ pub struct Generated<'g> {
 
 /// Generates the native code of `game`, or says which statement it cannot compile.
 pub fn generate(game: &Game) -> Result<Generated<'_>, String> {
-    let mut g = Gen { game, exprs: Vec::new(), functions: Vec::new(), out: String::new(), it: false };
+    let mut g = Gen { game, exprs: Vec::new(), functions: Vec::new(), constants: Vec::new(), it: false };
     let max_depth = g.check_procedures()?;
     let mut body = String::new();
     for (i, p) in game.procedures.iter().enumerate() {
         let mut f = String::new();
         let params = p.params.len();
         let _ = writeln!(f, "\n/// procedures.{}\nfn p{i}(cx: &mut Cx, args: [Value; {params}]) -> Flow {{", p.name);
-        let _ = writeln!(f, "    #[allow(unused_mut, unused_variables)]\n    let mut l: [Value; {}] = [NONE; {}];", p.locals, p.locals);
+        let _ = writeln!(f, "    let mut l: [Value; {}] = [NONE; {}];", p.locals, p.locals);
         if params > 0 {
             let names: Vec<String> = (0..params).map(|k| format!("a{k}")).collect();
             let _ = writeln!(f, "    let [{}] = args;", names.join(", "));
@@ -65,7 +65,9 @@ pub fn generate(game: &Game) -> Result<Generated<'_>, String> {
     let _ = writeln!(text, "    p{}(cx, [])?;\n    p{}(cx, [])?;\n    Ok(())\n}}", game.setup.index(), game.play.index());
     text.push_str(&body);
     text.push_str(&functions);
-    text.push_str(&g.out);
+    for constant in &g.constants {
+        text.push_str(constant);
+    }
     Ok(Generated { text, exprs: g.exprs, max_depth })
 }
 
@@ -74,8 +76,8 @@ struct Gen<'g> {
     exprs: Vec<&'g Expr>,
     /// Functions without parameters called by generated code, in the order first met.
     functions: Vec<usize>,
-    /// Constants (columns, row tables), after the functions.
-    out: String,
+    /// Constants (columns, row tables), each a `const` item, after the functions.
+    constants: Vec<String>,
     /// Whether the code being generated is a per-element argument's body, with its
     /// element in the Rust variable `it: &Value`.
     it: bool,
@@ -210,7 +212,7 @@ impl<'g> Gen<'g> {
                 let _ = writeln!(s, "{i}        refilled = false;\n{i}        if cx.state.zones[source].is_empty() {{");
                 let _ = writeln!(s, "{i}            if !({refillable}) {{ break; }}\n{i}        }} else {{");
                 let _ = writeln!(s, "{i}            let target = {to};\n{i}            cx.move_one(source, target);\n{i}        }}");
-                let _ = writeln!(s, "{i}        rounds -= 1;\n{i}    }}\n{i}    let _ = refilled;\n{i}}}");
+                let _ = writeln!(s, "{i}        rounds -= 1;\n{i}    }}\n{i}}}");
                 s
             }
             StmtKind::Clear { .. } => return unsupported("clear"),
@@ -280,7 +282,7 @@ impl<'g> Gen<'g> {
             s.push_str(&self.group(group, g, depth + 1, origin)?);
         }
         let _ = writeln!(s, "{i}    let (group, value) = cx.decide(player, options)?;");
-        let _ = writeln!(s, "{i}    let _ = &value;\n{i}    match group {{");
+        let _ = writeln!(s, "{i}    match group {{");
         for (g, group) in choose.groups.iter().enumerate() {
             let _ = writeln!(s, "{i}        {g} => {{");
             if let [(slot, _)] = group.bindings.as_slice() {
@@ -308,9 +310,8 @@ impl<'g> Gen<'g> {
                     Some(by_row) => {
                         // One condition per kind of row, tested once per listing (the first 64).
                         let conditions: Vec<String> = by_row.conditions.iter().map(|c| self.truth(c)).collect();
-                        let name = format!("OF_ROW_{}", self.out.len());
                         let rows: Vec<String> = by_row.of_row.iter().map(|k| k.to_string()).collect();
-                        let _ = writeln!(self.out, "\nconst {name}: [u16; {}] = [{}];", rows.len(), rows.join(", "));
+                        let name = self.constant("OF_ROW", "u16", &rows);
                         let _ = writeln!(s, "{i}    let (mut tested, mut held) = (0u64, 0u64);");
                         let mut test = format!("{i}        let k = column(&{name}, code(&l[{slot}]))? as usize;\n");
                         let _ = writeln!(test, "{i}        let bit = 1u64.checked_shl(k as u32).unwrap_or(0);");
@@ -375,7 +376,7 @@ impl<'g> Gen<'g> {
             crate::value::Type::Bool => ("bool", self.truth(&f.body)),
             _ => return Err(format!("functions.{}: only number and true/false functions are compiled", f.name)),
         };
-        Ok(format!("\n/// functions.{}\nfn f{id}(cx: &Cx) -> Result<{ty}, Stop> {{\n    let l: [Value; 0] = [];\n    let _ = &l;\n    Ok({body})\n}}\n", f.name))
+        Ok(format!("\n/// functions.{}\nfn f{id}(cx: &Cx) -> Result<{ty}, Stop> {{\n    let l: [Value; 0] = [];\n    Ok({body})\n}}\n", f.name))
     }
 
     /// A call of a function without parameters whose value is a number or true/false.
@@ -434,9 +435,7 @@ impl<'g> Gen<'g> {
             ColumnKind::Bool => "bool",
             _ => "i64",
         };
-        let name = format!("COLUMN_{}", self.out.len());
-        let _ = writeln!(self.out, "\nconst {name}: [{ty}; {}] = [{}];", items.len(), items.join(", "));
-        Some(name)
+        Some(self.constant("COLUMN", ty, &items))
     }
 
     /// A column of rows (or none) as a constant array of values.
@@ -448,8 +447,13 @@ impl<'g> Gen<'g> {
                 _ => "Value::None".to_string(),
             })
             .collect();
-        let name = format!("COLUMN_{}", self.out.len());
-        let _ = writeln!(self.out, "\nconst {name}: [Value; {}] = [{}];", items.len(), items.join(", "));
+        self.constant("COLUMN", "Value", &items)
+    }
+
+    /// A constant array of `items` of Rust type `ty`, named after `kind`: its name.
+    fn constant(&mut self, kind: &str, ty: &str, items: &[String]) -> String {
+        let name = format!("{kind}_{}", self.constants.len());
+        self.constants.push(format!("\nconst {name}: [{ty}; {}] = [{}];\n", items.len(), items.join(", ")));
         name
     }
 
@@ -588,7 +592,7 @@ impl<'g> Gen<'g> {
         match list {
             Expr::Players => "(0..cx.state.names.len()).map(|p| Value::Player(p as u8))".to_string(),
             Expr::Zone(z) => format!("{{ let z = {}; let cx = &*cx; (0..cx.state.zones[z].len()).map(move |at| cx.element(z, at, {})) }}", self.instance(z), element(z.of)),
-            _ => format!("as_list({})?.iter().cloned().collect::<Vec<_>>().into_iter()", self.value(list)),
+            _ => format!("{{ let items = as_list({})?; (0..items.len()).map(move |at| items[at].clone()) }}", self.value(list)),
         }
     }
 
