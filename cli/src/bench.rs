@@ -49,8 +49,8 @@ pub fn run(args: BenchArgs) -> Result<(), String> {
     let state = game.start(crate::seat_names(n)).map_err(|e| e.to_string())?;
     let unoptimized = if game.optimizer == Optimizer::Off { ", optimizer off" } else { "" };
     let back_end = match &native {
-        Some(_) => "native code generated from the IR",
-        None => "the IR walker",
+        Some(native) => format!("native code generated from the IR of {}", native.compiled.ruleset),
+        None => "the IR walker".to_string(),
     };
     println!("{} with {n} players, random playouts on one thread for {secs:.1} s{unoptimized}", game.meta.name);
     println!("back end:     {back_end}");

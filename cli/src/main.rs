@@ -42,18 +42,19 @@ struct Cli {
     limits: Vec<(String, u64)>,
     /// `off` runs rulesets as lowered, without the optimizer's rewrites: the games are the
     /// same, slower; to measure what the optimizer gains (`bench`) or to rule it out.
-    #[arg(long, value_enum, value_name = "ON|OFF", global = true, default_value_t = OptimizerArg::On)]
-    optimizer: OptimizerArg,
+    #[arg(long, value_enum, value_name = "ON|OFF", global = true, default_value_t = Switch::On)]
+    optimizer: Switch,
     /// `off` plays every game with the walker (the IR evaluator). `on`: `simulate`, `balance`
     /// and `bench` play seeded games between random agents with the ruleset's native code
     /// when this binary has code generated from exactly this ruleset (Go West as shipped);
     /// the games are the same.
-    #[arg(long, value_enum, value_name = "ON|OFF", global = true, default_value_t = OptimizerArg::On)]
-    native: OptimizerArg,
+    #[arg(long, value_enum, value_name = "ON|OFF", global = true, default_value_t = Switch::On)]
+    native: Switch,
 }
 
+/// The value of an on/off option (`--optimizer`, `--native`).
 #[derive(Clone, Copy, clap::ValueEnum)]
-enum OptimizerArg {
+enum Switch {
     On,
     Off,
 }
@@ -157,12 +158,12 @@ fn run() -> ExitCode {
         let _ = limits.set(name, *value);
     }
     let optimizer = match cli.optimizer {
-        OptimizerArg::On => frontier_interpreter::Optimizer::On,
-        OptimizerArg::Off => frontier_interpreter::Optimizer::Off,
+        Switch::On => frontier_interpreter::Optimizer::On,
+        Switch::Off => frontier_interpreter::Optimizer::Off,
     };
     let native = match cli.native {
-        OptimizerArg::On => source::NativeCode::On,
-        OptimizerArg::Off => source::NativeCode::Off,
+        Switch::On => source::NativeCode::On,
+        Switch::Off => source::NativeCode::Off,
     };
     source::set_settings(source::Settings { limits, optimizer, native });
     let threads = match &cli.command {

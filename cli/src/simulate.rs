@@ -68,6 +68,7 @@ pub fn game_seed(seed: u64, i: u64) -> u64 {
 pub type StatValue = serde_json::Value;
 
 /// One game, and the ruleset's `stats:` read at its end (in declared order).
+/// One game between the agents of `specs` (one per seat), and its `stats:` values.
 /// `native`: the ruleset's compiled code, which plays the game when only counts are kept
 /// and every seat is a random agent (the same game; the walker plays it again when the
 /// native code gives it back).

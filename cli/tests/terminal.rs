@@ -345,6 +345,31 @@ fn the_optimizer_switch_changes_no_game() {
     assert!(wrong.err.contains("possible values: on, off"), "{}", wrong.err);
 }
 
+/// Go West's native code plays the games the walker plays (`--native off`), `bench` says
+/// which ran, and a game it was not generated from (the ruleset left unoptimized) is
+/// played by the walker.
+#[test]
+fn the_native_switch_changes_no_game() {
+    let dir = workspace();
+    let args = ["simulate", "go-west", "--players", "4", "--games", "12", "--seed", "5"];
+    let on = frontier(&dir, &args, "");
+    let off = frontier(&dir, &[&args[..], &["--native", "off"]].concat(), "");
+    assert_eq!((on.code, off.code), (0, 0), "{}{}", on.err, off.err);
+    assert!(on.out.contains("mean decisions per game"), "{}", on.out);
+    assert_eq!(on.out, off.out);
+    let back_end = |args: &[&str]| {
+        let run = frontier(&dir, &[&["bench", "--players", "3", "--seconds", "0.2"], args].concat(), "");
+        assert_eq!(run.code, 0, "{}", run.err);
+        run.out.lines().find_map(|l| l.strip_prefix("back end:")).map(|l| l.trim().to_string()).unwrap_or_default()
+    };
+    assert_eq!(back_end(&["go-west"]), "native code generated from the IR of go-west");
+    assert_eq!(back_end(&["go-west", "--native", "off"]), "the IR walker");
+    assert_eq!(back_end(&["go-west", "--optimizer", "off"]), "the IR walker");
+    let wrong = frontier(&dir, &["bench", "go-west", "--native", "maybe"], "");
+    assert_eq!(wrong.code, 2);
+    assert!(wrong.err.contains("possible values: on, off"), "{}", wrong.err);
+}
+
 #[test]
 fn every_argument_has_help() {
     let dir = workspace();
