@@ -374,7 +374,8 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
     }
     // procedures.play_card.do[3]
     cx.tick()?;
-    { let (lo, hi) = ((1i64), column(&COLUMN_12, index(code(&l[0]))?)?); if hi.saturating_sub(lo) > 100000 { return Err(Stop::Bail); }
+    let (lo, hi) = ((1i64), column(&COLUMN_12, index(code(&l[0]))?)?);
+    if hi.saturating_sub(lo) > 100000 { return Err(Stop::Bail); }
     for k in lo..=hi {
         l[2] = Value::Int(k);
         // procedures.play_card.do[3].do[0]
@@ -495,7 +496,7 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                 }
             }
         }
-    } }
+    }
     // procedures.play_card.do[4]
     cx.tick()?;
     p7(cx, [])?;
@@ -692,4 +693,4 @@ const COLUMN_15: [i64; 56] = [(0i64), (0i64), (1i64), (1i64), (2i64), (2i64), (3
 
 const COLUMN_16: [i64; 6] = [(1i64), (3i64), (6i64), (10i64), (15i64), (16i64)];
 
-pub const FINGERPRINT: u64 = 0x98cdead4d7d92d43;
+pub const FINGERPRINT: u64 = 0xb0c710e8706367fd;

@@ -228,22 +228,8 @@ impl<'g> Gen<'g> {
                 let _ = writeln!(s, "{i}}}");
                 s
             }
-            StmtKind::ForEach { slot, list: Expr::Players, body } => {
-                let mut s = format!("{i}for p in 0..cx.state.names.len() {{\n{i}    l[{}] = Value::Player(p as u8);\n", slot.index());
-                s.push_str(&self.block(*body, depth + 1)?);
-                let _ = writeln!(s, "{i}}}");
-                s
-            }
-            StmtKind::ForEach { slot, list: Expr::Call { eval, args, .. }, body } if std::ptr::fn_addr_eq(*eval, crate::builtins::list::eval_range as crate::ir::BuiltinEval) && args.len() == 2 => {
-                let (lo, hi) = (self.int(&args[0]), self.int(&args[1]));
-                let mut s = format!("{i}{{ let (lo, hi) = ({lo}, {hi}); if hi.saturating_sub(lo) > {} {{ return Err(Stop::Bail); }}\n", crate::builtins::list::MAX_RANGE);
-                let _ = writeln!(s, "{i}for k in lo..=hi {{\n{i}    l[{}] = Value::Int(k);", slot.index());
-                s.push_str(&self.block(*body, depth + 1)?);
-                let _ = writeln!(s, "{i}}} }}");
-                s
-            }
             StmtKind::ForEach { slot, list, body } => {
-                let mut s = format!("{i}for item in as_list({})?.iter() {{\n{i}    l[{}] = item.clone();\n", self.value(list), slot.index());
+                let mut s = self.loop_head(list, slot.index(), depth);
                 s.push_str(&self.block(*body, depth + 1)?);
                 let _ = writeln!(s, "{i}}}");
                 s
@@ -355,8 +341,9 @@ impl<'g> Gen<'g> {
         }
     }
 
-    /// The head of a loop over the elements of `list`, each put in local `slot`: a zone
-    /// is read where it lies, other lists are built by the walker.
+    /// The head of an option listing's loop over the elements of `list`, each put in
+    /// local `slot`: nothing moves while options are listed, so a zone is read where it
+    /// lies; other lists as [`Gen::loop_head`] reads them.
     fn each(&mut self, list: &'g Expr, slot: usize, depth: usize) -> String {
         let i = indent(depth);
         match list {
@@ -365,6 +352,23 @@ impl<'g> Gen<'g> {
                 self.instance(z),
                 element(z.of)
             ),
+            _ => self.loop_head(list, slot, depth),
+        }
+    }
+
+    /// The head of a loop that puts each element of `list` in local `slot`, as the
+    /// walker's `for_each:` does: over the list as it was when the loop began (the
+    /// players and a range are counted; other lists are built, a zone copied).
+    fn loop_head(&mut self, list: &'g Expr, slot: usize, depth: usize) -> String {
+        let i = indent(depth);
+        match list {
+            Expr::Players => format!("{i}for p in 0..cx.state.names.len() {{\n{i}    l[{slot}] = Value::Player(p as u8);\n"),
+            Expr::Call { eval, args, .. } if std::ptr::fn_addr_eq(*eval, crate::builtins::list::eval_range as crate::ir::BuiltinEval) && args.len() == 2 => {
+                let (lo, hi) = (self.int(&args[0]), self.int(&args[1]));
+                let mut s = format!("{i}let (lo, hi) = ({lo}, {hi});\n{i}if hi.saturating_sub(lo) > {} {{ return Err(Stop::Bail); }}\n", crate::builtins::list::MAX_RANGE);
+                let _ = writeln!(s, "{i}for k in lo..=hi {{\n{i}    l[{slot}] = Value::Int(k);");
+                s
+            }
             _ => format!("{i}for item in as_list({})?.iter() {{\n{i}    l[{slot}] = item.clone();\n", self.value(list)),
         }
     }
