@@ -59,6 +59,7 @@ impl Reveals {
 impl State {
     /// Forgets what was revealed of elements that have left the zone they were revealed in.
     /// Called after every statement that takes elements out of a zone.
+    #[inline]
     pub(crate) fn forget_moved(&mut self) {
         if self.seen.is_empty() {
             return;

@@ -89,9 +89,9 @@ fn p2(cx: &mut Cx, args: [Value; 0]) -> Flow {
         {
             let player = stored_code(cx.state.ints[0]);
             let mut options = cx.options();
-            if true { options.push((0, Value::None)); }
-            if true { options.push((1, Value::None)); }
-            let (group, value) = cx.decide(player, options)?;
+            if true { options.push((0, 0)); }
+            if true { options.push((1, 0)); }
+            let (group, chosen) = cx.decide(player, options)?;
             match group {
                 0 => {
                 }
@@ -142,52 +142,49 @@ fn p3(cx: &mut Cx, args: [Value; 0]) -> Flow {
     {
         let player = stored_code(cx.state.ints[0]);
         let mut options = cx.options();
+        let mut m2: Option<i64> = None;
         {
-            let saved = l[0].clone();
             let (mut tested, mut held) = (0u64, 0u64);
             let z = Cx::instance(2, 4, index(stored_code(cx.state.ints[0]))?)?;
             for at in 0..cx.state.zones[z].len() {
-                l[0] = cx.element(z, at, Element::Row(TableId(2)));
-                let k = column(&OF_ROW_0, code(&l[0]))? as usize;
+                let elem = cx.state.zones[z][at] as u32;
+                let k = column(&OF_ROW_0, elem as i64)? as usize;
                 let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                 let allowed = if tested & bit != 0 { held & bit != 0 } else {
                     let holds = match k {
-                        0 => ((add(cx.at(5, stored_code(cx.state.ints[0]))?, cx.at(1, stored_code(cx.state.ints[0]))?)? >= (0i64)) && (((0i64) <= f2(cx)?) && ((cx.at(5, stored_code(cx.state.ints[0]))? <= (0i64)) || (sub(cx.at(5, stored_code(cx.state.ints[0]))?, (0i64))? >= (1i64))))),
-                        1 => ((add(cx.at(5, stored_code(cx.state.ints[0]))?, cx.at(1, stored_code(cx.state.ints[0]))?)? >= (1i64)) && (((1i64) <= f2(cx)?) && ((cx.at(5, stored_code(cx.state.ints[0]))? <= (1i64)) || (sub(cx.at(5, stored_code(cx.state.ints[0]))?, (1i64))? >= (1i64))))),
-                        2 => ((add(cx.at(5, stored_code(cx.state.ints[0]))?, cx.at(1, stored_code(cx.state.ints[0]))?)? >= (2i64)) && (((2i64) <= f2(cx)?) && ((cx.at(5, stored_code(cx.state.ints[0]))? <= (2i64)) || (sub(cx.at(5, stored_code(cx.state.ints[0]))?, (2i64))? >= (1i64))))),
-                        3 => ((add(cx.at(5, stored_code(cx.state.ints[0]))?, cx.at(1, stored_code(cx.state.ints[0]))?)? >= (3i64)) && (((3i64) <= f2(cx)?) && ((cx.at(5, stored_code(cx.state.ints[0]))? <= (3i64)) || (sub(cx.at(5, stored_code(cx.state.ints[0]))?, (3i64))? >= (1i64))))),
-                        4 => ((add(cx.at(5, stored_code(cx.state.ints[0]))?, cx.at(1, stored_code(cx.state.ints[0]))?)? >= (1i64)) && (((0i64) <= f2(cx)?) && ((cx.at(5, stored_code(cx.state.ints[0]))? <= (1i64)) || (sub(cx.at(5, stored_code(cx.state.ints[0]))?, (1i64))? >= (2i64))))),
-                        5 => ((add(cx.at(5, stored_code(cx.state.ints[0]))?, cx.at(1, stored_code(cx.state.ints[0]))?)? >= (2i64)) && (((1i64) <= f2(cx)?) && ((cx.at(5, stored_code(cx.state.ints[0]))? <= (2i64)) || (sub(cx.at(5, stored_code(cx.state.ints[0]))?, (2i64))? >= (2i64))))),
-                        6 => ((add(cx.at(5, stored_code(cx.state.ints[0]))?, cx.at(1, stored_code(cx.state.ints[0]))?)? >= (4i64)) && (((2i64) <= f2(cx)?) && ((cx.at(5, stored_code(cx.state.ints[0]))? <= (4i64)) || (sub(cx.at(5, stored_code(cx.state.ints[0]))?, (4i64))? >= (2i64))))),
-                        7 => ((add(cx.at(5, stored_code(cx.state.ints[0]))?, cx.at(1, stored_code(cx.state.ints[0]))?)? >= (3i64)) && (((1i64) <= f2(cx)?) && ((cx.at(5, stored_code(cx.state.ints[0]))? <= (3i64)) || (sub(cx.at(5, stored_code(cx.state.ints[0]))?, (3i64))? >= (2i64))))),
-                        8 => ((add(cx.at(5, stored_code(cx.state.ints[0]))?, cx.at(1, stored_code(cx.state.ints[0]))?)? >= (2i64)) && (((3i64) <= f2(cx)?) && ((cx.at(5, stored_code(cx.state.ints[0]))? <= (2i64)) || (sub(cx.at(5, stored_code(cx.state.ints[0]))?, (2i64))? >= (0i64))))),
-                        9 => ((add(cx.at(5, stored_code(cx.state.ints[0]))?, cx.at(1, stored_code(cx.state.ints[0]))?)? >= (3i64)) && (((4i64) <= f2(cx)?) && ((cx.at(5, stored_code(cx.state.ints[0]))? <= (3i64)) || (sub(cx.at(5, stored_code(cx.state.ints[0]))?, (3i64))? >= (0i64))))),
-                        10 => ((add(cx.at(5, stored_code(cx.state.ints[0]))?, cx.at(1, stored_code(cx.state.ints[0]))?)? >= (5i64)) && (((5i64) <= f2(cx)?) && ((cx.at(5, stored_code(cx.state.ints[0]))? <= (5i64)) || (sub(cx.at(5, stored_code(cx.state.ints[0]))?, (5i64))? >= (0i64))))),
-                        11 => ((add(cx.at(5, stored_code(cx.state.ints[0]))?, cx.at(1, stored_code(cx.state.ints[0]))?)? >= (6i64)) && (((6i64) <= f2(cx)?) && ((cx.at(5, stored_code(cx.state.ints[0]))? <= (6i64)) || (sub(cx.at(5, stored_code(cx.state.ints[0]))?, (6i64))? >= (0i64))))),
+                        0 => ((add(cx.at(5, stored_code(cx.state.ints[0]))?, cx.at(1, stored_code(cx.state.ints[0]))?)? >= (0i64)) && (((0i64) <= (match m2 { Some(v) => v, None => { let v = f2(cx)?; m2 = Some(v); v } })) && ((cx.at(5, stored_code(cx.state.ints[0]))? <= (0i64)) || (sub(cx.at(5, stored_code(cx.state.ints[0]))?, (0i64))? >= (1i64))))),
+                        1 => ((add(cx.at(5, stored_code(cx.state.ints[0]))?, cx.at(1, stored_code(cx.state.ints[0]))?)? >= (1i64)) && (((1i64) <= (match m2 { Some(v) => v, None => { let v = f2(cx)?; m2 = Some(v); v } })) && ((cx.at(5, stored_code(cx.state.ints[0]))? <= (1i64)) || (sub(cx.at(5, stored_code(cx.state.ints[0]))?, (1i64))? >= (1i64))))),
+                        2 => ((add(cx.at(5, stored_code(cx.state.ints[0]))?, cx.at(1, stored_code(cx.state.ints[0]))?)? >= (2i64)) && (((2i64) <= (match m2 { Some(v) => v, None => { let v = f2(cx)?; m2 = Some(v); v } })) && ((cx.at(5, stored_code(cx.state.ints[0]))? <= (2i64)) || (sub(cx.at(5, stored_code(cx.state.ints[0]))?, (2i64))? >= (1i64))))),
+                        3 => ((add(cx.at(5, stored_code(cx.state.ints[0]))?, cx.at(1, stored_code(cx.state.ints[0]))?)? >= (3i64)) && (((3i64) <= (match m2 { Some(v) => v, None => { let v = f2(cx)?; m2 = Some(v); v } })) && ((cx.at(5, stored_code(cx.state.ints[0]))? <= (3i64)) || (sub(cx.at(5, stored_code(cx.state.ints[0]))?, (3i64))? >= (1i64))))),
+                        4 => ((add(cx.at(5, stored_code(cx.state.ints[0]))?, cx.at(1, stored_code(cx.state.ints[0]))?)? >= (1i64)) && (((0i64) <= (match m2 { Some(v) => v, None => { let v = f2(cx)?; m2 = Some(v); v } })) && ((cx.at(5, stored_code(cx.state.ints[0]))? <= (1i64)) || (sub(cx.at(5, stored_code(cx.state.ints[0]))?, (1i64))? >= (2i64))))),
+                        5 => ((add(cx.at(5, stored_code(cx.state.ints[0]))?, cx.at(1, stored_code(cx.state.ints[0]))?)? >= (2i64)) && (((1i64) <= (match m2 { Some(v) => v, None => { let v = f2(cx)?; m2 = Some(v); v } })) && ((cx.at(5, stored_code(cx.state.ints[0]))? <= (2i64)) || (sub(cx.at(5, stored_code(cx.state.ints[0]))?, (2i64))? >= (2i64))))),
+                        6 => ((add(cx.at(5, stored_code(cx.state.ints[0]))?, cx.at(1, stored_code(cx.state.ints[0]))?)? >= (4i64)) && (((2i64) <= (match m2 { Some(v) => v, None => { let v = f2(cx)?; m2 = Some(v); v } })) && ((cx.at(5, stored_code(cx.state.ints[0]))? <= (4i64)) || (sub(cx.at(5, stored_code(cx.state.ints[0]))?, (4i64))? >= (2i64))))),
+                        7 => ((add(cx.at(5, stored_code(cx.state.ints[0]))?, cx.at(1, stored_code(cx.state.ints[0]))?)? >= (3i64)) && (((1i64) <= (match m2 { Some(v) => v, None => { let v = f2(cx)?; m2 = Some(v); v } })) && ((cx.at(5, stored_code(cx.state.ints[0]))? <= (3i64)) || (sub(cx.at(5, stored_code(cx.state.ints[0]))?, (3i64))? >= (2i64))))),
+                        8 => ((add(cx.at(5, stored_code(cx.state.ints[0]))?, cx.at(1, stored_code(cx.state.ints[0]))?)? >= (2i64)) && (((3i64) <= (match m2 { Some(v) => v, None => { let v = f2(cx)?; m2 = Some(v); v } })) && ((cx.at(5, stored_code(cx.state.ints[0]))? <= (2i64)) || (sub(cx.at(5, stored_code(cx.state.ints[0]))?, (2i64))? >= (0i64))))),
+                        9 => ((add(cx.at(5, stored_code(cx.state.ints[0]))?, cx.at(1, stored_code(cx.state.ints[0]))?)? >= (3i64)) && (((4i64) <= (match m2 { Some(v) => v, None => { let v = f2(cx)?; m2 = Some(v); v } })) && ((cx.at(5, stored_code(cx.state.ints[0]))? <= (3i64)) || (sub(cx.at(5, stored_code(cx.state.ints[0]))?, (3i64))? >= (0i64))))),
+                        10 => ((add(cx.at(5, stored_code(cx.state.ints[0]))?, cx.at(1, stored_code(cx.state.ints[0]))?)? >= (5i64)) && (((5i64) <= (match m2 { Some(v) => v, None => { let v = f2(cx)?; m2 = Some(v); v } })) && ((cx.at(5, stored_code(cx.state.ints[0]))? <= (5i64)) || (sub(cx.at(5, stored_code(cx.state.ints[0]))?, (5i64))? >= (0i64))))),
+                        11 => ((add(cx.at(5, stored_code(cx.state.ints[0]))?, cx.at(1, stored_code(cx.state.ints[0]))?)? >= (6i64)) && (((6i64) <= (match m2 { Some(v) => v, None => { let v = f2(cx)?; m2 = Some(v); v } })) && ((cx.at(5, stored_code(cx.state.ints[0]))? <= (6i64)) || (sub(cx.at(5, stored_code(cx.state.ints[0]))?, (6i64))? >= (0i64))))),
                         _ => return Err(Stop::Bail),
                     };
                     tested |= bit;
                     if holds { held |= bit; }
                     holds
                 };
-                if allowed { options.push((0, l[0].clone())); }
+                if allowed { options.push((0, elem)); }
             }
-            l[0] = saved;
         }
-        if ((cx.at(13, stored_code(cx.state.ints[0]))? < (6i64)) && (add(cx.at(5, stored_code(cx.state.ints[0]))?, cx.at(1, stored_code(cx.state.ints[0]))?)? >= column(&COLUMN_1, index({ let i = cx.at(13, stored_code(cx.state.ints[0]))?; if i < 0 || i >= 6 { return Err(Stop::Bail); } i })?)?)) { options.push((1, Value::None)); }
+        if ((cx.at(13, stored_code(cx.state.ints[0]))? < (6i64)) && (add(cx.at(5, stored_code(cx.state.ints[0]))?, cx.at(1, stored_code(cx.state.ints[0]))?)? >= column(&COLUMN_1, index({ let i = cx.at(13, stored_code(cx.state.ints[0]))?; if i < 0 || i >= 6 { return Err(Stop::Bail); } i })?)?)) { options.push((1, 0)); }
         {
-            let saved = l[1].clone();
             let z = Cx::instance(2, 4, index(stored_code(cx.state.ints[0]))?)?;
             for at in 0..cx.state.zones[z].len() {
-                l[1] = cx.element(z, at, Element::Row(TableId(2)));
-                if true { options.push((2, l[1].clone())); }
+                let elem = cx.state.zones[z][at] as u32;
+                if true { options.push((2, elem)); }
             }
-            l[1] = saved;
         }
-        let (group, value) = cx.decide(player, options)?;
+        let (group, chosen) = cx.decide(player, options)?;
         match group {
             0 => {
-                l[0] = value;
+                l[0] = element_value(Element::Row(TableId(2)), chosen);
                 // procedures.action.do[0].choose.options[0].do[0]
                 cx.tick()?;
                 p5(cx, [l[0].clone()])?;
@@ -198,7 +195,7 @@ fn p3(cx: &mut Cx, args: [Value; 0]) -> Flow {
                 p9(cx, [])?;
             }
             2 => {
-                l[1] = value;
+                l[1] = element_value(Element::Row(TableId(2)), chosen);
                 // procedures.action.do[0].choose.options[2].do[0]
                 cx.tick()?;
                 p8(cx, [l[1].clone()])?;
@@ -265,11 +262,10 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                 let player = stored_code(cx.state.ints[0]);
                 let mut options = cx.options();
                 {
-                    let saved = l[1].clone();
                     let (mut tested, mut held) = (0u64, 0u64);
                     if false {
-                        l[1] = Value::Row(TableId(0), 0);
-                        let k = column(&OF_ROW_7, code(&l[1]))? as usize;
+                        let elem = 0u32;
+                        let k = column(&OF_ROW_7, elem as i64)? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                         let allowed = if tested & bit != 0 { held & bit != 0 } else {
                             let holds = match k {
@@ -280,11 +276,11 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                             if holds { held |= bit; }
                             holds
                         };
-                        if allowed { options.push((0, l[1].clone())); }
+                        if allowed { options.push((0, elem)); }
                     }
                     if (((1i64) == column(&COLUMN_8, index(code(&l[0]))?)?) != true) {
-                        l[1] = Value::Row(TableId(0), 1);
-                        let k = column(&OF_ROW_7, code(&l[1]))? as usize;
+                        let elem = 1u32;
+                        let k = column(&OF_ROW_7, elem as i64)? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                         let allowed = if tested & bit != 0 { held & bit != 0 } else {
                             let holds = match k {
@@ -295,11 +291,11 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                             if holds { held |= bit; }
                             holds
                         };
-                        if allowed { options.push((0, l[1].clone())); }
+                        if allowed { options.push((0, elem)); }
                     }
                     if (((2i64) == column(&COLUMN_9, index(code(&l[0]))?)?) != true) {
-                        l[1] = Value::Row(TableId(0), 2);
-                        let k = column(&OF_ROW_7, code(&l[1]))? as usize;
+                        let elem = 2u32;
+                        let k = column(&OF_ROW_7, elem as i64)? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                         let allowed = if tested & bit != 0 { held & bit != 0 } else {
                             let holds = match k {
@@ -310,11 +306,11 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                             if holds { held |= bit; }
                             holds
                         };
-                        if allowed { options.push((0, l[1].clone())); }
+                        if allowed { options.push((0, elem)); }
                     }
                     if (((3i64) == column(&COLUMN_10, index(code(&l[0]))?)?) != true) {
-                        l[1] = Value::Row(TableId(0), 3);
-                        let k = column(&OF_ROW_7, code(&l[1]))? as usize;
+                        let elem = 3u32;
+                        let k = column(&OF_ROW_7, elem as i64)? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                         let allowed = if tested & bit != 0 { held & bit != 0 } else {
                             let holds = match k {
@@ -325,11 +321,11 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                             if holds { held |= bit; }
                             holds
                         };
-                        if allowed { options.push((0, l[1].clone())); }
+                        if allowed { options.push((0, elem)); }
                     }
                     if (((4i64) == column(&COLUMN_11, index(code(&l[0]))?)?) != true) {
-                        l[1] = Value::Row(TableId(0), 4);
-                        let k = column(&OF_ROW_7, code(&l[1]))? as usize;
+                        let elem = 4u32;
+                        let k = column(&OF_ROW_7, elem as i64)? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                         let allowed = if tested & bit != 0 { held & bit != 0 } else {
                             let holds = match k {
@@ -340,11 +336,11 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                             if holds { held |= bit; }
                             holds
                         };
-                        if allowed { options.push((0, l[1].clone())); }
+                        if allowed { options.push((0, elem)); }
                     }
                     if false {
-                        l[1] = Value::Row(TableId(0), 5);
-                        let k = column(&OF_ROW_7, code(&l[1]))? as usize;
+                        let elem = 5u32;
+                        let k = column(&OF_ROW_7, elem as i64)? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                         let allowed = if tested & bit != 0 { held & bit != 0 } else {
                             let holds = match k {
@@ -355,14 +351,13 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                             if holds { held |= bit; }
                             holds
                         };
-                        if allowed { options.push((0, l[1].clone())); }
+                        if allowed { options.push((0, elem)); }
                     }
-                    l[1] = saved;
                 }
-                let (group, value) = cx.decide(player, options)?;
+                let (group, chosen) = cx.decide(player, options)?;
                 match group {
                     0 => {
-                        l[1] = value;
+                        l[1] = element_value(Element::Row(TableId(0)), chosen);
                         // procedures.play_card.do[2].then[1].then[0].choose.options[0].do[0]
                         cx.tick()?;
                         p6(cx, [l[1].clone()])?;
@@ -387,11 +382,10 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                 let player = stored_code(cx.state.ints[0]);
                 let mut options = cx.options();
                 {
-                    let saved = l[3].clone();
                     let (mut tested, mut held) = (0u64, 0u64);
                     if (cx.state.ints[21] > (0i64)) {
-                        l[3] = Value::Row(TableId(0), 0);
-                        let k = column(&OF_ROW_13, code(&l[3]))? as usize;
+                        let elem = 0u32;
+                        let k = column(&OF_ROW_13, elem as i64)? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                         let allowed = if tested & bit != 0 { held & bit != 0 } else {
                             let holds = match k {
@@ -402,11 +396,11 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                             if holds { held |= bit; }
                             holds
                         };
-                        if allowed { options.push((0, l[3].clone())); }
+                        if allowed { options.push((0, elem)); }
                     }
                     if (cx.state.ints[22] > (0i64)) {
-                        l[3] = Value::Row(TableId(0), 1);
-                        let k = column(&OF_ROW_13, code(&l[3]))? as usize;
+                        let elem = 1u32;
+                        let k = column(&OF_ROW_13, elem as i64)? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                         let allowed = if tested & bit != 0 { held & bit != 0 } else {
                             let holds = match k {
@@ -417,11 +411,11 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                             if holds { held |= bit; }
                             holds
                         };
-                        if allowed { options.push((0, l[3].clone())); }
+                        if allowed { options.push((0, elem)); }
                     }
                     if (cx.state.ints[23] > (0i64)) {
-                        l[3] = Value::Row(TableId(0), 2);
-                        let k = column(&OF_ROW_13, code(&l[3]))? as usize;
+                        let elem = 2u32;
+                        let k = column(&OF_ROW_13, elem as i64)? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                         let allowed = if tested & bit != 0 { held & bit != 0 } else {
                             let holds = match k {
@@ -432,11 +426,11 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                             if holds { held |= bit; }
                             holds
                         };
-                        if allowed { options.push((0, l[3].clone())); }
+                        if allowed { options.push((0, elem)); }
                     }
                     if (cx.state.ints[24] > (0i64)) {
-                        l[3] = Value::Row(TableId(0), 3);
-                        let k = column(&OF_ROW_13, code(&l[3]))? as usize;
+                        let elem = 3u32;
+                        let k = column(&OF_ROW_13, elem as i64)? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                         let allowed = if tested & bit != 0 { held & bit != 0 } else {
                             let holds = match k {
@@ -447,11 +441,11 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                             if holds { held |= bit; }
                             holds
                         };
-                        if allowed { options.push((0, l[3].clone())); }
+                        if allowed { options.push((0, elem)); }
                     }
                     if (cx.state.ints[25] > (0i64)) {
-                        l[3] = Value::Row(TableId(0), 4);
-                        let k = column(&OF_ROW_13, code(&l[3]))? as usize;
+                        let elem = 4u32;
+                        let k = column(&OF_ROW_13, elem as i64)? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                         let allowed = if tested & bit != 0 { held & bit != 0 } else {
                             let holds = match k {
@@ -462,11 +456,11 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                             if holds { held |= bit; }
                             holds
                         };
-                        if allowed { options.push((0, l[3].clone())); }
+                        if allowed { options.push((0, elem)); }
                     }
                     if false {
-                        l[3] = Value::Row(TableId(0), 5);
-                        let k = column(&OF_ROW_13, code(&l[3]))? as usize;
+                        let elem = 5u32;
+                        let k = column(&OF_ROW_13, elem as i64)? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                         let allowed = if tested & bit != 0 { held & bit != 0 } else {
                             let holds = match k {
@@ -477,14 +471,13 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                             if holds { held |= bit; }
                             holds
                         };
-                        if allowed { options.push((0, l[3].clone())); }
+                        if allowed { options.push((0, elem)); }
                     }
-                    l[3] = saved;
                 }
-                let (group, value) = cx.decide(player, options)?;
+                let (group, chosen) = cx.decide(player, options)?;
                 match group {
                     0 => {
-                        l[3] = value;
+                        l[3] = element_value(Element::Row(TableId(0)), chosen);
                         // procedures.play_card.do[3].do[0].then[0].choose.options[0].do[0].add.wagons[r]
                         cx.tick()?;
                         { let s = { let k = index(code(&l[3]))?; if k >= 6 { return Err(Stop::Bail); } 21 + k as usize }; let n = add(cx.state.ints[s], (-1i64))?; cx.state.ints[s] = n; }
@@ -693,4 +686,4 @@ const COLUMN_15: [i64; 56] = [(0i64), (0i64), (1i64), (1i64), (2i64), (2i64), (3
 
 const COLUMN_16: [i64; 6] = [(1i64), (3i64), (6i64), (10i64), (15i64), (16i64)];
 
-pub const FINGERPRINT: u64 = 0xb0c710e8706367fd;
+pub const FINGERPRINT: u64 = 0x99dcc9a20fdfa466;

@@ -12,26 +12,14 @@ use std::sync::LazyLock;
 
 use divan::counter::{CyclesCount, ItemsCount};
 use divan::Bencher;
-use frontier_interpreter::native::RandomSeats;
-use frontier_interpreter::roster::AgentSpec;
-use frontier_interpreter::runner::{Recording, MAX_STEPS};
+use frontier_interpreter::runner::Recording;
 use frontier_interpreter::trace::Query;
 use frontier_interpreter::{Game, GameRng, State};
+use frontier_tests::playouts::{cycle_games, SAMPLES};
 use frontier_tests::{large_ruleset, load_ruleset, load_source, play_random, random_state};
 
 fn main() {
     divan::main();
-}
-
-/// Distinct games a playout bench cycles through.
-const GAMES: u64 = 64;
-/// Games timed per playout bench, one a sample: each of the `GAMES` games four times, so
-/// every run times the same games.
-const SAMPLES: u32 = 4 * GAMES as u32;
-
-/// The seed of game `i`, as `frontier bench` seeds its games.
-fn game_seed(i: u64) -> u64 {
-    GameRng::derived(7, 1_000_003 + i).next_u64()
 }
 
 fn playouts(bencher: Bencher, ruleset: &str, players: usize) {
@@ -39,43 +27,9 @@ fn playouts(bencher: Bencher, ruleset: &str, players: usize) {
     cycle_games(bencher, |seed| play_random(&game, players, seed, Recording::Counts).decisions);
 }
 
-/// Times `play` (one whole game of that seed, giving its decision count) over the
-/// `GAMES` games in turn, with the counters every playout bench carries.
-fn cycle_games(bencher: Bencher, play: impl Fn(u64) -> u64) {
-    // Each game's decision count, found before timing by playing it once.
-    let games: Vec<(u64, u64)> = (0..GAMES).map(|i| (game_seed(i), play(game_seed(i)))).collect();
-    let mut next = 0;
-    bencher
-        .with_inputs(|| {
-            let g = games[next % games.len()];
-            next += 1;
-            g
-        })
-        .counter(CyclesCount::new(1u64))
-        .input_counter(|&(_, decisions)| ItemsCount::new(decisions))
-        .bench_local_values(|(seed, _)| play(seed));
-}
-
 #[divan::bench(sample_count = SAMPLES, sample_size = 1)]
 fn go_west_4p(bencher: Bencher) {
     playouts(bencher, "go-west", 4);
-}
-
-/// The same games played by Go West's native code (`frontier-native`), as `frontier
-/// bench` plays them by default.
-#[divan::bench(sample_count = SAMPLES, sample_size = 1)]
-fn go_west_4p_native(bencher: Bencher) {
-    let game = load_ruleset("go-west");
-    let native = frontier_native::find(&game).expect("go-west has native code");
-    let random = AgentSpec::parse("random").expect("the random agent");
-    let names: Vec<String> = (1..=4).map(|p| format!("p{p}")).collect();
-    cycle_games(bencher, |seed| {
-        let seats = (0..4).map(|seat| random.random_stream(seed, seat).expect("a random agent's stream")).collect();
-        let (record, _) = native
-            .play(&game, names.clone(), GameRng::new(seed), RandomSeats(seats), MAX_STEPS)
-            .expect("the native code plays every bench game");
-        record.decisions
-    });
 }
 
 #[divan::bench(sample_count = SAMPLES, sample_size = 1)]

@@ -3,6 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod playouts;
+
 use frontier_interpreter::agent::{Agent, RandomAgent};
 use frontier_interpreter::runner::{self, GameRecord, Recording};
 use frontier_interpreter::model::Domain;

@@ -24,7 +24,7 @@ pub struct Generated<'g> {
 
 /// Generates the native code of `game`, or says which statement it cannot compile.
 pub fn generate(game: &Game) -> Result<Generated<'_>, String> {
-    let mut g = Gen { game, exprs: Vec::new(), functions: Vec::new(), constants: Vec::new(), it: false };
+    let mut g = Gen { game, exprs: Vec::new(), functions: Vec::new(), constants: Vec::new(), it: false, listing: None };
     let max_depth = g.check_procedures()?;
     let mut body = String::new();
     for (i, p) in game.procedures.iter().enumerate() {
@@ -81,6 +81,10 @@ struct Gen<'g> {
     /// Whether the code being generated is a per-element argument's body, with its
     /// element in the Rust variable `it: &Value`.
     it: bool,
+    /// While an option listing is generated: the functions without parameters it calls,
+    /// each computed once per listing (the state does not change while options are
+    /// listed) into a local `m<id>`, as the walker's memo does.
+    listing: Option<Vec<usize>>,
 }
 
 fn indent(depth: usize) -> String {
@@ -264,15 +268,34 @@ impl<'g> Gen<'g> {
     fn choose(&mut self, choose: &'g crate::model::Choose, origin: &str, depth: usize) -> Result<String, String> {
         let i = indent(depth);
         let mut s = format!("{i}{{\n{i}    let player = {};\n{i}    let mut options = cx.options();\n", self.code(&choose.who));
+        self.listing = Some(Vec::new());
+        let mut listing = String::new();
+        let mut kept = Vec::new();
         for (g, group) in choose.groups.iter().enumerate() {
-            s.push_str(&self.group(group, g, depth + 1, origin)?);
+            let (text, k) = self.group(group, g, depth + 1, origin)?;
+            listing.push_str(&text);
+            kept.push(k);
         }
-        let _ = writeln!(s, "{i}    let (group, value) = cx.decide(player, options)?;");
+        for id in self.listing.take().unwrap_or_default() {
+            let ty = if self.game.functions[id].returns == crate::value::Type::Int { "i64" } else { "bool" };
+            let _ = writeln!(s, "{i}    let mut m{id}: Option<{ty}> = None;");
+        }
+        if kept.contains(&Kept::Listed) {
+            // The elements of lists the walker built, kept for the one decided.
+            let _ = writeln!(s, "{i}    let mut values: Vec<Value> = Vec::new();");
+        }
+        s.push_str(&listing);
+        let _ = writeln!(s, "{i}    let (group, chosen) = cx.decide(player, options)?;");
         let _ = writeln!(s, "{i}    match group {{");
-        for (g, group) in choose.groups.iter().enumerate() {
+        for ((g, group), kept) in choose.groups.iter().enumerate().zip(kept) {
             let _ = writeln!(s, "{i}        {g} => {{");
             if let [(slot, _)] = group.bindings.as_slice() {
-                let _ = writeln!(s, "{i}            l[{}] = value;", slot.index());
+                let value = match kept {
+                    Kept::Element(of) => format!("element_value({}, chosen)", element(of)),
+                    Kept::Listed => "std::mem::take(&mut values[chosen as usize])".to_string(),
+                    Kept::Nothing => "Value::None".to_string(),
+                };
+                let _ = writeln!(s, "{i}            l[{}] = {value};", slot.index());
             }
             s.push_str(&self.block(group.body, depth + 3)?);
             let _ = writeln!(s, "{i}        }}");
@@ -284,76 +307,112 @@ impl<'g> Gen<'g> {
     /// The listing of one option group, as the walker's `enumerate_options`: the options
     /// whose condition holds, in list order. A binding is put in its local while its
     /// condition is tested, and the local is given back its value after.
-    fn group(&mut self, group: &'g OptionGroup, g: usize, depth: usize, origin: &str) -> Result<String, String> {
+    fn group(&mut self, group: &'g OptionGroup, g: usize, depth: usize, origin: &str) -> Result<(String, Kept), String> {
         let i = indent(depth);
-        let condition = |this: &mut Self| group.condition.as_ref().map_or_else(|| "true".to_string(), |c| this.truth(c));
-        match group.bindings.as_slice() {
-            [] => Ok(format!("{i}if {} {{ options.push(({g}, Value::None)); }}\n", condition(self))),
-            [(slot, list)] => {
-                let slot = slot.index();
-                let mut s = format!("{i}{{\n{i}    let saved = l[{slot}].clone();\n");
-                match &group.by_row {
-                    Some(by_row) => {
-                        // One condition per kind of row, tested once per listing (the first 64).
-                        let conditions: Vec<String> = by_row.conditions.iter().map(|c| self.truth(c)).collect();
-                        let rows: Vec<String> = by_row.of_row.iter().map(|k| k.to_string()).collect();
-                        let name = self.constant("OF_ROW", "u16", &rows);
-                        let _ = writeln!(s, "{i}    let (mut tested, mut held) = (0u64, 0u64);");
-                        let mut test = format!("{i}        let k = column(&{name}, code(&l[{slot}]))? as usize;\n");
-                        let _ = writeln!(test, "{i}        let bit = 1u64.checked_shl(k as u32).unwrap_or(0);");
-                        let _ = writeln!(test, "{i}        let allowed = if tested & bit != 0 {{ held & bit != 0 }} else {{");
-                        let _ = writeln!(test, "{i}            let holds = match k {{");
-                        for (k, c) in conditions.iter().enumerate() {
-                            let _ = writeln!(test, "{i}                {k} => {c},");
-                        }
-                        let _ = writeln!(test, "{i}                _ => return Err(Stop::Bail),\n{i}            }};");
-                        let _ = writeln!(test, "{i}            tested |= bit;\n{i}            if holds {{ held |= bit; }}\n{i}            holds\n{i}        }};");
-                        match &by_row.filtered {
-                            Some(filtered) => {
-                                for item in filtered.rows.iter() {
-                                    let Value::Row(t, r) = item else { return Err(format!("{origin}: a filtered row that is not a row")) };
-                                    let pass = filtered.pass.get(*r as usize).ok_or_else(|| format!("{origin}: a row without its filter"))?;
-                                    // The filter is tested where the binding is not yet made.
-                                    if reads_local(pass, slot) {
-                                        let _ = writeln!(s, "{i}    l[{slot}] = saved.clone();");
-                                    }
-                                    let _ = writeln!(s, "{i}    if {} {{\n{i}        l[{slot}] = Value::Row(TableId({}), {r});", self.truth(pass), t.0);
-                                    s.push_str(&test);
-                                    let _ = writeln!(s, "{i}        if allowed {{ options.push(({g}, l[{slot}].clone())); }}\n{i}    }}");
-                                }
+        let (slot, list) = match group.bindings.as_slice() {
+            [] => {
+                let condition = group.condition.as_ref().map_or_else(|| "true".to_string(), |c| self.truth(c));
+                return Ok((format!("{i}if {condition} {{ options.push(({g}, 0)); }}\n"), Kept::Nothing));
+            }
+            [(slot, list)] => (slot.index(), list),
+            _ => return Err(format!("{origin}: an option with several for: lists is not compiled natively")),
+        };
+        // The element is put in its local only for conditions that read it; the local
+        // is given back its value after the listing.
+        let bind = match &group.by_row {
+            Some(by_row) => by_row.conditions.iter().any(|c| reads_local(c, slot)),
+            None => group.condition.as_ref().is_some_and(|c| reads_local(c, slot)),
+        };
+        let mut s = format!("{i}{{\n");
+        if bind {
+            let _ = writeln!(s, "{i}    let saved = l[{slot}].clone();");
+        }
+        let (head, kept) = match (list, group.by_row.as_ref().and_then(|b| b.filtered.as_ref())) {
+            (_, Some(_)) => (String::new(), Kept::Element(Element::Row(crate::ir::TableId(0)))),
+            (Expr::Zone(z), None) => {
+                let mut head = format!("{i}    let z = {};\n{i}    for at in 0..cx.state.zones[z].len() {{\n{i}        let elem = cx.state.zones[z][at] as u32;\n", self.instance(z));
+                if bind {
+                    let _ = writeln!(head, "{i}        l[{slot}] = element_value({}, elem);", element(z.of));
+                }
+                (head, Kept::Element(z.of))
+            }
+            (list, None) => {
+                let mut head = format!("{i}    for item in as_list({})?.iter() {{\n{i}        let elem = values.len() as u32;\n", self.value(list));
+                if bind {
+                    let _ = writeln!(head, "{i}        l[{slot}] = item.clone();");
+                }
+                (head, Kept::Listed)
+            }
+        };
+        // What an allowed element adds to the options.
+        let push = match kept {
+            Kept::Listed => format!("{{ values.push(item.clone()); options.push(({g}, elem)); }}"),
+            _ => format!("options.push(({g}, elem));"),
+        };
+        match &group.by_row {
+            Some(by_row) => {
+                // One condition per kind of row, tested once per listing (the first 64).
+                let conditions: Vec<String> = by_row.conditions.iter().map(|c| self.truth(c)).collect();
+                let rows: Vec<String> = by_row.of_row.iter().map(|k| k.to_string()).collect();
+                let name = self.constant("OF_ROW", "u16", &rows);
+                let row = match kept {
+                    Kept::Listed => "code(item)".to_string(),
+                    _ => "elem as i64".to_string(),
+                };
+                let _ = writeln!(s, "{i}    let (mut tested, mut held) = (0u64, 0u64);");
+                let mut test = format!("{i}        let k = column(&{name}, {row})? as usize;\n");
+                let _ = writeln!(test, "{i}        let bit = 1u64.checked_shl(k as u32).unwrap_or(0);");
+                let _ = writeln!(test, "{i}        let allowed = if tested & bit != 0 {{ held & bit != 0 }} else {{");
+                let _ = writeln!(test, "{i}            let holds = match k {{");
+                for (k, c) in conditions.iter().enumerate() {
+                    let _ = writeln!(test, "{i}                {k} => {c},");
+                }
+                let _ = writeln!(test, "{i}                _ => return Err(Stop::Bail),\n{i}            }};");
+                let _ = writeln!(test, "{i}            tested |= bit;\n{i}            if holds {{ held |= bit; }}\n{i}            holds\n{i}        }};");
+                let _ = writeln!(test, "{i}        if allowed {{ {push} }}");
+                match &by_row.filtered {
+                    Some(filtered) => {
+                        let mut table = None;
+                        for item in filtered.rows.iter() {
+                            let Value::Row(t, r) = item else { return Err(format!("{origin}: a filtered row that is not a row")) };
+                            table = Some(*t);
+                            let pass = filtered.pass.get(*r as usize).ok_or_else(|| format!("{origin}: a row without its filter"))?;
+                            // The filter is tested where the binding is not yet made.
+                            if bind && reads_local(pass, slot) {
+                                let _ = writeln!(s, "{i}    l[{slot}] = saved.clone();");
                             }
-                            None => {
-                                s.push_str(&self.each(list, slot, depth + 1));
-                                s.push_str(&test);
-                                let _ = writeln!(s, "{i}        if allowed {{ options.push(({g}, l[{slot}].clone())); }}\n{i}    }}");
+                            let _ = writeln!(s, "{i}    if {} {{\n{i}        let elem = {r}u32;", self.truth(pass));
+                            if bind {
+                                let _ = writeln!(s, "{i}        l[{slot}] = Value::Row(TableId({}), {r});", t.0);
                             }
+                            s.push_str(&test);
+                            let _ = writeln!(s, "{i}    }}");
                         }
+                        let table = table.unwrap_or(crate::ir::TableId(0));
+                        if bind {
+                            let _ = writeln!(s, "{i}    l[{slot}] = saved;");
+                        }
+                        let _ = writeln!(s, "{i}}}");
+                        return Ok((s, Kept::Element(Element::Row(table))));
                     }
                     None => {
-                        s.push_str(&self.each(list, slot, depth + 1));
-                        let _ = writeln!(s, "{i}        if {} {{ options.push(({g}, l[{slot}].clone())); }}\n{i}    }}", condition(self));
+                        s.push_str(&head);
+                        s.push_str(&test);
+                        let _ = writeln!(s, "{i}    }}");
                     }
                 }
-                let _ = writeln!(s, "{i}    l[{slot}] = saved;\n{i}}}");
-                Ok(s)
             }
-            _ => Err(format!("{origin}: an option with several for: lists is not compiled natively")),
+            None => {
+                let condition = group.condition.as_ref().map_or_else(|| "true".to_string(), |c| self.truth(c));
+                s.push_str(&head);
+                let _ = writeln!(s, "{i}        if {condition} {{ {push} }}\n{i}    }}");
+            }
         }
-    }
-
-    /// The head of an option listing's loop over the elements of `list`, each put in
-    /// local `slot`: nothing moves while options are listed, so a zone is read where it
-    /// lies; other lists as [`Gen::loop_head`] reads them.
-    fn each(&mut self, list: &'g Expr, slot: usize, depth: usize) -> String {
-        let i = indent(depth);
-        match list {
-            Expr::Zone(z) => format!(
-                "{i}let z = {};\n{i}for at in 0..cx.state.zones[z].len() {{\n{i}    l[{slot}] = cx.element(z, at, {});\n",
-                self.instance(z),
-                element(z.of)
-            ),
-            _ => self.loop_head(list, slot, depth),
+        if bind {
+            let _ = writeln!(s, "{i}    l[{slot}] = saved;");
         }
+        let _ = writeln!(s, "{i}}}");
+        Ok((s, kept))
     }
 
     /// The head of a loop that puts each element of `list` in local `slot`, as the
@@ -388,7 +447,16 @@ impl<'g> Gen<'g> {
         if !self.functions.contains(&id.index()) {
             self.functions.push(id.index());
         }
-        format!("f{}(cx)?", id.index())
+        let id = id.index();
+        match &mut self.listing {
+            Some(memo) => {
+                if !memo.contains(&id) {
+                    memo.push(id);
+                }
+                format!("(match m{id} {{ Some(v) => v, None => {{ let v = f{id}(cx)?; m{id} = Some(v); v }} }})")
+            }
+            None => format!("f{id}(cx)?"),
+        }
     }
 
     fn callable(&self, id: crate::ir::FunctionId, args: &[Expr]) -> bool {
@@ -712,6 +780,16 @@ impl<'g> Gen<'g> {
             _ => self.walker("value", e),
         }
     }
+}
+
+/// How an option group's element waits in the option list for the decision: as its
+/// code (a zone's element, a row of a filtered table), as an index into the listing's
+/// `values` (an element of a list the walker built), or not at all (no `for:`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kept {
+    Element(Element),
+    Listed,
+    Nothing,
 }
 
 /// A built-in call generated in Rust, by the type of its value.

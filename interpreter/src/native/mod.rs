@@ -139,7 +139,9 @@ pub struct Cx<'a> {
     max_steps: u64,
     /// Statements run since the last decision or chance point.
     statements: u64,
-    spare: Vec<(u16, Value)>,
+    /// The memory of the option lists (each option its group and its element's code, or
+    /// its index in the listing's values).
+    spare: Vec<(u16, u32)>,
 }
 
 fn bail<T>(_: RuntimeError) -> Result<T, Stop> {
@@ -235,21 +237,21 @@ impl Cx<'_> {
     }
 
     /// An empty option list (its memory serves every decision of the game).
-    pub fn options(&mut self) -> Vec<(u16, Value)> {
+    pub fn options(&mut self) -> Vec<(u16, u32)> {
         let mut options = std::mem::take(&mut self.spare);
         options.clear();
         options
     }
 
     /// The decision of `player` among `options`: the random agent's draw.
-    pub fn decide(&mut self, player: i64, options: Vec<(u16, Value)>) -> Result<(u16, Value), Stop> {
+    pub fn decide(&mut self, player: i64, options: Vec<(u16, u32)>) -> Result<(u16, u32), Stop> {
         if player < 0 || player >= self.players() || options.is_empty() {
             return Err(Stop::Bail);
         }
         self.check_conserved()?;
         self.step_bound()?;
         let i = self.seats[player as usize].below(options.len() as u64) as usize;
-        let chosen = options[i].clone();
+        let chosen = options[i];
         self.spare = options;
         self.decisions += 1;
         self.state.steps += 1;
@@ -295,9 +297,20 @@ impl Cx<'_> {
         code >= 0 && self.state.zones[zone].iter().any(|e| *e as i64 == code)
     }
 
+    /// The code a zone of `of` stores for `item`, as the walker's `zone_code` checks it:
+    /// a row of the zone's table or a seat of the game read here, anything else there.
+    #[inline(always)]
+    fn zone_code(&self, of: Element, item: &Value) -> Result<u16, Stop> {
+        match (of, item) {
+            (Element::Row(t), Value::Row(u, r)) if t == *u && (*r as usize) < self.game.tables[t.index()].rows.len() => Ok(*r),
+            (Element::Player, Value::Player(p)) if (*p as usize) < self.state.names.len() => Ok(*p as u16),
+            _ => self.game.zone_code(of, item, &self.state.names).or_else(bail),
+        }
+    }
+
     /// `move: { item }`: the first element equal to `item` to the end of `to`.
     pub fn move_item(&mut self, from: usize, to: usize, of: Element, item: &Value) -> Flow {
-        let code = self.game.zone_code(of, item, &self.state.names).or_else(bail)?;
+        let code = self.zone_code(of, item)?;
         let Some(at) = self.state.zones[from].iter().position(|e| *e == code) else { return Err(Stop::Bail) };
         self.state.move_to_end(from, to, at..at + 1);
         Ok(())
@@ -320,7 +333,7 @@ impl Cx<'_> {
     }
 
     pub fn push(&mut self, zone: usize, of: Element, value: &Value) -> Flow {
-        let code = self.game.zone_code(of, value, &self.state.names).or_else(bail)?;
+        let code = self.zone_code(of, value)?;
         self.game.check_elements(&self.state, 1).or_else(bail)?;
         self.state.zones[zone].push(code);
         Ok(())
@@ -432,6 +445,11 @@ pub mod rt {
         } else {
             Ok(code)
         }
+    }
+    /// An element of a zone of `of`, from its code.
+    #[inline(always)]
+    pub fn element_value(of: Element, code: u32) -> Value {
+        crate::eval::decode_element(of, code as u16)
     }
     pub fn player(n: i64) -> Value {
         crate::ir::Code::Player.decode(n)
