@@ -146,8 +146,8 @@ fn p3(cx: &mut Cx, args: [Value; 0]) -> Flow {
         {
             let (mut tested, mut held) = (0u64, 0u64);
             let z = Cx::instance(2, 4, index(stored_code(cx.state.ints[0]))?)?;
-            for at in 0..cx.state.zones[z].len() {
-                let elem = cx.state.zones[z][at] as u32;
+            for &elem in cx.state.zones[z].iter() {
+                let elem = elem as u32;
                 let k = column(&OF_ROW_0, elem as i64)? as usize;
                 let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                 let allowed = if tested & bit != 0 { held & bit != 0 } else {
@@ -176,8 +176,8 @@ fn p3(cx: &mut Cx, args: [Value; 0]) -> Flow {
         if ((cx.at(13, stored_code(cx.state.ints[0]))? < (6i64)) && (add(cx.at(5, stored_code(cx.state.ints[0]))?, cx.at(1, stored_code(cx.state.ints[0]))?)? >= column(&COLUMN_1, index({ let i = cx.at(13, stored_code(cx.state.ints[0]))?; if i < 0 || i >= 6 { return Err(Stop::Bail); } i })?)?)) { options.push((1, 0)); }
         {
             let z = Cx::instance(2, 4, index(stored_code(cx.state.ints[0]))?)?;
-            for at in 0..cx.state.zones[z].len() {
-                let elem = cx.state.zones[z][at] as u32;
+            for &elem in cx.state.zones[z].iter() {
+                let elem = elem as u32;
                 if true { options.push((2, elem)); }
             }
         }
@@ -627,7 +627,7 @@ fn p10(cx: &mut Cx, args: [Value; 0]) -> Flow {
         l[0] = item.clone();
         // procedures.score_all.do[0].do[0].let.paid
         cx.tick()?;
-        l[1] = { let items = as_list({ let mut keyed: Vec<(i64, Value)> = Vec::with_capacity(8); for it in { let z = Cx::instance(6, 6, index(code(&l[0]))?)?; let cx = &*cx; (0..cx.state.zones[z].len()).map(move |at| cx.element(z, at, Element::Player)) } { let k = { let it = &it; neg({ let c = code(it); cx.count(Cx::instance(6, 6, index(code(&l[0]))?)?, c) })? }; keyed.push((k, it)); } keyed.sort_by_key(|(k, _)| *k); Value::list(keyed.into_iter().map(|(_, v)| v).collect()) })?; let n = cx.at(21, code(&l[0]))?.clamp(0, items.len() as i64) as usize; Value::list(items[..n].to_vec()) };
+        l[1] = take_list({ let mut keyed: Vec<(i64, Value)> = Vec::with_capacity(8); for it in { let z = Cx::instance(6, 6, index(code(&l[0]))?)?; let cx = &*cx; (0..cx.state.zones[z].len()).map(move |at| cx.element(z, at, Element::Player)) } { let k = { let it = &it; neg({ let c = code(it); cx.count(Cx::instance(6, 6, index(code(&l[0]))?)?, c) })? }; keyed.push((k, it)); } keyed.sort_by_key(|(k, _)| *k); Value::list(keyed.into_iter().map(|(_, v)| v).collect()) }, cx.at(21, code(&l[0]))?)?;
         // procedures.score_all.do[0].do[1]
         cx.tick()?;
         if (cx.len(Cx::instance(6, 6, index(code(&l[0]))?)?) > (0i64)) {
@@ -640,7 +640,7 @@ fn p10(cx: &mut Cx, args: [Value; 0]) -> Flow {
             l[2] = Value::Player(p as u8);
             // procedures.score_all.do[0].do[2].do[0].add.vp[p]
             cx.tick()?;
-            { let s = { let k = index(code(&l[2]))?; if k >= 4 { return Err(Stop::Bail); } 1 + k as usize }; let n = add(cx.state.ints[s], { let x = l[2].clone(); count_in(&l[1].clone(), &x) })?; cx.state.ints[s] = n; }
+            { let s = { let k = index(code(&l[2]))?; if k >= 4 { return Err(Stop::Bail); } 1 + k as usize }; let n = add(cx.state.ints[s], { let x = l[2].clone(); count_in(&l[1], &x) })?; cx.state.ints[s] = n; }
         }
     }
     Ok(())
@@ -686,4 +686,4 @@ const COLUMN_15: [i64; 56] = [(0i64), (0i64), (1i64), (1i64), (2i64), (2i64), (3
 
 const COLUMN_16: [i64; 6] = [(1i64), (3i64), (6i64), (10i64), (15i64), (16i64)];
 
-pub const FINGERPRINT: u64 = 0x99dcc9a20fdfa466;
+pub const FINGERPRINT: u64 = 0x669ed6f69acccaab;

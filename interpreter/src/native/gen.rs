@@ -330,7 +330,8 @@ impl<'g> Gen<'g> {
         let (head, kept) = match (list, group.by_row.as_ref().and_then(|b| b.filtered.as_ref())) {
             (_, Some(_)) => (String::new(), Kept::Element(Element::Row(crate::ir::TableId(0)))),
             (Expr::Zone(z), None) => {
-                let mut head = format!("{i}    let z = {};\n{i}    for at in 0..cx.state.zones[z].len() {{\n{i}        let elem = cx.state.zones[z][at] as u32;\n", self.instance(z));
+                // Nothing moves while options are listed: the zone is read where it lies.
+                let mut head = format!("{i}    let z = {};\n{i}    for &elem in cx.state.zones[z].iter() {{\n{i}        let elem = elem as u32;\n", self.instance(z));
                 if bind {
                     let _ = writeln!(head, "{i}        l[{slot}] = element_value({}, elem);", element(z.of));
                 }
@@ -619,7 +620,12 @@ impl<'g> Gen<'g> {
             )));
         }
         if is(list::eval_count) && args.len() == 2 {
-            return Some(BuiltinCode::Int(format!("{{ let x = {}; count_in(&{}, &x) }}", self.value(&args[1]), self.value(&args[0]))));
+            // A local list is read where it lies.
+            let list = match &args[0] {
+                Expr::Local(slot) => format!("l[{}]", slot.index()),
+                list => self.value(list),
+            };
+            return Some(BuiltinCode::Int(format!("{{ let x = {}; count_in(&{list}, &x) }}", self.value(&args[1]))));
         }
         if let (true, [list, Expr::Lambda(key)], false) = (is(list::eval_sort_by), args, self.it) {
             // Stable, as the walker's: equal keys keep their order.
@@ -636,7 +642,7 @@ impl<'g> Gen<'g> {
         }
         if is(list::eval_take) && args.len() == 2 {
             return Some(BuiltinCode::Value(format!(
-                "{{ let items = as_list({})?; let n = {}.clamp(0, items.len() as i64) as usize; Value::list(items[..n].to_vec()) }}",
+                "take_list({}, {})?",
                 self.value(&args[0]),
                 self.int(&args[1])
             )));

@@ -105,6 +105,7 @@ impl Native<'_> {
             taken: 0,
             max_steps,
             statements: 0,
+            statement_limit: game.limits.statements_between_steps,
             spare: Vec::with_capacity(16),
         };
         let ended_by = match (self.compiled.play)(&mut cx) {
@@ -137,8 +138,9 @@ pub struct Cx<'a> {
     /// Steps taken, as the runner counts them against `max_steps`.
     taken: u64,
     max_steps: u64,
-    /// Statements run since the last decision or chance point.
+    /// Statements run since the last decision or chance point, and how many may run.
     statements: u64,
+    statement_limit: u64,
     /// The memory of the option lists (each option its group and its element's code, or
     /// its index in the listing's values).
     spare: Vec<(u16, u32)>,
@@ -200,7 +202,7 @@ impl Cx<'_> {
     #[inline(always)]
     pub fn tick(&mut self) -> Flow {
         self.statements += 1;
-        if self.statements > self.game.limits.statements_between_steps {
+        if self.statements > self.statement_limit {
             return Err(Stop::Bail);
         }
         Ok(())
@@ -464,6 +466,17 @@ pub mod rt {
             return Err(Stop::Bail);
         }
         values.get(r as usize).cloned().ok_or(Stop::Bail)
+    }
+    /// `take(list, n)`, as the walker's: a list no one else holds (one just built) is cut
+    /// where it lies, another is copied.
+    pub fn take_list(list: Value, n: i64) -> Result<Value, Stop> {
+        let mut items = as_list(list)?;
+        let n = n.clamp(0, items.len() as i64) as usize;
+        match std::sync::Arc::get_mut(&mut items) {
+            Some(own) => own.truncate(n),
+            None => return Ok(Value::list(items[..n].to_vec())),
+        }
+        Ok(Value::List(items))
     }
     /// `count(list, x)`: how many elements of a list equal `x`.
     pub fn count_in(list: &Value, x: &Value) -> i64 {
