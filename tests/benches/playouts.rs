@@ -10,12 +10,11 @@
 
 use std::sync::LazyLock;
 
-use divan::counter::{CyclesCount, ItemsCount};
 use divan::Bencher;
 use frontier_interpreter::runner::Recording;
 use frontier_interpreter::trace::Query;
-use frontier_interpreter::{Game, GameRng, State};
-use frontier_tests::playouts::{cycle_games, SAMPLES};
+use frontier_interpreter::{Game, State};
+use frontier_tests::playouts::{cycle_games, game_seed, SAMPLES};
 use frontier_tests::{large_ruleset, load_ruleset, load_source, play_random, random_state};
 
 fn main() {
