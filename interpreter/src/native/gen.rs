@@ -305,8 +305,7 @@ impl<'g> Gen<'g> {
     }
 
     /// The listing of one option group, as the walker's `enumerate_options`: the options
-    /// whose condition holds, in list order. A binding is put in its local while its
-    /// condition is tested, and the local is given back its value after.
+    /// whose condition holds, in list order, and how the chosen one's element is kept.
     fn group(&mut self, group: &'g OptionGroup, g: usize, depth: usize, origin: &str) -> Result<(String, Kept), String> {
         let i = indent(depth);
         let (slot, list) = match group.bindings.as_slice() {
@@ -328,7 +327,14 @@ impl<'g> Gen<'g> {
             let _ = writeln!(s, "{i}    let saved = l[{slot}].clone();");
         }
         let (head, kept) = match (list, group.by_row.as_ref().and_then(|b| b.filtered.as_ref())) {
-            (_, Some(_)) => (String::new(), Kept::Element(Element::Row(crate::ir::TableId(0)))),
+            // Rows of one table, tested one by one below (none: no option, whatever the table).
+            (_, Some(filtered)) => {
+                let table = match filtered.rows.first() {
+                    Some(Value::Row(t, _)) => *t,
+                    _ => crate::ir::TableId(0),
+                };
+                (String::new(), Kept::Element(Element::Row(table)))
+            }
             (Expr::Zone(z), None) => {
                 // Nothing moves while options are listed: the zone is read where it lies.
                 let mut head = format!("{i}    let z = {};\n{i}    for &elem in cx.state.zones[z].iter() {{\n{i}        let elem = elem as u32;\n", self.instance(z));
@@ -373,10 +379,8 @@ impl<'g> Gen<'g> {
                 let _ = writeln!(test, "{i}        if allowed {{ {push} }}");
                 match &by_row.filtered {
                     Some(filtered) => {
-                        let mut table = None;
                         for item in filtered.rows.iter() {
                             let Value::Row(t, r) = item else { return Err(format!("{origin}: a filtered row that is not a row")) };
-                            table = Some(*t);
                             let pass = filtered.pass.get(*r as usize).ok_or_else(|| format!("{origin}: a row without its filter"))?;
                             // The filter is tested where the binding is not yet made.
                             if bind && reads_local(pass, slot) {
@@ -389,12 +393,6 @@ impl<'g> Gen<'g> {
                             s.push_str(&test);
                             let _ = writeln!(s, "{i}    }}");
                         }
-                        let table = table.unwrap_or(crate::ir::TableId(0));
-                        if bind {
-                            let _ = writeln!(s, "{i}    l[{slot}] = saved;");
-                        }
-                        let _ = writeln!(s, "{i}}}");
-                        return Ok((s, Kept::Element(Element::Row(table))));
                     }
                     None => {
                         s.push_str(&head);
