@@ -79,7 +79,10 @@ fn stat_comparison(base: &[Value], variant: &[Value]) -> Value {
         json!({ "kind": "bool", "base": jf(xb / nb), "variant": jf(xv / nv), "difference": jf(xv / nv - xb / nb),
                 "z": jf(z), "p_value": jf(p), "significant": p < ALPHA })
     } else {
-        let (db, dv) = (Dist::of(base.iter().filter_map(Value::as_i64)), Dist::of(variant.iter().filter_map(Value::as_i64)));
+        let (db, dv) = (
+            Dist::of(base.iter().filter_map(Value::as_i64)),
+            Dist::of(variant.iter().filter_map(Value::as_i64)),
+        );
         let (z, p) = means_test(&db, &dv);
         json!({ "kind": "int", "base": jf(db.mean), "variant": jf(dv.mean), "difference": jf(dv.mean - db.mean),
                 "z": jf(z), "p_value": jf(p), "significant": p < ALPHA })
@@ -96,7 +99,9 @@ pub fn run(args: BalanceArgs) -> Result<(), String> {
     crate::check_game_count(args.games);
     let base = crate::source::load_ruleset(&args.base)?;
     let agents = args.agents.as_ref().map(|a| a.0.as_slice());
-    let asked = args.players.or(agents.filter(|a| a.len() > 1).map(|a| a.len()));
+    let asked = args
+        .players
+        .or(agents.filter(|a| a.len() > 1).map(|a| a.len()));
     let n = crate::player_count(&base, asked)?;
     let specs = results::seat_agents(agents, n).unwrap_or_else(|e| crate::usage_error(e));
     crate::bots::warn_if_timed(&specs);
@@ -109,17 +114,38 @@ pub fn run(args: BalanceArgs) -> Result<(), String> {
     let mut studies = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for (i, (source, game)) in games.iter().enumerate() {
-        let label = if seen.insert(game.meta.name.clone()) { game.meta.name.clone() } else { source.clone() };
+        let label = if seen.insert(game.meta.name.clone()) {
+            game.meta.name.clone()
+        } else {
+            source.clone()
+        };
         seen.insert(label.clone());
-        let played = simulate::play_games(game, &specs, args.seed, 0..args.games, Recording::Counts, &format!("{label} "))
-            .map_err(|e| format!("{source}: {e}"))?;
+        let played = simulate::play_games(
+            game,
+            &specs,
+            args.seed,
+            0..args.games,
+            Recording::Counts,
+            &format!("{label} "),
+        )
+        .map_err(|e| format!("{source}: {e}"))?;
         let summary = simulate::summarize(n, &played);
-        let scores = (0..n).map(|p| Dist::of(summary.scores[p].iter().copied())).collect();
+        let scores = (0..n)
+            .map(|p| Dist::of(summary.scores[p].iter().copied()))
+            .collect();
         let decisions = Dist::of(summary.decisions.iter().map(|&d| d as i64));
         let chances = Dist::of(summary.chances.iter().map(|&d| d as i64));
         let _ = i;
         let stat_names = game.stats.iter().map(|st| st.name.clone()).collect();
-        studies.push(Study { label, source: source.clone(), summary, scores, decisions, chances, stat_names });
+        studies.push(Study {
+            label,
+            source: source.clone(),
+            summary,
+            scores,
+            decisions,
+            chances,
+            stat_names,
+        });
     }
     let report = report_json(&args, n, &specs, &studies);
     if let Some(path) = &args.json {
@@ -231,9 +257,19 @@ fn f(v: &Value) -> f64 {
 
 fn text_summary(r: &Value) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "balance: {} players, {} games per ruleset, seed {}", r["players"], r["games"], r["seed"]);
+    let _ = writeln!(
+        out,
+        "balance: {} players, {} games per ruleset, seed {}",
+        r["players"], r["games"], r["seed"]
+    );
     for rs in r["rulesets"].as_array().into_iter().flatten() {
-        let _ = writeln!(out, "{} ({}): mean decisions {:.1}", rs["name"].as_str().unwrap_or(""), rs["role"].as_str().unwrap_or(""), f(&rs["length"]["decisions"]["mean"]));
+        let _ = writeln!(
+            out,
+            "{} ({}): mean decisions {:.1}",
+            rs["name"].as_str().unwrap_or(""),
+            rs["role"].as_str().unwrap_or(""),
+            f(&rs["length"]["decisions"]["mean"])
+        );
         for s in rs["seats"].as_array().into_iter().flatten() {
             let _ = writeln!(
                 out,
@@ -246,16 +282,32 @@ fn text_summary(r: &Value) -> String {
             );
         }
         let fp = &rs["first_player"];
-        let _ = writeln!(out, "  first-player advantage {:+.1} points (p = {:.3})", 100.0 * f(&fp["advantage"]), f(&fp["p_value"]));
+        let _ = writeln!(
+            out,
+            "  first-player advantage {:+.1} points (p = {:.3})",
+            100.0 * f(&fp["advantage"]),
+            f(&fp["p_value"])
+        );
         for (name, st) in rs["stats"].as_object().into_iter().flatten() {
             let _ = match st["kind"].as_str() {
                 Some("bool") => writeln!(out, "  {name}: {:.1}% of games", 100.0 * f(&st["rate"])),
-                _ => writeln!(out, "  {name}: mean {:.2} (min {}, max {})", f(&st["mean"]), st["min"], st["max"]),
+                _ => writeln!(
+                    out,
+                    "  {name}: mean {:.2} (min {}, max {})",
+                    f(&st["mean"]),
+                    st["min"],
+                    st["max"]
+                ),
             };
         }
     }
     for c in r["comparisons"].as_array().into_iter().flatten() {
-        let _ = writeln!(out, "{} vs {}:", c["variant"].as_str().unwrap_or(""), c["base"].as_str().unwrap_or(""));
+        let _ = writeln!(
+            out,
+            "{} vs {}:",
+            c["variant"].as_str().unwrap_or(""),
+            c["base"].as_str().unwrap_or("")
+        );
         for s in c["seats"].as_array().into_iter().flatten() {
             let _ = writeln!(
                 out,
@@ -263,16 +315,39 @@ fn text_summary(r: &Value) -> String {
                 s["seat"].as_str().unwrap_or(""),
                 100.0 * f(&s["difference"]),
                 f(&s["p_value"]),
-                if s["significant"].as_bool() == Some(true) { " *" } else { "" }
+                if s["significant"].as_bool() == Some(true) {
+                    " *"
+                } else {
+                    ""
+                }
             );
         }
         let d = &c["decisions"];
-        let _ = writeln!(out, "  decisions per game {:+.1} (p = {:.3})", f(&d["difference"]), f(&d["p_value"]));
+        let _ = writeln!(
+            out,
+            "  decisions per game {:+.1} (p = {:.3})",
+            f(&d["difference"]),
+            f(&d["p_value"])
+        );
         for (name, st) in c["stats"].as_object().into_iter().flatten() {
-            let star = if st["significant"].as_bool() == Some(true) { " *" } else { "" };
+            let star = if st["significant"].as_bool() == Some(true) {
+                " *"
+            } else {
+                ""
+            };
             let _ = match st["kind"].as_str() {
-                Some("bool") => writeln!(out, "  {name} {:+.1} points (p = {:.3}){star}", 100.0 * f(&st["difference"]), f(&st["p_value"])),
-                _ => writeln!(out, "  {name} {:+.2} (p = {:.3}){star}", f(&st["difference"]), f(&st["p_value"])),
+                Some("bool") => writeln!(
+                    out,
+                    "  {name} {:+.1} points (p = {:.3}){star}",
+                    100.0 * f(&st["difference"]),
+                    f(&st["p_value"])
+                ),
+                _ => writeln!(
+                    out,
+                    "  {name} {:+.2} (p = {:.3}){star}",
+                    f(&st["difference"]),
+                    f(&st["p_value"])
+                ),
             };
         }
     }
@@ -280,10 +355,15 @@ fn text_summary(r: &Value) -> String {
 }
 
 fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
-const COLOURS: &[&str] = &["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"];
+const COLOURS: &[&str] = &[
+    "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf",
+];
 
 fn colour(i: usize) -> &'static str {
     COLOURS[i % COLOURS.len()]
@@ -294,7 +374,15 @@ fn nice_step(span: f64, ticks: f64) -> f64 {
     let raw = (span / ticks).max(1e-9);
     let mag = 10f64.powf(raw.log10().floor());
     let m = raw / mag;
-    mag * if m < 1.5 { 1.0 } else if m < 3.5 { 2.0 } else if m < 7.5 { 5.0 } else { 10.0 }
+    mag * if m < 1.5 {
+        1.0
+    } else if m < 3.5 {
+        2.0
+    } else if m < 7.5 {
+        5.0
+    } else {
+        10.0
+    }
 }
 
 fn legend(out: &mut String, studies: &[Study], x: f64, y: f64) {
@@ -319,18 +407,40 @@ fn svg_win_rates(studies: &[Study], n: usize) -> String {
     let plot_w = w - left - legend_w;
     let plot_h = h - top - bottom;
     let y = |p: f64| top + plot_h * (1.0 - p);
-    let mut out = format!(r#"<svg xmlns="http://www.w3.org/2000/svg" class="plot" id="win-rates" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img" aria-label="Win rate per seat with 95% Wilson intervals">"#);
+    let mut out = format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" class="plot" id="win-rates" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img" aria-label="Win rate per seat with 95% Wilson intervals">"#
+    );
     for t in 0..=10 {
         let p = t as f64 / 10.0;
-        let _ = write!(out, r##"<line x1="{left}" x2="{}" y1="{y}" y2="{y}" stroke="#ddd"/><text x="{}" y="{}" font-size="11" text-anchor="end">{}%</text>"##, left + plot_w, left - 4.0, y(p) + 4.0, t * 10, y = y(p));
+        let _ = write!(
+            out,
+            r##"<line x1="{left}" x2="{}" y1="{y}" y2="{y}" stroke="#ddd"/><text x="{}" y="{}" font-size="11" text-anchor="end">{}%</text>"##,
+            left + plot_w,
+            left - 4.0,
+            y(p) + 4.0,
+            t * 10,
+            y = y(p)
+        );
     }
     let fair = 1.0 / n as f64;
-    let _ = write!(out, r##"<line x1="{left}" x2="{}" y1="{y}" y2="{y}" stroke="#555" stroke-dasharray="5,4"><title>fair share {:.1}%</title></line>"##, left + plot_w, 100.0 * fair, y = y(fair));
+    let _ = write!(
+        out,
+        r##"<line x1="{left}" x2="{}" y1="{y}" y2="{y}" stroke="#555" stroke-dasharray="5,4"><title>fair share {:.1}%</title></line>"##,
+        left + plot_w,
+        100.0 * fair,
+        y = y(fair)
+    );
     let group = plot_w / n as f64;
     let k = studies.len() as f64;
     for p in 0..n {
         let gx = left + group * p as f64;
-        let _ = write!(out, r#"<text x="{}" y="{}" font-size="12" text-anchor="middle">p{}</text>"#, gx + group / 2.0, h - bottom + 18.0, p + 1);
+        let _ = write!(
+            out,
+            r#"<text x="{}" y="{}" font-size="12" text-anchor="middle">p{}</text>"#,
+            gx + group / 2.0,
+            h - bottom + 18.0,
+            p + 1
+        );
         for (i, s) in studies.iter().enumerate() {
             let g = s.summary.games as f64;
             let rate = s.summary.wins[p] / g;
@@ -340,12 +450,31 @@ fn svg_win_rates(studies: &[Study], n: usize) -> String {
             let _ = write!(
                 out,
                 r#"<g><title>{} p{}: {:.1}% [{:.1}%, {:.1}%]</title><line x1="{x}" x2="{x}" y1="{}" y2="{}" stroke="{c}" stroke-width="2"/><line x1="{}" x2="{}" y1="{}" y2="{}" stroke="{c}"/><line x1="{}" x2="{}" y1="{}" y2="{}" stroke="{c}"/><circle cx="{x}" cy="{}" r="4" fill="{c}"/></g>"#,
-                esc(&s.label), p + 1, 100.0 * rate, 100.0 * lo, 100.0 * hi,
-                y(lo), y(hi), x - 5.0, x + 5.0, y(lo), y(lo), x - 5.0, x + 5.0, y(hi), y(hi), y(rate)
+                esc(&s.label),
+                p + 1,
+                100.0 * rate,
+                100.0 * lo,
+                100.0 * hi,
+                y(lo),
+                y(hi),
+                x - 5.0,
+                x + 5.0,
+                y(lo),
+                y(lo),
+                x - 5.0,
+                x + 5.0,
+                y(hi),
+                y(hi),
+                y(rate)
             );
         }
     }
-    let _ = write!(out, r#"<text x="{}" y="{}" font-size="12" text-anchor="middle">seat</text>"#, left + plot_w / 2.0, h - 6.0);
+    let _ = write!(
+        out,
+        r#"<text x="{}" y="{}" font-size="12" text-anchor="middle">seat</text>"#,
+        left + plot_w / 2.0,
+        h - 6.0
+    );
     legend(&mut out, studies, left + plot_w + 20.0, top + 12.0);
     out.push_str("</svg>");
     out
@@ -357,15 +486,36 @@ fn svg_scores(studies: &[Study], n: usize) -> String {
     let legend_w = 170.0;
     let plot_w = w - left - legend_w;
     let plot_h = h - top - bottom;
-    let lo = studies.iter().flat_map(|s| s.scores.iter().map(|d| d.min())).min().unwrap_or(0) as f64;
-    let hi = studies.iter().flat_map(|s| s.scores.iter().map(|d| d.max())).max().unwrap_or(1) as f64;
+    let lo = studies
+        .iter()
+        .flat_map(|s| s.scores.iter().map(|d| d.min()))
+        .min()
+        .unwrap_or(0) as f64;
+    let hi = studies
+        .iter()
+        .flat_map(|s| s.scores.iter().map(|d| d.max()))
+        .max()
+        .unwrap_or(1) as f64;
     let step = nice_step((hi - lo).max(1.0), 6.0);
-    let (lo, hi) = ((lo / step).floor() * step, ((hi / step).ceil() * step).max(lo + step));
+    let (lo, hi) = (
+        (lo / step).floor() * step,
+        ((hi / step).ceil() * step).max(lo + step),
+    );
     let y = |v: f64| top + plot_h * (1.0 - (v - lo) / (hi - lo));
-    let mut out = format!(r#"<svg xmlns="http://www.w3.org/2000/svg" class="plot" id="scores" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img" aria-label="Score distribution per seat">"#);
+    let mut out = format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" class="plot" id="scores" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img" aria-label="Score distribution per seat">"#
+    );
     let mut t = lo;
     while t <= hi + 1e-9 {
-        let _ = write!(out, r##"<line x1="{left}" x2="{}" y1="{yy}" y2="{yy}" stroke="#ddd"/><text x="{}" y="{}" font-size="11" text-anchor="end">{}</text>"##, left + plot_w, left - 4.0, y(t) + 4.0, t, yy = y(t));
+        let _ = write!(
+            out,
+            r##"<line x1="{left}" x2="{}" y1="{yy}" y2="{yy}" stroke="#ddd"/><text x="{}" y="{}" font-size="11" text-anchor="end">{}</text>"##,
+            left + plot_w,
+            left - 4.0,
+            y(t) + 4.0,
+            t,
+            yy = y(t)
+        );
         t += step;
     }
     let group = plot_w / n as f64;
@@ -373,7 +523,13 @@ fn svg_scores(studies: &[Study], n: usize) -> String {
     let bw = (group / (k + 1.0) * 0.6).min(30.0);
     for p in 0..n {
         let gx = left + group * p as f64;
-        let _ = write!(out, r#"<text x="{}" y="{}" font-size="12" text-anchor="middle">p{}</text>"#, gx + group / 2.0, h - bottom + 18.0, p + 1);
+        let _ = write!(
+            out,
+            r#"<text x="{}" y="{}" font-size="12" text-anchor="middle">p{}</text>"#,
+            gx + group / 2.0,
+            h - bottom + 18.0,
+            p + 1
+        );
         for (i, s) in studies.iter().enumerate() {
             let d = &s.scores[p];
             let x = gx + group * (i as f64 + 1.0) / (k + 1.0);
@@ -382,13 +538,32 @@ fn svg_scores(studies: &[Study], n: usize) -> String {
             let _ = write!(
                 out,
                 r#"<g><title>{} p{}: min {} q1 {} median {} q3 {} max {} mean {:.2}</title><line x1="{x}" x2="{x}" y1="{}" y2="{}" stroke="{c}"/><rect x="{}" y="{}" width="{bw}" height="{}" fill="{c}" fill-opacity="0.3" stroke="{c}"/><line x1="{}" x2="{}" y1="{}" y2="{}" stroke="{c}" stroke-width="2"/></g>"#,
-                esc(&s.label), p + 1, d.min(), q1, med, q3, d.max(), d.mean,
-                y(d.max() as f64), y(d.min() as f64), x - bw / 2.0, y(q3), (y(q1) - y(q3)).max(1.0),
-                x - bw / 2.0, x + bw / 2.0, y(med), y(med)
+                esc(&s.label),
+                p + 1,
+                d.min(),
+                q1,
+                med,
+                q3,
+                d.max(),
+                d.mean,
+                y(d.max() as f64),
+                y(d.min() as f64),
+                x - bw / 2.0,
+                y(q3),
+                (y(q1) - y(q3)).max(1.0),
+                x - bw / 2.0,
+                x + bw / 2.0,
+                y(med),
+                y(med)
             );
         }
     }
-    let _ = write!(out, r#"<text x="{}" y="{}" font-size="12" text-anchor="middle">seat (box: quartiles and median; whiskers: min and max)</text>"#, left + plot_w / 2.0, h - 6.0);
+    let _ = write!(
+        out,
+        r#"<text x="{}" y="{}" font-size="12" text-anchor="middle">seat (box: quartiles and median; whiskers: min and max)</text>"#,
+        left + plot_w / 2.0,
+        h - 6.0
+    );
     legend(&mut out, studies, left + plot_w + 20.0, top + 12.0);
     out.push_str("</svg>");
     out
@@ -415,21 +590,41 @@ fn svg_lengths(studies: &[Study]) -> String {
             c.iter().map(|x| x / s.decisions.n.max(1) as f64).collect()
         })
         .collect();
-    let top_share = shares.iter().flatten().fold(0.0f64, |a, &b| a.max(b)).max(0.01);
+    let top_share = shares
+        .iter()
+        .flatten()
+        .fold(0.0f64, |a, &b| a.max(b))
+        .max(0.01);
     let ystep = nice_step(top_share, 5.0);
     let ymax = (top_share / ystep).ceil() * ystep;
     let x = |v: f64| left + plot_w * (v - lo) / (width * bins as f64);
     let y = |s: f64| top + plot_h * (1.0 - s / ymax);
-    let mut out = format!(r#"<svg xmlns="http://www.w3.org/2000/svg" class="plot" id="lengths" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img" aria-label="Decisions per game">"#);
+    let mut out = format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" class="plot" id="lengths" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img" aria-label="Decisions per game">"#
+    );
     let mut t = 0.0;
     while t <= ymax + 1e-9 {
-        let _ = write!(out, r##"<line x1="{left}" x2="{}" y1="{yy}" y2="{yy}" stroke="#ddd"/><text x="{}" y="{}" font-size="11" text-anchor="end">{:.0}%</text>"##, left + plot_w, left - 4.0, y(t) + 4.0, 100.0 * t, yy = y(t));
+        let _ = write!(
+            out,
+            r##"<line x1="{left}" x2="{}" y1="{yy}" y2="{yy}" stroke="#ddd"/><text x="{}" y="{}" font-size="11" text-anchor="end">{:.0}%</text>"##,
+            left + plot_w,
+            left - 4.0,
+            y(t) + 4.0,
+            100.0 * t,
+            yy = y(t)
+        );
         t += ystep;
     }
     let xstep = nice_step(width * bins as f64, 6.0);
     let mut t = (lo / xstep).ceil() * xstep;
     while t <= lo + width * bins as f64 + 1e-9 {
-        let _ = write!(out, r#"<text x="{}" y="{}" font-size="11" text-anchor="middle">{}</text>"#, x(t), h - bottom + 16.0, t);
+        let _ = write!(
+            out,
+            r#"<text x="{}" y="{}" font-size="11" text-anchor="middle">{}</text>"#,
+            x(t),
+            h - bottom + 16.0,
+            t
+        );
         t += xstep;
     }
     for (i, s) in shares.iter().enumerate() {
@@ -438,9 +633,21 @@ fn svg_lengths(studies: &[Study]) -> String {
             let (x0, x1) = (x(lo + width * b as f64), x(lo + width * (b + 1) as f64));
             let _ = write!(points, "{x0:.1},{:.1} {x1:.1},{:.1} ", y(share), y(share));
         }
-        let _ = write!(out, r#"<polyline fill="none" stroke="{}" stroke-width="2" points="{}"><title>{}: mean {:.1} decisions</title></polyline>"#, colour(i), points.trim_end(), esc(&studies[i].label), studies[i].decisions.mean);
+        let _ = write!(
+            out,
+            r#"<polyline fill="none" stroke="{}" stroke-width="2" points="{}"><title>{}: mean {:.1} decisions</title></polyline>"#,
+            colour(i),
+            points.trim_end(),
+            esc(&studies[i].label),
+            studies[i].decisions.mean
+        );
     }
-    let _ = write!(out, r#"<text x="{}" y="{}" font-size="12" text-anchor="middle">decisions per game (share of games)</text>"#, left + plot_w / 2.0, h - 6.0);
+    let _ = write!(
+        out,
+        r#"<text x="{}" y="{}" font-size="12" text-anchor="middle">decisions per game (share of games)</text>"#,
+        left + plot_w / 2.0,
+        h - 6.0
+    );
     legend(&mut out, studies, left + plot_w + 20.0, top + 12.0);
     out.push_str("</svg>");
     out
@@ -468,13 +675,24 @@ fn html(r: &Value, studies: &[Study]) -> String {
         n,
         r["games"],
         r["seed"],
-        esc(&r["agents"].as_array().into_iter().flatten().filter_map(|a| a.as_str()).collect::<Vec<_>>().join(", ")),
+        esc(&r["agents"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|a| a.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")),
         r["alpha"]
     );
     out.push_str("<h2>Win rate per seat</h2>\n");
     out.push_str(&svg_win_rates(studies, n));
     for rs in r["rulesets"].as_array().into_iter().flatten() {
-        let _ = write!(out, "\n<h2>{} <small>({})</small></h2>\n", esc(rs["name"].as_str().unwrap_or("")), esc(rs["role"].as_str().unwrap_or("")));
+        let _ = write!(
+            out,
+            "\n<h2>{} <small>({})</small></h2>\n",
+            esc(rs["name"].as_str().unwrap_or("")),
+            esc(rs["role"].as_str().unwrap_or(""))
+        );
         out.push_str(r#"<table class="seats"><tr><th>seat</th><th>agent</th><th>wins</th><th>win rate</th><th>95% interval</th><th>mean score</th><th>sd</th><th>min</th><th>q1</th><th>median</th><th>q3</th><th>max</th></tr>"#);
         for s in rs["seats"].as_array().into_iter().flatten() {
             let sc = &s["score"];
@@ -499,8 +717,15 @@ fn html(r: &Value, studies: &[Study]) -> String {
         out.push_str("</table>\n");
         if let Some(ends) = rs["ends"].as_object() {
             let g = rs["games"].as_f64().unwrap_or(1.0).max(1.0);
-            let list: Vec<String> = ends.iter().map(|(why, k)| format!("{} ({:.1}%)", esc(why), 100.0 * f(k) / g)).collect();
-            let _ = writeln!(out, "<p class=\"ends\">How games ended: {}.</p>", list.join("; "));
+            let list: Vec<String> = ends
+                .iter()
+                .map(|(why, k)| format!("{} ({:.1}%)", esc(why), 100.0 * f(k) / g))
+                .collect();
+            let _ = writeln!(
+                out,
+                "<p class=\"ends\">How games ended: {}.</p>",
+                list.join("; ")
+            );
         }
         if let Some(stats) = rs["stats"].as_object().filter(|m| !m.is_empty()) {
             out.push_str(r#"<table class="stats"><tr><th>statistic (the ruleset's stats:)</th><th>true in</th><th>95% interval</th><th>mean</th><th>sd</th><th>min</th><th>median</th><th>max</th></tr>"#);
@@ -538,10 +763,21 @@ fn html(r: &Value, studies: &[Study]) -> String {
     if let Some(cs) = r["comparisons"].as_array().filter(|c| !c.is_empty()) {
         out.push_str("\n<h2>Variants against the base</h2>\n<p>Win rates: two-proportion z-test per seat (pooled). Scores and game length: difference of means, Welch's z (large samples).</p>\n");
         for c in cs {
-            let _ = writeln!(out, "<h3>{} vs {}</h3>", esc(c["variant"].as_str().unwrap_or("")), esc(c["base"].as_str().unwrap_or("")));
+            let _ = writeln!(
+                out,
+                "<h3>{} vs {}</h3>",
+                esc(c["variant"].as_str().unwrap_or("")),
+                esc(c["base"].as_str().unwrap_or(""))
+            );
             out.push_str(r#"<table class="comparison"><tr><th>seat</th><th>base win rate</th><th>variant win rate</th><th>difference</th><th>z</th><th>p</th><th>mean score difference</th><th>p (scores)</th></tr>"#);
             for s in c["seats"].as_array().into_iter().flatten() {
-                let sig = |b: &Value| if b.as_bool() == Some(true) { r#" class="sig""# } else { "" };
+                let sig = |b: &Value| {
+                    if b.as_bool() == Some(true) {
+                        r#" class="sig""#
+                    } else {
+                        ""
+                    }
+                };
                 let _ = write!(
                     out,
                     "<tr><td>{}</td><td>{}</td><td>{}</td><td{}>{:+.1} points</td><td>{:.2}</td><td{}>{:.4}</td><td>{:+.2}</td><td{}>{:.4}</td></tr>",
@@ -572,9 +808,23 @@ fn html(r: &Value, studies: &[Study]) -> String {
             if let Some(stats) = c["stats"].as_object().filter(|m| !m.is_empty()) {
                 out.push_str(r#"<table class="stats-comparison"><tr><th>statistic</th><th>base</th><th>variant</th><th>difference</th><th>z</th><th>p</th></tr>"#);
                 for (name, st) in stats {
-                    let sig = if st["significant"].as_bool() == Some(true) { r#" class="sig""# } else { "" };
-                    let shown = |v: &Value| if st["kind"] == "bool" { pct(v) } else { format!("{:.2}", f(v)) };
-                    let diff = if st["kind"] == "bool" { format!("{:+.1} points", 100.0 * f(&st["difference"])) } else { format!("{:+.2}", f(&st["difference"])) };
+                    let sig = if st["significant"].as_bool() == Some(true) {
+                        r#" class="sig""#
+                    } else {
+                        ""
+                    };
+                    let shown = |v: &Value| {
+                        if st["kind"] == "bool" {
+                            pct(v)
+                        } else {
+                            format!("{:.2}", f(v))
+                        }
+                    };
+                    let diff = if st["kind"] == "bool" {
+                        format!("{:+.1} points", 100.0 * f(&st["difference"]))
+                    } else {
+                        format!("{:+.2}", f(&st["difference"]))
+                    };
                     let _ = write!(out, "<tr><td>{}</td><td>{}</td><td>{}</td><td{sig}>{diff}</td><td>{:.2}</td><td{sig}>{:.4}</td></tr>", esc(name), shown(&st["base"]), shown(&st["variant"]), f(&st["z"]), f(&st["p_value"]));
                 }
                 out.push_str("</table>\n");

@@ -40,24 +40,48 @@ pub fn run(args: BenchArgs) -> Result<(), String> {
     let started = Instant::now();
     let (mut games, mut decisions, mut steps) = (0u64, 0u64, 0u64);
     while started.elapsed() < budget {
-        let (r, _) = play_with_stats(&game, native.as_ref(), &random, game_seed(7, games), Recording::Counts)?;
+        let (r, _) = play_with_stats(
+            &game,
+            native.as_ref(),
+            &random,
+            game_seed(7, games),
+            Recording::Counts,
+        )?;
         games += 1;
         decisions += r.decisions;
         steps += r.decisions + r.chances;
     }
     let secs = started.elapsed().as_secs_f64();
-    let state = game.start(crate::seat_names(n)).map_err(|e| e.to_string())?;
-    let unoptimized = if game.optimizer == Optimizer::Off { ", optimizer off" } else { "" };
+    let state = game
+        .start(crate::seat_names(n))
+        .map_err(|e| e.to_string())?;
+    let unoptimized = if game.optimizer == Optimizer::Off {
+        ", optimizer off"
+    } else {
+        ""
+    };
     let back_end = match &native {
-        Some(native) => format!("native code generated from the IR of {}", native.compiled.ruleset),
+        Some(native) => format!(
+            "native code generated from the IR of {}",
+            native.compiled.ruleset
+        ),
         None => "the IR walker".to_string(),
     };
-    println!("{} with {n} players, random playouts on one thread for {secs:.1} s{unoptimized}", game.meta.name);
+    println!(
+        "{} with {n} players, random playouts on one thread for {secs:.1} s{unoptimized}",
+        game.meta.name
+    );
     println!("back end:     {back_end}");
     println!("games/s:      {:.0}", games as f64 / secs);
     println!("decisions/s:  {:.0}", decisions as f64 / secs);
-    println!("steps/s:      {:.0} (decisions and chance outcomes)", steps as f64 / secs);
-    println!("decisions per game: {:.1}", decisions as f64 / games.max(1) as f64);
+    println!(
+        "steps/s:      {:.0} (decisions and chance outcomes)",
+        steps as f64 / secs
+    );
+    println!(
+        "decisions per game: {:.1}",
+        decisions as f64 / games.max(1) as f64
+    );
     println!("bytes per state clone: {}", state.heap_bytes());
     Ok(())
 }

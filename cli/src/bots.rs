@@ -27,18 +27,27 @@ pub fn clock() -> Duration {
 /// Every worker gets the stack that expressions at the limits' ceilings need, like the
 /// command's own thread (main.rs). Called once, before any command runs.
 pub fn use_threads(threads: Option<usize>) -> Result<(), String> {
-    let mut pool = rayon::ThreadPoolBuilder::new().stack_size(frontier_interpreter::model::STACK_BYTES);
+    let mut pool =
+        rayon::ThreadPoolBuilder::new().stack_size(frontier_interpreter::model::STACK_BYTES);
     if let Some(n) = threads {
         pool = pool.num_threads(n);
     }
-    pool.build_global().map_err(|e| format!("cannot start the worker threads: {e}"))
+    pool.build_global()
+        .map_err(|e| format!("cannot start the worker threads: {e}"))
 }
 
 /// Says on stderr that agents with a time budget make a run that the seed does not
 /// reproduce.
 pub fn warn_if_timed(specs: &[AgentSpec]) {
-    let timed: Vec<&str> = specs.iter().filter(|s| !s.reproducible()).map(|s| s.text.as_str()).collect();
+    let timed: Vec<&str> = specs
+        .iter()
+        .filter(|s| !s.reproducible())
+        .map(|s| s.text.as_str())
+        .collect();
     if !timed.is_empty() {
-        eprintln!("note: {} decide by the clock (ms=): the same seed will not give the same games", timed.join(", "));
+        eprintln!(
+            "note: {} decide by the clock (ms=): the same seed will not give the same games",
+            timed.join(", ")
+        );
     }
 }

@@ -71,10 +71,18 @@ impl HumanAgent {
         let _ = writeln!(out, "\n{name}, {prompt}");
         let _ = write!(out, "{}", listing(&labels, &details));
         loop {
-            let _ = write!(out, "{name}, your choice (number, label or short form; help for the commands): ");
+            let _ = write!(
+                out,
+                "{name}, your choice (number, label or short form; help for the commands): "
+            );
             let _ = out.flush();
             let mut line = String::new();
-            if stdin.lock().read_line(&mut line).map_err(|e| e.to_string())? == 0 {
+            if stdin
+                .lock()
+                .read_line(&mut line)
+                .map_err(|e| e.to_string())?
+                == 0
+            {
                 let _ = writeln!(out);
                 return Ok(Answer::InputEnded);
             }
@@ -138,7 +146,11 @@ pub fn listing(labels: &[String], details: &[String]) -> String {
         let mut line = String::from("    ");
         for &i in members {
             let rest = labels[i][word.len()..].trim_start_matches([' ', ':']);
-            let rest = if rest.is_empty() { labels[i].as_str() } else { rest };
+            let rest = if rest.is_empty() {
+                labels[i].as_str()
+            } else {
+                rest
+            };
             let item = match details.get(i).filter(|d| !d.is_empty()) {
                 Some(d) => format!("{:>width$}. {rest} ({d})", i + 1),
                 None => format!("{:>width$}. {rest}", i + 1),
@@ -176,7 +188,11 @@ fn by_last_word(labels: &[String]) -> Option<String> {
     let mut out = String::new();
     for (head, members) in &groups {
         let (first, last) = (members[0].0 + 1, members[members.len() - 1].0 + 1);
-        let numbers = if members.len() == 1 { format!("option {first}") } else { format!("options {first}-{last}") };
+        let numbers = if members.len() == 1 {
+            format!("option {first}")
+        } else {
+            format!("options {first}-{last}")
+        };
         let head = if head.is_empty() { "" } else { head };
         let tails: Vec<&str> = members.iter().map(|(_, t)| *t).collect();
         let intro = format!("  {head} ({numbers}): ");
@@ -218,7 +234,11 @@ fn compact_tails(tails: &[&str]) -> Vec<String> {
         let (r, c) = inner.split_once(',')?;
         Some((r.trim().parse().ok()?, c.trim().parse().ok()?))
     };
-    if let Some(cells) = tails.iter().map(|t| position(t)).collect::<Option<Vec<_>>>() {
+    if let Some(cells) = tails
+        .iter()
+        .map(|t| position(t))
+        .collect::<Option<Vec<_>>>()
+    {
         let mut rows: Vec<(i64, Vec<i64>)> = Vec::new();
         for (r, c) in cells {
             match rows.iter_mut().find(|(row, _)| *row == r) {
@@ -230,10 +250,20 @@ fn compact_tails(tails: &[&str]) -> Vec<String> {
         return rows
             .into_iter()
             .enumerate()
-            .map(|(i, (r, cols))| format!("row {r}: {}{}", runs(&cols), if i + 1 < n { ";" } else { "" }))
+            .map(|(i, (r, cols))| {
+                format!(
+                    "row {r}: {}{}",
+                    runs(&cols),
+                    if i + 1 < n { ";" } else { "" }
+                )
+            })
             .collect();
     }
-    if let Some(numbers) = tails.iter().map(|t| t.parse::<i64>().ok()).collect::<Option<Vec<_>>>() {
+    if let Some(numbers) = tails
+        .iter()
+        .map(|t| t.parse::<i64>().ok())
+        .collect::<Option<Vec<_>>>()
+    {
         return vec![runs(&numbers)];
     }
     tails.iter().map(|t| t.to_string()).collect()
@@ -248,7 +278,11 @@ fn runs(numbers: &[i64]) -> String {
         while j + 1 < numbers.len() && numbers[j + 1] == numbers[j] + 1 {
             j += 1;
         }
-        parts.push(if j > i { format!("{}..{}", numbers[i], numbers[j]) } else { numbers[i].to_string() });
+        parts.push(if j > i {
+            format!("{}..{}", numbers[i], numbers[j])
+        } else {
+            numbers[i].to_string()
+        });
         i = j + 1;
     }
     parts.join(", ")
@@ -297,7 +331,10 @@ pub fn pick(answer: &str, labels: &[String]) -> Result<usize, String> {
         if (1..=labels.len()).contains(&n) {
             return Ok(n - 1);
         }
-        return Err(format!("there is no option {n}: the options are numbered 1 to {}", labels.len()));
+        return Err(format!(
+            "there is no option {n}: the options are numbered 1 to {}",
+            labels.len()
+        ));
     }
     if let Some(i) = labels.iter().position(|l| l == answer) {
         return Ok(i);
@@ -308,14 +345,27 @@ pub fn pick(answer: &str, labels: &[String]) -> Result<usize, String> {
         return Ok(i);
     }
     for fit in [Fit::Whole, Fit::Start] {
-        let fits: Vec<usize> = (0..labels.len()).filter(|&i| follows(&typed, &label_words[i], fit)).collect();
+        let fits: Vec<usize> = (0..labels.len())
+            .filter(|&i| follows(&typed, &label_words[i], fit))
+            .collect();
         match fits.len() {
             0 => continue,
             1 => return Ok(fits[0]),
             n => {
-                let shown: Vec<String> = fits.iter().take(8).map(|&i| format!("{}. {}", i + 1, labels[i])).collect();
-                let more = if n > 8 { format!(" … ({n} in all)") } else { String::new() };
-                return Err(format!("'{answer}' fits {n} options: {}{more}; say more, or type a number", shown.join(" | ")));
+                let shown: Vec<String> = fits
+                    .iter()
+                    .take(8)
+                    .map(|&i| format!("{}. {}", i + 1, labels[i]))
+                    .collect();
+                let more = if n > 8 {
+                    format!(" … ({n} in all)")
+                } else {
+                    String::new()
+                };
+                return Err(format!(
+                    "'{answer}' fits {n} options: {}{more}; say more, or type a number",
+                    shown.join(" | ")
+                ));
             }
         }
     }
@@ -335,7 +385,13 @@ mod tests {
 
     #[test]
     fn numbers_labels_and_short_forms() {
-        let ls = labels(&["play card:gw-12", "play card:gw-03", "score", "sell card:gw-12", "sell card:gw-03"]);
+        let ls = labels(&[
+            "play card:gw-12",
+            "play card:gw-03",
+            "score",
+            "sell card:gw-12",
+            "sell card:gw-03",
+        ]);
         assert_eq!(pick("2", &ls), Ok(1));
         assert_eq!(pick("score", &ls), Ok(2));
         assert_eq!(pick("sell card:gw-03", &ls), Ok(4));
@@ -344,7 +400,9 @@ mod tests {
         assert_eq!(pick("sc", &ls), Ok(2));
         assert!(pick("gw-12", &ls).unwrap_err().contains("fits 2 options"));
         assert!(pick("9", &ls).unwrap_err().contains("numbered 1 to 5"));
-        assert!(pick("pass", &ls).unwrap_err().contains("not one of the options"));
+        assert!(pick("pass", &ls)
+            .unwrap_err()
+            .contains("not one of the options"));
     }
 
     #[test]
@@ -353,7 +411,11 @@ mod tests {
         assert_eq!(pick("bid 7", &ls), Ok(1));
         assert_eq!(pick("bid 1", &ls), Ok(0));
         assert_eq!(pick("bid 17", &ls), Ok(2));
-        let places = labels(&["place c15 upright at (-3,-1)", "place c15 turned at (-3,-1)", "place c15 turned at (-3,-2)"]);
+        let places = labels(&[
+            "place c15 upright at (-3,-1)",
+            "place c15 turned at (-3,-1)",
+            "place c15 turned at (-3,-2)",
+        ]);
         assert_eq!(pick("c15 turned -3 -1", &places), Ok(1));
         assert_eq!(pick("turned -3 -2", &places), Ok(2));
     }
@@ -366,11 +428,17 @@ mod tests {
         }
         ls.push("pass".to_string());
         let text = listing(&ls, &vec![String::new(); ls.len()]);
-        assert!(text.starts_with("  place c15 upright at (options 1-30): row 0: 0; row 1: 0;"), "{text}");
+        assert!(
+            text.starts_with("  place c15 upright at (options 1-30): row 0: 0; row 1: 0;"),
+            "{text}"
+        );
         assert!(text.contains("  (option 31): pass\n"), "{text}");
         assert!(text.lines().count() < 8, "{text}");
         // Places in rows, columns in runs.
-        let places: Vec<String> = ["(-1,0)", "(-1,1)", "(-1,2)", "(0,-3)", "(0,5)", "(2,2)"].iter().map(|p| format!("place c01 turned at {p}")).collect();
+        let places: Vec<String> = ["(-1,0)", "(-1,1)", "(-1,2)", "(0,-3)", "(0,5)", "(2,2)"]
+            .iter()
+            .map(|p| format!("place c01 turned at {p}"))
+            .collect();
         let mut ls = places.clone();
         ls.extend((1..=21).map(|b| format!("bid {b}")));
         let text = listing(&ls, &vec![String::new(); ls.len()]);

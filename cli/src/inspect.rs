@@ -67,18 +67,29 @@ fn diagnostic(d: &Diagnostic) -> Value {
 pub fn validate(ruleset: &str, output: Output) -> Result<(), String> {
     if output == Output::Text {
         let g = crate::source::load_ruleset(ruleset)?;
-        println!("{}: valid ({}, {} players)", ruleset, g.meta.title, crate::players_text(&g));
+        println!(
+            "{}: valid ({}, {} players)",
+            ruleset,
+            g.meta.title,
+            crate::players_text(&g)
+        );
         return Ok(());
     }
     let (doc, problems) = match crate::source::load_ruleset_checked(ruleset) {
-        Err(unresolved) => (json!({ "ruleset": ruleset, "valid": false, "error": unresolved, "diagnostics": [] }), 1),
+        Err(unresolved) => (
+            json!({ "ruleset": ruleset, "valid": false, "error": unresolved, "diagnostics": [] }),
+            1,
+        ),
         Ok(Ok(g)) => (
             json!({ "ruleset": ruleset, "valid": true, "name": g.meta.name, "title": g.meta.title, "players": players(&g), "diagnostics": [] }),
             0,
         ),
         Ok(Err(e)) => {
             let n = e.diagnostics.len();
-            (json!({ "ruleset": ruleset, "valid": false, "diagnostics": e.diagnostics.iter().map(diagnostic).collect::<Vec<_>>() }), n.max(1))
+            (
+                json!({ "ruleset": ruleset, "valid": false, "diagnostics": e.diagnostics.iter().map(diagnostic).collect::<Vec<_>>() }),
+                n.max(1),
+            )
         }
     };
     let mut doc = doc;
@@ -86,7 +97,10 @@ pub fn validate(ruleset: &str, output: Output) -> Result<(), String> {
     print_json(&doc);
     match problems {
         0 => Ok(()),
-        n => Err(format!("{ruleset}: {n} problem{} (the JSON on standard output lists them)", if n == 1 { "" } else { "s" })),
+        n => Err(format!(
+            "{ruleset}: {n} problem{} (the JSON on standard output lists them)",
+            if n == 1 { "" } else { "s" }
+        )),
     }
 }
 
@@ -106,7 +120,10 @@ fn type_name(g: &Game, ty: &Type) -> String {
         Type::Int => "int".into(),
         Type::Bool => "bool".into(),
         Type::Player => "player".into(),
-        Type::Row(t) => g.tables.get(t.index()).map_or_else(|| "row".into(), |t| t.name.clone()),
+        Type::Row(t) => g
+            .tables
+            .get(t.index())
+            .map_or_else(|| "row".into(), |t| t.name.clone()),
         Type::Str => "str".into(),
         Type::Pos => "pos".into(),
         Type::List(of) => format!("list of {}", type_name(g, of)),
@@ -125,7 +142,10 @@ fn per(g: &Game, d: Domain) -> Value {
 fn element(g: &Game, e: Element) -> String {
     match e {
         Element::Player => "players".into(),
-        Element::Row(t) => g.tables.get(t.index()).map_or_else(|| "rows".into(), |t| t.name.clone()),
+        Element::Row(t) => g
+            .tables
+            .get(t.index())
+            .map_or_else(|| "rows".into(), |t| t.name.clone()),
     }
 }
 

@@ -63,7 +63,9 @@ enum Switch {
 /// several arguments together, or at the ruleset they name, shows to be wrong.
 pub fn usage_error(message: impl std::fmt::Display) -> ! {
     use clap::CommandFactory as _;
-    Cli::command().error(clap::error::ErrorKind::ArgumentConflict, message).exit()
+    Cli::command()
+        .error(clap::error::ErrorKind::ArgumentConflict, message)
+        .exit()
 }
 
 /// Refuses to play more games in one process than it can keep (a usage error).
@@ -76,8 +78,13 @@ pub fn check_game_count(games: u64) {
 
 /// `statements=1000` → ("statements", 1000), checked against the limits that exist.
 fn parse_limit(text: &str) -> Result<(String, u64), String> {
-    let (name, value) = text.split_once('=').ok_or("expected NAME=N, e.g. statements=1000000")?;
-    let value: u64 = value.trim().parse().map_err(|_| format!("{value:?} is not a whole number"))?;
+    let (name, value) = text
+        .split_once('=')
+        .ok_or("expected NAME=N, e.g. statements=1000000")?;
+    let value: u64 = value
+        .trim()
+        .parse()
+        .map_err(|_| format!("{value:?} is not a whole number"))?;
     let mut limits = frontier_interpreter::model::Limits::default();
     limits.set(name.trim(), value)?;
     Ok((name.trim().to_string(), value))
@@ -141,7 +148,11 @@ fn main() -> ExitCode {
     // their ceilings): the command and every worker run on threads with the stack that
     // needs, not the 8 MiB of the main thread or the 2 MiB of a spawned one.
     let stack = frontier_interpreter::model::STACK_BYTES;
-    match std::thread::Builder::new().name("frontier".into()).stack_size(stack).spawn(run) {
+    match std::thread::Builder::new()
+        .name("frontier".into())
+        .stack_size(stack)
+        .spawn(run)
+    {
         Ok(command) => command.join().unwrap_or_else(|_| ExitCode::from(101)),
         Err(e) => {
             eprintln!("error: cannot start: {e}");
@@ -165,7 +176,11 @@ fn run() -> ExitCode {
         Switch::On => source::NativeCode::On,
         Switch::Off => source::NativeCode::Off,
     };
-    source::set_settings(source::Settings { limits, optimizer, native });
+    source::set_settings(source::Settings {
+        limits,
+        optimizer,
+        native,
+    });
     let threads = match &cli.command {
         Command::Play(args) => args.threads,
         Command::Simulate(args) => args.threads,
@@ -178,8 +193,12 @@ fn run() -> ExitCode {
     }
     let result = match cli.command {
         Command::List { json } => inspect::list(inspect::Output::json_if(json)),
-        Command::Validate { ruleset, json } => inspect::validate(&ruleset, inspect::Output::json_if(json)),
-        Command::Describe { ruleset, json } => inspect::describe(&ruleset, inspect::Output::json_if(json)),
+        Command::Validate { ruleset, json } => {
+            inspect::validate(&ruleset, inspect::Output::json_if(json))
+        }
+        Command::Describe { ruleset, json } => {
+            inspect::describe(&ruleset, inspect::Output::json_if(json))
+        }
         Command::Show(args) => source::show(args),
         Command::Play(args) => play::run(args),
         Command::Simulate(args) => simulate::run(args),
@@ -251,7 +270,8 @@ pub fn players_text(g: &frontier_interpreter::Game) -> String {
 /// Colours when standard output is a terminal, unless NO_COLOR is set.
 pub fn output_style() -> frontier_interpreter::render::Style {
     use std::io::IsTerminal;
-    let wanted = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let wanted = std::io::stdout().is_terminal()
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     if wanted {
         frontier_interpreter::render::Style::Colour
     } else {
@@ -265,7 +285,10 @@ pub fn seat_names(n: usize) -> Vec<String> {
 }
 
 /// The player count asked for, checked against the ruleset.
-pub fn player_count(game: &frontier_interpreter::Game, asked: Option<usize>) -> Result<usize, String> {
+pub fn player_count(
+    game: &frontier_interpreter::Game,
+    asked: Option<usize>,
+) -> Result<usize, String> {
     let n = asked.unwrap_or(game.meta.min_players as usize);
     if n < game.meta.min_players as usize || n > game.meta.max_players as usize {
         return Err(game.player_count_message(n));

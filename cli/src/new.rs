@@ -22,7 +22,10 @@ pub struct NewArgs {
 const FILES: &[(&str, &str)] = &[
     ("ruleset.yaml", include_str!("scaffold/ruleset.yaml")),
     ("RULES.md", include_str!("scaffold/RULES.md")),
-    ("traces/first-turns.trace", include_str!("scaffold/traces/first-turns.trace")),
+    (
+        "traces/first-turns.trace",
+        include_str!("scaffold/traces/first-turns.trace"),
+    ),
 ];
 
 pub fn run(args: NewArgs) -> Result<(), String> {
@@ -31,28 +34,43 @@ pub fn run(args: NewArgs) -> Result<(), String> {
         // A path given as the name: say how to make the folder elsewhere.
         let path = std::path::Path::new(name);
         let hint = match (path.parent(), path.file_name().and_then(|f| f.to_str())) {
-            (Some(parent), Some(last)) if is_ruleset_name(last) && !parent.as_os_str().is_empty() => {
-                format!("; to make {last} in {}: frontier new {last} --dir {}", parent.display(), parent.display())
+            (Some(parent), Some(last))
+                if is_ruleset_name(last) && !parent.as_os_str().is_empty() =>
+            {
+                format!(
+                    "; to make {last} in {}: frontier new {last} --dir {}",
+                    parent.display(),
+                    parent.display()
+                )
             }
             _ => String::new(),
         };
-        return Err(format!("'{name}' is not a ruleset name: use letters, digits, '-' and '_' (my-game){hint}"));
+        return Err(format!(
+            "'{name}' is not a ruleset name: use letters, digits, '-' and '_' (my-game){hint}"
+        ));
     }
     let folder = args.dir.join(name);
     if folder.exists() {
-        return Err(format!("{} exists already: choose another name, or remove it first", folder.display()));
+        return Err(format!(
+            "{} exists already: choose another name, or remove it first",
+            folder.display()
+        ));
     }
     // Everything is written beside the folder first, then renamed into place: an error
     // leaves nothing half-made.
     let staging = args.dir.join(format!(".{name}.new-{}", std::process::id()));
     let made = write_files(&staging, name).and_then(|()| {
-        std::fs::rename(&staging, &folder).map_err(|e| format!("cannot make {}: {}", folder.display(), plain_io(&e)))
+        std::fs::rename(&staging, &folder)
+            .map_err(|e| format!("cannot make {}: {}", folder.display(), plain_io(&e)))
     });
     if made.is_err() {
         let _ = std::fs::remove_dir_all(&staging);
     }
     made?;
-    println!("made {}/ with ruleset.yaml, RULES.md, traces/first-turns.trace and ruleset.schema.json", folder.display());
+    println!(
+        "made {}/ with ruleset.yaml, RULES.md, traces/first-turns.trace and ruleset.schema.json",
+        folder.display()
+    );
     let shown = folder.display();
     println!("next: frontier validate {shown}; frontier play {shown}; frontier check {shown}/traces/first-turns.trace");
     Ok(())
@@ -61,13 +79,19 @@ pub fn run(args: NewArgs) -> Result<(), String> {
 fn write_files(root: &Path, name: &str) -> Result<(), String> {
     let title = title_of(name);
     let schema = frontier_interpreter::format::schema();
-    for (path, text) in FILES.iter().copied().chain([("ruleset.schema.json", schema.as_str())]) {
+    for (path, text) in FILES
+        .iter()
+        .copied()
+        .chain([("ruleset.schema.json", schema.as_str())])
+    {
         let file = root.join(path);
         if let Some(parent) = file.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| format!("cannot make {}: {}", parent.display(), plain_io(&e)))?;
+            std::fs::create_dir_all(parent)
+                .map_err(|e| format!("cannot make {}: {}", parent.display(), plain_io(&e)))?;
         }
         let text = text.replace("{name}", name).replace("{title}", &title);
-        std::fs::write(&file, text).map_err(|e| format!("cannot write {}: {}", file.display(), plain_io(&e)))?;
+        std::fs::write(&file, text)
+            .map_err(|e| format!("cannot write {}: {}", file.display(), plain_io(&e)))?;
     }
     Ok(())
 }
@@ -93,24 +117,57 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("frontier-new-test-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
-        run(NewArgs { name: "my-game".into(), dir: dir.clone() }).expect("made");
+        run(NewArgs {
+            name: "my-game".into(),
+            dir: dir.clone(),
+        })
+        .expect("made");
         let folder = dir.join("my-game");
-        let game = crate::source::load_ruleset(&folder.display().to_string()).expect("it validates");
+        let game =
+            crate::source::load_ruleset(&folder.display().to_string()).expect("it validates");
         assert_eq!(game.meta.title, "My game");
         for players in 2..=4 {
             let state = game.start(crate::seat_names(players)).unwrap();
             let random = frontier_interpreter::roster::AgentSpec::parse("random").unwrap();
-            let mut agents: Vec<Box<dyn frontier_interpreter::agent::Agent>> =
-                (0..players).map(|seat| random.agent(5, seat, crate::bots::clock) as Box<dyn frontier_interpreter::agent::Agent>).collect();
-            let (record, _) = runner::run(&game, state, &mut GameRng::new(5), &mut agents, Recording::Counts, 100_000)
-                .expect("a random game ends");
-            assert!(record.outcome.scores.iter().any(|s| *s >= 30), "{:?}", record.outcome.scores);
+            let mut agents: Vec<Box<dyn frontier_interpreter::agent::Agent>> = (0..players)
+                .map(|seat| {
+                    random.agent(5, seat, crate::bots::clock)
+                        as Box<dyn frontier_interpreter::agent::Agent>
+                })
+                .collect();
+            let (record, _) = runner::run(
+                &game,
+                state,
+                &mut GameRng::new(5),
+                &mut agents,
+                Recording::Counts,
+                100_000,
+            )
+            .expect("a random game ends");
+            assert!(
+                record.outcome.scores.iter().any(|s| *s >= 30),
+                "{:?}",
+                record.outcome.scores
+            );
         }
-        let args = crate::traces::CheckArgs { traces: vec![folder.join("traces/first-turns.trace")], all: false, coverage: false, json: false };
+        let args = crate::traces::CheckArgs {
+            traces: vec![folder.join("traces/first-turns.trace")],
+            all: false,
+            coverage: false,
+            json: false,
+        };
         crate::traces::check(args).expect("its trace checks");
         // A second time: the folder exists, and nothing is overwritten.
-        assert!(run(NewArgs { name: "my-game".into(), dir: dir.clone() }).is_err());
-        assert!(run(NewArgs { name: "my game".into(), dir: dir.clone() }).is_err());
+        assert!(run(NewArgs {
+            name: "my-game".into(),
+            dir: dir.clone()
+        })
+        .is_err());
+        assert!(run(NewArgs {
+            name: "my game".into(),
+            dir: dir.clone()
+        })
+        .is_err());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -32,11 +32,18 @@ pub fn check_folder(dir: &Path) -> Result<(), String> {
         Ok(m) if m.is_dir() => Ok(()),
         Ok(_) => Err(format!("{} is not a folder", dir.display())),
         Err(_) => {
-            let parent = dir.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+            let parent = dir
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
             if parent.is_dir() {
                 Ok(())
             } else {
-                Err(format!("cannot make the folder {}: {} does not exist", dir.display(), parent.display()))
+                Err(format!(
+                    "cannot make the folder {}: {} does not exist",
+                    dir.display(),
+                    parent.display()
+                ))
             }
         }
     }
@@ -44,7 +51,10 @@ pub fn check_folder(dir: &Path) -> Result<(), String> {
 
 /// A temporary path beside `path` (same folder, so renaming it is atomic).
 fn partial_path(path: &Path) -> PathBuf {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "out".into());
     path.with_file_name(format!(".{name}.partial-{}", std::process::id()))
 }
 
@@ -58,11 +68,18 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
     });
     if let Err(e) = written {
         let _ = std::fs::remove_file(&tmp);
-        return Err(format!("cannot write {}: {}", path.display(), crate::source::plain_io(&e)));
+        return Err(format!(
+            "cannot write {}: {}",
+            path.display(),
+            crate::source::plain_io(&e)
+        ));
     }
     std::fs::rename(&tmp, path).map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
-        format!("cannot write {}: {}", path.display(), crate::source::plain_io(&e))
+        format!(
+            "cannot write {}: {}",
+            path.display(),
+            crate::source::plain_io(&e)
+        )
     })
 }
-

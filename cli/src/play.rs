@@ -6,7 +6,9 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use frontier_interpreter::frontier_grammar::trace::{self as notation, LineKind, RulesetRef, Start};
+use frontier_interpreter::frontier_grammar::trace::{
+    self as notation, LineKind, RulesetRef, Start,
+};
 use frontier_interpreter::roster::{self, split_agents, AgentSpec};
 use frontier_interpreter::runner::Step;
 use frontier_interpreter::{Choice, Game, Journal, State, Status};
@@ -69,7 +71,8 @@ fn parse_agent_list(list: &str) -> Result<AgentList, String> {
     let specs = split_agents(list);
     for spec in &specs {
         if spec != "human" {
-            AgentSpec::parse(spec).map_err(|e| format!("{e} (agents: human, {})", roster::names()))?;
+            AgentSpec::parse(spec)
+                .map_err(|e| format!("{e} (agents: human, {})", roster::names()))?;
         }
     }
     Ok(AgentList(specs))
@@ -95,19 +98,28 @@ struct Session<'g> {
 enum Stopped {
     Over,
     /// A person quit (`q`) or their input ended.
-    Quit { input_ended: bool },
+    Quit {
+        input_ended: bool,
+    },
 }
 
 impl Session<'_> {
     /// Plays until the game ends or a person quits; the game's log is printed as it comes.
     fn run(&mut self) -> Result<Stopped, String> {
         loop {
-            let player = match self.table.play_until_person(self.game, self.forced, &mut |_, line| println!("{line}"))? {
-                Waiting::Over => return Ok(Stopped::Over),
-                Waiting::Person { player } => player,
-            };
+            let player =
+                match self
+                    .table
+                    .play_until_person(self.game, self.forced, &mut |_, line| println!("{line}"))?
+                {
+                    Waiting::Over => return Ok(Stopped::Over),
+                    Waiting::Person { player } => player,
+                };
             self.table.remember(player);
-            let view = self.game.view(&self.table.state).ok_or("the game is not at a decision")?;
+            let view = self
+                .game
+                .view(&self.table.state)
+                .ok_or("the game is not at a decision")?;
             let option = match self.human.ask(&view)? {
                 Answer::Option(i) => i,
                 Answer::Quit => return Ok(Stopped::Quit { input_ended: false }),
@@ -118,7 +130,8 @@ impl Session<'_> {
                 }
             };
             let mut lines = Vec::new();
-            self.table.apply_option(self.game, player, option, &mut lines)?;
+            self.table
+                .apply_option(self.game, player, option, &mut lines)?;
             lines.iter().for_each(|line| println!("{line}"));
         }
     }
@@ -129,7 +142,10 @@ impl Session<'_> {
         let name = &self.table.names[player as usize];
         // The last snapshot is of the decision being asked.
         let asked = self.table.history.len() - 1;
-        match self.table.history[..asked].iter().rposition(|s| s.seat == player) {
+        match self.table.history[..asked]
+            .iter()
+            .rposition(|s| s.seat == player)
+        {
             None => {
                 println!("nothing to undo: this is {name}'s first decision");
                 self.table.back_to(asked);
@@ -137,7 +153,10 @@ impl Session<'_> {
             Some(at) => {
                 let name = name.clone();
                 let undone = self.table.back_to(at);
-                println!("undone: back to {name}'s previous decision ({} taken back)", crate::words::counted(undone as u64, "step"));
+                println!(
+                    "undone: back to {name}'s previous decision ({} taken back)",
+                    crate::words::counted(undone as u64, "step")
+                );
             }
         }
         self.human.forget_board();
@@ -154,7 +173,13 @@ impl Session<'_> {
             Status::Over(o) => Some(o.clone()),
             _ => None,
         };
-        let mut trace = frontier_interpreter::trace::write_trace(reference, &self.table.names, Some(self.seed), &self.table.steps, outcome.as_ref());
+        let mut trace = frontier_interpreter::trace::write_trace(
+            reference,
+            &self.table.names,
+            Some(self.seed),
+            &self.table.steps,
+            outcome.as_ref(),
+        );
         if let Some(p) = &self.position {
             trace.header.start = Start::Position(p.clone());
         }
@@ -176,16 +201,29 @@ fn forced(args: &PlayArgs) -> Forced {
 }
 
 fn absolute(path: &Path) -> String {
-    std::fs::canonicalize(path).map(|p| p.display().to_string()).unwrap_or_else(|_| path.display().to_string())
+    std::fs::canonicalize(path)
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|_| path.display().to_string())
 }
 
 fn clock_seed() -> u64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
 }
 
 fn default_specs(n: usize) -> Vec<String> {
     let interactive = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
-    (0..n).map(|i| if i == 0 && interactive { "human".into() } else { "random".into() }).collect()
+    (0..n)
+        .map(|i| {
+            if i == 0 && interactive {
+                "human".into()
+            } else {
+                "random".into()
+            }
+        })
+        .collect()
 }
 
 pub fn run(args: PlayArgs) -> Result<(), String> {
@@ -198,10 +236,16 @@ pub fn run(args: PlayArgs) -> Result<(), String> {
     let (start, names, position) = match &args.from {
         Some(file) => {
             let text = crate::source::read_text(file)?;
-            let state = game.state_from_yaml(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+            let state = game
+                .state_from_yaml(&text)
+                .map_err(|e| format!("{}: {e}", file.display()))?;
             let names: Vec<String> = state.names.to_vec();
             if let Some(n) = args.players.filter(|n| *n != names.len()) {
-                return Err(format!("--players {n}, but the position {} seats {} players", file.display(), names.len()));
+                return Err(format!(
+                    "--players {n}, but the position {} seats {} players",
+                    file.display(),
+                    names.len()
+                ));
             }
             (Some(state), names, Some(absolute(file)))
         }
@@ -212,21 +256,34 @@ pub fn run(args: PlayArgs) -> Result<(), String> {
         }
     };
     let n = names.len();
-    let specs = args.agents.clone().map(|a| a.0).unwrap_or_else(|| default_specs(n));
+    let specs = args
+        .agents
+        .clone()
+        .map(|a| a.0)
+        .unwrap_or_else(|| default_specs(n));
     if specs.len() != n {
-        crate::usage_error(format!("--agents names {} agents for {n} players", specs.len()));
+        crate::usage_error(format!(
+            "--agents names {} agents for {n} players",
+            specs.len()
+        ));
     }
     let seats = seats_for(&specs, seed)?;
     // A trace that cannot be written is said before the game, not after it.
     if let Some(out) = &args.trace_out {
         crate::output::check_file(out)?;
     }
-    println!("{} — {n} players ({}), seed {seed}", game.meta.title, specs.join(", "));
+    println!(
+        "{} — {n} players ({}), seed {seed}",
+        game.meta.title,
+        specs.join(", ")
+    );
     let state = match start {
         Some(state) => state,
         None => {
             let mut setup_log = Vec::new();
-            let state = game.start_logged(names.clone(), &mut Journal::on(&mut setup_log)).map_err(|e| e.to_string())?;
+            let state = game
+                .start_logged(names.clone(), &mut Journal::on(&mut setup_log))
+                .map_err(|e| e.to_string())?;
             for line in setup_log {
                 println!("{line}");
             }
@@ -258,7 +315,10 @@ fn finish(session: &mut Session, trace_out: Option<&Path>) -> Result<(), String>
             Ok(())
         }
         Stopped::Quit { input_ended } => {
-            let default = PathBuf::from(format!("frontier-{}-{}.trace", session.game.meta.name, session.seed));
+            let default = PathBuf::from(format!(
+                "frontier-{}-{}.trace",
+                session.game.meta.name, session.seed
+            ));
             let path = trace_out.map(Path::to_path_buf).unwrap_or(default);
             session.save(&path)?;
             let n = session.table.steps.len();
@@ -283,7 +343,11 @@ fn resume(path: &Path, args: &PlayArgs) -> Result<(), String> {
     let shown = path.display();
     let text = crate::source::read_text(path)?;
     let trace = notation::parse(&text).map_err(|errors| {
-        errors.iter().map(|e| format!("{shown}:{}:{}: {}", e.line, e.column, e.message)).collect::<Vec<_>>().join("\n")
+        errors
+            .iter()
+            .map(|e| format!("{shown}:{}:{}: {}", e.line, e.column, e.message))
+            .collect::<Vec<_>>()
+            .join("\n")
     })?;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let ruleset = match &trace.header.ruleset {
@@ -293,9 +357,12 @@ fn resume(path: &Path, args: &PlayArgs) -> Result<(), String> {
     if trace.header.variant.is_some() || !trace.header.params.is_empty() {
         return Err(format!("{shown}: a trace with `variant` or `param` lines cannot be resumed: play the variant's file instead"));
     }
-    let game = crate::source::load_ruleset(&ruleset).map_err(|e| format!("{shown}: the ruleset does not load:\n{e}"))?;
+    let game = crate::source::load_ruleset(&ruleset)
+        .map_err(|e| format!("{shown}: the ruleset does not load:\n{e}"))?;
     let Some(seed) = trace.header.seed else {
-        return Err(format!("{shown}: the trace has no seed, so its game cannot go on as it would have"));
+        return Err(format!(
+            "{shown}: the trace has no seed, so its game cannot go on as it would have"
+        ));
     };
     let names = trace.header.players.clone();
     let n = names.len();
@@ -303,9 +370,18 @@ fn resume(path: &Path, args: &PlayArgs) -> Result<(), String> {
         .lines()
         .find_map(|l| l.strip_prefix("# agents "))
         .map(split_agents);
-    let specs = args.agents.clone().map(|a| a.0).or(recorded).unwrap_or_else(|| default_specs(n));
+    let specs = args
+        .agents
+        .clone()
+        .map(|a| a.0)
+        .or(recorded)
+        .unwrap_or_else(|| default_specs(n));
     if specs.len() != n {
-        return Err(format!("{n} players but {} agents ({})", specs.len(), specs.join(",")));
+        return Err(format!(
+            "{n} players but {} agents ({})",
+            specs.len(),
+            specs.join(",")
+        ));
     }
     let seats = seats_for(&specs, seed)?;
     let position = match &trace.header.start {
@@ -316,7 +392,11 @@ fn resume(path: &Path, args: &PlayArgs) -> Result<(), String> {
         crate::source::read_text(&dir.join(p)).map_err(|e| format!("position: {e}"))
     })
     .map_err(|d| format!("{shown}:{}:{}: {}", d.line, d.column, d.message))?;
-    println!("{} — {n} players ({}), seed {seed}, resumed from {shown}", game.meta.title, specs.join(", "));
+    println!(
+        "{} — {n} players ({}), seed {seed}, resumed from {shown}",
+        game.meta.title,
+        specs.join(", ")
+    );
     let mut session = Session {
         game: &game,
         ruleset,
@@ -333,26 +413,49 @@ fn resume(path: &Path, args: &PlayArgs) -> Result<(), String> {
         let at = format!("{shown}:{}:{}", line.line, line.column);
         match &line.kind {
             LineKind::Decision { player, label } => {
-                let Status::Decision { player: seat, options } = game.status(&table.state) else {
-                    return Err(format!("{at}: the trace has {player} decide, but the game is not at a decision"));
+                let Status::Decision {
+                    player: seat,
+                    options,
+                } = game.status(&table.state)
+                else {
+                    return Err(format!(
+                        "{at}: the trace has {player} decide, but the game is not at a decision"
+                    ));
                 };
                 if table.names[seat as usize] != *player {
-                    return Err(format!("{at}: the trace has {player} decide, but {} decides here", table.names[seat as usize]));
+                    return Err(format!(
+                        "{at}: the trace has {player} decide, but {} decides here",
+                        table.names[seat as usize]
+                    ));
                 }
-                let labels = game.option_labels(&table.state).map_err(|e| e.to_string())?;
+                let labels = game
+                    .option_labels(&table.state)
+                    .map_err(|e| e.to_string())?;
                 let Some(i) = labels.iter().position(|l| l == label) else {
                     return Err(format!("{at}: '{label}' is not an option here"));
                 };
                 match &mut table.seats[seat as usize] {
                     Seat::Bot(agent) => {
                         // A bot whose stream advances with its decisions moves on as it would have.
-                        let view = game.view(&table.state).ok_or("the game is not at a decision")?;
-                        agent.replay(&view).map_err(|e| format!("{at}: {player}: {e}"))?;
+                        let view = game
+                            .view(&table.state)
+                            .ok_or("the game is not at a decision")?;
+                        agent
+                            .replay(&view)
+                            .map_err(|e| format!("{at}: {player}: {e}"))?;
                     }
                     Seat::Human if options == 1 && session.forced == Forced::Taken => {}
                     Seat::Human => table.remember(seat),
                 }
-                table.apply(&game, Choice::Option(i), Step::Decision { player: seat, label: label.clone() }, &mut quiet)?;
+                table.apply(
+                    &game,
+                    Choice::Option(i),
+                    Step::Decision {
+                        player: seat,
+                        label: label.clone(),
+                    },
+                    &mut quiet,
+                )?;
             }
             LineKind::Chance { label } => {
                 let Some((choice, drawn)) = table.sample_chance(&game) else {
@@ -363,14 +466,25 @@ fn resume(path: &Path, args: &PlayArgs) -> Result<(), String> {
                         "{at}: the trace's chance result '{label}' is not the one seed {seed} gives ('{drawn}'): --resume goes on with games that `frontier play` wrote"
                     ));
                 }
-                table.apply(&game, choice, Step::Chance { label: label.clone() }, &mut quiet)?;
+                table.apply(
+                    &game,
+                    choice,
+                    Step::Chance {
+                        label: label.clone(),
+                    },
+                    &mut quiet,
+                )?;
             }
             _ => {}
         }
     }
     let n = session.table.steps.len();
     let over = matches!(game.status(&session.table.state), Status::Over(_));
-    println!("{n} step{} replayed{}", if n == 1 { "" } else { "s" }, if over { "" } else { "; the game goes on" });
+    println!(
+        "{n} step{} replayed{}",
+        if n == 1 { "" } else { "s" },
+        if over { "" } else { "; the game goes on" }
+    );
     if let (Status::Over(_), None) = (game.status(&session.table.state), &args.trace_out) {
         // A finished game: its result, and the trace left as it is.
         println!("the game of {shown} is over: nothing to play");
@@ -398,11 +512,25 @@ pub fn print_result(game: &Game, state: &State) {
             let tb = if outcome.tiebreaks[p].is_empty() {
                 String::new()
             } else {
-                format!(" (tie-break {})", outcome.tiebreaks[p].iter().map(|t| t.to_string()).collect::<Vec<_>>().join(", "))
+                format!(
+                    " (tie-break {})",
+                    outcome.tiebreaks[p]
+                        .iter()
+                        .map(|t| t.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
             };
-            println!("  {}. {} {}{tb}", outcome.ranks[p], state.names[p], outcome.scores[p]);
+            println!(
+                "  {}. {} {}{tb}",
+                outcome.ranks[p], state.names[p], outcome.scores[p]
+            );
         }
-        let winners: Vec<&str> = outcome.winners().iter().map(|&p| state.names[p].as_str()).collect();
+        let winners: Vec<&str> = outcome
+            .winners()
+            .iter()
+            .map(|&p| state.names[p].as_str())
+            .collect();
         match winners.len() {
             1 => println!("winner: {}", winners[0]),
             _ => println!("shared victory: {}", winners.join(", ")),

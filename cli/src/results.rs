@@ -21,7 +21,9 @@ pub fn seat_agents(given: Option<&[AgentSpec]>, n: usize) -> Result<Vec<AgentSpe
     match specs.len() {
         1 => Ok(vec![specs[0].clone(); n]),
         k if k == n => Ok(specs.to_vec()),
-        k => Err(format!("--agents names {k} agents for {n} players: give one per seat, or one for all")),
+        k => Err(format!(
+            "--agents names {k} agents for {n} players: give one per seat, or one for all"
+        )),
     }
 }
 
@@ -34,9 +36,17 @@ pub struct Shard {
 
 /// Parses `K/N` for clap (a bad value is a usage error, exit 2).
 pub fn parse_shard(text: &str) -> Result<Shard, String> {
-    let (k, n) = text.split_once('/').ok_or_else(|| format!("'{text}' is not K/N (e.g. 3/8)"))?;
-    let k: u64 = k.trim().parse().map_err(|_| format!("'{text}': K is not a whole number"))?;
-    let n: u64 = n.trim().parse().map_err(|_| format!("'{text}': N is not a whole number"))?;
+    let (k, n) = text
+        .split_once('/')
+        .ok_or_else(|| format!("'{text}' is not K/N (e.g. 3/8)"))?;
+    let k: u64 = k
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{text}': K is not a whole number"))?;
+    let n: u64 = n
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{text}': N is not a whole number"))?;
     if n == 0 {
         return Err(format!("'{text}': N must be at least 1"));
     }
@@ -83,9 +93,19 @@ impl<'a> RunInfo<'a> {
 
 /// Game `index` (0-based) of the run as one JSON object (no newline); `stats` are the
 /// values of the ruleset's `stats:`, in the order of `run.stats`.
-pub fn game_line(run: &RunInfo, index: u64, seed: u64, record: &GameRecord, stats: &[Value]) -> String {
+pub fn game_line(
+    run: &RunInfo,
+    index: u64,
+    seed: u64,
+    record: &GameRecord,
+    stats: &[Value],
+) -> String {
     let o = &record.outcome;
-    let winners: Vec<&str> = o.winners().into_iter().map(|p| run.players[p].as_str()).collect();
+    let winners: Vec<&str> = o
+        .winners()
+        .into_iter()
+        .map(|p| run.players[p].as_str())
+        .collect();
     let line = json!({
         "ruleset": run.ruleset,
         "run_seed": run.run_seed,
@@ -113,8 +133,22 @@ pub fn game_line(run: &RunInfo, index: u64, seed: u64, record: &GameRecord, stat
 }
 
 /// The keys of a game line, in the order they are written (then `stats`).
-pub const KEYS: &[&str] =
-    &["ruleset", "run_seed", "games", "game", "seed", "players", "agents", "scores", "tiebreaks", "ranks", "winners", "decisions", "chances", "end"];
+pub const KEYS: &[&str] = &[
+    "ruleset",
+    "run_seed",
+    "games",
+    "game",
+    "seed",
+    "players",
+    "agents",
+    "scores",
+    "tiebreaks",
+    "ranks",
+    "winners",
+    "decisions",
+    "chances",
+    "end",
+];
 
 /// A JSON object with its keys in the order given.
 fn ordered<'v>(entries: impl Iterator<Item = (&'v str, &'v Value)>) -> String {
@@ -143,7 +177,13 @@ pub struct MergeArgs {
 
 /// The fields every line of one run shares.
 fn run_identity(v: &Value) -> Value {
-    json!([v["ruleset"], v["run_seed"], v["games"], v["players"], v["agents"]])
+    json!([
+        v["ruleset"],
+        v["run_seed"],
+        v["games"],
+        v["players"],
+        v["agents"]
+    ])
 }
 
 /// `frontier merge`: the games of shard files in the order of the unsharded run. Every
@@ -158,9 +198,15 @@ pub fn merge(args: MergeArgs) -> Result<(), String> {
                 continue;
             }
             let at = format!("{}:{}", file.display(), i + 1);
-            let v: Value = serde_json::from_str(line).map_err(|e| format!("{at}: not a JSON object: {e}"))?;
-            let game = v["game"].as_u64().filter(|&g| g >= 1).ok_or_else(|| format!("{at}: no game number (\"game\")"))?;
-            let games = v["games"].as_u64().ok_or_else(|| format!("{at}: no game count (\"games\")"))?;
+            let v: Value =
+                serde_json::from_str(line).map_err(|e| format!("{at}: not a JSON object: {e}"))?;
+            let game = v["game"]
+                .as_u64()
+                .filter(|&g| g >= 1)
+                .ok_or_else(|| format!("{at}: no game number (\"game\")"))?;
+            let games = v["games"]
+                .as_u64()
+                .ok_or_else(|| format!("{at}: no game count (\"games\")"))?;
             if game > games {
                 return Err(format!("{at}: game {game} of a run of {games} games"));
             }
@@ -181,16 +227,27 @@ pub fn merge(args: MergeArgs) -> Result<(), String> {
     let games = id[2].as_u64().unwrap_or(0);
     lines.sort_by_key(|(g, _)| *g);
     if let Some(w) = lines.windows(2).find(|w| w[0].0 == w[1].0) {
-        return Err(format!("game {} is in the files twice (the same shard given twice?)", w[0].0));
+        return Err(format!(
+            "game {} is in the files twice (the same shard given twice?)",
+            w[0].0
+        ));
     }
     if lines.len() as u64 != games {
         let have: std::collections::HashSet<u64> = lines.iter().map(|(g, _)| *g).collect();
-        let missing: Vec<String> = (1..=games).filter(|g| !have.contains(g)).take(10).map(|g| g.to_string()).collect();
+        let missing: Vec<String> = (1..=games)
+            .filter(|g| !have.contains(g))
+            .take(10)
+            .map(|g| g.to_string())
+            .collect();
         return Err(format!(
             "{} of the run's {games} games are missing (games {}{}): is a shard missing?",
             games - lines.len() as u64,
             missing.join(", "),
-            if games - (lines.len() as u64) > 10 { ", …" } else { "" }
+            if games - (lines.len() as u64) > 10 {
+                ", …"
+            } else {
+                ""
+            }
         ));
     }
     let mut out = String::with_capacity(lines.iter().map(|(_, l)| l.len() + 1).sum());
@@ -200,9 +257,9 @@ pub fn merge(args: MergeArgs) -> Result<(), String> {
     }
     match &args.out {
         Some(path) => crate::output::write_atomically(path, out.as_bytes()),
-        None => {
-            std::io::stdout().write_all(out.as_bytes()).map_err(|e| format!("cannot write the merged games: {e}"))
-        }
+        None => std::io::stdout()
+            .write_all(out.as_bytes())
+            .map_err(|e| format!("cannot write the merged games: {e}")),
     }
 }
 

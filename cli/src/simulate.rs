@@ -8,8 +8,8 @@ use std::time::Instant;
 
 use clap::Args;
 use frontier_interpreter::agent::Agent;
-use frontier_interpreter::runner::{self, GameRecord, Recording};
 use frontier_interpreter::native::{Native, RandomSeats};
+use frontier_interpreter::runner::{self, GameRecord, Recording};
 use frontier_interpreter::{Game, GameRng};
 use rayon::prelude::*;
 use serde_json::json;
@@ -86,20 +86,43 @@ pub fn play_with_stats(
             .enumerate()
             .map(|(seat, s)| s.random_stream(seed, seat))
             .collect::<Option<Vec<_>>>()
-            .and_then(|seats| native.play(game, crate::seat_names(n), GameRng::new(seed), RandomSeats(seats), runner::MAX_STEPS)),
+            .and_then(|seats| {
+                native.play(
+                    game,
+                    crate::seat_names(n),
+                    GameRng::new(seed),
+                    RandomSeats(seats),
+                    runner::MAX_STEPS,
+                )
+            }),
         _ => None,
     };
     let (record, end) = match natively {
         Some(played) => played,
         None => {
-            let state = game.start(crate::seat_names(n)).map_err(|e| e.to_string())?;
-            let mut agents: Vec<Box<dyn Agent>> =
-                specs.iter().enumerate().map(|(seat, s)| s.agent(seed, seat, crate::bots::clock) as Box<dyn Agent>).collect();
+            let state = game
+                .start(crate::seat_names(n))
+                .map_err(|e| e.to_string())?;
+            let mut agents: Vec<Box<dyn Agent>> = specs
+                .iter()
+                .enumerate()
+                .map(|(seat, s)| s.agent(seed, seat, crate::bots::clock) as Box<dyn Agent>)
+                .collect();
             let mut rng = GameRng::new(seed);
-            runner::run(game, state, &mut rng, &mut agents, recording, runner::MAX_STEPS).map_err(|e| format!("game with seed {seed}: {e}"))?
+            runner::run(
+                game,
+                state,
+                &mut rng,
+                &mut agents,
+                recording,
+                runner::MAX_STEPS,
+            )
+            .map_err(|e| format!("game with seed {seed}: {e}"))?
         }
     };
-    let stats = game.stats(&end).map_err(|e| format!("game with seed {seed}: ruleset error: {e}"))?;
+    let stats = game
+        .stats(&end)
+        .map_err(|e| format!("game with seed {seed}: ruleset error: {e}"))?;
     let stats = stats
         .into_iter()
         .map(|(_, v)| match v {
@@ -131,7 +154,10 @@ pub fn play_games(
     let bar = std::io::stderr().is_terminal().then(|| {
         let bar = indicatif::ProgressBar::new(range.end - range.start);
         let template = format!("{label}{{bar:40}} {{pos}}/{{len}} games {{per_sec}} eta {{eta}}");
-        bar.set_style(indicatif::ProgressStyle::with_template(&template).unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()));
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(&template)
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
         bar
     });
     let native = crate::source::native_for(game);
@@ -139,7 +165,14 @@ pub fn play_games(
         .into_par_iter()
         .map(|i| {
             let s = game_seed(seed, i);
-            let r = play_with_stats(game, native.as_ref(), specs, s, recording).map(|(record, stats)| Played { index: i, seed: s, record, stats });
+            let r = play_with_stats(game, native.as_ref(), specs, s, recording).map(
+                |(record, stats)| Played {
+                    index: i,
+                    seed: s,
+                    record,
+                    stats,
+                },
+            );
             if let Some(bar) = &bar {
                 bar.inc(1);
             }
@@ -210,8 +243,18 @@ fn stat_lines(names: &[&str], s: &Summary) -> Vec<String> {
         .map(|(name, values)| {
             let v = stat_json(values);
             match v.get("rate") {
-                Some(rate) => format!("{name}: {} of {} games ({:.1}%)", v["true"], values.len(), 100.0 * rate.as_f64().unwrap_or(0.0)),
-                None => format!("{name}: mean {:.2}, min {}, max {}", v["mean"].as_f64().unwrap_or(0.0), v["min"], v["max"]),
+                Some(rate) => format!(
+                    "{name}: {} of {} games ({:.1}%)",
+                    v["true"],
+                    values.len(),
+                    100.0 * rate.as_f64().unwrap_or(0.0)
+                ),
+                None => format!(
+                    "{name}: mean {:.2}, min {}, max {}",
+                    v["mean"].as_f64().unwrap_or(0.0),
+                    v["min"],
+                    v["max"]
+                ),
             }
         })
         .collect()
@@ -228,7 +271,9 @@ fn mean_u(v: &[u64]) -> f64 {
 pub fn run(args: SimulateArgs) -> Result<(), String> {
     let game = crate::source::load_ruleset(&args.ruleset)?;
     let agents = args.agents.as_ref().map(|a| a.0.as_slice());
-    let asked = args.players.or(agents.filter(|a| a.len() > 1).map(|a| a.len()));
+    let asked = args
+        .players
+        .or(agents.filter(|a| a.len() > 1).map(|a| a.len()));
     let n = crate::player_count(&game, asked)?;
     let specs = results::seat_agents(agents, n).unwrap_or_else(|e| crate::usage_error(e));
     crate::bots::warn_if_timed(&specs);
@@ -242,15 +287,32 @@ pub fn run(args: SimulateArgs) -> Result<(), String> {
         crate::output::check_folder(dir)?;
     }
     let started = Instant::now();
-    let recording = if args.trace_out.is_some() { Recording::Steps } else { Recording::Counts };
+    let recording = if args.trace_out.is_some() {
+        Recording::Steps
+    } else {
+        Recording::Counts
+    };
     let played = play_games(&game, &specs, args.seed, range.clone(), recording, "")?;
     let elapsed = started.elapsed().as_secs_f64();
     let names = crate::seat_names(n);
     if let Some(dir) = &args.trace_out {
-        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {}", dir.display(), crate::source::plain_io(&e)))?;
+        std::fs::create_dir_all(dir).map_err(|e| {
+            format!(
+                "cannot create {}: {}",
+                dir.display(),
+                crate::source::plain_io(&e)
+            )
+        })?;
         for p in &played {
             let path = dir.join(format!("game-{:04}.trace", p.index + 1));
-            crate::traces::save_trace(&path, &args.ruleset, &names, p.seed, &p.record.steps, Some(&p.record.outcome))?;
+            crate::traces::save_trace(
+                &path,
+                &args.ruleset,
+                &names,
+                p.seed,
+                &p.record.steps,
+                Some(&p.record.outcome),
+            )?;
         }
     }
     if let Some(path) = &args.out {
@@ -264,7 +326,9 @@ pub fn run(args: SimulateArgs) -> Result<(), String> {
         };
         let mut text = String::new();
         for p in &played {
-            text.push_str(&results::game_line(&run, p.index, p.seed, &p.record, &p.stats));
+            text.push_str(&results::game_line(
+                &run, p.index, p.seed, &p.record, &p.stats,
+            ));
             text.push('\n');
         }
         crate::output::write_atomically(path, text.as_bytes())?;
@@ -299,7 +363,10 @@ pub fn run(args: SimulateArgs) -> Result<(), String> {
             "mean_chances": r6(mean_u(&s.chances)),
             "stats": game.stats.iter().zip(&s.stats).map(|(st, v)| (st.name.clone(), stat_json(v))).collect::<serde_json::Map<_, _>>(),
         });
-        println!("{}", serde_json::to_string_pretty(&summary).map_err(|e| e.to_string())?);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&summary).map_err(|e| e.to_string())?
+        );
     } else {
         match args.shard {
             Some(sh) => println!(
@@ -313,15 +380,31 @@ pub fn run(args: SimulateArgs) -> Result<(), String> {
                 args.games,
                 args.seed
             ),
-            None => println!("{}: {}, {n} players, seed {}", game.meta.name, crate::words::counted(s.games, "game"), args.seed),
+            None => println!(
+                "{}: {}, {n} players, seed {}",
+                game.meta.name,
+                crate::words::counted(s.games, "game"),
+                args.seed
+            ),
         }
         if specs.iter().any(|a| a.text != "random") {
-            println!("agents: {}", specs.iter().map(|a| a.text.as_str()).collect::<Vec<_>>().join(","));
+            println!(
+                "agents: {}",
+                specs
+                    .iter()
+                    .map(|a| a.text.as_str())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            );
         }
         println!("seat  wins (shared split)  mean score  min  max");
         for p in 0..n {
             let sc = &s.scores[p];
-            let mean = if g > 0.0 { sc.iter().sum::<i64>() as f64 / g } else { 0.0 };
+            let mean = if g > 0.0 {
+                sc.iter().sum::<i64>() as f64 / g
+            } else {
+                0.0
+            };
             println!(
                 "p{:<4} {:>8.1} ({:>5.1}%)  {:>10.2}  {:>3}  {:>3}",
                 p + 1,
@@ -339,7 +422,10 @@ pub fn run(args: SimulateArgs) -> Result<(), String> {
         }
     }
     // Timing varies from run to run: it goes to stderr so stdout stays reproducible.
-    eprintln!("{:.0} games/s ({} threads)", g / elapsed.max(1e-9), rayon::current_num_threads());
+    eprintln!(
+        "{:.0} games/s ({} threads)",
+        g / elapsed.max(1e-9),
+        rayon::current_num_threads()
+    );
     Ok(())
 }
-

@@ -17,12 +17,19 @@ pub struct Embedded {
 }
 
 pub fn embedded(name: &str) -> Option<RulesetSource> {
-    RULESETS.iter().find(|e| e.name == name).map(|e| RulesetSource {
-        origin: e.name.to_string(),
-        file: e.file.to_string(),
-        text: e.ruleset.to_string(),
-        scripts: e.scripts.iter().map(|(f, t)| (format!("{}/scripts/{f}", e.name), t.to_string())).collect(),
-    })
+    RULESETS
+        .iter()
+        .find(|e| e.name == name)
+        .map(|e| RulesetSource {
+            origin: e.name.to_string(),
+            file: e.file.to_string(),
+            text: e.ruleset.to_string(),
+            scripts: e
+                .scripts
+                .iter()
+                .map(|(f, t)| (format!("{}/scripts/{f}", e.name), t.to_string()))
+                .collect(),
+        })
 }
 
 /// A ruleset file or folder on disk (a folder holds ruleset.yaml and maybe scripts/).
@@ -30,7 +37,10 @@ pub fn from_path(path: &Path) -> Result<RulesetSource, String> {
     let (file, dir) = if path.is_dir() {
         (path.join("ruleset.yaml"), path.to_path_buf())
     } else {
-        (path.to_path_buf(), path.parent().map(Path::to_path_buf).unwrap_or_default())
+        (
+            path.to_path_buf(),
+            path.parent().map(Path::to_path_buf).unwrap_or_default(),
+        )
     };
     let text = read_text(&file)?;
     let mut scripts = Vec::new();
@@ -44,7 +54,12 @@ pub fn from_path(path: &Path) -> Result<RulesetSource, String> {
             scripts.push((p.display().to_string(), t));
         }
     }
-    Ok(RulesetSource { origin: path.display().to_string(), file: file.display().to_string(), text, scripts })
+    Ok(RulesetSource {
+        origin: path.display().to_string(),
+        file: file.display().to_string(),
+        text,
+        scripts,
+    })
 }
 
 /// Reads a text file: a regular file (not a pipe or a device, which could block or never
@@ -53,32 +68,47 @@ pub fn read_text(path: &Path) -> Result<String, String> {
     use std::io::Read as _;
     let shown = path.display();
     let max = limits().file_bytes;
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {shown}: {}", plain_io(&e)))?;
+    let meta =
+        std::fs::metadata(path).map_err(|e| format!("cannot read {shown}: {}", plain_io(&e)))?;
     if !meta.is_file() {
         return Err(format!("cannot read {shown}: not a regular file"));
     }
-    let too_large = |len: u64| format!("cannot read {shown}: {len} bytes, more than the {max} a file may have (--limit bytes=N raises the limit)");
+    let too_large = |len: u64| {
+        format!("cannot read {shown}: {len} bytes, more than the {max} a file may have (--limit bytes=N raises the limit)")
+    };
     if meta.len() > max {
         return Err(too_large(meta.len()));
     }
     // A file may grow between the look and the read, or claim a size it does not have
     // (files under /proc): the read itself stops past the limit.
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot read {shown}: {}", plain_io(&e)))?;
+    let file =
+        std::fs::File::open(path).map_err(|e| format!("cannot read {shown}: {}", plain_io(&e)))?;
     let mut bytes = Vec::new();
-    file.take(max + 1).read_to_end(&mut bytes).map_err(|e| format!("cannot read {shown}: {}", plain_io(&e)))?;
+    file.take(max + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {shown}: {}", plain_io(&e)))?;
     if bytes.len() as u64 > max {
         return Err(too_large(bytes.len() as u64));
     }
-    let text = String::from_utf8(bytes).map_err(|e| format!("cannot read {shown}: not UTF-8 text (byte {})", e.utf8_error().valid_up_to()))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "cannot read {shown}: not UTF-8 text (byte {})",
+            e.utf8_error().valid_up_to()
+        )
+    })?;
     // A byte-order mark is not part of the text.
-    Ok(text.strip_prefix('\u{feff}').map(str::to_string).unwrap_or(text))
+    Ok(text
+        .strip_prefix('\u{feff}')
+        .map(str::to_string)
+        .unwrap_or(text))
 }
 
 /// Reads a file of any size that must be a regular file (the JSON Lines `merge` joins):
 /// a pipe or a device could block or never end.
 pub fn read_regular(path: &Path) -> Result<String, String> {
     let shown = path.display();
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {shown}: {}", plain_io(&e)))?;
+    let meta =
+        std::fs::metadata(path).map_err(|e| format!("cannot read {shown}: {}", plain_io(&e)))?;
     if !meta.is_file() {
         return Err(format!("cannot read {shown}: not a regular file"));
     }
@@ -118,13 +148,18 @@ pub fn load_ruleset(spec: &str) -> Result<Game, String> {
 
 /// Loads a ruleset keeping its diagnostics as data: `Err` when the name or path does not
 /// resolve, `Ok(Err)` when the ruleset has problems.
-pub fn load_ruleset_checked(spec: &str) -> Result<Result<Game, frontier_interpreter::LoadError>, String> {
+pub fn load_ruleset_checked(
+    spec: &str,
+) -> Result<Result<Game, frontier_interpreter::LoadError>, String> {
     Ok(load_source(&resolve(spec, None)?, &[]))
 }
 
 /// Loads a ruleset read from `source` with `params` overridden, following its `extends:`
 /// relative to its file, held to this run's limits and optimized as it says.
-pub fn load_source(source: &RulesetSource, params: &[(String, i64)]) -> Result<Game, frontier_interpreter::LoadError> {
+pub fn load_source(
+    source: &RulesetSource,
+    params: &[(String, i64)],
+) -> Result<Game, frontier_interpreter::LoadError> {
     let base_dir = Path::new(&source.file).parent().map(Path::to_path_buf);
     let resolver = move |name: &str| resolve(name, base_dir.as_deref());
     let run = settings();
@@ -166,7 +201,11 @@ pub fn set_settings(settings: Settings) {
 
 /// This run's settings: the defaults (optimized) until `set_settings`.
 fn settings() -> Settings {
-    SETTINGS.get().copied().unwrap_or(Settings { limits: Limits::default(), optimizer: Optimizer::On, native: NativeCode::On })
+    SETTINGS.get().copied().unwrap_or(Settings {
+        limits: Limits::default(),
+        optimizer: Optimizer::On,
+        native: NativeCode::On,
+    })
 }
 
 /// This run's bounds.
@@ -188,8 +227,16 @@ pub struct ShowArgs {
 /// `==> file <==` line (as `head` writes them); `--file` prints one file alone.
 pub fn show(args: ShowArgs) -> Result<(), String> {
     let source = resolve(&args.ruleset, None)?;
-    let dir = Path::new(&source.file).parent().map(Path::to_path_buf).unwrap_or_default();
-    let short = |f: &str| Path::new(f).strip_prefix(&dir).map(|p| p.display().to_string()).unwrap_or_else(|_| f.to_string());
+    let dir = Path::new(&source.file)
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
+    let short = |f: &str| {
+        Path::new(f)
+            .strip_prefix(&dir)
+            .map(|p| p.display().to_string())
+            .unwrap_or_else(|_| f.to_string())
+    };
     let mut files = vec![(short(&source.file), source.text.clone())];
     files.extend(source.scripts.iter().map(|(f, t)| (short(f), t.clone())));
     if let Some(wanted) = &args.file {
@@ -201,7 +248,11 @@ pub fn show(args: ShowArgs) -> Result<(), String> {
             None => {
                 let names: Vec<String> = files.iter().map(|(f, _)| f.clone()).collect();
                 let hint = frontier_interpreter::hints::did_you_mean(wanted, &names);
-                Err(format!("{} has no file '{wanted}'{hint}: its files are {}", args.ruleset, names.join(", ")))
+                Err(format!(
+                    "{} has no file '{wanted}'{hint}: its files are {}",
+                    args.ruleset,
+                    names.join(", ")
+                ))
             }
         };
     }

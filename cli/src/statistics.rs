@@ -23,12 +23,17 @@ pub fn wilson(wins: f64, n: f64) -> (f64, f64) {
 fn erfc(x: f64) -> f64 {
     let z = x.abs();
     let t = 1.0 / (1.0 + 0.5 * z);
-    let r = t * (-z * z - 1.265_512_23
-        + t * (1.000_023_68
-            + t * (0.374_091_96
-                + t * (0.096_784_18
-                    + t * (-0.186_288_06 + t * (0.278_868_07 + t * (-1.135_203_98 + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77)))))))))
-        .exp();
+    let r = t
+        * (-z * z - 1.265_512_23
+            + t * (1.000_023_68
+                + t * (0.374_091_96
+                    + t * (0.096_784_18
+                        + t * (-0.186_288_06
+                            + t * (0.278_868_07
+                                + t * (-1.135_203_98
+                                    + t * (1.488_515_87
+                                        + t * (-0.822_152_23 + t * 0.170_872_77)))))))))
+            .exp();
     if x >= 0.0 {
         r
     } else {
@@ -59,7 +64,11 @@ pub fn two_proportions(x1: f64, n1: f64, x2: f64, n2: f64) -> (f64, f64) {
 pub fn means_test(a: &Dist, b: &Dist) -> (f64, f64) {
     let se = (a.sd * a.sd / a.n as f64 + b.sd * b.sd / b.n as f64).sqrt();
     if se <= 0.0 || !se.is_finite() {
-        return if a.mean == b.mean { (0.0, 1.0) } else { (f64::INFINITY.copysign(b.mean - a.mean), 0.0) };
+        return if a.mean == b.mean {
+            (0.0, 1.0)
+        } else {
+            (f64::INFINITY.copysign(b.mean - a.mean), 0.0)
+        };
     }
     let z = (b.mean - a.mean) / se;
     (z, p_two_sided(z))
@@ -97,9 +106,26 @@ impl Dist {
         let mut values: Vec<i64> = values.into_iter().collect();
         values.sort_unstable();
         let n = values.len();
-        let mean = if n == 0 { 0.0 } else { values.iter().map(|&v| v as f64).sum::<f64>() / n as f64 };
-        let var = if n < 2 { 0.0 } else { values.iter().map(|&v| (v as f64 - mean).powi(2)).sum::<f64>() / (n - 1) as f64 };
-        Dist { n, mean, sd: var.sqrt(), values }
+        let mean = if n == 0 {
+            0.0
+        } else {
+            values.iter().map(|&v| v as f64).sum::<f64>() / n as f64
+        };
+        let var = if n < 2 {
+            0.0
+        } else {
+            values
+                .iter()
+                .map(|&v| (v as f64 - mean).powi(2))
+                .sum::<f64>()
+                / (n - 1) as f64
+        };
+        Dist {
+            n,
+            mean,
+            sd: var.sqrt(),
+            values,
+        }
     }
     /// The q-quantile (linear interpolation between order statistics).
     pub fn quantile(&self, q: f64) -> f64 {
@@ -148,7 +174,10 @@ mod tests {
     fn wilson_matches_known_values() {
         // 50 of 100: 40.4% – 59.6%; 0 of 10: 0 – 27.8%.
         let (lo, hi) = wilson(50.0, 100.0);
-        assert!((lo - 0.4038).abs() < 1e-4 && (hi - 0.5962).abs() < 1e-4, "{lo} {hi}");
+        assert!(
+            (lo - 0.4038).abs() < 1e-4 && (hi - 0.5962).abs() < 1e-4,
+            "{lo} {hi}"
+        );
         let (lo, hi) = wilson(0.0, 10.0);
         assert!(lo == 0.0 && (hi - 0.2775).abs() < 1e-4, "{hi}");
     }
@@ -160,7 +189,10 @@ mod tests {
         assert!((p_two_sided(-2.575829) - 0.01).abs() < 1e-6);
         // 60/100 vs 40/100: z = 2.828 (pooled p = 0.5).
         let (z, p) = two_proportions(40.0, 100.0, 60.0, 100.0);
-        assert!((z - 2.828427).abs() < 1e-5 && (p - 0.004678).abs() < 1e-5, "{z} {p}");
+        assert!(
+            (z - 2.828427).abs() < 1e-5 && (p - 0.004678).abs() < 1e-5,
+            "{z} {p}"
+        );
     }
 
     #[test]

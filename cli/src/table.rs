@@ -27,7 +27,11 @@ pub(crate) fn seats_for(specs: &[String], seed: u64) -> Result<Vec<Seat>, String
             if spec == "human" {
                 return Ok(Seat::Human);
             }
-            Ok(Seat::Bot(AgentSpec::parse(spec)?.agent(seed, seat, crate::bots::clock)))
+            Ok(Seat::Bot(AgentSpec::parse(spec)?.agent(
+                seed,
+                seat,
+                crate::bots::clock,
+            )))
         })
         .collect()
 }
@@ -53,7 +57,9 @@ pub(crate) enum Forced {
 pub(crate) enum Waiting {
     Over,
     /// A person has this decision to take.
-    Person { player: u8 },
+    Person {
+        player: u8,
+    },
 }
 
 pub(crate) struct Table {
@@ -68,12 +74,25 @@ pub(crate) struct Table {
 
 impl Table {
     pub(crate) fn new(names: Vec<String>, state: State, seed: u64, seats: Vec<Seat>) -> Table {
-        Table { names, state, rng: GameRng::new(seed), seats, steps: Vec::new(), history: Vec::new() }
+        Table {
+            names,
+            state,
+            rng: GameRng::new(seed),
+            seats,
+            steps: Vec::new(),
+            history: Vec::new(),
+        }
     }
 
     /// Keeps the table as it is, before `seat`'s decision, to come back to with [`Table::back_to`].
     pub(crate) fn remember(&mut self, seat: u8) {
-        let snapshot = Snapshot { seat, state: self.state.clone(), rng: self.rng.clone(), seats: self.seats.clone(), steps: self.steps.len() };
+        let snapshot = Snapshot {
+            seat,
+            state: self.state.clone(),
+            rng: self.rng.clone(),
+            seats: self.seats.clone(),
+            steps: self.steps.len(),
+        };
         self.history.push(snapshot);
     }
 
@@ -96,21 +115,43 @@ impl Table {
     }
 
     /// Applies a choice and records its step; the lines the game logs go to `log`.
-    pub(crate) fn apply(&mut self, game: &Game, choice: Choice, step: Step, log: &mut Vec<String>) -> Result<(), String> {
-        game.apply(&mut self.state, choice, &mut Journal::on(log)).map_err(|e| e.to_string())?;
+    pub(crate) fn apply(
+        &mut self,
+        game: &Game,
+        choice: Choice,
+        step: Step,
+        log: &mut Vec<String>,
+    ) -> Result<(), String> {
+        game.apply(&mut self.state, choice, &mut Journal::on(log))
+            .map_err(|e| e.to_string())?;
         self.steps.push(step);
         Ok(())
     }
 
     /// Applies option `option` of `player`'s decision, the step named by its label.
-    pub(crate) fn apply_option(&mut self, game: &Game, player: u8, option: usize, log: &mut Vec<String>) -> Result<(), String> {
-        let label = game.option_label(&self.state, option).map_err(|e| e.to_string())?;
-        self.apply(game, Choice::Option(option), Step::Decision { player, label }, log)
+    pub(crate) fn apply_option(
+        &mut self,
+        game: &Game,
+        player: u8,
+        option: usize,
+        log: &mut Vec<String>,
+    ) -> Result<(), String> {
+        let label = game
+            .option_label(&self.state, option)
+            .map_err(|e| e.to_string())?;
+        self.apply(
+            game,
+            Choice::Option(option),
+            Step::Decision { player, label },
+            log,
+        )
     }
 
     /// At a chance point, the outcome the table's generator draws and its label.
     pub(crate) fn sample_chance(&mut self, game: &Game) -> Option<(Choice, String)> {
-        let Status::Chance(chance) = game.status(&self.state) else { return None };
+        let Status::Chance(chance) = game.status(&self.state) else {
+            return None;
+        };
         let choice = sample_chance(&self.state, chance, &mut self.rng);
         let label = game.outcome_label(&self.state, &choice);
         Some((choice, label))
@@ -119,24 +160,36 @@ impl Table {
     /// Plays chance, bots and (when `forced` says so) a person's single option until a
     /// person has a decision to take or the game is over. `log` gets each line the game
     /// writes, with the number of steps taken when it was written.
-    pub(crate) fn play_until_person(&mut self, game: &Game, forced: Forced, log: &mut dyn FnMut(usize, String)) -> Result<Waiting, String> {
+    pub(crate) fn play_until_person(
+        &mut self,
+        game: &Game,
+        forced: Forced,
+        log: &mut dyn FnMut(usize, String),
+    ) -> Result<Waiting, String> {
         for _ in 0..MAX_STEPS {
             let mut lines = Vec::new();
             match game.status(&self.state) {
                 Status::Over(_) => return Ok(Waiting::Over),
                 Status::Chance(_) => {
-                    let (choice, label) = self.sample_chance(game).ok_or("the game is not at a chance point")?;
+                    let (choice, label) = self
+                        .sample_chance(game)
+                        .ok_or("the game is not at a chance point")?;
                     self.apply(game, choice, Step::Chance { label }, &mut lines)?;
                 }
                 Status::Decision { player, options } => {
                     let name = &self.names[player as usize];
                     let option = match &mut self.seats[player as usize] {
                         Seat::Bot(agent) => {
-                            let view = game.view(&self.state).ok_or("the game is not at a decision")?;
+                            let view = game
+                                .view(&self.state)
+                                .ok_or("the game is not at a decision")?;
                             agent.decide(&view).map_err(|e| format!("{name}: {e}"))?
                         }
                         Seat::Human if options == 1 && forced == Forced::Taken => {
-                            log(self.steps.len(), format!("{name} has a single option, taken for them:"));
+                            log(
+                                self.steps.len(),
+                                format!("{name} has a single option, taken for them:"),
+                            );
                             0
                         }
                         Seat::Human => return Ok(Waiting::Person { player }),

@@ -7,7 +7,9 @@ use std::sync::Arc;
 use clap::Args;
 use frontier_interpreter::frontier_grammar::trace::{self as notation, RulesetRef, Trace};
 use frontier_interpreter::runner::Step;
-use frontier_interpreter::trace::{replay, replay_covering, starting_state, write_trace, Divergence, Replayed, ReplayStep};
+use frontier_interpreter::trace::{
+    replay, replay_covering, starting_state, write_trace, Divergence, ReplayStep, Replayed,
+};
 use frontier_interpreter::{coverage, Game, Journal, State};
 
 use crate::source::{plain_io, read_text, resolve};
@@ -54,7 +56,10 @@ struct Prepared {
 
 /// The line of the trace's `param` that a load diagnostic at YAML path `path`
 /// (`params.hand_size…`) is about, if the trace sets that parameter.
-fn param_line(trace: &Trace, path: &str) -> Option<frontier_interpreter::frontier_grammar::LineCol> {
+fn param_line(
+    trace: &Trace,
+    path: &str,
+) -> Option<frontier_interpreter::frontier_grammar::LineCol> {
     let name = path.strip_prefix("params.")?;
     let name = name.split(['.', '[']).next()?;
     let i = trace.header.params.iter().position(|(p, _)| p == name)?;
@@ -65,27 +70,50 @@ fn prepare(path: &Path) -> Result<Prepared, String> {
     let shown = path.display();
     let text = read_text(path)?;
     let trace = notation::parse(&text).map_err(|errors| {
-        errors.iter().map(|e| format!("{shown}:{}:{}: {}", e.line, e.column, e.message)).collect::<Vec<_>>().join("\n")
+        errors
+            .iter()
+            .map(|e| format!("{shown}:{}:{}: {}", e.line, e.column, e.message))
+            .collect::<Vec<_>>()
+            .join("\n")
     })?;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    let at = |lc: Option<frontier_interpreter::frontier_grammar::LineCol>| lc.map(|l| format!(":{}:{}", l.line, l.column)).unwrap_or_default();
+    let at = |lc: Option<frontier_interpreter::frontier_grammar::LineCol>| {
+        lc.map(|l| format!(":{}:{}", l.line, l.column))
+            .unwrap_or_default()
+    };
     let lines = &trace.header.header_lines;
     let ruleset_source = match (&trace.header.variant, &trace.header.ruleset) {
-        (Some(variant), _) => resolve(variant, Some(&dir)).map_err(|e| format!("{shown}{}: {e}", at(lines.variant)))?,
-        (None, RulesetRef::Name(n)) => resolve(n, Some(&dir)).map_err(|e| format!("{shown}{}: {e}", at(lines.ruleset)))?,
-        (None, RulesetRef::Path(p)) => resolve(p, Some(&dir)).map_err(|e| format!("{shown}{}: {e}", at(lines.ruleset)))?,
+        (Some(variant), _) => resolve(variant, Some(&dir))
+            .map_err(|e| format!("{shown}{}: {e}", at(lines.variant)))?,
+        (None, RulesetRef::Name(n)) => {
+            resolve(n, Some(&dir)).map_err(|e| format!("{shown}{}: {e}", at(lines.ruleset)))?
+        }
+        (None, RulesetRef::Path(p)) => {
+            resolve(p, Some(&dir)).map_err(|e| format!("{shown}{}: {e}", at(lines.ruleset)))?
+        }
     };
     let game = crate::source::load_source(&ruleset_source, &trace.header.params).map_err(|e| {
         // A parameter the trace sets is reported at its `param` line: the trace is at fault.
         let (mut out, mut others) = (Vec::new(), Vec::new());
         for d in e.diagnostics {
             match param_line(&trace, &d.path) {
-                Some(line) => out.push(format!("{shown}{}: {}: {}", at(Some(line)), d.path, d.message)),
+                Some(line) => out.push(format!(
+                    "{shown}{}: {}: {}",
+                    at(Some(line)),
+                    d.path,
+                    d.message
+                )),
                 None => others.push(d),
             }
         }
         if !others.is_empty() {
-            out.push(format!("{shown}{}: the ruleset does not load:\n{}", at(lines.ruleset), frontier_interpreter::LoadError { diagnostics: others }));
+            out.push(format!(
+                "{shown}{}: the ruleset does not load:\n{}",
+                at(lines.ruleset),
+                frontier_interpreter::LoadError {
+                    diagnostics: others
+                }
+            ));
         }
         out.join("\n")
     })?;
@@ -96,7 +124,11 @@ fn prepare(path: &Path) -> Result<Prepared, String> {
     .map_err(|d| format!("{shown}:{}:{}: {}", d.line, d.column, d.message))?;
     let wrong = frontier_interpreter::trace::assertion_errors(&game, &trace, &start);
     if !wrong.is_empty() {
-        return Err(wrong.iter().map(|d| format!("{shown}:{}:{}: {}", d.line, d.column, d.message)).collect::<Vec<_>>().join("\n"));
+        return Err(wrong
+            .iter()
+            .map(|d| format!("{shown}:{}:{}: {}", d.line, d.column, d.message))
+            .collect::<Vec<_>>()
+            .join("\n"));
     }
     Ok(Prepared { trace, game, start })
 }
@@ -113,7 +145,10 @@ fn check_one(path: &Path, coverage: &mut Option<Coverage>) -> Result<Replayed, S
     let entry = coverage.entry(&p, path);
     if let notation::Start::Setup = p.trace.header.start {
         // The setup ran in `prepare` without a journal: run it again to see its rules.
-        let _ = p.game.start_logged(p.trace.header.players.clone(), &mut Journal::rules(&mut entry.ran));
+        let _ = p.game.start_logged(
+            p.trace.header.players.clone(),
+            &mut Journal::rules(&mut entry.ran),
+        );
     }
     replay_covering(&p.game, &p.trace, p.start, &mut entry.ran).map_err(|d| divergence(path, &d))
 }
@@ -195,10 +230,24 @@ impl Coverage {
 
     fn print(&self) {
         for c in &self.rulesets {
-            println!("\ncoverage of {} ({}):", c.name, counted(c.traces as u64, "trace"));
+            println!(
+                "\ncoverage of {} ({}):",
+                c.name,
+                counted(c.traces as u64, "trace")
+            );
             let ran: Vec<&str> = c.ran.iter().map(|r| &**r).collect();
-            println!("  rules run ({} of {}): {}", ran.len(), c.runnable.len(), ran.join(", "));
-            let missed: Vec<&str> = c.runnable.iter().filter(|r| !c.ran.contains(*r)).map(|r| &**r).collect();
+            println!(
+                "  rules run ({} of {}): {}",
+                ran.len(),
+                c.runnable.len(),
+                ran.join(", ")
+            );
+            let missed: Vec<&str> = c
+                .runnable
+                .iter()
+                .filter(|r| !c.ran.contains(*r))
+                .map(|r| &**r)
+                .collect();
             if missed.is_empty() {
                 println!("  every rule reference of the ruleset's statements, options and procedures is run");
             } else {
@@ -209,7 +258,8 @@ impl Coverage {
                 Some(file) => match std::fs::read_to_string(file) {
                     Err(e) => println!("  {}: {}", file.display(), plain_io(&e)),
                     Ok(text) => {
-                        let reached: BTreeSet<Arc<str>> = c.ran.union(&c.declared).cloned().collect();
+                        let reached: BTreeSet<Arc<str>> =
+                            c.ran.union(&c.declared).cloned().collect();
                         print_clauses(file, &text, &reached, &c.known())
                     }
                 },
@@ -225,7 +275,11 @@ fn rules_md_for(trace: &Trace, path: &Path, name: &str) -> Option<PathBuf> {
     let mut candidates = Vec::new();
     if let RulesetRef::Path(p) = &trace.header.ruleset {
         let ruleset = dir.join(p);
-        candidates.push(if ruleset.is_dir() { ruleset.join("RULES.md") } else { ruleset.with_file_name("RULES.md") });
+        candidates.push(if ruleset.is_dir() {
+            ruleset.join("RULES.md")
+        } else {
+            ruleset.with_file_name("RULES.md")
+        });
     }
     if dir.file_name().is_some_and(|d| d == "traces") {
         candidates.extend(dir.parent().map(|d| d.join("RULES.md")));
@@ -240,20 +294,39 @@ fn rules_md_for(trace: &Trace, path: &Path, name: &str) -> Option<PathBuf> {
 fn print_clauses(file: &Path, text: &str, ran: &BTreeSet<Arc<str>>, known: &BTreeSet<Arc<str>>) {
     let clauses = coverage::clauses(text, known);
     if clauses.is_empty() {
-        println!("  {}: no clause map (a table whose first column is \"Clause\")", file.display());
+        println!(
+            "  {}: no clause map (a table whose first column is \"Clause\")",
+            file.display()
+        );
         return;
     }
     let unnamed = clauses.iter().filter(|c| c.reference.is_none()).count();
-    let missed: Vec<&str> =
-        clauses.iter().filter(|c| c.reference.as_deref().is_some_and(|r| !coverage::reaches(r, ran))).map(|c| c.text.as_str()).collect();
+    let missed: Vec<&str> = clauses
+        .iter()
+        .filter(|c| {
+            c.reference
+                .as_deref()
+                .is_some_and(|r| !coverage::reaches(r, ran))
+        })
+        .map(|c| c.text.as_str())
+        .collect();
     let judged = clauses.len() - unnamed;
-    println!("  {}: {} clauses; {} of the {judged} that name a rule reference are reached", file.display(), clauses.len(), judged - missed.len());
+    println!(
+        "  {}: {} clauses; {} of the {judged} that name a rule reference are reached",
+        file.display(),
+        clauses.len(),
+        judged - missed.len()
+    );
     if unnamed > 0 {
         println!("  {unnamed} clauses fall under no rule reference of the ruleset (§section, \"Reference:\" or a heading), so their coverage is not judged");
     }
     for clause in missed {
         let short: String = clause.chars().take(100).collect();
-        let more = if clause.chars().count() > 100 { "…" } else { "" };
+        let more = if clause.chars().count() > 100 {
+            "…"
+        } else {
+            ""
+        };
         println!("  not reached: {short}{more}");
     }
 }
@@ -278,9 +351,13 @@ fn trace_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
 fn traces_under(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) -> Result<(), String> {
     const DEEPEST: usize = 64;
     if depth > DEEPEST {
-        return Err(format!("{}: folders nested more than {DEEPEST} deep", dir.display()));
+        return Err(format!(
+            "{}: folders nested more than {DEEPEST} deep",
+            dir.display()
+        ));
     }
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {}", dir.display(), plain_io(&e)))?;
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| format!("{}: {}", dir.display(), plain_io(&e)))?;
     for entry in entries.filter_map(|e| e.ok()) {
         let path = entry.path();
         let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
@@ -297,12 +374,15 @@ fn traces_under(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) -> Result<(), 
 /// message starts with when it names one (`file:line:col: …`).
 fn failed_json(file: &Path, error: &str) -> serde_json::Value {
     let shown = file.display().to_string();
-    let place = error.strip_prefix(&shown).and_then(|rest| rest.strip_prefix(':')).and_then(|rest| {
-        let mut parts = rest.splitn(3, ':');
-        let line: u64 = parts.next()?.parse().ok()?;
-        let column: u64 = parts.next()?.parse().ok()?;
-        Some((line, column, parts.next()?.trim_start().to_string()))
-    });
+    let place = error
+        .strip_prefix(&shown)
+        .and_then(|rest| rest.strip_prefix(':'))
+        .and_then(|rest| {
+            let mut parts = rest.splitn(3, ':');
+            let line: u64 = parts.next()?.parse().ok()?;
+            let column: u64 = parts.next()?.parse().ok()?;
+            Some((line, column, parts.next()?.trim_start().to_string()))
+        });
     let (line, column, message) = match place {
         Some((l, c, m)) => (Some(l), Some(c), m),
         None => (None, None, error.to_string()),
@@ -313,7 +393,10 @@ fn failed_json(file: &Path, error: &str) -> serde_json::Value {
 pub fn check(args: CheckArgs) -> Result<(), String> {
     if !args.all {
         if let Some(dir) = args.traces.iter().find(|p| p.is_dir()) {
-            return Err(format!("{} is a folder: use --all to check every trace in it", dir.display()));
+            return Err(format!(
+                "{} is a folder: use --all to check every trace in it",
+                dir.display()
+            ));
         }
     }
     let files = trace_files(&args.traces)?;
@@ -357,7 +440,11 @@ pub fn check(args: CheckArgs) -> Result<(), String> {
 pub fn replay_cmd(args: ReplayArgs) -> Result<(), String> {
     let p = prepare(&args.trace)?;
     let Prepared { trace, game, start } = p;
-    let shown = if args.state { StateAs::Position } else { StateAs::Text };
+    let shown = if args.state {
+        StateAs::Position
+    } else {
+        StateAs::Text
+    };
     if args.at == Some(0) {
         print_state(&game, &start, shown);
         return Ok(());
@@ -382,7 +469,12 @@ pub fn replay_cmd(args: ReplayArgs) -> Result<(), String> {
     match args.at {
         Some(at) => match shown_at {
             Some(state) => print_state(&game, &state, shown),
-            None => return Err(format!("the trace has {}, not {at}", counted(replayed.steps as u64, "step"))),
+            None => {
+                return Err(format!(
+                    "the trace has {}, not {at}",
+                    counted(replayed.steps as u64, "step")
+                ))
+            }
         },
         None => crate::play::print_result(&game, &replayed.final_state),
     }
@@ -399,7 +491,10 @@ enum StateAs {
 fn print_state(game: &Game, state: &State, shown: StateAs) {
     match shown {
         StateAs::Position => print!("{}", game.state_to_yaml(state)),
-        StateAs::Text => print!("{}", game.render_state_styled(state, None, crate::output_style())),
+        StateAs::Text => print!(
+            "{}",
+            game.render_state_styled(state, None, crate::output_style())
+        ),
     }
 }
 
@@ -415,7 +510,11 @@ pub fn save_trace(
     let reference = if crate::source::embedded(ruleset).is_some() {
         RulesetRef::Name(ruleset.to_string())
     } else {
-        RulesetRef::Path(std::fs::canonicalize(ruleset).map(|p| p.display().to_string()).unwrap_or_else(|_| ruleset.to_string()))
+        RulesetRef::Path(
+            std::fs::canonicalize(ruleset)
+                .map(|p| p.display().to_string())
+                .unwrap_or_else(|_| ruleset.to_string()),
+        )
     };
     let trace = write_trace(reference, players, Some(seed), steps, outcome);
     crate::output::write_atomically(path, trace.to_text().as_bytes())

@@ -10,19 +10,77 @@ use std::process::{Command, Stdio};
 
 const CASES: u64 = 120;
 
-const COMMANDS: &[&str] = &["list", "validate", "describe", "play", "simulate", "merge", "balance", "bench", "check", "replay", "new", "schema", "help", "nosuch", ""];
+const COMMANDS: &[&str] = &[
+    "list", "validate", "describe", "play", "simulate", "merge", "balance", "bench", "check",
+    "replay", "new", "schema", "help", "nosuch", "",
+];
 
 const OPTIONS: &[&str] = &[
-    "--players", "--games", "--seed", "--agents", "--seconds", "--optimizer", "--trace-out", "--out", "--shard", "--json", "--report", "--variant", "--at", "--state", "--all", "--coverage", "-h", "--help",
-    "-V", "--version", "--nosuch", "-", "--", "--limit", "--threads",
+    "--players",
+    "--games",
+    "--seed",
+    "--agents",
+    "--seconds",
+    "--optimizer",
+    "--trace-out",
+    "--out",
+    "--shard",
+    "--json",
+    "--report",
+    "--variant",
+    "--at",
+    "--state",
+    "--all",
+    "--coverage",
+    "-h",
+    "--help",
+    "-V",
+    "--version",
+    "--nosuch",
+    "-",
+    "--",
+    "--limit",
+    "--threads",
 ];
 
 /// Values: right ones, wrong ones, and files that are not what they seem. Counts are small
 /// or absurd, never large and valid (a valid `--games 1000000000` is a long run, not a bug).
 const VALUES: &[&str] = &[
-    "go-west", "way-out-west", "circle-the-wagons", "nosuch", "0", "1", "2", "3", "-1", "18446744073709551616", "NaN", "0.01", "inf",
-    "99999", "x", "", "random,random", "random,random,random", "human", "random,nosuch", "/dev/zero", "/dev/null", "/tmp", ".", "é",
-    "traces/none.trace", "out.trace", "../../etc/passwd", "--players", "4,4", "1/4", "5/4", "x.jsonl", "statements=10", "calls=0",
+    "go-west",
+    "way-out-west",
+    "circle-the-wagons",
+    "nosuch",
+    "0",
+    "1",
+    "2",
+    "3",
+    "-1",
+    "18446744073709551616",
+    "NaN",
+    "0.01",
+    "inf",
+    "99999",
+    "x",
+    "",
+    "random,random",
+    "random,random,random",
+    "human",
+    "random,nosuch",
+    "/dev/zero",
+    "/dev/null",
+    "/tmp",
+    ".",
+    "é",
+    "traces/none.trace",
+    "out.trace",
+    "../../etc/passwd",
+    "--players",
+    "4,4",
+    "1/4",
+    "5/4",
+    "x.jsonl",
+    "statements=10",
+    "calls=0",
 ];
 
 /// A small deterministic sequence of choices (SplitMix64): the same seed, the same vector.
@@ -61,7 +119,8 @@ fn arguments(seed: u64) -> Vec<String> {
 
 /// A scratch folder per case, for what `new` and `--trace-out` write.
 fn scratch(seed: u64) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("frontier-arguments-{}-{seed}", std::process::id()));
+    let dir =
+        std::env::temp_dir().join(format!("frontier-arguments-{}-{seed}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
@@ -90,7 +149,10 @@ fn check(seed: u64) -> Result<i32, String> {
         Some(c @ (1 | 2)) if !stderr.trim().is_empty() => Ok(c),
         Some(1 | 2) => Err(format!("a failure that says nothing: {}", describe())),
         Some(124) => Err(format!("still running after 20 s: {}", describe())),
-        _ => Err(format!("an exit code that is neither 0, 1 nor 2: {}", describe())),
+        _ => Err(format!(
+            "an exit code that is neither 0, 1 nor 2: {}",
+            describe()
+        )),
     }
 }
 
@@ -103,9 +165,17 @@ fn run(n: u64) {
             Err(e) => failures.push(format!("case {seed}: {e}")),
         }
     }
-    assert!(failures.is_empty(), "{} of {n} argument vectors failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {n} argument vectors failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
     // The vectors must exercise all three outcomes, or the generator has gone stale.
-    assert!(codes.iter().all(|&c| c > 0), "exit codes 0, 1, 2 seen {codes:?} times");
+    assert!(
+        codes.iter().all(|&c| c > 0),
+        "exit codes 0, 1, 2 seen {codes:?} times"
+    );
 }
 
 #[test]
@@ -116,7 +186,10 @@ fn generated_argument_vectors_end_cleanly() {
 #[test]
 #[ignore = "the long campaign: run with --ignored"]
 fn campaign_argument_vectors() {
-    run(std::env::var("FRONTIER_FUZZ_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(10_000));
+    run(std::env::var("FRONTIER_FUZZ_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(10_000));
 }
 
 /// `--trace-out` onto a link, a pipe, a folder or a missing folder is refused before the
@@ -129,14 +202,32 @@ fn trace_out_refuses_what_is_not_a_regular_file_before_the_game() {
     let link = dir.join("link.trace");
     std::os::unix::fs::symlink(&target, &link).unwrap();
     let pipe = dir.join("pipe.trace");
-    let made = Command::new("mkfifo").arg(&pipe).status().map(|s| s.success()).unwrap_or(false);
-    let mut cases = vec![(link.clone(), "is not a regular file"), (dir.clone(), "is a folder"), (dir.join("no/such.trace"), "does not exist")];
+    let made = Command::new("mkfifo")
+        .arg(&pipe)
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false);
+    let mut cases = vec![
+        (link.clone(), "is not a regular file"),
+        (dir.clone(), "is a folder"),
+        (dir.join("no/such.trace"), "does not exist"),
+    ];
     if made {
         cases.push((pipe.clone(), "is not a regular file"));
     }
     for (path, expected) in cases {
         let out = Command::new(env!("CARGO_BIN_EXE_frontier"))
-            .args(["play", "go-west", "--players", "2", "--seed", "1", "--agents", "random,random", "--trace-out"])
+            .args([
+                "play",
+                "go-west",
+                "--players",
+                "2",
+                "--seed",
+                "1",
+                "--agents",
+                "random,random",
+                "--trace-out",
+            ])
             .arg(&path)
             .stdin(Stdio::null())
             .output()
@@ -144,10 +235,17 @@ fn trace_out_refuses_what_is_not_a_regular_file_before_the_game() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{}: {stderr}", path.display());
         assert!(stderr.contains(expected), "{}: {stderr}", path.display());
-        assert!(out.stdout.is_empty(), "the game ran before the refusal: {}", String::from_utf8_lossy(&out.stdout));
+        assert!(
+            out.stdout.is_empty(),
+            "the game ran before the refusal: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
     }
     assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep me");
-    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -159,13 +257,38 @@ fn limits_can_be_changed_per_command() {
     let ruleset = dir.join("loop.yaml");
     std::fs::write(&ruleset, "name: loop\nplayers: 2\nstate:\n  n: { init: 0 }\nplay:\n  - while: \"true\"\n    do:\n      - add: { n: 1 }\nranking: { score: \"0\" }\n").unwrap();
     let run = |args: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_frontier")).args(args).current_dir(&dir).stdin(Stdio::null()).output().unwrap();
-        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+        let out = Command::new(env!("CARGO_BIN_EXE_frontier"))
+            .args(args)
+            .current_dir(&dir)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
     };
-    let (code, err) = run(&["play", "loop.yaml", "--agents", "random,random", "--limit", "statements=1000"]);
+    let (code, err) = run(&[
+        "play",
+        "loop.yaml",
+        "--agents",
+        "random,random",
+        "--limit",
+        "statements=1000",
+    ]);
     assert_eq!(code, Some(1), "{err}");
-    assert!(err.contains("1000 statements ran without a decision or a chance point"), "{err}");
-    let (code, err) = run(&["--limit", "statements=0", "simulate", "loop.yaml", "--games", "1"]);
+    assert!(
+        err.contains("1000 statements ran without a decision or a chance point"),
+        "{err}"
+    );
+    let (code, err) = run(&[
+        "--limit",
+        "statements=0",
+        "simulate",
+        "loop.yaml",
+        "--games",
+        "1",
+    ]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("at least 1"), "{err}");
     let (code, err) = run(&["validate", "loop.yaml", "--limit", "steps=5"]);

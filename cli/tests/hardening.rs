@@ -8,7 +8,8 @@ use std::process::{Command, Stdio};
 
 /// A scratch folder of its own for each test.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("frontier-hardening-{}-{name}", std::process::id()));
+    let dir =
+        std::env::temp_dir().join(format!("frontier-hardening-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
@@ -30,8 +31,17 @@ fn frontier(dir: &Path, args: &[&str]) -> Run {
         .stdin(Stdio::null())
         .output()
         .unwrap();
-    let run = Run { code: out.status.code(), out: String::from_utf8_lossy(&out.stdout).into_owned(), err: String::from_utf8_lossy(&out.stderr).into_owned() };
-    assert!(!run.err.contains("panicked") && run.code != Some(101) && run.code != Some(124), "frontier {args:?}: exit {:?}\n{}", run.code, run.err);
+    let run = Run {
+        code: out.status.code(),
+        out: String::from_utf8_lossy(&out.stdout).into_owned(),
+        err: String::from_utf8_lossy(&out.stderr).into_owned(),
+    };
+    assert!(
+        !run.err.contains("panicked") && run.code != Some(101) && run.code != Some(124),
+        "frontier {args:?}: exit {:?}\n{}",
+        run.code,
+        run.err
+    );
     run
 }
 
@@ -56,14 +66,43 @@ fn overflow_in_a_trace_assertion_is_an_error_in_check_check_all_and_replay() {
     let dir = scratch("assert-overflow");
     mini(&dir, "r.yaml", "  - set: { v: \"1\" }");
     let header = "frontier-trace 1\nruleset \"r.yaml\"\nplayers p1 p2\nseed 1\n";
-    std::fs::write(dir.join("a.trace"), format!("{header}assert (-9223372036854775807 - 1) / -1 == 1\n")).unwrap();
-    std::fs::write(dir.join("b.trace"), format!("{header}assert (-9223372036854775807 - 1) % -1 == 0\n")).unwrap();
+    std::fs::write(
+        dir.join("a.trace"),
+        format!("{header}assert (-9223372036854775807 - 1) / -1 == 1\n"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("b.trace"),
+        format!("{header}assert (-9223372036854775807 - 1) % -1 == 0\n"),
+    )
+    .unwrap();
     std::fs::write(dir.join("c.trace"), format!("{header}assert v == 2\n")).unwrap();
     let outside = "the result is outside the whole numbers a state holds";
-    expect(&frontier(&dir, &["check", "a.trace"]), 1, &["a.trace:5:1: assert", outside, "in \"(-9223372036854775807 - 1) / -1\""]);
+    expect(
+        &frontier(&dir, &["check", "a.trace"]),
+        1,
+        &[
+            "a.trace:5:1: assert",
+            outside,
+            "in \"(-9223372036854775807 - 1) / -1\"",
+        ],
+    );
     let all = frontier(&dir, &["check", "--all", "."]);
-    expect(&all, 1, &["a.trace:5:1:", "b.trace:5:1:", "c.trace:5:1: assertion failed: v == 2", "3 of 3 traces do not check"]);
-    expect(&frontier(&dir, &["replay", "a.trace"]), 1, &["a.trace:5:1:", outside]);
+    expect(
+        &all,
+        1,
+        &[
+            "a.trace:5:1:",
+            "b.trace:5:1:",
+            "c.trace:5:1: assertion failed: v == 2",
+            "3 of 3 traces do not check",
+        ],
+    );
+    expect(
+        &frontier(&dir, &["replay", "a.trace"]),
+        1,
+        &["a.trace:5:1:", outside],
+    );
 }
 
 /// A parameter a trace sets that the ruleset does not declare, or sets out of its
@@ -77,7 +116,11 @@ fn an_unknown_parameter_of_a_trace_is_reported_at_its_line() {
     assert!(!run.err.contains("does not load"), "{}", run.err);
     // A value outside the bounds the ruleset declares (Go West's tracks hold at least one
     // token) is the trace's mistake too.
-    std::fs::write(dir.join("b.trace"), "frontier-trace 1\nruleset go-west\nplayers p1 p2\nparam track_size = 0\n").unwrap();
+    std::fs::write(
+        dir.join("b.trace"),
+        "frontier-trace 1\nruleset go-west\nplayers p1 p2\nparam track_size = 0\n",
+    )
+    .unwrap();
     expect(&frontier(&dir, &["check", "b.trace"]), 1, &["b.trace:4:1: params.track_size: 0 is outside the values this parameter takes (at least 1)"]);
 }
 
@@ -87,7 +130,15 @@ fn bad_trace_assertions_are_all_reported_up_front() {
     let dir = scratch("assertions");
     std::fs::write(dir.join("t.trace"), "frontier-trace 1\nruleset go-west\nplayers p1 p2\nseed 1\nassert nosuch == 1\nassert 1 +\nassert 1\n").unwrap();
     let run = frontier(&dir, &["check", "t.trace"]);
-    expect(&run, 1, &["t.trace:5:1: assert nosuch == 1: unknown name 'nosuch'", "t.trace:6:1: assert: syntax error", "t.trace:7:1: assert 1:"]);
+    expect(
+        &run,
+        1,
+        &[
+            "t.trace:5:1: assert nosuch == 1: unknown name 'nosuch'",
+            "t.trace:6:1: assert: syntax error",
+            "t.trace:7:1: assert 1:",
+        ],
+    );
 }
 
 /// 20,000 nested parentheses, 20,000 nested conditionals and a 40,000-term sum: load
@@ -96,27 +147,122 @@ fn bad_trace_assertions_are_all_reported_up_front() {
 #[test]
 fn deep_and_long_expressions_are_load_errors_and_raised_limits_stay_within_the_stack() {
     let dir = scratch("expressions");
-    mini(&dir, "deep.yaml", &format!("  - set: {{ v: \"{}1{}\" }}", "(".repeat(20_000), ")".repeat(20_000)));
-    mini(&dir, "ifs.yaml", &format!("  - set: {{ v: \"{}1\" }}", "if true then 1 else ".repeat(20_000)));
-    mini(&dir, "long.yaml", &format!("  - set: {{ v: \"{}\" }}", vec!["1"; 40_000].join("+")));
+    mini(
+        &dir,
+        "deep.yaml",
+        &format!(
+            "  - set: {{ v: \"{}1{}\" }}",
+            "(".repeat(20_000),
+            ")".repeat(20_000)
+        ),
+    );
+    mini(
+        &dir,
+        "ifs.yaml",
+        &format!(
+            "  - set: {{ v: \"{}1\" }}",
+            "if true then 1 else ".repeat(20_000)
+        ),
+    );
+    mini(
+        &dir,
+        "long.yaml",
+        &format!("  - set: {{ v: \"{}\" }}", vec!["1"; 40_000].join("+")),
+    );
     for file in ["deep.yaml", "ifs.yaml"] {
-        expect(&frontier(&dir, &["validate", file]), 1, &[&format!("{file}:8:"), "nested more than 64 deep", "--limit nesting=N"]);
+        expect(
+            &frontier(&dir, &["validate", file]),
+            1,
+            &[
+                &format!("{file}:8:"),
+                "nested more than 64 deep",
+                "--limit nesting=N",
+            ],
+        );
     }
-    expect(&frontier(&dir, &["validate", "long.yaml"]), 1, &["long.yaml:8:", "more than 256 operators", "--limit operators=N"]);
-    expect(&frontier(&dir, &["simulate", "long.yaml", "--games", "4", "--seed", "1"]), 1, &["more than 256 operators"]);
-    std::fs::write(dir.join("t.trace"), format!("frontier-trace 1\nruleset go-west\nplayers p1 p2\nseed 1\nassert {} == 1\n", vec!["1"; 300].join(" * "))).unwrap();
-    expect(&frontier(&dir, &["check", "t.trace"]), 1, &["t.trace:5:1:", "more than 256 operators"]);
-    expect(&frontier(&dir, &["check", "--limit", "operators=400", "t.trace"]), 0, &[]);
+    expect(
+        &frontier(&dir, &["validate", "long.yaml"]),
+        1,
+        &[
+            "long.yaml:8:",
+            "more than 256 operators",
+            "--limit operators=N",
+        ],
+    );
+    expect(
+        &frontier(
+            &dir,
+            &["simulate", "long.yaml", "--games", "4", "--seed", "1"],
+        ),
+        1,
+        &["more than 256 operators"],
+    );
+    std::fs::write(
+        dir.join("t.trace"),
+        format!(
+            "frontier-trace 1\nruleset go-west\nplayers p1 p2\nseed 1\nassert {} == 1\n",
+            vec!["1"; 300].join(" * ")
+        ),
+    )
+    .unwrap();
+    expect(
+        &frontier(&dir, &["check", "t.trace"]),
+        1,
+        &["t.trace:5:1:", "more than 256 operators"],
+    );
+    expect(
+        &frontier(&dir, &["check", "--limit", "operators=400", "t.trace"]),
+        0,
+        &[],
+    );
     // At the ceilings: the deepest and longest expressions the limits can allow load and
     // play, on the main thread and the workers, in this (debug) build.
-    mini(&dir, "ceiling.yaml", &format!("  - set: {{ v: \"{}{}v{}\" }}", "(".repeat(999), vec!["1"; 3990].join("+") + "+", ")".repeat(999)));
-    mini(&dir, "ceiling-ifs.yaml", &format!("  - set: {{ v: \"{}v\" }}", "if v > 1 then 1 else ".repeat(1000)));
+    mini(
+        &dir,
+        "ceiling.yaml",
+        &format!(
+            "  - set: {{ v: \"{}{}v{}\" }}",
+            "(".repeat(999),
+            vec!["1"; 3990].join("+") + "+",
+            ")".repeat(999)
+        ),
+    );
+    mini(
+        &dir,
+        "ceiling-ifs.yaml",
+        &format!(
+            "  - set: {{ v: \"{}v\" }}",
+            "if v > 1 then 1 else ".repeat(1000)
+        ),
+    );
     for file in ["ceiling.yaml", "ceiling-ifs.yaml"] {
         let limits = ["--limit", "nesting=1000", "--limit", "operators=4000"];
-        expect(&frontier(&dir, &[&limits[..], &["validate", file]].concat()), 0, &[]);
-        expect(&frontier(&dir, &[&limits[..], &["simulate", file, "--games", "4", "--seed", "1"]].concat()), 0, &[]);
+        expect(
+            &frontier(&dir, &[&limits[..], &["validate", file]].concat()),
+            0,
+            &[],
+        );
+        expect(
+            &frontier(
+                &dir,
+                &[
+                    &limits[..],
+                    &["simulate", file, "--games", "4", "--seed", "1"],
+                ]
+                .concat(),
+            ),
+            0,
+            &[],
+        );
     }
-    expect(&frontier(&dir, &["validate", "--limit", "nesting=1001", "ceiling.yaml"]), 2, &["limit nesting: at most 1000"]);
+    expect(
+        &frontier(
+            &dir,
+            &["validate", "--limit", "nesting=1001", "ceiling.yaml"],
+        ),
+        2,
+        &["limit nesting: at most 1000"],
+    );
 }
 
 /// A procedure that always calls itself is a load error; one that may stop is held to the
@@ -126,11 +272,35 @@ fn endless_procedure_recursion_is_a_load_error_or_a_runtime_limit() {
     let dir = scratch("recursion");
     let text = "frontier: 1\nname: rec\nplayers: 2\nstate:\n  v: { init: 0 }\nprocedures:\n  a:\n    do:\n      - add: { v: 1 }\n      - call: a\nplay:\n  - call: a\nranking:\n  score: \"v\"\n";
     std::fs::write(dir.join("rec.yaml"), text).unwrap();
-    expect(&frontier(&dir, &["validate", "rec.yaml"]), 1, &["rec.yaml:10:9: procedures.a.do[1]: procedure 'a' always calls itself", "(a → a)"]);
-    let maybe = text.replace("      - add: { v: 1 }\n", "      - if: \"v > 100000\"\n        then: [{ end_game: \"enough\" }]\n");
+    expect(
+        &frontier(&dir, &["validate", "rec.yaml"]),
+        1,
+        &[
+            "rec.yaml:10:9: procedures.a.do[1]: procedure 'a' always calls itself",
+            "(a → a)",
+        ],
+    );
+    let maybe = text.replace(
+        "      - add: { v: 1 }\n",
+        "      - if: \"v > 100000\"\n        then: [{ end_game: \"enough\" }]\n",
+    );
     std::fs::write(dir.join("maybe.yaml"), maybe).unwrap();
-    let run = frontier(&dir, &["play", "maybe.yaml", "--agents", "random,random", "--limit", "calls=500"]);
-    expect(&run, 1, &["calls nested more than 500 deep", "--limit calls=N"]);
+    let run = frontier(
+        &dir,
+        &[
+            "play",
+            "maybe.yaml",
+            "--agents",
+            "random,random",
+            "--limit",
+            "calls=500",
+        ],
+    );
+    expect(
+        &run,
+        1,
+        &["calls nested more than 500 deep", "--limit calls=N"],
+    );
 }
 
 /// `while: "true"` and `repeat: 10^12` without a decision stop at the `statements` limit
@@ -138,14 +308,53 @@ fn endless_procedure_recursion_is_a_load_error_or_a_runtime_limit() {
 #[test]
 fn endless_loops_and_runaway_pushes_stop_at_their_limits() {
     let dir = scratch("loops");
-    mini(&dir, "repeat.yaml", "  - repeat: 1000000000000\n    do:\n      - add: { v: 1 }");
-    let run = frontier(&dir, &["play", "repeat.yaml", "--agents", "random,random", "--limit", "statements=100000"]);
-    expect(&run, 1, &["repeat.yaml:10:9", "100000 statements ran without a decision or a chance point"]);
+    mini(
+        &dir,
+        "repeat.yaml",
+        "  - repeat: 1000000000000\n    do:\n      - add: { v: 1 }",
+    );
+    let run = frontier(
+        &dir,
+        &[
+            "play",
+            "repeat.yaml",
+            "--agents",
+            "random,random",
+            "--limit",
+            "statements=100000",
+        ],
+    );
+    expect(
+        &run,
+        1,
+        &[
+            "repeat.yaml:10:9",
+            "100000 statements ran without a decision or a chance point",
+        ],
+    );
     let text = "frontier: 1\nname: push\nplayers: 2\ntables:\n  things:\n    rows: [a]\nstate:\n  v: { init: 0 }\nzones:\n  pile: { of: things }\nplay:\n  - repeat: 100000000\n    do:\n      - push: { to: pile, value: \"@a\" }\nranking:\n  score: \"v\"\n";
     std::fs::write(dir.join("push.yaml"), text).unwrap();
     let run = frontier(&dir, &["play", "push.yaml", "--agents", "random,random"]);
-    expect(&run, 1, &["push.yaml:14:9", "the zones would hold more than 100000 elements", "--limit elements=N"]);
-    let run = frontier(&dir, &["play", "push.yaml", "--agents", "random,random", "--limit", "elements=10"]);
+    expect(
+        &run,
+        1,
+        &[
+            "push.yaml:14:9",
+            "the zones would hold more than 100000 elements",
+            "--limit elements=N",
+        ],
+    );
+    let run = frontier(
+        &dir,
+        &[
+            "play",
+            "push.yaml",
+            "--agents",
+            "random,random",
+            "--limit",
+            "elements=10",
+        ],
+    );
     expect(&run, 1, &["more than 10 elements"]);
 }
 
@@ -160,7 +369,11 @@ fn a_huge_draw_count_takes_what_there_is() {
     std::fs::write(dir.join("t.trace"), trace).unwrap();
     let run = frontier(&dir, &["check", "t.trace", "--limit", "statements=1000"]);
     expect(&run, 0, &[]);
-    assert!(run.out.contains("t.trace: ok (0 steps, 1 assertion)"), "{}", run.out);
+    assert!(
+        run.out.contains("t.trace: ok (0 steps, 1 assertion)"),
+        "{}",
+        run.out
+    );
 }
 
 /// `extends:`, a trace's `ruleset` and its `start position` naming a FIFO, /dev/zero or
@@ -169,19 +382,58 @@ fn a_huge_draw_count_takes_what_there_is() {
 fn inputs_that_are_not_regular_files_are_refused() {
     let dir = scratch("files");
     let fifo = dir.join("fifo.yaml");
-    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
-    for (file, base) in [("fifo-ext.yaml", "fifo.yaml"), ("zero-ext.yaml", "/dev/zero")] {
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    for (file, base) in [
+        ("fifo-ext.yaml", "fifo.yaml"),
+        ("zero-ext.yaml", "/dev/zero"),
+    ] {
         std::fs::write(dir.join(file), format!("extends: \"{base}\"\nname: f\n")).unwrap();
-        expect(&frontier(&dir, &["validate", file]), 1, &[file, "extends", "not a regular file"]);
+        expect(
+            &frontier(&dir, &["validate", file]),
+            1,
+            &[file, "extends", "not a regular file"],
+        );
     }
-    std::fs::write(dir.join("r.trace"), "frontier-trace 1\nruleset \"fifo.yaml\"\nplayers p1 p2\nseed 1\n").unwrap();
-    expect(&frontier(&dir, &["check", "r.trace"]), 1, &["r.trace:2:", "not a regular file"]);
-    std::fs::write(dir.join("p.trace"), "frontier-trace 1\nruleset go-west\nplayers p1 p2\nseed 1\nstart position \"/dev/zero\"\n").unwrap();
-    expect(&frontier(&dir, &["check", "p.trace"]), 1, &["p.trace:5:", "not a regular file"]);
-    expect(&frontier(&dir, &["merge", "/dev/zero"]), 1, &["/dev/zero: not a regular file"]);
-    expect(&frontier(&dir, &["merge", "fifo.yaml"]), 1, &["not a regular file"]);
+    std::fs::write(
+        dir.join("r.trace"),
+        "frontier-trace 1\nruleset \"fifo.yaml\"\nplayers p1 p2\nseed 1\n",
+    )
+    .unwrap();
+    expect(
+        &frontier(&dir, &["check", "r.trace"]),
+        1,
+        &["r.trace:2:", "not a regular file"],
+    );
+    std::fs::write(
+        dir.join("p.trace"),
+        "frontier-trace 1\nruleset go-west\nplayers p1 p2\nseed 1\nstart position \"/dev/zero\"\n",
+    )
+    .unwrap();
+    expect(
+        &frontier(&dir, &["check", "p.trace"]),
+        1,
+        &["p.trace:5:", "not a regular file"],
+    );
+    expect(
+        &frontier(&dir, &["merge", "/dev/zero"]),
+        1,
+        &["/dev/zero: not a regular file"],
+    );
+    expect(
+        &frontier(&dir, &["merge", "fifo.yaml"]),
+        1,
+        &["not a regular file"],
+    );
     // A file larger than the `bytes` limit is refused before it is parsed.
-    expect(&frontier(&dir, &["validate", "--limit", "bytes=10", "r.trace"]), 1, &["more than the 10 a file may have", "--limit bytes=N"]);
+    expect(
+        &frontier(&dir, &["validate", "--limit", "bytes=10", "r.trace"]),
+        1,
+        &["more than the 10 a file may have", "--limit bytes=N"],
+    );
 }
 
 /// `extends:` of an empty file or a YAML list is an error, not a ruleset without a base.
@@ -191,14 +443,33 @@ fn extending_an_empty_file_or_a_list_is_an_error() {
     std::fs::write(dir.join("empty.yaml"), "").unwrap();
     std::fs::write(dir.join("list.yaml"), "- a\n- b\n").unwrap();
     for (base, what) in [("empty.yaml", "is empty"), ("list.yaml", "is a list")] {
-        std::fs::write(dir.join("v.yaml"), format!("extends: \"{base}\"\nname: v\n")).unwrap();
-        expect(&frontier(&dir, &["validate", "v.yaml"]), 1, &["v.yaml:1:1: extends:", what, "not a ruleset"]);
+        std::fs::write(
+            dir.join("v.yaml"),
+            format!("extends: \"{base}\"\nname: v\n"),
+        )
+        .unwrap();
+        expect(
+            &frontier(&dir, &["validate", "v.yaml"]),
+            1,
+            &["v.yaml:1:1: extends:", what, "not a ruleset"],
+        );
     }
     // A mapping that is not a ruleset: its keys are reported as the base's.
-    std::fs::write(dir.join("other.yaml"), "foo: 1
-").unwrap();
+    std::fs::write(
+        dir.join("other.yaml"),
+        "foo: 1
+",
+    )
+    .unwrap();
     std::fs::write(dir.join("v.yaml"), "extends: \"other.yaml\"\nname: v\n").unwrap();
-    expect(&frontier(&dir, &["validate", "v.yaml"]), 1, &["other.yaml:1:1: foo: unknown key 'foo'", "(in the base that v.yaml extends)"]);
+    expect(
+        &frontier(&dir, &["validate", "v.yaml"]),
+        1,
+        &[
+            "other.yaml:1:1: foo: unknown key 'foo'",
+            "(in the base that v.yaml extends)",
+        ],
+    );
 }
 
 /// `extends:` that comes back to a file already in the chain is a cycle, named file by
@@ -212,7 +483,11 @@ fn extends_cycles_and_non_names_are_named() {
     std::fs::write(dir.join("b.yaml"), "extends: a.yaml\nname: b\n").unwrap();
     expect(&frontier(&dir, &["validate", "a.yaml"]), 1, &["b.yaml:1:1: extends: variants extend each other in a cycle: a.yaml extends b.yaml extends a.yaml"]);
     std::fs::write(dir.join("list.yaml"), "extends: [go-west]\nname: l\n").unwrap();
-    expect(&frontier(&dir, &["validate", "list.yaml"]), 1, &["list.yaml:1:1: extends: expected a ruleset name or path, found a list"]);
+    expect(
+        &frontier(&dir, &["validate", "list.yaml"]),
+        1,
+        &["list.yaml:1:1: extends: expected a ruleset name or path, found a list"],
+    );
 }
 
 /// Usage errors exit 2 and say what is wrong: `--games 0` or past what one process can
@@ -222,15 +497,107 @@ fn extends_cycles_and_non_names_are_named() {
 fn usage_errors_exit_2() {
     let dir = scratch("usage");
     let cases: &[(&[&str], &str)] = &[
-        (&["simulate", "go-west", "--players", "2", "--games", "0", "--seed", "1"], "0 is not in 1.."),
-        (&["simulate", "go-west", "--players", "2", "--games", "18446744073709551615", "--seed", "1"], "one process plays at most 1000000; split the run with --shard"),
-        (&["simulate", "go-west", "--players", "2", "--games", "1000000000", "--seed", "1"], "one process plays at most 1000000"),
-        (&["balance", "go-west", "--players", "2", "--games", "1000000000", "--seed", "1", "--json", "x.json"], "one process plays at most 1000000"),
-        (&["bench", "go-west", "--players", "2", "--seconds", "0"], "more than 0 and at most 3600"),
-        (&["bench", "go-west", "--players", "2", "--seconds", "NaN"], "more than 0 and at most 3600"),
-        (&["play", "go-west", "--players", "3", "--seed", "1", "--agents", "random,random"], "--agents names 2 agents for 3 players"),
-        (&["simulate", "go-west", "--players", "3", "--games", "1", "--agents", "random,random"], "--agents names 2 agents for 3 players"),
-        (&["play", "go-west", "--players", "2", "--seed", "1", "--agents", "random,nosuch"], "unknown agent 'nosuch'"),
+        (
+            &[
+                "simulate",
+                "go-west",
+                "--players",
+                "2",
+                "--games",
+                "0",
+                "--seed",
+                "1",
+            ],
+            "0 is not in 1..",
+        ),
+        (
+            &[
+                "simulate",
+                "go-west",
+                "--players",
+                "2",
+                "--games",
+                "18446744073709551615",
+                "--seed",
+                "1",
+            ],
+            "one process plays at most 1000000; split the run with --shard",
+        ),
+        (
+            &[
+                "simulate",
+                "go-west",
+                "--players",
+                "2",
+                "--games",
+                "1000000000",
+                "--seed",
+                "1",
+            ],
+            "one process plays at most 1000000",
+        ),
+        (
+            &[
+                "balance",
+                "go-west",
+                "--players",
+                "2",
+                "--games",
+                "1000000000",
+                "--seed",
+                "1",
+                "--json",
+                "x.json",
+            ],
+            "one process plays at most 1000000",
+        ),
+        (
+            &["bench", "go-west", "--players", "2", "--seconds", "0"],
+            "more than 0 and at most 3600",
+        ),
+        (
+            &["bench", "go-west", "--players", "2", "--seconds", "NaN"],
+            "more than 0 and at most 3600",
+        ),
+        (
+            &[
+                "play",
+                "go-west",
+                "--players",
+                "3",
+                "--seed",
+                "1",
+                "--agents",
+                "random,random",
+            ],
+            "--agents names 2 agents for 3 players",
+        ),
+        (
+            &[
+                "simulate",
+                "go-west",
+                "--players",
+                "3",
+                "--games",
+                "1",
+                "--agents",
+                "random,random",
+            ],
+            "--agents names 2 agents for 3 players",
+        ),
+        (
+            &[
+                "play",
+                "go-west",
+                "--players",
+                "2",
+                "--seed",
+                "1",
+                "--agents",
+                "random,nosuch",
+            ],
+            "unknown agent 'nosuch'",
+        ),
     ];
     for (args, message) in cases {
         let run = frontier(&dir, args);
@@ -238,7 +605,9 @@ fn usage_errors_exit_2() {
         assert!(run.err.contains(message), "{args:?}: {}", run.err);
     }
     // The --seconds message no longer says "between 0 and 3600" of a 0 it refuses.
-    assert!(!frontier(&dir, &["bench", "go-west", "--seconds", "0"]).err.contains("between 0"));
+    assert!(!frontier(&dir, &["bench", "go-west", "--seconds", "0"])
+        .err
+        .contains("between 0"));
     assert!(!dir.join("x.json").exists());
 }
 
@@ -246,16 +615,37 @@ fn usage_errors_exit_2() {
 #[test]
 fn a_byte_order_mark_is_not_a_second_document() {
     let dir = scratch("bom");
-    let ruleset = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../rulesets/go-west/ruleset.yaml")).unwrap();
+    let ruleset = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../rulesets/go-west/ruleset.yaml"),
+    )
+    .unwrap();
     std::fs::create_dir_all(dir.join("gw")).unwrap();
     std::fs::write(dir.join("gw/ruleset.yaml"), format!("\u{feff}{ruleset}")).unwrap();
     expect(&frontier(&dir, &["validate", "gw"]), 0, &[]);
-    let played = frontier(&dir, &["play", "go-west", "--players", "2", "--seed", "3", "--agents", "random,random", "--trace-out", "g.trace"]);
+    let played = frontier(
+        &dir,
+        &[
+            "play",
+            "go-west",
+            "--players",
+            "2",
+            "--seed",
+            "3",
+            "--agents",
+            "random,random",
+            "--trace-out",
+            "g.trace",
+        ],
+    );
     assert_eq!(played.code, Some(0), "{}", played.err);
     let position = frontier(&dir, &["replay", "g.trace", "--at", "10", "--state"]);
     assert_eq!(position.code, Some(0), "{}", position.err);
     std::fs::write(dir.join("pos.yaml"), format!("\u{feff}{}", position.out)).unwrap();
-    std::fs::write(dir.join("from.trace"), "frontier-trace 1\nruleset go-west\nplayers p1 p2\nseed 3\nstart position \"pos.yaml\"\n").unwrap();
+    std::fs::write(
+        dir.join("from.trace"),
+        "frontier-trace 1\nruleset go-west\nplayers p1 p2\nseed 3\nstart position \"pos.yaml\"\n",
+    )
+    .unwrap();
     expect(&frontier(&dir, &["check", "from.trace"]), 0, &[]);
 }
 
@@ -264,17 +654,43 @@ fn a_byte_order_mark_is_not_a_second_document() {
 #[test]
 fn replay_state_is_a_loadable_position() {
     let dir = scratch("replay-state");
-    let played = frontier(&dir, &["play", "go-west", "--players", "3", "--seed", "2", "--agents", "random,random,random", "--trace-out", "g.trace"]);
+    let played = frontier(
+        &dir,
+        &[
+            "play",
+            "go-west",
+            "--players",
+            "3",
+            "--seed",
+            "2",
+            "--agents",
+            "random,random,random",
+            "--trace-out",
+            "g.trace",
+        ],
+    );
     assert_eq!(played.code, Some(0), "{}", played.err);
     let position = frontier(&dir, &["replay", "g.trace", "--at", "30", "--state"]);
     assert_eq!(position.code, Some(0), "{}", position.err);
-    assert!(position.out.starts_with("players:") || position.out.starts_with("frontier"), "{}", &position.out[..position.out.len().min(200)]);
+    assert!(
+        position.out.starts_with("players:") || position.out.starts_with("frontier"),
+        "{}",
+        &position.out[..position.out.len().min(200)]
+    );
     std::fs::write(dir.join("pos.yaml"), &position.out).unwrap();
     std::fs::write(dir.join("from.trace"), "frontier-trace 1\nruleset go-west\nplayers p1 p2 p3\nseed 2\nstart position \"pos.yaml\"\n").unwrap();
     expect(&frontier(&dir, &["check", "from.trace"]), 0, &[]);
     // A corrupt continuation in it is refused (exit 1), not a panic.
-    std::fs::write(dir.join("pos.yaml"), position.out.replacen("pc: ", "pc: 99999 #", 1)).unwrap();
-    expect(&frontier(&dir, &["check", "from.trace"]), 1, &["from.trace:5:", "continuation"]);
+    std::fs::write(
+        dir.join("pos.yaml"),
+        position.out.replacen("pc: ", "pc: 99999 #", 1),
+    )
+    .unwrap();
+    expect(
+        &frontier(&dir, &["check", "from.trace"]),
+        1,
+        &["from.trace:5:", "continuation"],
+    );
 }
 
 /// A trace without a seed whose game needs a chance outcome: one clear message at the
@@ -282,7 +698,11 @@ fn replay_state_is_a_loadable_position() {
 #[test]
 fn a_trace_without_a_seed_says_so_at_its_line() {
     let dir = scratch("no-seed");
-    std::fs::write(dir.join("t.trace"), "frontier-trace 1\nruleset go-west\nplayers p1 p2\np1: pass\n").unwrap();
+    std::fs::write(
+        dir.join("t.trace"),
+        "frontier-trace 1\nruleset go-west\nplayers p1 p2\np1: pass\n",
+    )
+    .unwrap();
     let run = frontier(&dir, &["check", "t.trace"]);
     expect(&run, 1, &["t.trace:4:1: ", "give the trace a seed"]);
     assert!(!run.err.contains("::"), "{}", run.err);

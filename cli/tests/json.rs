@@ -10,16 +10,24 @@ mod json_keys;
 use json_keys::keys_of;
 
 fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
 }
 
 fn frontier_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_frontier")).current_dir(dir).args(args).output().expect("frontier runs")
+    Command::new(env!("CARGO_BIN_EXE_frontier"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("frontier runs")
 }
 
 /// Standard output as JSON, checked to be one document.
 fn document(o: &Output) -> serde_json::Value {
-    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&o.stdout)))
+    serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&o.stdout)))
 }
 
 #[test]
@@ -37,15 +45,25 @@ fn validate_json_of_a_valid_and_a_broken_ruleset() {
     assert!(o.status.success());
     insta::assert_snapshot!("validate-go-west", String::from_utf8_lossy(&o.stdout));
     // Broken: the document lists every diagnostic, and the exit code is 1 as in text.
-    let o = frontier_in(&workspace(), &["validate", "tests/cases/broken/stats.yaml", "--json"]);
+    let o = frontier_in(
+        &workspace(),
+        &["validate", "tests/cases/broken/stats.yaml", "--json"],
+    );
     assert_eq!(o.status.code(), Some(1));
     let doc = document(&o);
     assert_eq!(doc["valid"], false);
-    assert!(doc["diagnostics"].as_array().unwrap().iter().all(|d| d["line"].is_u64() && d["column"].is_u64()));
+    assert!(doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|d| d["line"].is_u64() && d["column"].is_u64()));
     insta::assert_snapshot!("validate-broken-stats", String::from_utf8_lossy(&o.stdout));
     let o = frontier_in(&workspace(), &["validate", "no-such-ruleset", "--json"]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(document(&o)["error"].as_str().unwrap().contains("unknown ruleset"));
+    assert!(document(&o)["error"]
+        .as_str()
+        .unwrap()
+        .contains("unknown ruleset"));
 }
 
 #[test]
@@ -53,13 +71,29 @@ fn check_json_reports_every_trace() {
     let dir = std::env::temp_dir().join(format!("frontier-json-check-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let good = std::fs::read_to_string(workspace().join("rulesets/go-west/traces/setup.trace")).unwrap();
+    let good =
+        std::fs::read_to_string(workspace().join("rulesets/go-west/traces/setup.trace")).unwrap();
     std::fs::write(dir.join("good.trace"), &good).unwrap();
-    std::fs::write(dir.join("bad.trace"), good.replace("assert tokens[red] == 30 and", "assert tokens[red] == 31 and")).unwrap();
+    std::fs::write(
+        dir.join("bad.trace"),
+        good.replace(
+            "assert tokens[red] == 30 and",
+            "assert tokens[red] == 31 and",
+        ),
+    )
+    .unwrap();
     let o = frontier_in(&dir, &["check", "bad.trace", "good.trace", "--json"]);
-    assert_eq!(o.status.code(), Some(1), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let doc = document(&o);
-    assert_eq!((doc["checked"].as_u64(), doc["failed"].as_u64()), (Some(2), Some(1)));
+    assert_eq!(
+        (doc["checked"].as_u64(), doc["failed"].as_u64()),
+        (Some(2), Some(1))
+    );
     assert_eq!(doc["traces"][0]["line"], 9);
     insta::assert_snapshot!("check", String::from_utf8_lossy(&o.stdout));
     let o = frontier_in(&dir, &["check", "good.trace", "--json", "--coverage"]);
@@ -76,7 +110,10 @@ fn describe_json() {
         let doc = document(&o);
         assert_eq!(doc["frontier_describe"], 1);
         assert_eq!(doc["name"], name);
-        insta::assert_snapshot!(format!("describe-{name}"), String::from_utf8_lossy(&o.stdout));
+        insta::assert_snapshot!(
+            format!("describe-{name}"),
+            String::from_utf8_lossy(&o.stdout)
+        );
     }
 }
 
@@ -108,17 +145,36 @@ fn shape_keys(shape: &str) -> std::collections::BTreeSet<String> {
 #[test]
 fn the_shapes_of_docs_json_md_have_the_documents_keys() {
     let docs = std::fs::read_to_string(workspace().join("docs/json.md")).unwrap();
-    let shapes: Vec<&str> = docs.split("```text\n").skip(1).map(|b| b.split("```").next().unwrap_or_default()).collect();
-    assert_eq!(shapes.len(), 4, "docs/json.md shows list, validate, check and describe");
+    let shapes: Vec<&str> = docs
+        .split("```text\n")
+        .skip(1)
+        .map(|b| b.split("```").next().unwrap_or_default())
+        .collect();
+    assert_eq!(
+        shapes.len(),
+        4,
+        "docs/json.md shows list, validate, check and describe"
+    );
     let dir = std::env::temp_dir().join(format!("frontier-json-shapes-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let good = std::fs::read_to_string(workspace().join("rulesets/go-west/traces/setup.trace")).unwrap();
-    std::fs::write(dir.join("bad.trace"), good.replace("assert tokens[red] == 30 and", "assert tokens[red] == 31 and")).unwrap();
+    let good =
+        std::fs::read_to_string(workspace().join("rulesets/go-west/traces/setup.trace")).unwrap();
+    std::fs::write(
+        dir.join("bad.trace"),
+        good.replace(
+            "assert tokens[red] == 30 and",
+            "assert tokens[red] == 31 and",
+        ),
+    )
+    .unwrap();
     let root = workspace();
     let broken = root.join("tests/cases/broken/stats.yaml");
     let mut describes: Vec<Vec<String>> = Vec::new();
-    for line in String::from_utf8(frontier_in(&root, &["list"]).stdout).unwrap().lines() {
+    for line in String::from_utf8(frontier_in(&root, &["list"]).stdout)
+        .unwrap()
+        .lines()
+    {
         let name = line.split('\t').next().unwrap().to_string();
         describes.push(vec!["describe".into(), name, "--json".into()]);
     }
@@ -128,13 +184,27 @@ fn the_shapes_of_docs_json_md_have_the_documents_keys() {
             "validate",
             vec![
                 vec!["validate".into(), "go-west".into(), "--json".into()],
-                vec!["validate".into(), broken.display().to_string(), "--json".into()],
+                vec![
+                    "validate".into(),
+                    broken.display().to_string(),
+                    "--json".into(),
+                ],
                 vec!["validate".into(), "no-such-ruleset".into(), "--json".into()],
             ],
             &root,
         ),
         // A shipped trace, whose ruleset folder has the RULES.md that coverage reads clauses from.
-        ("check", vec![vec!["check".into(), "rulesets/go-west/traces/setup.trace".into(), dir.join("bad.trace").display().to_string(), "--json".into(), "--coverage".into()]], &root),
+        (
+            "check",
+            vec![vec![
+                "check".into(),
+                "rulesets/go-west/traces/setup.trace".into(),
+                dir.join("bad.trace").display().to_string(),
+                "--json".into(),
+                "--coverage".into(),
+            ]],
+            &root,
+        ),
         ("describe", describes, &root),
     ];
     for ((what, commands, at), shape) in runs.iter().zip(&shapes) {
@@ -145,9 +215,15 @@ fn the_shapes_of_docs_json_md_have_the_documents_keys() {
         }
         let named = shape_keys(shape);
         let missing: Vec<&String> = named.difference(&given).collect();
-        assert!(missing.is_empty(), "{what}: docs/json.md names {missing:?}, which no document has");
+        assert!(
+            missing.is_empty(),
+            "{what}: docs/json.md names {missing:?}, which no document has"
+        );
         let unnamed: Vec<&String> = given.difference(&named).collect();
-        assert!(unnamed.is_empty(), "{what}: the documents have {unnamed:?}, which docs/json.md does not name");
+        assert!(
+            unnamed.is_empty(),
+            "{what}: the documents have {unnamed:?}, which docs/json.md does not name"
+        );
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

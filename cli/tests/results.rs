@@ -5,7 +5,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn frontier(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_frontier")).args(args).stdin(std::process::Stdio::null()).output().expect("frontier runs")
+    Command::new(env!("CARGO_BIN_EXE_frontier"))
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("frontier runs")
 }
 
 fn scratch(name: &str) -> PathBuf {
@@ -16,14 +20,28 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn ok(o: &Output) {
-    assert!(o.status.success(), "exit {:?}: {}", o.status.code(), String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.status.success(),
+        "exit {:?}: {}",
+        o.status.code(),
+        String::from_utf8_lossy(&o.stderr)
+    );
 }
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
-const RUN: &[&str] = &["simulate", "go-west", "--players", "3", "--games", "23", "--seed", "9"];
+const RUN: &[&str] = &[
+    "simulate",
+    "go-west",
+    "--players",
+    "3",
+    "--games",
+    "23",
+    "--seed",
+    "9",
+];
 
 fn simulate_out(dir: &Path, name: &str, extra: &[&str]) -> Vec<u8> {
     let out = dir.join(name);
@@ -39,7 +57,10 @@ fn simulate_out_writes_one_json_object_per_game() {
     let dir = scratch("lines");
     let all = simulate_out(&dir, "all.jsonl", &[]);
     let text = String::from_utf8(all.clone()).unwrap();
-    let lines: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(lines.len(), 23);
     for (i, l) in lines.iter().enumerate() {
         assert_eq!(l["game"], i as u64 + 1);
@@ -47,13 +68,21 @@ fn simulate_out_writes_one_json_object_per_game() {
         assert_eq!(l["scores"].as_array().unwrap().len(), 3);
         assert!(l["decisions"].as_u64().unwrap() > 0);
         let winners = l["winners"].as_array().unwrap();
-        let firsts = l["ranks"].as_array().unwrap().iter().filter(|r| r.as_u64() == Some(1)).count();
+        let firsts = l["ranks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r.as_u64() == Some(1))
+            .count();
         assert_eq!(winners.len(), firsts);
     }
     // Deterministic: the same run writes the same bytes.
     assert_eq!(simulate_out(&dir, "again.jsonl", &[]), all);
     // The first lines and the summary as JSON are documented (docs/results.md): snapshots.
-    insta::assert_snapshot!("simulate-out-first-lines", text.lines().take(2).collect::<Vec<_>>().join("\n"));
+    insta::assert_snapshot!(
+        "simulate-out-first-lines",
+        text.lines().take(2).collect::<Vec<_>>().join("\n")
+    );
     let mut args = RUN.to_vec();
     args.push("--json");
     let o = frontier(&args);
@@ -65,13 +94,27 @@ fn simulate_out_writes_one_json_object_per_game() {
     for name in ["ended_by_wagons", "reached_target_vp"] {
         let held = lines.iter().filter(|l| l["stats"][name] == true).count();
         let st = &summary["stats"][name];
-        assert_eq!((st["kind"].as_str(), st["true"].as_u64()), (Some("bool"), Some(held as u64)), "{name}: {st}");
-        assert!(st["ci_low"].as_f64() <= st["rate"].as_f64() && st["rate"].as_f64() <= st["ci_high"].as_f64(), "{name}: {st}");
+        assert_eq!(
+            (st["kind"].as_str(), st["true"].as_u64()),
+            (Some("bool"), Some(held as u64)),
+            "{name}: {st}"
+        );
+        assert!(
+            st["ci_low"].as_f64() <= st["rate"].as_f64()
+                && st["rate"].as_f64() <= st["ci_high"].as_f64(),
+            "{name}: {st}"
+        );
     }
     // docs/results.md shows this very run's summary (its seats after the first elided).
     let docs = std::fs::read_to_string(repo().join("docs/results.md")).unwrap();
-    let shown = docs.split("## `simulate --json`: the summary").nth(1).and_then(|t| t.split("```json\n").nth(1)).and_then(|t| t.split("```").next()).expect("docs/results.md shows the summary");
-    let shown: serde_json::Value = serde_json::from_str(&shown.replace(", … ]", " ]")).unwrap_or_else(|e| panic!("docs/results.md's summary: {e}"));
+    let shown = docs
+        .split("## `simulate --json`: the summary")
+        .nth(1)
+        .and_then(|t| t.split("```json\n").nth(1))
+        .and_then(|t| t.split("```").next())
+        .expect("docs/results.md shows the summary");
+    let shown: serde_json::Value = serde_json::from_str(&shown.replace(", … ]", " ]"))
+        .unwrap_or_else(|e| panic!("docs/results.md's summary: {e}"));
     assert_shown_in(&shown, &summary, "summary");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -90,13 +133,22 @@ fn shards_merged_equal_the_unsharded_run_byte_for_byte() {
         }
         let mut args = vec!["merge".to_string()];
         args.extend(files.iter().map(|f| s(f).to_string()));
-        let o = Command::new(env!("CARGO_BIN_EXE_frontier")).args(&args).output().unwrap();
+        let o = Command::new(env!("CARGO_BIN_EXE_frontier"))
+            .args(&args)
+            .output()
+            .unwrap();
         ok(&o);
-        assert!(o.stdout == all, "{n} shards merged differ from the unsharded run");
+        assert!(
+            o.stdout == all,
+            "{n} shards merged differ from the unsharded run"
+        );
         // --out writes the same bytes.
         let merged = dir.join(format!("merged-{n}.jsonl"));
         args.extend(["--out".to_string(), s(&merged).to_string()]);
-        ok(&Command::new(env!("CARGO_BIN_EXE_frontier")).args(&args).output().unwrap());
+        ok(&Command::new(env!("CARGO_BIN_EXE_frontier"))
+            .args(&args)
+            .output()
+            .unwrap());
         assert!(std::fs::read(&merged).unwrap() == all);
     }
     let _ = std::fs::remove_dir_all(&dir);
@@ -107,7 +159,18 @@ fn bots_give_the_same_lines_whatever_the_threads_and_shards() {
     // Search bots with root-parallel trees: one thread or two, one run or three shards,
     // the same bytes (each game's agents draw from the game's seed, each tree from its number).
     let dir = scratch("bots");
-    let run = ["simulate", "go-west", "--players", "2", "--games", "5", "--seed", "4", "--agents", "mcts:iterations=12,trees=3,ismcts:iterations=8"];
+    let run = [
+        "simulate",
+        "go-west",
+        "--players",
+        "2",
+        "--games",
+        "5",
+        "--seed",
+        "4",
+        "--agents",
+        "mcts:iterations=12,trees=3,ismcts:iterations=8",
+    ];
     let lines = |name: &str, extra: &[&str]| -> Vec<u8> {
         let out = dir.join(name);
         let mut args = run.to_vec();
@@ -117,27 +180,65 @@ fn bots_give_the_same_lines_whatever_the_threads_and_shards() {
         std::fs::read(&out).unwrap()
     };
     let one = lines("one.jsonl", &["--threads", "1"]);
-    assert!(one == lines("two.jsonl", &["--threads", "2"]), "the lines depend on the thread count");
+    assert!(
+        one == lines("two.jsonl", &["--threads", "2"]),
+        "the lines depend on the thread count"
+    );
     let mut merge = vec!["merge".to_string()];
     for k in 1..=3 {
-        lines(&format!("s{k}.jsonl"), &["--shard", &format!("{k}/3"), "--threads", "2"]);
+        lines(
+            &format!("s{k}.jsonl"),
+            &["--shard", &format!("{k}/3"), "--threads", "2"],
+        );
         merge.push(s(&dir.join(format!("s{k}.jsonl"))).to_string());
     }
-    let o = Command::new(env!("CARGO_BIN_EXE_frontier")).args(&merge).output().unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_frontier"))
+        .args(&merge)
+        .output()
+        .unwrap();
     ok(&o);
-    assert!(o.stdout == one, "3 shards of a run with bots merged differ from the run");
+    assert!(
+        o.stdout == one,
+        "3 shards of a run with bots merged differ from the run"
+    );
     let text = String::from_utf8(one).unwrap();
     insta::assert_snapshot!("simulate-out-bots-first-line", text.lines().next().unwrap());
     // Bots in balance too; usage errors in the agents are exit 2 with the agents named.
     let report = dir.join("report.json");
-    ok(&frontier(&["balance", "go-west", "--players", "2", "--games", "2", "--agents", "mcts:iterations=5,random", "--threads", "2", "--json", s(&report)]));
+    ok(&frontier(&[
+        "balance",
+        "go-west",
+        "--players",
+        "2",
+        "--games",
+        "2",
+        "--agents",
+        "mcts:iterations=5,random",
+        "--threads",
+        "2",
+        "--json",
+        s(&report),
+    ]));
     let r: serde_json::Value = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
-    assert_eq!(r["agents"], serde_json::json!(["mcts:iterations=5", "random"]));
-    for bad in ["mcts:iterations=abc", "mcts:depth=3", "human", "random:x=1", "mcts,", "alphazero"] {
+    assert_eq!(
+        r["agents"],
+        serde_json::json!(["mcts:iterations=5", "random"])
+    );
+    for bad in [
+        "mcts:iterations=abc",
+        "mcts:depth=3",
+        "human",
+        "random:x=1",
+        "mcts,",
+        "alphazero",
+    ] {
         let o = frontier(&["simulate", "go-west", "--games", "1", "--agents", bad]);
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{bad}: {err}");
-        assert!(err.contains("agents: random, mcts[:options], ismcts[:options]"), "{bad}: {err}");
+        assert!(
+            err.contains("agents: random, mcts[:options], ismcts[:options]"),
+            "{bad}: {err}"
+        );
     }
     let o = frontier(&["simulate", "go-west", "--games", "1", "--threads", "0"]);
     assert_eq!(o.status.code(), Some(2));
@@ -152,26 +253,57 @@ fn bad_shards_and_merges_are_refused_and_write_nothing() {
         let mut args = RUN.to_vec();
         args.extend_from_slice(&["--shard", bad, "--out", s(&out)]);
         let o = frontier(&args);
-        assert_eq!(o.status.code(), Some(2), "--shard {bad}: {}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(
+            o.status.code(),
+            Some(2),
+            "--shard {bad}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
         assert!(String::from_utf8_lossy(&o.stderr).contains("error"));
         assert!(!out.exists());
     }
     simulate_out(&dir, "s1.jsonl", &["--shard", "1/3"]);
     simulate_out(&dir, "s2.jsonl", &["--shard", "2/3"]);
     let other = dir.join("other.jsonl");
-    ok(&frontier(&["simulate", "go-west", "--players", "3", "--games", "23", "--seed", "10", "--shard", "3/3", "--out", s(&other)]));
+    ok(&frontier(&[
+        "simulate",
+        "go-west",
+        "--players",
+        "3",
+        "--games",
+        "23",
+        "--seed",
+        "10",
+        "--shard",
+        "3/3",
+        "--out",
+        s(&other),
+    ]));
     let merged = dir.join("merged.jsonl");
     let cases: Vec<(Vec<PathBuf>, &str)> = vec![
         (vec![dir.join("s1.jsonl"), dir.join("s2.jsonl")], "missing"),
-        (vec![dir.join("s1.jsonl"), dir.join("s1.jsonl"), dir.join("s2.jsonl")], "twice"),
-        (vec![dir.join("s1.jsonl"), dir.join("s2.jsonl"), other.clone()], "another run"),
+        (
+            vec![
+                dir.join("s1.jsonl"),
+                dir.join("s1.jsonl"),
+                dir.join("s2.jsonl"),
+            ],
+            "twice",
+        ),
+        (
+            vec![dir.join("s1.jsonl"), dir.join("s2.jsonl"), other.clone()],
+            "another run",
+        ),
         (vec![dir.join("nosuch.jsonl")], "cannot read"),
     ];
     for (files, says) in cases {
         let mut args: Vec<String> = vec!["merge".into()];
         args.extend(files.iter().map(|f| s(f).to_string()));
         args.extend(["--out".into(), s(&merged).into()]);
-        let o = Command::new(env!("CARGO_BIN_EXE_frontier")).args(&args).output().unwrap();
+        let o = Command::new(env!("CARGO_BIN_EXE_frontier"))
+            .args(&args)
+            .output()
+            .unwrap();
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
         assert!(err.contains(says), "{args:?}: {err}");
@@ -181,15 +313,35 @@ fn bad_shards_and_merges_are_refused_and_write_nothing() {
     let o = frontier(&["merge", s(&dir.join("junk.jsonl"))]);
     assert_eq!(o.status.code(), Some(1));
     // An --out into a folder that does not exist: refused before playing, nothing written.
-    let o = frontier(&["simulate", "go-west", "--games", "2", "--out", s(&dir.join("no/such/x.jsonl"))]);
+    let o = frontier(&[
+        "simulate",
+        "go-west",
+        "--games",
+        "2",
+        "--out",
+        s(&dir.join("no/such/x.jsonl")),
+    ]);
     assert_eq!(o.status.code(), Some(1));
     let o = frontier(&["simulate", "go-west", "--games", "2", "--agents", "nosuch"]);
     assert_eq!(o.status.code(), Some(2));
     // Two agents for three players: the arguments contradict each other (bad usage).
-    let o = frontier(&["simulate", "go-west", "--players", "3", "--games", "2", "--agents", "random,random"]);
+    let o = frontier(&[
+        "simulate",
+        "go-west",
+        "--players",
+        "3",
+        "--games",
+        "2",
+        "--agents",
+        "random,random",
+    ]);
     assert_eq!(o.status.code(), Some(2));
     // No temporary file is left behind.
-    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()).filter(|e| e.file_name().to_string_lossy().contains("partial")).collect();
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().contains("partial"))
+        .collect();
     assert!(left.is_empty(), "{left:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -198,27 +350,62 @@ fn bad_shards_and_merges_are_refused_and_write_nothing() {
 fn balance_writes_a_report_with_tables_and_plots_and_a_json_snapshot() {
     let dir = scratch("balance");
     let variant = dir.join("short.yaml");
-    std::fs::write(&variant, "extends: go-west\nname: go-west-short\nparams:\n  target_vp: 40\n").unwrap();
+    std::fs::write(
+        &variant,
+        "extends: go-west\nname: go-west-short\nparams:\n  target_vp: 40\n",
+    )
+    .unwrap();
     let (html, json) = (dir.join("report.html"), dir.join("report.json"));
     let o = frontier(&[
-        "balance", "go-west", "--variant", s(&variant), "--players", "3", "--games", "60", "--seed", "1", "--report", s(&html), "--json",
+        "balance",
+        "go-west",
+        "--variant",
+        s(&variant),
+        "--players",
+        "3",
+        "--games",
+        "60",
+        "--seed",
+        "1",
+        "--report",
+        s(&html),
+        "--json",
         s(&json),
     ]);
     ok(&o);
     let report = std::fs::read_to_string(&json).unwrap();
     let _: serde_json::Value = serde_json::from_str(&report).unwrap();
     // The variant's path differs from run to run.
-    insta::assert_snapshot!("balance-go-west-short-60-games", report.replace(s(&variant), "TMP/short.yaml"));
+    insta::assert_snapshot!(
+        "balance-go-west-short-60-games",
+        report.replace(s(&variant), "TMP/short.yaml")
+    );
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(page.starts_with("<!DOCTYPE html>") && page.trim_end().ends_with("</html>"));
     assert_eq!(page.matches("<svg").count(), 3, "three plots");
-    for id in ["id=\"win-rates\"", "id=\"scores\"", "id=\"lengths\"", "<table class=\"seats\">", "<table class=\"comparison\">", "go-west-short vs go-west"] {
+    for id in [
+        "id=\"win-rates\"",
+        "id=\"scores\"",
+        "id=\"lengths\"",
+        "<table class=\"seats\">",
+        "<table class=\"comparison\">",
+        "go-west-short vs go-west",
+    ] {
         assert!(page.contains(id), "the page lacks {id}");
     }
     // Self-contained: nothing fetched from elsewhere.
     assert!(!page.contains("<script") && !page.contains("src=") && !page.contains("href="));
     // Bad input: a variant that does not load, an unwritable report: exit 1, nothing written.
-    let o = frontier(&["balance", "go-west", "--variant", "nosuch", "--games", "2", "--report", s(&dir.join("r2.html"))]);
+    let o = frontier(&[
+        "balance",
+        "go-west",
+        "--variant",
+        "nosuch",
+        "--games",
+        "2",
+        "--report",
+        s(&dir.join("r2.html")),
+    ]);
     assert_eq!(o.status.code(), Some(1));
     assert!(!dir.join("r2.html").exists());
     let o = frontier(&["balance", "go-west", "--games", "2"]);
@@ -235,23 +422,37 @@ fn assert_shown_in(shown: &serde_json::Value, real: &serde_json::Value, at: &str
     match (shown, real) {
         (Value::Object(s), Value::Object(r)) => {
             for (k, v) in s {
-                let real = r.get(k).unwrap_or_else(|| panic!("{at}.{k}: shown in the docs, absent from the answer"));
+                let real = r.get(k).unwrap_or_else(|| {
+                    panic!("{at}.{k}: shown in the docs, absent from the answer")
+                });
                 assert_shown_in(v, real, &format!("{at}.{k}"));
             }
         }
         (Value::Array(s), Value::Array(r)) => {
-            assert!(s.len() <= r.len(), "{at}: the docs show {} elements, the answer has {}", s.len(), r.len());
+            assert!(
+                s.len() <= r.len(),
+                "{at}: the docs show {} elements, the answer has {}",
+                s.len(),
+                r.len()
+            );
             for (i, (v, real)) in s.iter().zip(r).enumerate() {
                 assert_shown_in(v, real, &format!("{at}[{i}]"));
             }
         }
-        (Value::Number(s), Value::Number(r)) => assert_eq!(s.as_f64(), r.as_f64(), "{at}: the docs show {s}, the answer has {r}"),
+        (Value::Number(s), Value::Number(r)) => assert_eq!(
+            s.as_f64(),
+            r.as_f64(),
+            "{at}: the docs show {s}, the answer has {r}"
+        ),
         _ => assert_eq!(shown, real, "{at}"),
     }
 }
 
 fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
 }
 
 #[test]
@@ -260,13 +461,20 @@ fn the_k8s_job_runs_one_shard_per_completion_index() {
     let job: serde_yaml::Value = serde_yaml::from_str(&text).unwrap();
     assert_eq!(job["apiVersion"].as_str(), Some("batch/v1"));
     assert_eq!(job["kind"].as_str(), Some("Job"));
-    assert!(job["metadata"]["name"].as_str().is_some_and(|n| !n.is_empty()));
+    assert!(job["metadata"]["name"]
+        .as_str()
+        .is_some_and(|n| !n.is_empty()));
     let spec = &job["spec"];
     assert_eq!(spec["completionMode"].as_str(), Some("Indexed"));
     let completions = spec["completions"].as_u64().expect("completions");
-    assert!(spec["parallelism"].as_u64().is_some_and(|p| p >= 1 && p <= completions));
+    assert!(spec["parallelism"]
+        .as_u64()
+        .is_some_and(|p| p >= 1 && p <= completions));
     let pod = &spec["template"]["spec"];
-    assert!(matches!(pod["restartPolicy"].as_str(), Some("Never" | "OnFailure")));
+    assert!(matches!(
+        pod["restartPolicy"].as_str(),
+        Some("Never" | "OnFailure")
+    ));
     let containers = pod["containers"].as_sequence().expect("containers");
     assert_eq!(containers.len(), 1);
     let c = &containers[0];
@@ -275,25 +483,63 @@ fn the_k8s_job_runs_one_shard_per_completion_index() {
         .as_sequence()
         .unwrap()
         .iter()
-        .map(|e| (e["name"].as_str().unwrap().to_string(), e["value"].as_str().expect("env values are strings").to_string()))
+        .map(|e| {
+            (
+                e["name"].as_str().unwrap().to_string(),
+                e["value"]
+                    .as_str()
+                    .expect("env values are strings")
+                    .to_string(),
+            )
+        })
         .collect();
-    assert_eq!(env["SHARDS"].parse::<u64>().unwrap(), completions, "SHARDS must equal spec.completions");
-    let mounts: Vec<&str> = c["volumeMounts"].as_sequence().unwrap().iter().map(|m| m["mountPath"].as_str().unwrap()).collect();
-    assert!(mounts.contains(&env["RESULTS_DIR"].as_str()), "the results folder is a mounted volume");
-    let volume_names: Vec<&str> = pod["volumes"].as_sequence().unwrap().iter().map(|v| v["name"].as_str().unwrap()).collect();
+    assert_eq!(
+        env["SHARDS"].parse::<u64>().unwrap(),
+        completions,
+        "SHARDS must equal spec.completions"
+    );
+    let mounts: Vec<&str> = c["volumeMounts"]
+        .as_sequence()
+        .unwrap()
+        .iter()
+        .map(|m| m["mountPath"].as_str().unwrap())
+        .collect();
+    assert!(
+        mounts.contains(&env["RESULTS_DIR"].as_str()),
+        "the results folder is a mounted volume"
+    );
+    let volume_names: Vec<&str> = pod["volumes"]
+        .as_sequence()
+        .unwrap()
+        .iter()
+        .map(|v| v["name"].as_str().unwrap())
+        .collect();
     for m in c["volumeMounts"].as_sequence().unwrap() {
         assert!(volume_names.contains(&m["name"].as_str().unwrap()));
     }
-    let command: Vec<&str> = c["command"].as_sequence().unwrap().iter().map(|a| a.as_str().unwrap()).collect();
+    let command: Vec<&str> = c["command"]
+        .as_sequence()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap())
+        .collect();
     assert_eq!(command, ["/bin/sh", "-c"]);
     let script = c["args"][0].as_str().unwrap();
-    assert!(script.contains("JOB_COMPLETION_INDEX") && script.contains("--shard") && script.contains("--out"));
+    assert!(
+        script.contains("JOB_COMPLETION_INDEX")
+            && script.contains("--shard")
+            && script.contains("--out")
+    );
 
     // Run the container's command here for every index (a small run, the binary on PATH):
     // the shards merge to the unsharded run.
     let dir = scratch("k8s");
     let bin_dir = Path::new(env!("CARGO_BIN_EXE_frontier")).parent().unwrap();
-    let path = format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap_or_default());
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
     let shards = 3;
     for index in 0..shards {
         let mut cmd = Command::new(command[0]);
@@ -310,8 +556,14 @@ fn the_k8s_job_runs_one_shard_per_completion_index() {
             .env("JOB_COMPLETION_INDEX", index.to_string());
         ok(&cmd.output().unwrap());
     }
-    let files: Vec<String> = (1..=shards).map(|k| s(&dir.join(format!("results/results-{k}-of-{shards}.jsonl"))).to_string()).collect();
-    let o = Command::new(env!("CARGO_BIN_EXE_frontier")).arg("merge").args(&files).output().unwrap();
+    let files: Vec<String> = (1..=shards)
+        .map(|k| s(&dir.join(format!("results/results-{k}-of-{shards}.jsonl"))).to_string())
+        .collect();
+    let o = Command::new(env!("CARGO_BIN_EXE_frontier"))
+        .arg("merge")
+        .args(&files)
+        .output()
+        .unwrap();
     ok(&o);
     assert!(o.stdout == simulate_out(&dir, "all.jsonl", &[]));
     let _ = std::fs::remove_dir_all(&dir);
@@ -342,12 +594,23 @@ fn the_sbatch_script_runs_its_shards_locally() {
             .unwrap();
         ok(&o);
     }
-    let files: Vec<String> = (1..=n).map(|k| s(&dir.join(format!("out/results-{k}-of-{n}.jsonl"))).to_string()).collect();
-    let o = Command::new(env!("CARGO_BIN_EXE_frontier")).arg("merge").args(&files).output().unwrap();
+    let files: Vec<String> = (1..=n)
+        .map(|k| s(&dir.join(format!("out/results-{k}-of-{n}.jsonl"))).to_string())
+        .collect();
+    let o = Command::new(env!("CARGO_BIN_EXE_frontier"))
+        .arg("merge")
+        .args(&files)
+        .output()
+        .unwrap();
     ok(&o);
     assert!(o.stdout == simulate_out(&dir, "all.jsonl", &[]));
     // Without an array task id, the script says what it needs and fails.
-    let o = Command::new("bash").arg(&script).current_dir(&dir).env_remove("SLURM_ARRAY_TASK_ID").output().unwrap();
+    let o = Command::new("bash")
+        .arg(&script)
+        .current_dir(&dir)
+        .env_remove("SLURM_ARRAY_TASK_ID")
+        .output()
+        .unwrap();
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("SLURM_ARRAY_TASK_ID"));
     let _ = std::fs::remove_dir_all(&dir);
@@ -359,7 +622,9 @@ fn chromium() -> Option<PathBuf> {
         return Some(PathBuf::from(c));
     }
     let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path).flat_map(|d| [d.join("chromium"), d.join("chromium-browser")]).find(|p| p.is_file())
+    std::env::split_paths(&path)
+        .flat_map(|d| [d.join("chromium"), d.join("chromium-browser")])
+        .find(|p| p.is_file())
 }
 
 /// The report opened in headless Chromium: a script added to a copy of the page measures
@@ -370,15 +635,35 @@ fn chromium() -> Option<PathBuf> {
 #[test]
 fn the_report_renders_in_headless_chromium() {
     let Some(browser) = chromium() else {
-        assert!(std::env::var_os("CI").is_none(), "CI is set but no chromium is installed (.ci/run installs Debian's chromium)");
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI is set but no chromium is installed (.ci/run installs Debian's chromium)"
+        );
         eprintln!("skipped: no chromium on PATH (set CHROMIUM to a Chromium binary)");
         return;
     };
     let dir = scratch("chromium");
     let variant = dir.join("short.yaml");
-    std::fs::write(&variant, "extends: go-west\nname: go-west-short\nparams:\n  target_vp: 40\n").unwrap();
+    std::fs::write(
+        &variant,
+        "extends: go-west\nname: go-west-short\nparams:\n  target_vp: 40\n",
+    )
+    .unwrap();
     let html = dir.join("report.html");
-    ok(&frontier(&["balance", "go-west", "--variant", s(&variant), "--players", "3", "--games", "40", "--seed", "2", "--report", s(&html)]));
+    ok(&frontier(&[
+        "balance",
+        "go-west",
+        "--variant",
+        s(&variant),
+        "--players",
+        "3",
+        "--games",
+        "40",
+        "--seed",
+        "2",
+        "--report",
+        s(&html),
+    ]));
     let page = std::fs::read_to_string(&html).unwrap();
     let probe = r#"<script>
 const r = {
@@ -396,22 +681,46 @@ const pre = document.createElement('pre'); pre.id = 'measured'; pre.textContent 
     let output = Command::new("timeout")
         .arg("120")
         .arg(&browser)
-        .args(["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--window-size=1000,2000"])
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--no-first-run",
+            "--window-size=1000,2000",
+        ])
         .arg(format!("--user-data-dir={}", profile.display()))
         .arg("--dump-dom")
         .arg(format!("file://{}", probed.display()))
         .output()
         .expect("chromium runs");
-    assert!(output.status.success(), "chromium: {:?}\n{}", output.status, String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "chromium: {:?}\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
     let dom = String::from_utf8_lossy(&output.stdout);
-    let start = dom.find("<pre id=\"measured\">").expect("the probe ran in the browser") + "<pre id=\"measured\">".len();
+    let start = dom
+        .find("<pre id=\"measured\">")
+        .expect("the probe ran in the browser")
+        + "<pre id=\"measured\">".len();
     let end = start + dom[start..].find("</pre>").unwrap();
-    let measured: serde_json::Value = serde_json::from_str(&dom[start..end].replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")).unwrap();
+    let measured: serde_json::Value = serde_json::from_str(
+        &dom[start..end]
+            .replace("&amp;", "&")
+            .replace("&lt;", "<")
+            .replace("&gt;", ">"),
+    )
+    .unwrap();
     let svgs = measured["svgs"].as_array().unwrap();
     let ids: Vec<&str> = svgs.iter().map(|s| s["id"].as_str().unwrap()).collect();
     assert_eq!(ids, ["win-rates", "scores", "lengths"]);
     for svg in svgs {
-        assert!(svg["width"].as_u64().unwrap() >= 300 && svg["height"].as_u64().unwrap() >= 200, "{svg}");
+        assert!(
+            svg["width"].as_u64().unwrap() >= 300 && svg["height"].as_u64().unwrap() >= 200,
+            "{svg}"
+        );
         assert!(svg["marks"].as_u64().unwrap() >= 10, "{svg}");
     }
     let tables = measured["tables"].as_array().unwrap();
@@ -419,9 +728,15 @@ const pre = document.createElement('pre'); pre.id = 'measured'; pre.textContent 
     let seats: Vec<_> = tables.iter().filter(|t| t["class"] == "seats").collect();
     assert_eq!(seats.len(), 2);
     for t in seats {
-        assert_eq!((t["rows"].as_u64(), t["cells"].as_u64()), (Some(4), Some(12)), "{t}");
+        assert_eq!(
+            (t["rows"].as_u64(), t["cells"].as_u64()),
+            (Some(4), Some(12)),
+            "{t}"
+        );
     }
-    assert!(tables.iter().any(|t| t["class"] == "comparison" && t["rows"] == 4));
+    assert!(tables
+        .iter()
+        .any(|t| t["class"] == "comparison" && t["rows"] == 4));
     assert_eq!(measured["title"], "Balance report: go-west");
     let _ = std::fs::remove_dir_all(&dir);
 }

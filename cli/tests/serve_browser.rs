@@ -27,7 +27,9 @@ fn chromium() -> Option<PathBuf> {
         return Some(PathBuf::from(c));
     }
     let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path).flat_map(|d| [d.join("chromium"), d.join("chromium-browser")]).find(|p| p.is_file())
+    std::env::split_paths(&path)
+        .flat_map(|d| [d.join("chromium"), d.join("chromium-browser")])
+        .find(|p| p.is_file())
 }
 
 /// A `frontier serve` on a free port, stopped when dropped.
@@ -45,8 +47,15 @@ impl Server {
             .spawn()
             .expect("frontier serve starts");
         let mut first = String::new();
-        BufReader::new(child.stdout.take().expect("its output")).read_line(&mut first).expect("it says where it listens");
-        let url = first.split_whitespace().find(|w| w.starts_with("http://")).expect("a URL on its first line").trim_end_matches('/').to_string();
+        BufReader::new(child.stdout.take().expect("its output"))
+            .read_line(&mut first)
+            .expect("it says where it listens");
+        let url = first
+            .split_whitespace()
+            .find(|w| w.starts_with("http://"))
+            .expect("a URL on its first line")
+            .trim_end_matches('/')
+            .to_string();
         Server { child, url }
     }
 }
@@ -67,10 +76,17 @@ fn browser(profile: &Path) -> Browser {
         .user_data_dir(Some(profile.to_path_buf()))
         .idle_browser_timeout(Duration::from_secs(300))
         .args(
-            ["--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-                .iter()
-                .map(std::ffi::OsStr::new)
-                .collect(),
+            [
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ]
+            .iter()
+            .map(std::ffi::OsStr::new)
+            .collect(),
         )
         .build()
         .expect("launch options");
@@ -81,9 +97,14 @@ fn browser(profile: &Path) -> Browser {
 /// arrays and objects arrive whole).
 fn eval(tab: &Tab, js: &str) -> serde_json::Value {
     let wrapped = format!("JSON.stringify({js})");
-    let value = tab.evaluate(&wrapped, false).unwrap_or_else(|e| panic!("{js}: {e}")).value;
+    let value = tab
+        .evaluate(&wrapped, false)
+        .unwrap_or_else(|e| panic!("{js}: {e}"))
+        .value;
     match value {
-        Some(serde_json::Value::String(text)) => serde_json::from_str(&text).unwrap_or(serde_json::Value::Null),
+        Some(serde_json::Value::String(text)) => {
+            serde_json::from_str(&text).unwrap_or(serde_json::Value::Null)
+        }
         _ => serde_json::Value::Null,
     }
 }
@@ -92,10 +113,20 @@ fn eval(tab: &Tab, js: &str) -> serde_json::Value {
 fn wait_until(tab: &Tab, condition: &str, what: &str) {
     let start = Instant::now();
     loop {
-        if tab.evaluate(condition, false).ok().and_then(|r| r.value).and_then(|v| v.as_bool()) == Some(true) {
+        if tab
+            .evaluate(condition, false)
+            .ok()
+            .and_then(|r| r.value)
+            .and_then(|v| v.as_bool())
+            == Some(true)
+        {
             return;
         }
-        assert!(start.elapsed() < PATIENCE, "waited {PATIENCE:?} for {what} ({condition}); the page says: {}", eval(tab, "document.body.innerText.slice(0, 2000)"));
+        assert!(
+            start.elapsed() < PATIENCE,
+            "waited {PATIENCE:?} for {what} ({condition}); the page says: {}",
+            eval(tab, "document.body.innerText.slice(0, 2000)")
+        );
         std::thread::sleep(Duration::from_millis(40));
     }
 }
@@ -107,48 +138,77 @@ fn click(tab: &Tab, selector: &str) {
         sel = serde_json::to_string(selector).unwrap()
     );
     let at = eval(tab, &js);
-    let at = at.as_array().unwrap_or_else(|| panic!("nothing to click at {selector}"));
-    tab.click_point(Point { x: at[0].as_f64().unwrap(), y: at[1].as_f64().unwrap() }).expect("the click");
+    let at = at
+        .as_array()
+        .unwrap_or_else(|| panic!("nothing to click at {selector}"));
+    tab.click_point(Point {
+        x: at[0].as_f64().unwrap(),
+        y: at[1].as_f64().unwrap(),
+    })
+    .expect("the click");
 }
 
 fn renders(tab: &Tab) -> u64 {
-    eval(tab, "Number(document.body.dataset.renders || 0)").as_u64().unwrap_or(0)
+    eval(tab, "Number(document.body.dataset.renders || 0)")
+        .as_u64()
+        .unwrap_or(0)
 }
 
 /// Starts a game from the start page: the ruleset's form, one seat per entry of `seats`
 /// (`human`, `random`…), a seed, and the mode (`tab` or `hotseat`); waits for the game
 /// page's first drawing.
 fn start_game(tab: &Tab, server: &Server, ruleset: &str, seats: &[&str], mode: &str, seed: u64) {
-    tab.navigate_to(&format!("{}/", server.url)).expect("the start page").wait_until_navigated().expect("it loads");
+    tab.navigate_to(&format!("{}/", server.url))
+        .expect("the start page")
+        .wait_until_navigated()
+        .expect("it loads");
     let form = format!("article[data-name=\"{ruleset}\"] form");
     let players = seats.len();
-    wait_until(tab, &format!("!!document.querySelector('{form} .seat')"), "the start form");
+    wait_until(
+        tab,
+        &format!("!!document.querySelector('{form} .seat')"),
+        "the start form",
+    );
     eval(
         tab,
         &format!(
             "(() => {{ const f = document.querySelector('{form}'); const n = f.querySelector('.player-count'); n.value = '{players}'; n.dispatchEvent(new Event('change')); f.querySelector('.seed').value = '{seed}'; f.querySelector('.mode').value = '{mode}'; }})()"
         ),
     );
-    wait_until(tab, &format!("document.querySelectorAll('{form} .seat').length === {players}"), "a seat per player");
+    wait_until(
+        tab,
+        &format!("document.querySelectorAll('{form} .seat').length === {players}"),
+        "a seat per player",
+    );
     let kinds = serde_json::to_string(seats).unwrap();
     eval(tab, &format!("[...document.querySelectorAll('{form} .seat')].forEach((s, i) => s.value = {kinds}[i])"));
     click(tab, &format!("{form} button.start"));
-    wait_until(tab, "location.pathname.startsWith('/game/') && Number(document.body.dataset.renders || 0) > 0", "the game page");
+    wait_until(
+        tab,
+        "location.pathname.startsWith('/game/') && Number(document.body.dataset.renders || 0) > 0",
+        "the game page",
+    );
 }
 
 /// A seat of people then bots: `human` first, `random` for the others.
 fn against_bots(players: usize) -> Vec<&'static str> {
-    (0..players).map(|i| if i == 0 { "human" } else { "random" }).collect()
+    (0..players)
+        .map(|i| if i == 0 { "human" } else { "random" })
+        .collect()
 }
 
 fn screenshot(tab: &Tab, name: &str) {
-    let png = tab.capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true).expect("a screenshot");
+    let png = tab
+        .capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true)
+        .expect("a screenshot");
     assert!(png.starts_with(b"\x89PNG"), "{name}: not a PNG");
     let scratch = Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve-screenshots");
     std::fs::create_dir_all(&scratch).unwrap();
     std::fs::write(scratch.join(format!("{name}.png")), &png).unwrap();
     if std::env::var_os("UPDATE_SCREENSHOTS").is_some_and(|v| v == "1") {
-        let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs").join(format!("serve-{name}.png"));
+        let docs = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../docs")
+            .join(format!("serve-{name}.png"));
         std::fs::write(docs, &png).unwrap();
     }
 }
@@ -156,12 +216,16 @@ fn screenshot(tab: &Tab, name: &str) {
 #[test]
 fn play_watch_and_replay_in_headless_chromium() {
     if chromium().is_none() {
-        assert!(std::env::var_os("CI").is_none(), "CI is set but no chromium is installed (.ci/run installs Debian's chromium)");
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI is set but no chromium is installed (.ci/run installs Debian's chromium)"
+        );
         eprintln!("skipped: no chromium on PATH (set CHROMIUM to a Chromium binary)");
         return;
     }
     let server = Server::start();
-    let profile = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("serve-chromium-{}", std::process::id()));
+    let profile = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("serve-chromium-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&profile);
     let browser = browser(&profile);
     let tab = browser.new_tab().expect("a tab");
@@ -169,12 +233,24 @@ fn play_watch_and_replay_in_headless_chromium() {
 
     type Scenario = (&'static str, fn(&Tab, &Server));
     let scenarios: [Scenario; 6] = [
-        ("circle the wagons by clicking the board", circle_the_wagons_by_clicking_the_board),
+        (
+            "circle the wagons by clicking the board",
+            circle_the_wagons_by_clicking_the_board,
+        ),
         ("go west with buttons", go_west_with_buttons),
         ("go west in hot seat", go_west_in_hot_seat),
-        ("every other game draws its board", every_other_game_draws_its_board),
-        ("a shipped trace replays to its end", a_shipped_trace_replays_to_its_end),
-        ("a tampered trace shows its failing line", a_tampered_trace_shows_its_failing_line),
+        (
+            "every other game draws its board",
+            every_other_game_draws_its_board,
+        ),
+        (
+            "a shipped trace replays to its end",
+            a_shipped_trace_replays_to_its_end,
+        ),
+        (
+            "a tampered trace shows its failing line",
+            a_tampered_trace_shows_its_failing_line,
+        ),
     ];
     for (name, scenario) in scenarios {
         let start = Instant::now();
@@ -189,7 +265,14 @@ fn play_watch_and_replay_in_headless_chromium() {
 /// Places cards by clicking the board (the cells an option names), takes cards by clicking
 /// them in the circle, until the final scores show.
 fn circle_the_wagons_by_clicking_the_board(tab: &Tab, server: &Server) {
-    start_game(tab, server, "circle-the-wagons", &against_bots(2), "tab", 11);
+    start_game(
+        tab,
+        server,
+        "circle-the-wagons",
+        &against_bots(2),
+        "tab",
+        11,
+    );
     let mut clicks = 0;
     let mut board_clicks = 0;
     let mut shot = false;
@@ -206,45 +289,110 @@ fn circle_the_wagons_by_clicking_the_board(tab: &Tab, server: &Server) {
                 click(tab, "#next-pick");
                 board_clicks += usize::from(is_cell);
                 // Upright or turned: the click leaves the options of that cell.
-                if eval(tab, "!!document.querySelector('#show-all')") == serde_json::Value::Bool(true) {
+                if eval(tab, "!!document.querySelector('#show-all')")
+                    == serde_json::Value::Bool(true)
+                {
                     click(tab, "#decision button.option:not(.hidden-option)");
                 }
             }
             _ => click(tab, "#decision button.option"),
         }
-        wait_until(tab, &format!("Number(document.body.dataset.renders) > {before}"), "the page after a choice");
+        wait_until(
+            tab,
+            &format!("Number(document.body.dataset.renders) > {before}"),
+            "the page after a choice",
+        );
         clicks += 1;
         if clicks == 14 && !shot {
             screenshot(tab, "circle-the-wagons");
             shot = true;
         }
-        assert!(clicks < 300, "Circle the Wagons did not end after {clicks} clicks");
+        assert!(
+            clicks < 300,
+            "Circle the Wagons did not end after {clicks} clicks"
+        );
     }
-    assert!(board_clicks >= 10, "only {board_clicks} cards were placed by clicking the board");
-    let rows = eval(tab, "document.querySelectorAll('#final-scores tr').length").as_u64().unwrap();
+    assert!(
+        board_clicks >= 10,
+        "only {board_clicks} cards were placed by clicking the board"
+    );
+    let rows = eval(tab, "document.querySelectorAll('#final-scores tr').length")
+        .as_u64()
+        .unwrap();
     assert_eq!(rows, 3, "a header and two players in the final scores");
-    assert!(eval(tab, "document.querySelector('#status').innerText").as_str().unwrap().contains("Game over"));
+    assert!(eval(tab, "document.querySelector('#status').innerText")
+        .as_str()
+        .unwrap()
+        .contains("Game over"));
 }
 
 /// A few Go West turns with the option buttons against two bots.
 fn go_west_with_buttons(tab: &Tab, server: &Server) {
     start_game(tab, server, "go-west", &against_bots(3), "tab", 5);
-    let first_steps = eval(tab, "document.querySelector('#title').innerText").as_str().unwrap().to_string();
+    let first_steps = eval(tab, "document.querySelector('#title').innerText")
+        .as_str()
+        .unwrap()
+        .to_string();
     for turn in 0..8 {
-        wait_until(tab, "document.querySelectorAll('#decision button.option:not([disabled])').length > 0", "a Go West decision");
+        wait_until(
+            tab,
+            "document.querySelectorAll('#decision button.option:not([disabled])').length > 0",
+            "a Go West decision",
+        );
         let before = renders(tab);
         // The last button: an action other than the first (selling, scoring, a second card).
-        let n = eval(tab, "document.querySelectorAll('#decision button.option').length").as_u64().unwrap();
-        eval(tab, &format!("document.querySelectorAll('#decision button.option')[{}].id = 'chosen'", (turn as u64) % n));
+        let n = eval(
+            tab,
+            "document.querySelectorAll('#decision button.option').length",
+        )
+        .as_u64()
+        .unwrap();
+        eval(
+            tab,
+            &format!(
+                "document.querySelectorAll('#decision button.option')[{}].id = 'chosen'",
+                (turn as u64) % n
+            ),
+        );
         click(tab, "#chosen");
-        wait_until(tab, &format!("Number(document.body.dataset.renders) > {before}"), "the page after a Go West choice");
+        wait_until(
+            tab,
+            &format!("Number(document.body.dataset.renders) > {before}"),
+            "the page after a Go West choice",
+        );
     }
-    let title = eval(tab, "document.querySelector('#title').innerText").as_str().unwrap().to_string();
+    let title = eval(tab, "document.querySelector('#title').innerText")
+        .as_str()
+        .unwrap()
+        .to_string();
     assert_ne!(title, first_steps, "the steps moved on");
-    assert!(eval(tab, "document.querySelectorAll('#log li').length").as_u64().unwrap() > 10, "the log grows");
-    assert!(eval(tab, "document.querySelectorAll('#board svg.tracks .slot').length").as_u64().unwrap() >= 28, "the tracks are drawn");
+    assert!(
+        eval(tab, "document.querySelectorAll('#log li').length")
+            .as_u64()
+            .unwrap()
+            > 10,
+        "the log grows"
+    );
+    assert!(
+        eval(
+            tab,
+            "document.querySelectorAll('#board svg.tracks .slot').length"
+        )
+        .as_u64()
+        .unwrap()
+            >= 28,
+        "the tracks are drawn"
+    );
     // The other players' hands are face down.
-    assert!(eval(tab, "document.querySelectorAll('.player:not(:first-child) .card.face-down').length").as_u64().unwrap() > 0);
+    assert!(
+        eval(
+            tab,
+            "document.querySelectorAll('.player:not(:first-child) .card.face-down').length"
+        )
+        .as_u64()
+        .unwrap()
+            > 0
+    );
     screenshot(tab, "go-west");
 }
 
@@ -254,12 +402,34 @@ fn go_west_in_hot_seat(tab: &Tab, server: &Server) {
     start_game(tab, server, "go-west", &["human", "human"], "hotseat", 8);
     let face_up_hands = "document.querySelectorAll('.player .card:not(.face-down)').length";
     for _ in 0..3 {
-        wait_until(tab, "!!document.querySelector('#show-hand')", "the hot seat's button");
-        assert_eq!(eval(tab, face_up_hands).as_u64(), Some(0), "a hand shows before its player asked");
-        assert_eq!(eval(tab, "document.querySelectorAll('#decision button.option').length").as_u64(), Some(0));
+        wait_until(
+            tab,
+            "!!document.querySelector('#show-hand')",
+            "the hot seat's button",
+        );
+        assert_eq!(
+            eval(tab, face_up_hands).as_u64(),
+            Some(0),
+            "a hand shows before its player asked"
+        );
+        assert_eq!(
+            eval(
+                tab,
+                "document.querySelectorAll('#decision button.option').length"
+            )
+            .as_u64(),
+            Some(0)
+        );
         click(tab, "#show-hand");
-        wait_until(tab, "document.querySelectorAll('#decision button.option:not([disabled])').length > 0", "the decider's options");
-        assert!(eval(tab, face_up_hands).as_u64().unwrap() > 0, "the decider sees their hand");
+        wait_until(
+            tab,
+            "document.querySelectorAll('#decision button.option:not([disabled])').length > 0",
+            "the decider's options",
+        );
+        assert!(
+            eval(tab, face_up_hands).as_u64().unwrap() > 0,
+            "the decider sees their hand"
+        );
         let before = renders(tab);
         click(tab, "#decision button.option");
         wait_until(tab, &format!("Number(document.body.dataset.renders) > {before} && !!document.querySelector('#show-hand')"), "the table's view again");
@@ -267,54 +437,143 @@ fn go_west_in_hot_seat(tab: &Tab, server: &Server) {
 }
 
 fn every_other_game_draws_its_board(tab: &Tab, server: &Server) {
-    for (ruleset, players, drawn) in [("way-out-west", 3, "svg.tracks"), ("gold-west", 2, "svg.hexes .hex"), ("grand-junction", 5, ".player .counter")] {
+    for (ruleset, players, drawn) in [
+        ("way-out-west", 3, "svg.tracks"),
+        ("gold-west", 2, "svg.hexes .hex"),
+        ("grand-junction", 5, ".player .counter"),
+    ] {
         start_game(tab, server, ruleset, &against_bots(players), "tab", 3);
-        wait_until(tab, &format!("!!document.querySelector('#board {drawn}')"), &format!("{ruleset}'s board"));
+        wait_until(
+            tab,
+            &format!("!!document.querySelector('#board {drawn}')"),
+            &format!("{ruleset}'s board"),
+        );
         // A few decisions in, so that the board holds something.
         for _ in 0..4 {
-            if eval(tab, "document.querySelectorAll('#decision button.option:not([disabled])').length > 0") != serde_json::Value::Bool(true) {
+            if eval(
+                tab,
+                "document.querySelectorAll('#decision button.option:not([disabled])').length > 0",
+            ) != serde_json::Value::Bool(true)
+            {
                 break;
             }
             let before = renders(tab);
             click(tab, "#decision button.option");
-            wait_until(tab, &format!("Number(document.body.dataset.renders) > {before}"), "the page after a choice");
+            wait_until(
+                tab,
+                &format!("Number(document.body.dataset.renders) > {before}"),
+                "the page after a choice",
+            );
         }
         screenshot(tab, ruleset);
     }
 }
 
 fn open_replay(tab: &Tab, server: &Server, trace: &str) {
-    tab.navigate_to(&format!("{}/replay", server.url)).expect("the replay page").wait_until_navigated().expect("it loads");
-    wait_until(tab, "!!document.querySelector('#trace-text')", "the replay page");
-    eval(tab, &format!("document.querySelector('#trace-text').value = {}", serde_json::to_string(trace).unwrap()));
+    tab.navigate_to(&format!("{}/replay", server.url))
+        .expect("the replay page")
+        .wait_until_navigated()
+        .expect("it loads");
+    wait_until(
+        tab,
+        "!!document.querySelector('#trace-text')",
+        "the replay page",
+    );
+    eval(
+        tab,
+        &format!(
+            "document.querySelector('#trace-text').value = {}",
+            serde_json::to_string(trace).unwrap()
+        ),
+    );
     click(tab, "#load-trace");
-    wait_until(tab, "!document.querySelector('#player').hidden", "the replay");
+    wait_until(
+        tab,
+        "!document.querySelector('#player').hidden",
+        "the replay",
+    );
 }
 
 fn a_shipped_trace_replays_to_its_end(tab: &Tab, server: &Server) {
-    let trace = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../rulesets/circle-the-wagons/traces/full-game.trace")).unwrap();
+    let trace = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../rulesets/circle-the-wagons/traces/full-game.trace"),
+    )
+    .unwrap();
     open_replay(tab, server, &trace);
-    let last = eval(tab, "Number(document.querySelector('#slider').max)").as_u64().unwrap();
+    let last = eval(tab, "Number(document.querySelector('#slider').max)")
+        .as_u64()
+        .unwrap();
     assert!(last > 3, "{last} steps");
-    assert_eq!(eval(tab, "document.querySelector('#failure').hidden"), serde_json::Value::Bool(true));
+    assert_eq!(
+        eval(tab, "document.querySelector('#failure').hidden"),
+        serde_json::Value::Bool(true)
+    );
     // Step with the keyboard: → to the next step, End to the last, ← back one.
     tab.press_key("ArrowRight").unwrap();
-    wait_until(tab, "document.querySelector('#position').dataset.step === '1'", "step 1");
+    wait_until(
+        tab,
+        "document.querySelector('#position').dataset.step === '1'",
+        "step 1",
+    );
     tab.press_key("End").unwrap();
-    wait_until(tab, &format!("document.querySelector('#position').dataset.step === '{last}'"), "the last step");
+    wait_until(
+        tab,
+        &format!("document.querySelector('#position').dataset.step === '{last}'"),
+        "the last step",
+    );
     tab.press_key("ArrowLeft").unwrap();
-    wait_until(tab, &format!("document.querySelector('#position').dataset.step === '{}'", last - 1), "one step back");
-    assert!(eval(tab, "!!document.querySelector('#lines li.current')") == serde_json::Value::Bool(true), "the step's line is marked");
+    wait_until(
+        tab,
+        &format!(
+            "document.querySelector('#position').dataset.step === '{}'",
+            last - 1
+        ),
+        "one step back",
+    );
+    assert!(
+        eval(tab, "!!document.querySelector('#lines li.current')") == serde_json::Value::Bool(true),
+        "the step's line is marked"
+    );
 }
 
 fn a_tampered_trace_shows_its_failing_line(tab: &Tab, server: &Server) {
-    let trace = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../rulesets/circle-the-wagons/traces/full-game.trace")).unwrap();
-    let tampered = trace.replacen("p1: place c13 upright at (0,0)", "p1: place c13 upright at (5,5)", 1);
+    let trace = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../rulesets/circle-the-wagons/traces/full-game.trace"),
+    )
+    .unwrap();
+    let tampered = trace.replacen(
+        "p1: place c13 upright at (0,0)",
+        "p1: place c13 upright at (5,5)",
+        1,
+    );
     let line = tampered.lines().position(|l| l.contains("(5,5)")).unwrap() + 1;
     open_replay(tab, server, &tampered);
-    wait_until(tab, "!!document.querySelector('#lines li.failing')", "the failing line");
-    assert_eq!(eval(tab, "document.querySelector('#lines li.failing').dataset.line").as_str(), Some(line.to_string().as_str()));
-    let legal = eval(tab, "[...document.querySelectorAll('#legal li')].map(li => li.textContent)");
-    assert!(legal.as_array().unwrap().iter().any(|o| o == "place c13 upright at (0,0)"), "{legal}");
+    wait_until(
+        tab,
+        "!!document.querySelector('#lines li.failing')",
+        "the failing line",
+    );
+    assert_eq!(
+        eval(
+            tab,
+            "document.querySelector('#lines li.failing').dataset.line"
+        )
+        .as_str(),
+        Some(line.to_string().as_str())
+    );
+    let legal = eval(
+        tab,
+        "[...document.querySelectorAll('#legal li')].map(li => li.textContent)",
+    );
+    assert!(
+        legal
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|o| o == "place c13 upright at (0,0)"),
+        "{legal}"
+    );
     screenshot(tab, "replay-failing");
 }

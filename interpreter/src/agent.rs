@@ -55,7 +55,11 @@ impl Game {
     /// decision).
     pub fn view<'a>(&'a self, state: &'a State) -> Option<View<'a>> {
         match self.status(state) {
-            Status::Decision { player, .. } => Some(View { game: self, state, player }),
+            Status::Decision { player, .. } => Some(View {
+                game: self,
+                state,
+                player,
+            }),
             _ => None,
         }
     }
@@ -87,7 +91,9 @@ impl View<'_> {
     /// Each option's details for a person (what its rows are, by their tables' `show:`
     /// templates; empty strings when there is nothing to add to the label).
     pub fn details(&self) -> Vec<String> {
-        (0..self.options()).map(|i| self.game.option_details(self.state, i)).collect()
+        (0..self.options())
+            .map(|i| self.game.option_details(self.state, i))
+            .collect()
     }
 
     pub fn prompt(&self) -> Result<String, RuntimeError> {
@@ -130,7 +136,8 @@ impl View<'_> {
     /// The state as this player may see it: zones they may not see show only what their
     /// visibility allows.
     pub fn render(&self, style: Style) -> String {
-        self.game.render_state_styled(self.state, Some(self.player), style)
+        self.game
+            .render_state_styled(self.state, Some(self.player), style)
     }
 }
 

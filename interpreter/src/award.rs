@@ -42,14 +42,19 @@ pub fn prizes(keys: &[Vec<i64>], prizes: &[i64], ties: Ties) -> Result<Vec<i64>,
     let mut out = vec![0; keys.len()];
     let mut place = 0;
     while place < order.len() {
-        let tied = order[place..].iter().take_while(|&&e| significant(&keys[e]) == significant(&keys[order[place]])).count();
+        let tied = order[place..]
+            .iter()
+            .take_while(|&&e| significant(&keys[e]) == significant(&keys[order[place]]))
+            .count();
         let each = match ties {
             Ties::Each => prize(place),
             Ties::Share | Ties::NextKey => {
                 let pool = (place..place + tied)
                     .map(prize)
                     .try_fold(0i64, |a, p| a.checked_add(p))
-                    .ok_or("the prizes of tied places add up past the whole numbers a state holds")?;
+                    .ok_or(
+                        "the prizes of tied places add up past the whole numbers a state holds",
+                    )?;
                 pool.div_euclid(tied as i64)
             }
         };
@@ -72,39 +77,66 @@ mod tests {
     #[test]
     fn a_clear_order_takes_the_prizes_in_turn() {
         // 4 > 3 > 1: first 5, second 3, third 1.
-        assert_eq!(prizes(&k(&[3, 4, 1]), &[5, 3, 1], Ties::Share).unwrap(), vec![3, 5, 1]);
+        assert_eq!(
+            prizes(&k(&[3, 4, 1]), &[5, 3, 1], Ties::Share).unwrap(),
+            vec![3, 5, 1]
+        );
         // More entrants than prizes: the last gets nothing.
-        assert_eq!(prizes(&k(&[1, 2, 3, 4]), &[5, 3], Ties::Share).unwrap(), vec![0, 0, 3, 5]);
+        assert_eq!(
+            prizes(&k(&[1, 2, 3, 4]), &[5, 3], Ties::Share).unwrap(),
+            vec![0, 0, 3, 5]
+        );
     }
 
     #[test]
     fn shared_places_pool_their_prizes() {
         // Two tied first: (5 + 3) / 2 = 4 each; the third takes the third prize, 1.
-        assert_eq!(prizes(&k(&[4, 4, 2]), &[5, 3, 1], Ties::Share).unwrap(), vec![4, 4, 1]);
+        assert_eq!(
+            prizes(&k(&[4, 4, 2]), &[5, 3, 1], Ties::Share).unwrap(),
+            vec![4, 4, 1]
+        );
         // Three tied first: (5 + 3 + 1) / 3 = 3 each.
-        assert_eq!(prizes(&k(&[2, 2, 2]), &[5, 3, 1], Ties::Share).unwrap(), vec![3, 3, 3]);
+        assert_eq!(
+            prizes(&k(&[2, 2, 2]), &[5, 3, 1], Ties::Share).unwrap(),
+            vec![3, 3, 3]
+        );
         // Two tied second: (3 + 0) / 2 = 1 each, rounded down.
-        assert_eq!(prizes(&k(&[9, 1, 1]), &[5, 3], Ties::Share).unwrap(), vec![5, 1, 1]);
+        assert_eq!(
+            prizes(&k(&[9, 1, 1]), &[5, 3], Ties::Share).unwrap(),
+            vec![5, 1, 1]
+        );
     }
 
     #[test]
     fn each_tied_entrant_takes_the_place_and_the_next_is_skipped() {
         // Two tied first take 5 each; the next entrant is third: 1.
-        assert_eq!(prizes(&k(&[4, 4, 2]), &[5, 3, 1], Ties::Each).unwrap(), vec![5, 5, 1]);
+        assert_eq!(
+            prizes(&k(&[4, 4, 2]), &[5, 3, 1], Ties::Each).unwrap(),
+            vec![5, 5, 1]
+        );
     }
 
     #[test]
     fn the_next_key_breaks_ties() {
         // Tied on 4, the second key puts the second entrant first; the third is third.
         let keys = vec![vec![4, 1], vec![4, 2], vec![2, 9]];
-        assert_eq!(prizes(&keys, &[5, 3, 1], Ties::NextKey).unwrap(), vec![3, 5, 1]);
+        assert_eq!(
+            prizes(&keys, &[5, 3, 1], Ties::NextKey).unwrap(),
+            vec![3, 5, 1]
+        );
         // Tied on every key: they share, (5 + 3) / 2 = 4.
         let keys = vec![vec![4, 1], vec![4, 1], vec![2, 9]];
-        assert_eq!(prizes(&keys, &[5, 3, 1], Ties::NextKey).unwrap(), vec![4, 4, 1]);
+        assert_eq!(
+            prizes(&keys, &[5, 3, 1], Ties::NextKey).unwrap(),
+            vec![4, 4, 1]
+        );
     }
 
     #[test]
     fn nobody_no_prize() {
-        assert_eq!(prizes(&[], &[5, 3], Ties::Share).unwrap(), Vec::<i64>::new());
+        assert_eq!(
+            prizes(&[], &[5, 3], Ties::Share).unwrap(),
+            Vec::<i64>::new()
+        );
     }
 }

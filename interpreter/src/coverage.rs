@@ -31,7 +31,8 @@ pub fn clauses(rules_md: &str, known: &BTreeSet<Arc<str>>) -> Vec<Clause> {
         if let Some(title) = line.trim_start().strip_prefix('#') {
             let title = title.trim_start_matches('#').trim();
             // "2 - Actions", "1. Setup": the numbering is not part of the reference.
-            let title = title.trim_start_matches(|c: char| c.is_ascii_digit() || matches!(c, '.' | '-' | ' '));
+            let title = title
+                .trim_start_matches(|c: char| c.is_ascii_digit() || matches!(c, '.' | '-' | ' '));
             heading = Some(title.to_string()).filter(|t| !t.is_empty());
         }
         let Some(row) = line.trim().strip_prefix('|') else {
@@ -47,12 +48,22 @@ pub fn clauses(rules_md: &str, known: &BTreeSet<Arc<str>>) -> Vec<Clause> {
         if !in_map || first.starts_with("---") || first.is_empty() {
             continue;
         }
-        let section = first.strip_prefix('§').and_then(|rest| rest.split_whitespace().next()).map(str::to_string);
-        let before_colon = first.split_once(':').map(|(r, _)| r.trim().to_string()).filter(|r| names_known(r));
+        let section = first
+            .strip_prefix('§')
+            .and_then(|rest| rest.split_whitespace().next())
+            .map(str::to_string);
+        let before_colon = first
+            .split_once(':')
+            .map(|(r, _)| r.trim().to_string())
+            .filter(|r| names_known(r));
         let under_heading = heading.clone().filter(|h| names_known(h));
         let reference = section.or(before_colon).or(under_heading);
         let covered_by = columns.get(2).copied().unwrap_or_default();
-        out.push(Clause { text: first.to_string(), reference, traces: trace_names(covered_by) });
+        out.push(Clause {
+            text: first.to_string(),
+            reference,
+            traces: trace_names(covered_by),
+        });
     }
     out
 }
@@ -70,7 +81,10 @@ fn trace_names(cell: &str) -> Vec<String> {
 /// followed by more words (`5.1` reaches `5.1`, not `5.10`; `Mise en place` reaches the
 /// heading `Mise en place du jeu`).
 pub fn reaches(reference: &str, ran: &BTreeSet<Arc<str>>) -> bool {
-    let words = |long: &str, short: &str| long.strip_prefix(short).is_some_and(|rest| rest.is_empty() || rest.starts_with(' '));
+    let words = |long: &str, short: &str| {
+        long.strip_prefix(short)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with(' '))
+    };
     ran.iter()
         .flat_map(|r| std::iter::once(&**r).chain(r.split('/')))
         .any(|p| words(p, reference) || words(reference, p))
@@ -86,24 +100,36 @@ mod tests {
                   | §5.1 Play a card. | `play` | `traces/a.trace`, `traces/b.trace` |\n\
                   | Comptez vos points/Territoires: the largest group | `ranking` | tests |\n\
                   | A note without reference | — | — |\n\nafter\n| not | a | map |\n";
-        let known: BTreeSet<Arc<str>> = ["5.1", "Comptez vos points/Territoires"].into_iter().map(Arc::from).collect();
+        let known: BTreeSet<Arc<str>> = ["5.1", "Comptez vos points/Territoires"]
+            .into_iter()
+            .map(Arc::from)
+            .collect();
         let c = clauses(md, &known);
         assert_eq!(c.len(), 3);
         assert_eq!(c[0].reference.as_deref(), Some("5.1"));
         assert_eq!(c[0].traces, ["traces/a.trace", "traces/b.trace"]);
-        assert_eq!(c[1].reference.as_deref(), Some("Comptez vos points/Territoires"));
+        assert_eq!(
+            c[1].reference.as_deref(),
+            Some("Comptez vos points/Territoires")
+        );
         assert!(c[1].traces.is_empty());
         assert_eq!(c[2].reference, None);
         // Under a heading that names a reference, a clause without one falls under it.
         let md = "### 2 - Territoires\n| Clause | a | b |\n|---|---|---|\n| A turn is: this. | x | y |\n";
-        assert_eq!(clauses(md, &known)[0].reference.as_deref(), Some("Territoires"));
+        assert_eq!(
+            clauses(md, &known)[0].reference.as_deref(),
+            Some("Territoires")
+        );
         let md = "### Elsewhere\n| Clause | a | b |\n|---|---|---|\n| A turn is: this. | x | y |\n";
         assert_eq!(clauses(md, &known)[0].reference, None);
     }
 
     #[test]
     fn a_reference_reaches_its_clause_as_a_whole_word() {
-        let ran: BTreeSet<Arc<str>> = ["5.10", "Comptez vos points/Territoires"].into_iter().map(Arc::from).collect();
+        let ran: BTreeSet<Arc<str>> = ["5.10", "Comptez vos points/Territoires"]
+            .into_iter()
+            .map(Arc::from)
+            .collect();
         assert!(reaches("5.10", &ran));
         assert!(!reaches("5.1", &ran));
         assert!(reaches("Territoires", &ran));

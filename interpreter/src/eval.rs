@@ -52,13 +52,19 @@ impl Hoisting<'_> {
     fn value(&self, depth: u8, index: u8) -> Result<Value> {
         let mut frame = self;
         for _ in 0..depth {
-            frame = frame.env.hoisted.ok_or_else(|| RuntimeError::new("internal: a lifted value without its frame"))?;
+            frame = frame
+                .env
+                .hoisted
+                .ok_or_else(|| RuntimeError::new("internal: a lifted value without its frame"))?;
         }
         let i = index as usize;
         if let Some(v) = frame.known.get(i).and_then(|k| k.get()) {
             return Ok(v.clone());
         }
-        let expr = frame.values.get(i).ok_or_else(|| RuntimeError::new("internal: a lifted value out of range"))?;
+        let expr = frame
+            .values
+            .get(i)
+            .ok_or_else(|| RuntimeError::new("internal: a lifted value out of range"))?;
         let v = expr.eval(frame.env)?;
         let _ = frame.known[i].set(v.clone());
         Ok(v)
@@ -73,19 +79,39 @@ pub struct Memo(std::cell::RefCell<Vec<Option<Value>>>);
 
 impl<'a> Env<'a> {
     pub fn new(game: &'a Game, state: &'a State, locals: &'a [Value]) -> Env<'a> {
-        Env { game, state, locals, it: &Value::None, bound: None, params: &[], outer: None, memo: None, hoisted: None }
+        Env {
+            game,
+            state,
+            locals,
+            it: &Value::None,
+            bound: None,
+            params: &[],
+            outer: None,
+            memo: None,
+            hoisted: None,
+        }
     }
     /// The environment of a per-element argument applied to `it`.
     pub fn with_it<'b>(&'b self, it: &'b Value) -> Env<'b> {
-        Env { it, outer: Some(self), ..*self }
+        Env {
+            it,
+            outer: Some(self),
+            ..*self
+        }
     }
     pub fn with_bound<'b>(&'b self, slot: Slot, value: &'b Value) -> Env<'b> {
-        Env { bound: Some((slot, value)), ..*self }
+        Env {
+            bound: Some((slot, value)),
+            ..*self
+        }
     }
     /// This environment, remembering the values of functions without parameters: only
     /// while the state does not change.
     pub fn with_memo<'b>(&'b self, memo: &'b Memo) -> Env<'b> {
-        Env { memo: Some(memo), ..*self }
+        Env {
+            memo: Some(memo),
+            ..*self
+        }
     }
     /// The element of the lambda `depth` levels out (0 is `it`).
     fn outer_it(&self, depth: u8) -> &Value {
@@ -101,17 +127,36 @@ impl<'a> Env<'a> {
     /// The environment of a function's body: the game and state, its arguments, and
     /// nothing of the caller (no locals, no `it`).
     pub fn for_function<'b>(&'b self, params: &'b [Value]) -> Env<'b> {
-        Env { game: self.game, state: self.state, locals: &[], it: &Value::None, bound: None, params, outer: None, memo: self.memo, hoisted: None }
+        Env {
+            game: self.game,
+            state: self.state,
+            locals: &[],
+            it: &Value::None,
+            bound: None,
+            params,
+            outer: None,
+            memo: self.memo,
+            hoisted: None,
+        }
     }
     /// Evaluates `body` (the body of an [`Expr::With`]) with the lifted `values` readable.
     fn with_hoisted<T>(&self, values: &[Expr], body: impl FnOnce(&Env) -> Result<T>) -> Result<T> {
-        let frame = Hoisting { values, known: Default::default(), env: self };
-        body(&Env { hoisted: Some(&frame), ..*self })
+        let frame = Hoisting {
+            values,
+            known: Default::default(),
+            env: self,
+        };
+        body(&Env {
+            hoisted: Some(&frame),
+            ..*self
+        })
     }
     fn hoisted_value(&self, depth: u8, index: u8) -> Result<Value> {
         match self.hoisted {
             Some(frame) => frame.value(depth, index),
-            None => Err(RuntimeError::new("internal: a lifted value read outside its frame")),
+            None => Err(RuntimeError::new(
+                "internal: a lifted value read outside its frame",
+            )),
         }
     }
     pub fn local(&self, slot: Slot) -> &Value {
@@ -137,7 +182,10 @@ struct ErrorInner {
 
 impl RuntimeError {
     pub fn new(message: impl Into<String>) -> RuntimeError {
-        RuntimeError(Box::new(ErrorInner { message: message.into(), origin: None }))
+        RuntimeError(Box::new(ErrorInner {
+            message: message.into(),
+            origin: None,
+        }))
     }
     pub fn at(mut self, origin: &Arc<str>) -> RuntimeError {
         if self.0.origin.is_none() {
@@ -186,7 +234,10 @@ pub enum TemplatePart {
 
 impl Template {
     pub fn literal(text: &str) -> Template {
-        Template { parts: vec![TemplatePart::Text(text.to_string())], source: text.to_string() }
+        Template {
+            parts: vec![TemplatePart::Text(text.to_string())],
+            source: text.to_string(),
+        }
     }
 
     /// The text, plain: colours marked by `colour()` are taken out (labels, prompts, logs).
@@ -220,14 +271,28 @@ impl Expr {
             Expr::Outer(depth) => env.outer_it(*depth).clone(),
             Expr::Players => players(env),
             Expr::Param(i) => env.params[*i as usize].clone(),
-            Expr::Function { id, args } => return call_function(env, *id, args, |body, env| body.eval(env)),
+            Expr::Function { id, args } => {
+                return call_function(env, *id, args, |body, env| body.eval(env))
+            }
             Expr::Var { slot, code } => code.decode(env.state.ints[*slot as usize]),
-            Expr::VarAt { base, code, index, name } => code.decode(var_at(env, *base, index, name)?),
-            Expr::VarAtKey { base, code, key, name } => code.decode(var_at_key(env, *base, *key, name)?),
+            Expr::VarAt {
+                base,
+                code,
+                index,
+                name,
+            } => code.decode(var_at(env, *base, index, name)?),
+            Expr::VarAtKey {
+                base,
+                code,
+                key,
+                name,
+            } => code.decode(var_at_key(env, *base, *key, name)?),
             Expr::Column { values, row, name } => values[row_of(row, env, name)?].clone(),
             Expr::ColumnKey { values, key, name } => values[key_row(env, *key, name)?].clone(),
             Expr::RowId(row) => match row.eval(env)? {
-                Value::Row(t, r) => Value::Str(Arc::from(env.game.tables[t.index()].rows[r as usize].id.as_str())),
+                Value::Row(t, r) => Value::Str(Arc::from(
+                    env.game.tables[t.index()].rows[r as usize].id.as_str(),
+                )),
                 _ => return Err(RuntimeError::new("none has no id")),
             },
             Expr::PosRow(p) => Value::Int(as_pos(&p.eval(env)?)?.row as i64),
@@ -236,8 +301,12 @@ impl Expr {
                 let items = zone(env, z)?;
                 Value::list(items.iter().map(|e| decode_element(z.of, *e)).collect())
             }
-            Expr::ZoneFirst(z) => zone(env, z)?.first().map_or(Value::None, |e| decode_element(z.of, *e)),
-            Expr::ZoneLast(z) => zone(env, z)?.last().map_or(Value::None, |e| decode_element(z.of, *e)),
+            Expr::ZoneFirst(z) => zone(env, z)?
+                .first()
+                .map_or(Value::None, |e| decode_element(z.of, *e)),
+            Expr::ZoneLast(z) => zone(env, z)?
+                .last()
+                .map_or(Value::None, |e| decode_element(z.of, *e)),
             Expr::ZoneLen(_)
             | Expr::RowNumber { .. }
             | Expr::PlayerCount
@@ -260,10 +329,20 @@ impl Expr {
                 return usize::try_from(i)
                     .ok()
                     .and_then(|i| items.get(i).cloned())
-                    .ok_or_else(|| RuntimeError::new(format!("position {i} is outside a list of {}", items.len())));
+                    .ok_or_else(|| {
+                        RuntimeError::new(format!(
+                            "position {i} is outside a list of {}",
+                            items.len()
+                        ))
+                    });
             }
             Expr::RowAt { table, .. } => Value::Row(*table, self.row_at(env)?),
-            Expr::List(items) => Value::list(items.iter().map(|e| e.eval(env)).collect::<Result<Vec<_>>>()?),
+            Expr::List(items) => Value::list(
+                items
+                    .iter()
+                    .map(|e| e.eval(env))
+                    .collect::<Result<Vec<_>>>()?,
+            ),
             Expr::UnrolledTest { .. } => Value::Bool(self.bool(env)?),
             Expr::UnrolledTotal { .. } => Value::Int(self.int(env)?),
             Expr::Filter { .. } | Expr::RowsWhere { .. } => {
@@ -275,16 +354,35 @@ impl Expr {
                 Value::list(out)
             }
             Expr::Pair { .. } => Value::Int(self.index(env, "a two-key declaration")? as i64),
-            Expr::If { cond, then, otherwise } => {
-                return if cond.bool(env)? { then.eval(env) } else { otherwise.eval(env) };
+            Expr::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                return if cond.bool(env)? {
+                    then.eval(env)
+                } else {
+                    otherwise.eval(env)
+                };
             }
             Expr::Call { eval, args, .. } => return eval(args, env),
             Expr::Lambda(body) => return body.eval(env),
             Expr::With { values, body } => return env.with_hoisted(values, |env| body.eval(env)),
             Expr::Hoisted { depth, index } => return env.hoisted_value(*depth, *index),
-            Expr::Board(_) => return Err(RuntimeError::new("a board is read with cells(), at(), groups(), holes() or placements()")),
-            Expr::Script { scripts, name, args } => {
-                let values = args.iter().map(|a| a.eval(env)).collect::<Result<Vec<_>>>()?;
+            Expr::Board(_) => {
+                return Err(RuntimeError::new(
+                    "a board is read with cells(), at(), groups(), holes() or placements()",
+                ))
+            }
+            Expr::Script {
+                scripts,
+                name,
+                args,
+            } => {
+                let values = args
+                    .iter()
+                    .map(|a| a.eval(env))
+                    .collect::<Result<Vec<_>>>()?;
                 return scripts.call(env, name, values);
             }
         })
@@ -296,8 +394,16 @@ impl Expr {
     pub fn int(&self, env: &Env) -> Result<i64> {
         match self {
             Expr::Const(Value::Int(n)) => Ok(*n),
-            Expr::Var { slot, code: Code::Int } => Ok(env.state.ints[*slot as usize]),
-            Expr::VarAtKey { base, code: Code::Int, key, name } => var_at_key(env, *base, *key, name),
+            Expr::Var {
+                slot,
+                code: Code::Int,
+            } => Ok(env.state.ints[*slot as usize]),
+            Expr::VarAtKey {
+                base,
+                code: Code::Int,
+                key,
+                name,
+            } => var_at_key(env, *base, *key, name),
             Expr::Local(slot) => as_int(env.local(*slot)),
             Expr::Param(i) => as_int(&env.params[*i as usize]),
             Expr::Function { id, args } => call_function(env, *id, args, |body, env| body.int(env)),
@@ -318,7 +424,11 @@ impl Expr {
                 let items = zone(env, z)?;
                 Ok(code.map_or(0, |c| items.iter().filter(|e| **e == c).count()) as i64)
             }
-            Expr::If { cond, then, otherwise } => {
+            Expr::If {
+                cond,
+                then,
+                otherwise,
+            } => {
                 if cond.bool(env)? {
                     then.int(env)
                 } else {
@@ -333,16 +443,27 @@ impl Expr {
     #[inline(never)]
     fn int_other(&self, env: &Env) -> Result<i64> {
         match self {
-            Expr::VarAt { base, code: Code::Int, index, name } => var_at(env, *base, index, name),
+            Expr::VarAt {
+                base,
+                code: Code::Int,
+                index,
+                name,
+            } => var_at(env, *base, index, name),
             Expr::Column { values, row, name } => as_int(&values[row_of(row, env, name)?]),
             Expr::Neg(e, source) => {
                 let x = e.int(env)?;
-                x.checked_neg().ok_or_else(|| RuntimeError::new(format!("-({x}) is past the largest whole number in \"{source}\"")))
+                x.checked_neg().ok_or_else(|| {
+                    RuntimeError::new(format!(
+                        "-({x}) is past the largest whole number in \"{source}\""
+                    ))
+                })
             }
             Expr::ZoneIndexOf(z, x) => {
                 let code = x.code(env)?;
                 let items = zone(env, z)?;
-                Ok(code.and_then(|c| items.iter().position(|e| *e == c)).map_or(-1, |i| i as i64))
+                Ok(code
+                    .and_then(|c| items.iter().position(|e| *e == c))
+                    .map_or(-1, |i| i as i64))
             }
             Expr::With { values, body } => env.with_hoisted(values, |env| body.int(env)),
             _ => as_int(&self.eval(env)?),
@@ -355,8 +476,16 @@ impl Expr {
     fn leaf_int(&self, env: &Env) -> Result<i64> {
         match self {
             Expr::Const(Value::Int(n)) => Ok(*n),
-            Expr::Var { slot, code: Code::Int } => Ok(env.state.ints[*slot as usize]),
-            Expr::VarAtKey { base, code: Code::Int, key, name } => var_at_key(env, *base, *key, name),
+            Expr::Var {
+                slot,
+                code: Code::Int,
+            } => Ok(env.state.ints[*slot as usize]),
+            Expr::VarAtKey {
+                base,
+                code: Code::Int,
+                key,
+                name,
+            } => var_at_key(env, *base, *key, name),
             Expr::ColumnKey { values, key, name } => as_int(&values[key_row(env, *key, name)?]),
             Expr::PlayerCount => Ok(env.state.names.len() as i64),
             Expr::ZoneLen(z) => Ok(zone(env, z)?.len() as i64),
@@ -381,16 +510,31 @@ impl Expr {
             }
             Expr::IsNone { value, negate } => Ok(value.code(env)?.is_none() != *negate),
             Expr::Same { a, b, negate } => Ok((a.code(env)? == b.code(env)?) != *negate),
-            Expr::VarAtKey { base, code: Code::Bool, key, name } => Ok(var_at_key(env, *base, *key, name)? != 0),
+            Expr::VarAtKey {
+                base,
+                code: Code::Bool,
+                key,
+                name,
+            } => Ok(var_at_key(env, *base, *key, name)? != 0),
             Expr::ColumnKey { values, key, name } => as_bool(&values[key_row(env, *key, name)?]),
             Expr::And(a, b) => Ok(a.bool(env)? && b.bool(env)?),
             Expr::Or(a, b) => Ok(a.bool(env)? || b.bool(env)?),
             Expr::Not(e) => Ok(!e.bool(env)?),
-            Expr::Var { slot, code: Code::Bool } => Ok(env.state.ints[*slot as usize] != 0),
-            Expr::VarAt { base, code: Code::Bool, index, name } => Ok(var_at(env, *base, index, name)? != 0),
+            Expr::Var {
+                slot,
+                code: Code::Bool,
+            } => Ok(env.state.ints[*slot as usize] != 0),
+            Expr::VarAt {
+                base,
+                code: Code::Bool,
+                index,
+                name,
+            } => Ok(var_at(env, *base, index, name)? != 0),
             Expr::Local(slot) => as_bool(env.local(*slot)),
             Expr::Param(i) => as_bool(&env.params[*i as usize]),
-            Expr::Function { id, args } => call_function(env, *id, args, |body, env| body.bool(env)),
+            Expr::Function { id, args } => {
+                call_function(env, *id, args, |body, env| body.bool(env))
+            }
             Expr::Call { eval, args, .. } => as_bool(&eval(args, env)?),
             Expr::UnrolledTest { op, items } => unrolled_test(*op, items, env),
             Expr::ZoneContains(z, x) => {
@@ -415,11 +559,19 @@ impl Expr {
                 let mut found = false;
                 list.each(env, |v| {
                     found = *v == x;
-                    Ok(if found { ControlFlow::Break(()) } else { ControlFlow::Continue(()) })
+                    Ok(if found {
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    })
                 })?;
                 Ok(found)
             }
-            Expr::If { cond, then, otherwise } => {
+            Expr::If {
+                cond,
+                then,
+                otherwise,
+            } => {
                 if cond.bool(env)? {
                     then.bool(env)
                 } else {
@@ -449,7 +601,14 @@ impl Expr {
     /// small and non-recursive).
     #[inline(never)]
     fn pair_index(&self, env: &Env, what: &str) -> Result<usize> {
-        let Expr::Pair { first, second, stride } = self else { return self.index(env, what) };
+        let Expr::Pair {
+            first,
+            second,
+            stride,
+        } = self
+        else {
+            return self.index(env, what);
+        };
         Ok(first.index(env, what)? * *stride as usize + second.index(env, what)?)
     }
 
@@ -459,11 +618,19 @@ impl Expr {
         Ok(match self {
             Expr::Local(slot) => code_of(env.local(*slot)),
             Expr::It => code_of(env.it),
-            Expr::Var { slot, code: Code::Player | Code::Row(_) } => {
+            Expr::Var {
+                slot,
+                code: Code::Player | Code::Row(_),
+            } => {
                 let n = env.state.ints[*slot as usize];
                 (n >= 0).then_some(n as u16)
             }
-            Expr::VarAtKey { base, code: Code::Player | Code::Row(_), key, name } => {
+            Expr::VarAtKey {
+                base,
+                code: Code::Player | Code::Row(_),
+                key,
+                name,
+            } => {
                 let n = var_at_key(env, *base, *key, name)?;
                 (n >= 0).then_some(n as u16)
             }
@@ -474,11 +641,15 @@ impl Expr {
 
     /// The row number an [`Expr::RowAt`] reads, checked against the table's rows.
     fn row_at(&self, env: &Env) -> Result<u16> {
-        let Expr::RowAt { count, at, .. } = self else { return Err(RuntimeError::new("internal: not a row read")) };
+        let Expr::RowAt { count, at, .. } = self else {
+            return Err(RuntimeError::new("internal: not a row read"));
+        };
         let i = at.int(env)?;
         match u16::try_from(i) {
             Ok(r) if r < *count => Ok(r),
-            _ => Err(RuntimeError::new(format!("position {i} is outside a list of {count}"))),
+            _ => Err(RuntimeError::new(format!(
+                "position {i} is outside a list of {count}"
+            ))),
         }
     }
 
@@ -510,7 +681,11 @@ impl Expr {
     /// Calls `f` with each element of this list expression in order, until it breaks.
     /// The players, a zone, a constant list and a list written out are read where they
     /// lie: no list is built.
-    pub fn each(&self, env: &Env, mut f: impl FnMut(&Value) -> Result<ControlFlow<()>>) -> Result<()> {
+    pub fn each(
+        &self,
+        env: &Env,
+        mut f: impl FnMut(&Value) -> Result<ControlFlow<()>>,
+    ) -> Result<()> {
         match self {
             Expr::Players => {
                 for p in 0..env.state.names.len() {
@@ -549,7 +724,9 @@ impl Expr {
                     }
                 }
             }
-            Expr::With { values, body } => env.with_hoisted(values, |env| body.each_dyn(env, &mut f))?,
+            Expr::With { values, body } => {
+                env.with_hoisted(values, |env| body.each_dyn(env, &mut f))?
+            }
             // A list written out (`[t.coach, t.hotel]`): its items one by one.
             Expr::List(items) => {
                 for item in items {
@@ -571,7 +748,11 @@ impl Expr {
 
     /// [`Expr::each`] with the element function behind a reference: what a nested
     /// `each` (a filter of a filter) calls, so that the generic one is instantiated once.
-    fn each_dyn(&self, env: &Env, f: &mut dyn FnMut(&Value) -> Result<ControlFlow<()>>) -> Result<()> {
+    fn each_dyn(
+        &self,
+        env: &Env,
+        f: &mut dyn FnMut(&Value) -> Result<ControlFlow<()>>,
+    ) -> Result<()> {
         self.each(env, f)
     }
 
@@ -593,7 +774,12 @@ const STACK_ARGS: usize = 4;
 // Out of line: its argument array and frame would otherwise weigh on every
 // `int`/`bool`/`eval` call, most of which call no function.
 #[inline(never)]
-fn call_function<T: FromValue>(env: &Env, id: crate::ir::FunctionId, args: &[Expr], run: impl Fn(&Expr, &Env) -> Result<T>) -> Result<T> {
+fn call_function<T: FromValue>(
+    env: &Env,
+    id: crate::ir::FunctionId,
+    args: &[Expr],
+    run: impl Fn(&Expr, &Env) -> Result<T>,
+) -> Result<T> {
     let function = &env.game.functions[id.index()];
     if let (true, Some(memo)) = (args.is_empty(), env.memo) {
         if let Some(Some(v)) = memo.0.borrow().get(id.index()) {
@@ -615,7 +801,10 @@ fn call_function<T: FromValue>(env: &Env, id: crate::ir::FunctionId, args: &[Exp
         }
         run(&function.body, &env.for_function(&values[..args.len()]))
     } else {
-        let values = args.iter().map(|a| a.eval(env)).collect::<Result<Vec<_>>>()?;
+        let values = args
+            .iter()
+            .map(|a| a.eval(env))
+            .collect::<Result<Vec<_>>>()?;
         run(&function.body, &env.for_function(&values))
     }
 }

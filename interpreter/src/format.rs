@@ -396,7 +396,11 @@ pub fn schema() -> String {
 /// the loader accepts (and names in "expected one of" messages).
 fn keys<T: JsonSchema>() -> Vec<String> {
     let schema = schemars::schema_for!(T);
-    schema.schema.object.map(|o| o.properties.keys().cloned().collect()).unwrap_or_default()
+    schema
+        .schema
+        .object
+        .map(|o| o.properties.keys().cloned().collect())
+        .unwrap_or_default()
 }
 
 /// The keys of each section, worked out once.

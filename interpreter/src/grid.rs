@@ -97,7 +97,10 @@ impl Grid {
     }
 
     pub fn get(&self, p: Pos) -> Option<u16> {
-        self.cells.binary_search_by(|(q, _)| q.cmp(&p)).ok().map(|i| self.cells[i].1)
+        self.cells
+            .binary_search_by(|(q, _)| q.cmp(&p))
+            .ok()
+            .map(|i| self.cells[i].1)
     }
 
     /// Writes one cell (covering what was there).
@@ -112,7 +115,10 @@ impl Grid {
     pub fn place(&mut self, at: Pos, piece: &Piece) -> Result<(), String> {
         check_piece(piece)?;
         let far = at.offset(piece.len() as i16, piece[0].len() as i16);
-        if [at.row, at.col, far.row, far.col].iter().any(|v| v.abs() >= LIMIT) {
+        if [at.row, at.col, far.row, far.col]
+            .iter()
+            .any(|v| v.abs() >= LIMIT)
+        {
             return Err(format!("position {at} is too far from the origin"));
         }
         for (r, line) in piece.iter().enumerate() {
@@ -127,7 +133,12 @@ impl Grid {
 
     pub fn bounds(&self) -> Option<Bounds> {
         let first = self.cells.first()?.0;
-        let mut b = Bounds { top: first.row, left: first.col, bottom: first.row, right: first.col };
+        let mut b = Bounds {
+            top: first.row,
+            left: first.col,
+            bottom: first.row,
+            right: first.col,
+        };
         for (p, _) in &self.cells {
             b.top = b.top.min(p.row);
             b.bottom = b.bottom.max(p.row);
@@ -151,19 +162,25 @@ impl Grid {
         // just beyond one of their four edges. Work grows with the cells, not the bounds
         // (but for a compact grid, marks on the rectangle of candidates, read in reading
         // order, save sorting them).
-        let Some(b) = self.bounds() else { return Vec::new() };
+        let Some(b) = self.bounds() else {
+            return Vec::new();
+        };
         let (top, left) = (b.top as i32 - rows as i32, b.left as i32 - cols as i32);
         let height = (b.bottom as i32 + 1 - top + 1) as usize;
         let width = (b.right as i32 + 1 - left + 1) as usize;
         if height.saturating_mul(width) <= MAX_MARKED_AREA {
             let mut marked = vec![false; height * width];
             self.each_candidate(rows, cols, |p| {
-                marked[(p.row as i32 - top) as usize * width + (p.col as i32 - left) as usize] = true;
+                marked[(p.row as i32 - top) as usize * width + (p.col as i32 - left) as usize] =
+                    true;
             });
             let mut out = Vec::new();
             for (i, &m) in marked.iter().enumerate() {
                 if m {
-                    out.push(Pos::new((top + (i / width) as i32) as i16, (left + (i % width) as i32) as i16));
+                    out.push(Pos::new(
+                        (top + (i / width) as i32) as i16,
+                        (left + (i % width) as i32) as i16,
+                    ));
                 }
             }
             return out;
@@ -195,7 +212,10 @@ impl Grid {
 
     /// The edge-connected groups of the cells whose element passes `keep`, largest first
     /// (equal sizes in reading order of their first cell); each group in reading order.
-    pub fn groups<E>(&self, mut keep: impl FnMut(u16) -> Result<bool, E>) -> Result<Vec<Vec<Pos>>, E> {
+    pub fn groups<E>(
+        &self,
+        mut keep: impl FnMut(u16) -> Result<bool, E>,
+    ) -> Result<Vec<Vec<Pos>>, E> {
         let mut kept = BTreeSet::new();
         for (p, e) in &self.cells {
             if keep(*e)? {
@@ -226,10 +246,14 @@ impl Grid {
     /// Empty cells enclosed by the grid: inside its bounds and not connected to the
     /// outside of the bounds through empty cells. Reading order.
     pub fn holes(&self) -> Result<Vec<Pos>, String> {
-        let Some(b) = self.bounds() else { return Ok(Vec::new()) };
+        let Some(b) = self.bounds() else {
+            return Ok(Vec::new());
+        };
         let area = (b.bottom as i64 - b.top as i64 + 1) * (b.right as i64 - b.left as i64 + 1);
         if area > MAX_HOLE_AREA {
-            return Err(format!("holes() of a board spanning {area} cells: at most {MAX_HOLE_AREA}"));
+            return Err(format!(
+                "holes() of a board spanning {area} cells: at most {MAX_HOLE_AREA}"
+            ));
         }
         let mut outside = BTreeSet::new();
         let mut frontier: Vec<Pos> = Vec::new();
@@ -283,7 +307,9 @@ pub fn rotate<T: Clone>(piece: &[Vec<T>], quarter_turns: i64) -> Vec<Vec<T>> {
     for _ in 0..quarter_turns.rem_euclid(4) {
         let rows = out.len();
         let cols = out.first().map_or(0, Vec::len);
-        out = (0..cols).map(|c| (0..rows).rev().map(|r| out[r][c].clone()).collect()).collect();
+        out = (0..cols)
+            .map(|c| (0..rows).rev().map(|r| out[r][c].clone()).collect())
+            .collect();
     }
     out
 }
@@ -319,12 +345,23 @@ mod tests {
         let g = grid("1");
         // A 1×1 piece next to a single cell: the cell itself (covering) and its four edge
         // neighbours; the four diagonal cells touch only at a corner.
-        assert_eq!(g.placements(1, 1), positions(&[(-1, 0), (0, -1), (0, 0), (0, 1), (1, 0)]));
+        assert_eq!(
+            g.placements(1, 1),
+            positions(&[(-1, 0), (0, -1), (0, 0), (0, 1), (1, 0)])
+        );
         // A 2×2 piece around one cell: top-left from (-2,-1) to (1,0), minus the corners
         // (-2,-2)... enumerate by hand: it must cover (0,0) or have it on an edge.
         let p = g.placements(2, 2);
-        assert!(!p.contains(&Pos::new(-2, -2)) && !p.contains(&Pos::new(1, 1)) && !p.contains(&Pos::new(-2, 1)));
-        assert!(p.contains(&Pos::new(-2, -1)) && p.contains(&Pos::new(-2, 0)) && p.contains(&Pos::new(0, 1)));
+        assert!(
+            !p.contains(&Pos::new(-2, -2))
+                && !p.contains(&Pos::new(1, 1))
+                && !p.contains(&Pos::new(-2, 1))
+        );
+        assert!(
+            p.contains(&Pos::new(-2, -1))
+                && p.contains(&Pos::new(-2, 0))
+                && p.contains(&Pos::new(0, 1))
+        );
         assert!(p.contains(&Pos::new(0, 0)) && p.contains(&Pos::new(-1, -1)));
         // Rows -2..=1, columns -2..=1 give 16 candidates; the 4 corner ones fail: 12.
         assert_eq!(p.len(), 12);
@@ -345,7 +382,11 @@ mod tests {
     #[test]
     fn placing_covers_what_lies_beneath_and_gaps_keep_it() {
         let mut g = grid("11\n11");
-        g.place(Pos::new(1, 1), &vec![vec![Some(2), None], vec![Some(3), Some(4)]]).unwrap();
+        g.place(
+            Pos::new(1, 1),
+            &vec![vec![Some(2), None], vec![Some(3), Some(4)]],
+        )
+        .unwrap();
         // (1,1) covered by 2; the gap at (1,2) leaves that cell empty as it was.
         assert_eq!(g, grid("11\n12\n.34"));
     }
@@ -369,7 +410,10 @@ mod tests {
         // A notch open to the edge of the bounds is not a hole.
         assert_eq!(grid("1.1\n111").holes().unwrap(), Vec::<Pos>::new());
         // Two enclosed cells side by side are two holes.
-        assert_eq!(grid("1111\n1..1\n1111").holes().unwrap(), positions(&[(1, 1), (1, 2)]));
+        assert_eq!(
+            grid("1111\n1..1\n1111").holes().unwrap(),
+            positions(&[(1, 1), (1, 2)])
+        );
     }
 
     #[test]

@@ -37,12 +37,30 @@ impl Layout {
     /// lower right, below, lower left, upper left.
     pub fn neighbours(self, x: i64, y: i64) -> [(i64, i64); 6] {
         if self == Layout::Axial {
-            return [(x, y - 1), (x + 1, y - 1), (x + 1, y), (x, y + 1), (x - 1, y + 1), (x - 1, y)];
+            return [
+                (x, y - 1),
+                (x + 1, y - 1),
+                (x + 1, y),
+                (x, y + 1),
+                (x - 1, y + 1),
+                (x - 1, y),
+            ];
         }
         // A shifted column's side neighbours are the cells at its row and the row below;
         // an unshifted one's, the row above and its row.
-        let (upper, lower) = if self.shifted(x) { (y, y + 1) } else { (y - 1, y) };
-        [(x, y - 1), (x + 1, upper), (x + 1, lower), (x, y + 1), (x - 1, lower), (x - 1, upper)]
+        let (upper, lower) = if self.shifted(x) {
+            (y, y + 1)
+        } else {
+            (y - 1, y)
+        };
+        [
+            (x, y - 1),
+            (x + 1, upper),
+            (x + 1, lower),
+            (x, y + 1),
+            (x - 1, lower),
+            (x - 1, upper),
+        ]
     }
 
     /// Cube coordinates of `(x, y)`: q, r, s with q + r + s = 0.
@@ -52,7 +70,11 @@ impl Layout {
         }
         let q = x;
         // Rows of shifted columns sit half a hex lower: round the half hex toward them.
-        let shift = if self.shifted(x) { (x - x.rem_euclid(2)) / 2 } else { (x + x.rem_euclid(2)) / 2 };
+        let shift = if self.shifted(x) {
+            (x - x.rem_euclid(2)) / 2
+        } else {
+            (x + x.rem_euclid(2)) / 2
+        };
         let r = y - shift;
         (q, r, -q - r)
     }
@@ -83,14 +105,31 @@ impl HexTable {
         let mut at = std::collections::HashMap::new();
         for (r, c) in coords.iter().enumerate() {
             if let Some(other) = at.insert(*c, r as u16) {
-                return Err(format!("rows {} and {} are both at ({}, {})", other + 1, r + 1, c.0, c.1));
+                return Err(format!(
+                    "rows {} and {} are both at ({}, {})",
+                    other + 1,
+                    r + 1,
+                    c.0,
+                    c.1
+                ));
             }
         }
         let neighbours = coords
             .iter()
-            .map(|&(x, y)| layout.neighbours(x, y).iter().filter_map(|n| at.get(n).copied()).collect())
+            .map(|&(x, y)| {
+                layout
+                    .neighbours(x, y)
+                    .iter()
+                    .filter_map(|n| at.get(n).copied())
+                    .collect()
+            })
             .collect();
-        Ok(HexTable { layout: Some(layout), coords, neighbours, at })
+        Ok(HexTable {
+            layout: Some(layout),
+            coords,
+            neighbours,
+            at,
+        })
     }
 
     /// A map whose rows list their neighbours; each listing must be mutual.
@@ -101,11 +140,19 @@ impl HexTable {
                     return Err(format!("row '{}' lists itself as its neighbour", ids[r]));
                 }
                 if !neighbours[n as usize].contains(&(r as u16)) {
-                    return Err(format!("row '{}' lists '{}' as a neighbour, but '{}' does not list '{}'", ids[r], ids[n as usize], ids[n as usize], ids[r]));
+                    return Err(format!(
+                        "row '{}' lists '{}' as a neighbour, but '{}' does not list '{}'",
+                        ids[r], ids[n as usize], ids[n as usize], ids[r]
+                    ));
                 }
             }
         }
-        Ok(HexTable { layout: None, coords: Vec::new(), neighbours, at: Default::default() })
+        Ok(HexTable {
+            layout: None,
+            coords: Vec::new(),
+            neighbours,
+            at: Default::default(),
+        })
     }
 
     /// The row next to `row` in direction `d` (0 above, clockwise to 5), if there is one.
@@ -129,11 +176,17 @@ impl HexTable {
             let backward = (forward + 3) % 6;
             for &start in cells {
                 // A line starts where the cell behind it is not one of the cells.
-                if self.step(start, backward).is_some_and(|b| inside.contains(&b)) {
+                if self
+                    .step(start, backward)
+                    .is_some_and(|b| inside.contains(&b))
+                {
                     continue;
                 }
                 let mut line = vec![start];
-                while let Some(next) = self.step(*line.last().unwrap_or(&start), forward).filter(|n| inside.contains(n)) {
+                while let Some(next) = self
+                    .step(*line.last().unwrap_or(&start), forward)
+                    .filter(|n| inside.contains(n))
+                {
                     line.push(next);
                 }
                 if line.len() >= 2 {
@@ -236,7 +289,10 @@ mod tests {
             for x in -5..6 {
                 for y in -5..6 {
                     for n in layout.neighbours(x, y) {
-                        assert!(layout.neighbours(n.0, n.1).contains(&(x, y)), "{layout:?} ({x},{y}) {n:?}");
+                        assert!(
+                            layout.neighbours(n.0, n.1).contains(&(x, y)),
+                            "{layout:?} ({x},{y}) {n:?}"
+                        );
                         assert_eq!(layout.distance((x, y), n), 1, "{layout:?} ({x},{y}) {n:?}");
                     }
                 }
@@ -253,7 +309,10 @@ mod tests {
         let all: Vec<u16> = (0..5).collect();
         // Up–down: 0 1 2; lower right: 0 3 4; upper right: (0,2)'s upper right is (1,2)
         // (absent), (0,1)'s is (1,1): 1 3, and (1,1)'s (odd) upper right is (2,0): absent.
-        assert_eq!(t.lines(&all), vec![vec![0, 1, 2], vec![0, 3, 4], vec![1, 3]]);
+        assert_eq!(
+            t.lines(&all),
+            vec![vec![0, 1, 2], vec![0, 3, 4], vec![1, 3]]
+        );
         // Without (0,1): the column breaks; no line is a single hex.
         assert_eq!(t.lines(&[0, 2, 3, 4]), vec![vec![0, 3, 4]]);
     }
@@ -262,7 +321,10 @@ mod tests {
     fn axial_neighbours_are_the_six_unit_steps_clockwise() {
         // Flat-topped, r down-left: above (0,-1), upper right (1,-1), lower right (1,0),
         // below (0,1), lower left (-1,1), upper left (-1,0).
-        assert_eq!(Layout::Axial.neighbours(0, 0), [(0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0)]);
+        assert_eq!(
+            Layout::Axial.neighbours(0, 0),
+            [(0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0)]
+        );
         // Two steps right is (2,-1): (0,0) → (1,-1) → (2,-1), or → (1,0) → (2,-1).
         assert_eq!(Layout::Axial.distance((0, 0), (2, -1)), 2);
         assert_eq!(Layout::Axial.distance((0, 0), (2, 2)), 4);
@@ -281,7 +343,10 @@ mod tests {
         assert_eq!(t.components(&[0, 1, 2, 3]), vec![vec![0, 1, 2], vec![3]]);
         assert_eq!(t.lines(&[0, 1, 2]), Vec::<Vec<u16>>::new());
         let one_way = HexTable::listed(vec![vec![1], vec![]], &ids[..2]).unwrap_err();
-        assert_eq!(one_way, "row 'a' lists 'b' as a neighbour, but 'b' does not list 'a'");
+        assert_eq!(
+            one_way,
+            "row 'a' lists 'b' as a neighbour, but 'b' does not list 'a'"
+        );
     }
 
     #[test]

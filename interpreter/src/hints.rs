@@ -2,7 +2,9 @@
 
 /// " (did you mean 'x'?)" when a candidate is close to `word`, else nothing.
 pub fn did_you_mean(word: &str, candidates: &[String]) -> String {
-    closest(word, candidates).map(|c| format!(" (did you mean '{c}'?)")).unwrap_or_default()
+    closest(word, candidates)
+        .map(|c| format!(" (did you mean '{c}'?)"))
+        .unwrap_or_default()
 }
 
 /// The candidate closest to `word` by edit distance, if close enough to be a likely typo.

@@ -110,7 +110,10 @@ impl Key {
             Expr::Local(slot) => Some(Key::Local(*slot)),
             Expr::It => Some(Key::It),
             Expr::Param(i) => Some(Key::Param(*i)),
-            Expr::Var { slot, code: Code::Player | Code::Row(_) } => Some(Key::Var(*slot)),
+            Expr::Var {
+                slot,
+                code: Code::Player | Code::Row(_),
+            } => Some(Key::Var(*slot)),
             _ => None,
         }
     }
@@ -312,23 +315,54 @@ pub enum Expr {
     /// A parameter of the function whose body this is.
     Param(u16),
     /// A call of a function of the ruleset: its body is `Game::functions[id]`.
-    Function { id: FunctionId, args: Vec<Expr> },
+    Function {
+        id: FunctionId,
+        args: Vec<Expr>,
+    },
     /// A single-valued state variable.
-    Var { slot: u32, code: Code },
+    Var {
+        slot: u32,
+        code: Code,
+    },
     /// An indexed state variable: the slot of index 0 and the index.
-    VarAt { base: u32, code: Code, index: Box<Expr>, name: Arc<str> },
+    VarAt {
+        base: u32,
+        code: Code,
+        index: Box<Expr>,
+        name: Arc<str>,
+    },
     /// `var[key]`: an indexed variable read with a key (see [`Key`]).
-    VarAtKey { base: u32, code: Code, key: Key, name: Arc<str> },
+    VarAtKey {
+        base: u32,
+        code: Code,
+        key: Key,
+        name: Arc<str>,
+    },
     /// The index of an entry of a two-key declaration (`supply[p, s]`): `first * stride +
     /// second`, each key read as a seat or row number. Only stands as the index of a
     /// `VarAt` or a zone or a place; read as a value, it is that number.
-    Pair { first: Box<Expr>, second: Box<Expr>, stride: u32 },
+    Pair {
+        first: Box<Expr>,
+        second: Box<Expr>,
+        stride: u32,
+    },
     /// A column of a table, read for a row: the column's value for each row.
-    Column { values: Arc<[Value]>, row: Box<Expr>, name: Arc<str> },
+    Column {
+        values: Arc<[Value]>,
+        row: Box<Expr>,
+        name: Arc<str>,
+    },
     /// `key.column`: a column read for the row a key holds.
-    ColumnKey { values: Arc<[Value]>, key: Key, name: Arc<str> },
+    ColumnKey {
+        values: Arc<[Value]>,
+        key: Key,
+        name: Arc<str>,
+    },
     /// `x == none` (or `!=` when negated), for a player or a row.
-    IsNone { value: Box<Expr>, negate: bool },
+    IsNone {
+        value: Box<Expr>,
+        negate: bool,
+    },
     RowId(Box<Expr>),
     PosRow(Box<Expr>),
     PosCol(Box<Expr>),
@@ -344,57 +378,118 @@ pub enum Expr {
     /// `filter(list, cond)`: the elements for which the per-element `cond` holds. Its
     /// consumers that only iterate (`count_if`, `any`, `sum`, `for:` lists…) read them
     /// one by one from `list` ([`Expr::each`]); no list is built.
-    Filter { list: Box<Expr>, cond: Box<Expr> },
+    Filter {
+        list: Box<Expr>,
+        cond: Box<Expr>,
+    },
     /// The rows of table `table` whose column holds the key's value, in table order:
     /// `filter(rows, r => r.column == key and …)` reads them from an index the optimizer
     /// built (`groups[0]`: the rows where the column is none; `groups[c + 1]`: where it
     /// holds code `c`) instead of testing every row.
-    RowsWhere { table: TableId, groups: Arc<[Box<[u16]>]>, key: Box<Expr> },
+    RowsWhere {
+        table: TableId,
+        groups: Arc<[Box<[u16]>]>,
+        key: Box<Expr>,
+    },
     /// A list indexed by position.
-    Index { list: Box<Expr>, at: Box<Expr> },
+    Index {
+        list: Box<Expr>,
+        at: Box<Expr>,
+    },
     /// `rows[at]` where `rows` is every row of table `table` in order (`count` of them):
     /// the row numbered `at`, found without reading a list.
-    RowAt { table: TableId, count: u16, at: Box<Expr> },
+    RowAt {
+        table: TableId,
+        count: u16,
+        at: Box<Expr>,
+    },
     /// `index_of(rows, row)` where `rows` is every row of a table in order (`count` of
     /// them): the row's number, or -1 for none.
-    RowNumber { row: Box<Expr>, count: u16 },
+    RowNumber {
+        row: Box<Expr>,
+        count: u16,
+    },
     List(Vec<Expr>),
     /// `any` or `all` of a per-element argument over a constant list, unrolled by the
     /// optimizer: one true/false item per element, the argument's body with that element
     /// put in (and folded), evaluated in the list's order up to the item where the call
     /// would have stopped.
-    UnrolledTest { op: Quantifier, items: Vec<Expr> },
+    UnrolledTest {
+        op: Quantifier,
+        items: Vec<Expr>,
+    },
     /// `sum` or `count_if` unrolled the same way: a number, from the items in order.
-    UnrolledTotal { op: Total, items: Vec<Expr> },
+    UnrolledTotal {
+        op: Total,
+        items: Vec<Expr>,
+    },
     Neg(Box<Expr>, Source),
     Not(Box<Expr>),
-    Arith { op: ArithOp, a: Box<Expr>, b: Box<Expr>, source: Source },
+    Arith {
+        op: ArithOp,
+        a: Box<Expr>,
+        b: Box<Expr>,
+        source: Source,
+    },
     /// Comparison of two numbers.
-    Compare { op: CmpOp, a: Box<Expr>, b: Box<Expr> },
+    Compare {
+        op: CmpOp,
+        a: Box<Expr>,
+        b: Box<Expr>,
+    },
     /// Equality of two values of any (compatible) types.
-    Equal { a: Box<Expr>, b: Box<Expr>, negate: bool },
+    Equal {
+        a: Box<Expr>,
+        b: Box<Expr>,
+        negate: bool,
+    },
     /// Equality of two players, or two rows of one table: their codes are compared.
-    Same { a: Box<Expr>, b: Box<Expr>, negate: bool },
+    Same {
+        a: Box<Expr>,
+        b: Box<Expr>,
+        negate: bool,
+    },
     And(Box<Expr>, Box<Expr>),
     Or(Box<Expr>, Box<Expr>),
-    In { item: Box<Expr>, list: Box<Expr> },
-    If { cond: Box<Expr>, then: Box<Expr>, otherwise: Box<Expr> },
+    In {
+        item: Box<Expr>,
+        list: Box<Expr>,
+    },
+    If {
+        cond: Box<Expr>,
+        then: Box<Expr>,
+        otherwise: Box<Expr>,
+    },
     /// A built-in function: its registry entry (for the optimizer and messages) and the
     /// evaluation the lowering chose for these arguments.
-    Call { builtin: &'static Builtin, eval: BuiltinEval, args: Vec<Expr> },
+    Call {
+        builtin: &'static Builtin,
+        eval: BuiltinEval,
+        args: Vec<Expr>,
+    },
     /// A per-element argument: evaluated with `it` bound to each element.
     Lambda(Box<Expr>),
     /// `body`, a built-in call with per-element arguments, whose parts that do not depend
     /// on the element were lifted out as `values`: each is computed the first time the
     /// body reads it (an [`Expr::Hoisted`]), then remembered while the body runs, instead
     /// of once per element.
-    With { values: Vec<Expr>, body: Box<Expr> },
+    With {
+        values: Vec<Expr>,
+        body: Box<Expr>,
+    },
     /// Value `index` of the [`Expr::With`] `depth` levels out.
-    Hoisted { depth: u8, index: u8 },
+    Hoisted {
+        depth: u8,
+        index: u8,
+    },
     /// A board instance, as the first argument of a board built-in.
     Board(BoardRead),
     /// A function of the ruleset's Rhai scripts.
-    Script { scripts: Arc<Scripts>, name: Arc<str>, args: Vec<Expr> },
+    Script {
+        scripts: Arc<Scripts>,
+        name: Arc<str>,
+        args: Vec<Expr>,
+    },
 }
 
 impl Expr {

@@ -46,10 +46,17 @@ impl Reveals {
     }
     fn add(&mut self, zone: u32, element: u16, players: u64) {
         let list = self.0.get_or_insert_with(Default::default);
-        match list.iter_mut().find(|s| s.zone == zone && s.element == element) {
+        match list
+            .iter_mut()
+            .find(|s| s.zone == zone && s.element == element)
+        {
             Some(s) => s.players |= players,
             None => {
-                list.push(Seen { zone, element, players });
+                list.push(Seen {
+                    zone,
+                    element,
+                    players,
+                });
                 list.sort_unstable_by_key(|s| (s.zone, s.element));
             }
         }
@@ -65,7 +72,8 @@ impl State {
             return;
         }
         let zones = &self.zones;
-        self.seen.retain(|s| zones[s.zone as usize].contains(&s.element));
+        self.seen
+            .retain(|s| zones[s.zone as usize].contains(&s.element));
     }
 
     /// Records that `element` of zone instance `zone` is shown to these seats.
@@ -75,14 +83,22 @@ impl State {
 
     /// Whether a reveal showed `element` of zone instance `zone` to `viewer`.
     pub fn revealed_to(&self, zone: usize, element: u16, viewer: u8) -> bool {
-        self.seen.iter().any(|s| s.zone as usize == zone && s.element == element && s.players >> viewer & 1 == 1)
+        self.seen.iter().any(|s| {
+            s.zone as usize == zone && s.element == element && s.players >> viewer & 1 == 1
+        })
     }
 }
 
 impl Game {
     /// Whether `viewer` sees the element at position `at` of zone instance `zone`: its zone
     /// shows it (visibility), or its `visible_if:` holds, or a reveal showed it to them.
-    pub fn sees(&self, state: &State, viewer: u8, zone: usize, at: usize) -> Result<bool, RuntimeError> {
+    pub fn sees(
+        &self,
+        state: &State,
+        viewer: u8,
+        zone: usize,
+        at: usize,
+    ) -> Result<bool, RuntimeError> {
         let (z, i) = self.zone_of_instance(zone);
         let decl = &self.zones[z];
         let by_zone = match decl.visibility {
@@ -94,7 +110,9 @@ impl Game {
         if by_zone {
             return Ok(true);
         }
-        let Some(&element) = state.zones[zone].get(at) else { return Ok(false) };
+        let Some(&element) = state.zones[zone].get(at) else {
+            return Ok(false);
+        };
         if let Some(cond) = &decl.visible_if {
             let locals = [Value::Player(viewer)];
             let it = crate::eval::decode_element(decl.of, element);
@@ -107,8 +125,15 @@ impl Game {
     }
 
     /// Which positions of zone instance `zone` `viewer` sees.
-    pub fn seen_positions(&self, state: &State, viewer: u8, zone: usize) -> Result<Vec<bool>, RuntimeError> {
-        (0..state.zones[zone].len()).map(|at| self.sees(state, viewer, zone, at)).collect()
+    pub fn seen_positions(
+        &self,
+        state: &State,
+        viewer: u8,
+        zone: usize,
+    ) -> Result<Vec<bool>, RuntimeError> {
+        (0..state.zones[zone].len())
+            .map(|at| self.sees(state, viewer, zone, at))
+            .collect()
     }
 
     /// A state `viewer` cannot tell from this one: every element they do not see is dealt
@@ -121,10 +146,19 @@ impl Game {
     ///
     /// Knowledge the rules keep elsewhere (a state variable recording a card's owner) is
     /// public and is not resampled.
-    pub fn determinize(&self, state: &State, viewer: u8, rng: &mut GameRng) -> Result<State, RuntimeError> {
+    pub fn determinize(
+        &self,
+        state: &State,
+        viewer: u8,
+        rng: &mut GameRng,
+    ) -> Result<State, RuntimeError> {
         let mut places: Vec<(usize, usize)> = Vec::new();
         for zone in 0..state.zones.len() {
-            for (at, seen) in self.seen_positions(state, viewer, zone)?.into_iter().enumerate() {
+            for (at, seen) in self
+                .seen_positions(state, viewer, zone)?
+                .into_iter()
+                .enumerate()
+            {
                 if !seen {
                     places.push((zone, at));
                 }
@@ -139,7 +173,11 @@ impl Game {
             }
         }
         for kind in kinds {
-            let slots: Vec<(usize, usize)> = places.iter().copied().filter(|&(z, _)| self.zone_element(z) == kind).collect();
+            let slots: Vec<(usize, usize)> = places
+                .iter()
+                .copied()
+                .filter(|&(z, _)| self.zone_element(z) == kind)
+                .collect();
             let mut elements: Vec<u16> = slots.iter().map(|&(z, at)| state.zones[z][at]).collect();
             // Dealt from a sorted pile, so that the sample depends on which elements are
             // hidden, not on where they really are.

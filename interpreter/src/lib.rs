@@ -4,8 +4,8 @@
 
 pub mod agent;
 pub mod award;
-pub mod coverage;
 pub mod builtins;
+pub mod coverage;
 pub mod diagnostic;
 pub mod eval;
 pub mod format;
@@ -23,8 +23,8 @@ pub mod position;
 pub mod render;
 pub mod rng;
 pub mod roster;
-pub mod scene;
 pub mod runner;
+pub mod scene;
 pub mod script;
 pub mod search;
 pub use frontier_grammar;

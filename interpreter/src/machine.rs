@@ -8,7 +8,10 @@ use std::sync::Arc;
 pub(crate) use crate::eval::{as_int, as_list, as_pos, decode_element, encode};
 use crate::eval::{code_of, Env, RuntimeError};
 use crate::grid::{Grid, Piece};
-use crate::model::{AssignMode, BlockId, ProcId, Domain, Element, Game, MoveAt, MoveWhat, OptionGroup, Place, RemoveWhat, RuleRef, Slot, StmtKind, Var};
+use crate::model::{
+    AssignMode, BlockId, Domain, Element, Game, MoveAt, MoveWhat, OptionGroup, Place, ProcId,
+    RemoveWhat, RuleRef, Slot, StmtKind, Var,
+};
 use crate::value::{Type, Value};
 
 /// A running game. Plain data: cheap to clone, comparable, serializable.
@@ -43,16 +46,32 @@ pub struct Frame {
 pub enum FrameKind {
     /// A procedure body: leaving it frees its locals. `into` is the caller's local
     /// (relative to the caller's frame) that receives the value of its `return:`.
-    Call { into: Option<Slot> },
+    Call {
+        into: Option<Slot>,
+    },
     /// A nested block (a branch, an option's effects).
     Block,
-    ForEach { slot: Slot, list: Arc<Vec<Value>>, next: u32 },
-    Repeat { left: i64 },
+    ForEach {
+        slot: Slot,
+        list: Arc<Vec<Value>>,
+        next: u32,
+    },
+    Repeat {
+        left: i64,
+    },
     /// A while loop; its condition is the statement at (block, pc).
-    While { block: BlockId, pc: u32 },
+    While {
+        block: BlockId,
+        pc: u32,
+    },
     /// A `repeat: { up_to }` loop (the statement at (block, pc)) in its round `round` of
     /// at most `count`.
-    UpTo { block: BlockId, pc: u32, round: u16, count: u16 },
+    UpTo {
+        block: BlockId,
+        pc: u32,
+        round: u16,
+        count: u16,
+    },
 }
 
 /// Where the state is suspended.
@@ -60,10 +79,17 @@ pub enum FrameKind {
 pub enum Pending {
     /// Only while running between two suspensions.
     Running,
-    Decision { player: u8, block: BlockId, pc: u32, options: Vec<(u16, Value)> },
+    Decision {
+        player: u8,
+        block: BlockId,
+        pc: u32,
+        options: Vec<(u16, Value)>,
+    },
     // Boxed: with two lists inline it was the largest variant, in every state's size.
     Chance(Box<ChancePoint>),
-    Shuffle { zone: usize },
+    Shuffle {
+        zone: usize,
+    },
     // Boxed: a finished game is rare, and every state would otherwise carry an
     // outcome's size.
     Over(Box<Outcome>),
@@ -95,7 +121,9 @@ pub struct Outcome {
 /// position file of a finished game does not say which `end_game` ended it.
 impl PartialEq for Outcome {
     fn eq(&self, other: &Self) -> bool {
-        self.scores == other.scores && self.tiebreaks == other.tiebreaks && self.ranks == other.ranks
+        self.scores == other.scores
+            && self.tiebreaks == other.tiebreaks
+            && self.ranks == other.ranks
     }
 }
 
@@ -103,7 +131,9 @@ impl Eq for Outcome {}
 
 impl Outcome {
     pub fn winners(&self) -> Vec<usize> {
-        (0..self.ranks.len()).filter(|&p| self.ranks[p] == 1).collect()
+        (0..self.ranks.len())
+            .filter(|&p| self.ranks[p] == 1)
+            .collect()
     }
 }
 
@@ -118,7 +148,10 @@ pub enum Status<'a> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Chance<'a> {
     /// One outcome among these, with these weights.
-    Pick { outcomes: &'a [Value], weights: &'a [u64] },
+    Pick {
+        outcomes: &'a [Value],
+        weights: &'a [u64],
+    },
     /// A new order for the zone instance (all orders equally likely).
     Shuffle { zone: usize, len: usize },
 }
@@ -156,18 +189,27 @@ pub const MAX_LOG_BYTES: usize = 1 << 20;
 impl<'a> Journal<'a> {
     /// No log.
     pub fn off() -> Self {
-        Journal { sink: Sink::Off, written: 0 }
+        Journal {
+            sink: Sink::Off,
+            written: 0,
+        }
     }
 
     /// The log's lines appended to `lines`.
     pub fn on(lines: &'a mut Vec<String>) -> Self {
-        Journal { sink: Sink::On(lines), written: 0 }
+        Journal {
+            sink: Sink::On(lines),
+            written: 0,
+        }
     }
 
     /// No log: the `rule:` references of the statements, procedures and options that run
     /// are collected instead (`frontier check --coverage`).
     pub fn rules(seen: &'a mut std::collections::BTreeSet<Arc<str>>) -> Self {
-        Journal { sink: Sink::Rules(seen), written: 0 }
+        Journal {
+            sink: Sink::Rules(seen),
+            written: 0,
+        }
     }
 }
 
@@ -176,7 +218,9 @@ impl Journal<'_> {
         matches!(self.sink, Sink::On(_)) && self.written <= MAX_LOG_BYTES
     }
     fn write(&mut self, mut line: String) {
-        let Sink::On(lines) = &mut self.sink else { return };
+        let Sink::On(lines) = &mut self.sink else {
+            return;
+        };
         if self.written > MAX_LOG_BYTES {
             return;
         }
@@ -187,7 +231,9 @@ impl Journal<'_> {
                 cut -= 1;
             }
             line.truncate(cut);
-            line.push_str(&format!("… (this step's log stops here: it passed {MAX_LOG_BYTES} bytes)"));
+            line.push_str(&format!(
+                "… (this step's log stops here: it passed {MAX_LOG_BYTES} bytes)"
+            ));
         }
         lines.push(line);
     }
@@ -225,7 +271,6 @@ impl From<RuntimeError> for ApplyError {
     }
 }
 
-
 /// The value a state slot of type `ty` holds as the number `n`.
 pub(crate) fn decode(ty: &Type, n: i64) -> Value {
     crate::load::code_of_type(ty).decode(n)
@@ -238,7 +283,11 @@ impl Game {
     }
 
     /// [`Game::start`], writing the log lines of setup to `journal`.
-    pub fn start_logged(&self, names: Vec<String>, journal: &mut Journal) -> Result<State, ApplyError> {
+    pub fn start_logged(
+        &self,
+        names: Vec<String>,
+        journal: &mut Journal,
+    ) -> Result<State, ApplyError> {
         let n = names.len();
         if n < self.meta.min_players as usize || n > self.meta.max_players as usize {
             return Err(ApplyError::Illegal(self.player_count_message(n)));
@@ -255,7 +304,11 @@ impl Game {
 
     pub fn player_count_message(&self, n: usize) -> String {
         let (min, max) = (self.meta.min_players, self.meta.max_players);
-        let range = if min == max { format!("{min}") } else { format!("{min} to {max}") };
+        let range = if min == max {
+            format!("{min}")
+        } else {
+            format!("{min} to {max}")
+        };
         format!("{} is for {range} players, not {n}", self.meta.name)
     }
 
@@ -268,8 +321,12 @@ impl Game {
                 let it = self.domain_value(var.per, i);
                 let root = Env::new(self, &state, &[]);
                 let env = root.with_it(&it);
-                let value = var.init.eval(&env).and_then(|v| self.slot_value(var, &v, &state.names));
-                values.push(value.map_err(|e| e.at(&self.location(&format!("state.{}", var.name))))?);
+                let value = var
+                    .init
+                    .eval(&env)
+                    .and_then(|v| self.slot_value(var, &v, &state.names));
+                values
+                    .push(value.map_err(|e| e.at(&self.location(&format!("state.{}", var.name))))?);
             }
             state.ints[var.base..var.base + values.len()].copy_from_slice(&values);
         }
@@ -318,24 +375,54 @@ impl Game {
 
     pub fn status<'s>(&self, state: &'s State) -> Status<'s> {
         match &state.pending {
-            Pending::Decision { player, options, .. } => Status::Decision { player: *player, options: options.len() },
-            Pending::Chance(point) => Status::Chance(Chance::Pick { outcomes: &point.outcomes, weights: &point.weights }),
-            Pending::Shuffle { zone } => Status::Chance(Chance::Shuffle { zone: *zone, len: state.zones[*zone].len() }),
+            Pending::Decision {
+                player, options, ..
+            } => Status::Decision {
+                player: *player,
+                options: options.len(),
+            },
+            Pending::Chance(point) => Status::Chance(Chance::Pick {
+                outcomes: &point.outcomes,
+                weights: &point.weights,
+            }),
+            Pending::Shuffle { zone } => Status::Chance(Chance::Shuffle {
+                zone: *zone,
+                len: state.zones[*zone].len(),
+            }),
             Pending::Over(outcome) => Status::Over(outcome),
             // A state handed out by the machine is never running; treat it as a decision with
             // no option so that callers cannot loop on it.
-            Pending::Running => Status::Decision { player: 0, options: 0 },
+            Pending::Running => Status::Decision {
+                player: 0,
+                options: 0,
+            },
         }
     }
 
     /// Resumes the state with `choice` and runs to the next suspension. On an error the
     /// state is left as it was before the call only for illegal choices; a runtime error
     /// (a ruleset bug) leaves it unusable.
-    pub fn apply(&self, state: &mut State, choice: Choice, journal: &mut Journal) -> Result<(), ApplyError> {
+    pub fn apply(
+        &self,
+        state: &mut State,
+        choice: Choice,
+        journal: &mut Journal,
+    ) -> Result<(), ApplyError> {
         match (&state.pending, choice) {
-            (Pending::Decision { options, block, pc, player }, Choice::Option(i)) => {
+            (
+                Pending::Decision {
+                    options,
+                    block,
+                    pc,
+                    player,
+                },
+                Choice::Option(i),
+            ) => {
                 let Some((group, value)) = options.get(i).cloned() else {
-                    return Err(ApplyError::Illegal(format!("option {i} does not exist ({} options)", options.len())));
+                    return Err(ApplyError::Illegal(format!(
+                        "option {i} does not exist ({} options)",
+                        options.len()
+                    )));
                 };
                 let (block, pc, player) = (*block, *pc, *player);
                 if journal.is_on() {
@@ -356,14 +443,26 @@ impl Game {
                             state.locals[base + slot.index()] = value.clone();
                         }
                     }
-                    _ => return Err(ApplyError::Illegal("internal: an option of several lists without its elements".into())),
+                    _ => {
+                        return Err(ApplyError::Illegal(
+                            "internal: an option of several lists without its elements".into(),
+                        ))
+                    }
                 }
-                state.stack.push(Frame { block: group.body, pc: 0, base: base as u32, kind: FrameKind::Block });
+                state.stack.push(Frame {
+                    block: group.body,
+                    pc: 0,
+                    base: base as u32,
+                    kind: FrameKind::Block,
+                });
             }
             (Pending::Chance(point), Choice::Outcome(i)) => {
                 let (slot, outcomes) = (&point.slot, &point.outcomes);
                 let Some(value) = outcomes.get(i).cloned() else {
-                    return Err(ApplyError::Illegal(format!("outcome {i} does not exist ({} outcomes)", outcomes.len())));
+                    return Err(ApplyError::Illegal(format!(
+                        "outcome {i} does not exist ({} outcomes)",
+                        outcomes.len()
+                    )));
                 };
                 if journal.is_on() {
                     journal.write(format!("chance: {}", self.value_text(&value, &state.names)));
@@ -374,21 +473,30 @@ impl Game {
             (Pending::Shuffle { zone }, Choice::Order(order)) => {
                 let zone = *zone;
                 if !is_reordering(&order, &state.zones[zone]) {
-                    return Err(ApplyError::Illegal("the order given is not a reordering of the zone's contents".into()));
+                    return Err(ApplyError::Illegal(
+                        "the order given is not a reordering of the zone's contents".into(),
+                    ));
                 }
                 if journal.is_on() {
-                    journal.write(format!("chance: shuffled {}", self.zone_instance_name(zone)));
+                    journal.write(format!(
+                        "chance: shuffled {}",
+                        self.zone_instance_name(zone)
+                    ));
                 }
                 state.zones[zone] = order;
                 self.resume_draw(state);
             }
             (Pending::Over(_), _) => return Err(ApplyError::Illegal("the game is over".into())),
             (_, choice) => {
-                return Err(ApplyError::Illegal(format!("{choice:?} does not fit what the game waits for")));
+                return Err(ApplyError::Illegal(format!(
+                    "{choice:?} does not fit what the game waits for"
+                )));
             }
         }
         // The option list's memory serves the next decision of this thread.
-        if let Pending::Decision { options, .. } = std::mem::replace(&mut state.pending, Pending::Running) {
+        if let Pending::Decision { options, .. } =
+            std::mem::replace(&mut state.pending, Pending::Running)
+        {
             recycle_options(options);
         }
         state.steps += 1;
@@ -396,7 +504,9 @@ impl Game {
         // Debug builds (the test suite) check the ruleset's conserved totals after every
         // step; release builds trust them.
         if cfg!(debug_assertions) && !self.conserve.is_empty() {
-            self.check_conserved(state).map_err(|e| ApplyError::Runtime(RuntimeError::new(format!("after this step, {e}"))))?;
+            self.check_conserved(state).map_err(|e| {
+                ApplyError::Runtime(RuntimeError::new(format!("after this step, {e}")))
+            })?;
         }
         Ok(())
     }
@@ -406,17 +516,27 @@ impl Game {
     pub fn check_conserved(&self, state: &State) -> Result<(), String> {
         for c in &self.conserve {
             // Per players: the seats of this game, not the most the ruleset allows.
-            let n = if c.per == Domain::Players { state.names.len() } else { self.domain_len(c.per) };
+            let n = if c.per == Domain::Players {
+                state.names.len()
+            } else {
+                self.domain_len(c.per)
+            };
             for i in 0..n {
                 let it = self.domain_value(c.per, i);
                 let root = Env::new(self, state, &[]);
-                let holds = c.holds.bool(&root.with_it(&it)).map_err(|e| format!("conserve.{}: {e}", c.name))?;
+                let holds = c
+                    .holds
+                    .bool(&root.with_it(&it))
+                    .map_err(|e| format!("conserve.{}: {e}", c.name))?;
                 if !holds {
                     let whose = match c.per {
                         Domain::Global => String::new(),
                         _ => format!(" for {}", self.value_text(&it, &state.names)),
                     };
-                    return Err(format!("conserve.{} does not hold{whose}: {}", c.name, c.source));
+                    return Err(format!(
+                        "conserve.{} does not hold{whose}: {}",
+                        c.name, c.source
+                    ));
                 }
             }
         }
@@ -426,9 +546,18 @@ impl Game {
     /// When the shuffle just made was a `draw`'s (of its refilled pile), runs that draw
     /// again, told that its pile is shuffled, to move the rounds it has left.
     fn resume_draw(&self, state: &mut State) {
-        let Some(frame) = state.stack.last_mut() else { return };
-        let Some(pc) = frame.pc.checked_sub(1) else { return };
-        let Some(StmtKind::Draw(draw)) = self.blocks[frame.block.index()].get(pc as usize).map(|s| &s.kind) else { return };
+        let Some(frame) = state.stack.last_mut() else {
+            return;
+        };
+        let Some(pc) = frame.pc.checked_sub(1) else {
+            return;
+        };
+        let Some(StmtKind::Draw(draw)) = self.blocks[frame.block.index()]
+            .get(pc as usize)
+            .map(|s| &s.kind)
+        else {
+            return;
+        };
         let cell = frame.base as usize + draw.left.index();
         if let Some(Value::Int(n)) = state.locals.get(cell).cloned() {
             frame.pc = pc;
@@ -450,7 +579,12 @@ impl Game {
         let p = &self.procedures[proc.index()];
         let base = state.locals.len();
         state.locals.resize(base + p.locals, Value::None);
-        state.stack.push(Frame { block: p.body, pc: 0, base: base as u32, kind: FrameKind::Call { into: None } });
+        state.stack.push(Frame {
+            block: p.body,
+            pc: 0,
+            base: base as u32,
+            kind: FrameKind::Call { into: None },
+        });
     }
 
     /// Runs until the state is suspended.
@@ -471,7 +605,8 @@ impl Game {
                 if steps > self.limits.statements_between_steps {
                     return Err(self.endless(&stmt.origin).into());
                 }
-                self.exec(state, block_id, pc, journal).map_err(|e| e.at(&self.location(&stmt.origin)))?;
+                self.exec(state, block_id, pc, journal)
+                    .map_err(|e| e.at(&self.location(&stmt.origin)))?;
             } else {
                 self.end_of_block(state)?;
             }
@@ -498,13 +633,22 @@ impl Game {
     }
 
     fn end_of_block(&self, state: &mut State) -> Result<(), RuntimeError> {
-        let Some(frame) = state.stack.last_mut() else { return Ok(()) };
+        let Some(frame) = state.stack.last_mut() else {
+            return Ok(());
+        };
         match &mut frame.kind {
             FrameKind::Call { into } => {
                 if into.is_some() {
-                    let name = self.procedures.iter().find(|p| p.body == frame.block).map_or("?", |p| p.name.as_str());
-                    let message = format!("procedure '{name}' ended without return: its caller waits for a value");
-                    return Err(RuntimeError::new(message).at(&self.location(&format!("procedures.{name}"))));
+                    let name = self
+                        .procedures
+                        .iter()
+                        .find(|p| p.body == frame.block)
+                        .map_or("?", |p| p.name.as_str());
+                    let message = format!(
+                        "procedure '{name}' ended without return: its caller waits for a value"
+                    );
+                    return Err(RuntimeError::new(message)
+                        .at(&self.location(&format!("procedures.{name}"))));
                 }
                 let base = frame.base as usize;
                 state.stack.pop();
@@ -536,10 +680,14 @@ impl Game {
                 let (block, pc, base) = (*block, *pc, frame.base as usize);
                 let stmt = &self.blocks[block.index()][pc as usize];
                 let StmtKind::While { cond, .. } = &stmt.kind else {
-                    return Err(RuntimeError::new("internal: a while frame without its loop"));
+                    return Err(RuntimeError::new(
+                        "internal: a while frame without its loop",
+                    ));
                 };
                 let env = Env::new(self, state, &state.locals[base..]);
-                let again = cond.bool(&env).map_err(|e| e.at(&self.location(&stmt.origin)))?;
+                let again = cond
+                    .bool(&env)
+                    .map_err(|e| e.at(&self.location(&stmt.origin)))?;
                 let frame = state.stack.last_mut().expect("frame checked above");
                 if again {
                     frame.pc = 0;
@@ -547,8 +695,14 @@ impl Game {
                     state.stack.pop();
                 }
             }
-            FrameKind::UpTo { block, pc, round, count } => {
-                let (block, pc, next, count, base) = (*block, *pc, *round + 1, *count, frame.base as usize);
+            FrameKind::UpTo {
+                block,
+                pc,
+                round,
+                count,
+            } => {
+                let (block, pc, next, count, base) =
+                    (*block, *pc, *round + 1, *count, frame.base as usize);
                 let again = next <= count && self.begin_round(state, base, block, pc, next)?;
                 let frame = state.stack.last_mut().expect("frame checked above");
                 match (&mut frame.kind, again) {
@@ -567,18 +721,35 @@ impl Game {
 
     /// Begins round `round` of the `repeat: { up_to }` loop at (block, pc): sets its round
     /// locals and says whether its `while:` condition lets the round run.
-    fn begin_round(&self, state: &mut State, base: usize, block: BlockId, pc: u32, round: u16) -> Result<bool, RuntimeError> {
+    fn begin_round(
+        &self,
+        state: &mut State,
+        base: usize,
+        block: BlockId,
+        pc: u32,
+        round: u16,
+    ) -> Result<bool, RuntimeError> {
         let round = round as i64;
         let stmt = &self.blocks[block.index()][pc as usize];
-        let StmtKind::RepeatUpTo { round: slot, name, cond, .. } = &stmt.kind else {
-            return Err(RuntimeError::new("internal: an up_to frame without its loop"));
+        let StmtKind::RepeatUpTo {
+            round: slot,
+            name,
+            cond,
+            ..
+        } = &stmt.kind
+        else {
+            return Err(RuntimeError::new(
+                "internal: an up_to frame without its loop",
+            ));
         };
         state.locals[base + slot.index()] = Value::Int(round);
         if let Some(name) = name {
             state.locals[base + name.index()] = Value::Int(round);
         }
         match cond {
-            Some(cond) => cond.bool(&Env::new(self, state, &state.locals[base..])).map_err(|e| e.at(&self.location(&stmt.origin))),
+            Some(cond) => cond
+                .bool(&Env::new(self, state, &state.locals[base..]))
+                .map_err(|e| e.at(&self.location(&stmt.origin))),
             None => Ok(true),
         }
     }
@@ -595,14 +766,19 @@ impl Game {
                     Type::Int => s.value.int(&env).map(Value::Int),
                     _ => s.value.eval(&env),
                 };
-                let value = value.map_err(|e| e.at(&self.location(&format!("stats.{}", s.name))))?;
+                let value =
+                    value.map_err(|e| e.at(&self.location(&format!("stats.{}", s.name))))?;
                 Ok((s.name.as_str(), value))
             })
             .collect()
     }
 
     /// Ends the game: ranks the players by the ranking's score and tie-breaks.
-    pub(crate) fn finish(&self, state: &mut State, ended_by: Option<std::sync::Arc<str>>) -> Result<(), RuntimeError> {
+    pub(crate) fn finish(
+        &self,
+        state: &mut State,
+        ended_by: Option<std::sync::Arc<str>>,
+    ) -> Result<(), RuntimeError> {
         let n = state.names.len();
         let mut scores = Vec::with_capacity(n);
         let mut tiebreaks = Vec::with_capacity(n);
@@ -610,22 +786,43 @@ impl Game {
             let it = Value::Player(p as u8);
             let root = Env::new(self, state, &[]);
             let env = root.with_it(&it);
-            scores.push(self.ranking.score.int(&env).map_err(|e| e.at(&self.location("ranking.score")))?);
+            scores.push(
+                self.ranking
+                    .score
+                    .int(&env)
+                    .map_err(|e| e.at(&self.location("ranking.score")))?,
+            );
             let mut keys = Vec::new();
             for (i, key) in self.ranking.tiebreak.iter().enumerate() {
-                keys.push(key.int(&env).map_err(|e| e.at(&self.location(&format!("ranking.tiebreak[{i}]"))))?);
+                keys.push(
+                    key.int(&env)
+                        .map_err(|e| e.at(&self.location(&format!("ranking.tiebreak[{i}]"))))?,
+                );
             }
             tiebreaks.push(keys);
         }
         let key = |p: usize| (scores[p], tiebreaks[p].clone());
-        let ranks = (0..n).map(|p| 1 + (0..n).filter(|&q| key(q) > key(p)).count() as u8).collect();
+        let ranks = (0..n)
+            .map(|p| 1 + (0..n).filter(|&q| key(q) > key(p)).count() as u8)
+            .collect();
         state.stack.clear();
         state.locals.clear();
-        state.pending = Pending::Over(Box::new(Outcome { scores, tiebreaks, ranks, ended_by }));
+        state.pending = Pending::Over(Box::new(Outcome {
+            scores,
+            tiebreaks,
+            ranks,
+            ended_by,
+        }));
         Ok(())
     }
 
-    fn exec(&self, state: &mut State, block: BlockId, pc: u32, journal: &mut Journal) -> Result<(), RuntimeError> {
+    fn exec(
+        &self,
+        state: &mut State,
+        block: BlockId,
+        pc: u32,
+        journal: &mut Journal,
+    ) -> Result<(), RuntimeError> {
         let stmt = &self.blocks[block.index()][pc as usize];
         let base = self.top_base(state);
         macro_rules! env {
@@ -634,7 +831,11 @@ impl Game {
             };
         }
         match &stmt.kind {
-            StmtKind::Assign { target, value, mode } => match target {
+            StmtKind::Assign {
+                target,
+                value,
+                mode,
+            } => match target {
                 Place::Local(slot) => {
                     let v = value.eval(&env!())?;
                     let cell = &mut state.locals[base + slot.index()];
@@ -647,7 +848,11 @@ impl Game {
                     let decl = &self.vars[var.index()];
                     let env = env!();
                     let i = match index {
-                        Some(index) => self.checked_index(decl.per, index.index(&env, &decl.name)?, &decl.name)?,
+                        Some(index) => self.checked_index(
+                            decl.per,
+                            index.index(&env, &decl.name)?,
+                            &decl.name,
+                        )?,
                         None => 0,
                     };
                     let slot = decl.base + i;
@@ -658,16 +863,31 @@ impl Game {
                             // say what was stored where.
                             Err(_) => self.slot_value(decl, &value.eval(&env)?, &state.names)?,
                         },
-                        AssignMode::Set => self.slot_value(decl, &value.eval(&env)?, &state.names)?,
+                        AssignMode::Set => {
+                            self.slot_value(decl, &value.eval(&env)?, &state.names)?
+                        }
                         AssignMode::Add => checked_add(state.ints[slot], value.int(&env)?)?,
                     };
                     state.ints[slot] = n;
                 }
             },
-            StmtKind::If { cond, then, otherwise } => {
-                let branch = if cond.bool(&env!())? { Some(*then) } else { *otherwise };
+            StmtKind::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let branch = if cond.bool(&env!())? {
+                    Some(*then)
+                } else {
+                    *otherwise
+                };
                 if let Some(b) = branch {
-                    state.stack.push(Frame { block: b, pc: 0, base: base as u32, kind: FrameKind::Block });
+                    state.stack.push(Frame {
+                        block: b,
+                        pc: 0,
+                        base: base as u32,
+                        kind: FrameKind::Block,
+                    });
                 }
             }
             StmtKind::Call { proc, args, into } => {
@@ -684,7 +904,12 @@ impl Game {
                     let v = arg.eval(&Env::new(self, &*state, &state.locals[base..callee]))?;
                     state.locals[callee + slot.index()] = v;
                 }
-                state.stack.push(Frame { block: p.body, pc: 0, base: callee as u32, kind: FrameKind::Call { into: *into } });
+                state.stack.push(Frame {
+                    block: p.body,
+                    pc: 0,
+                    base: callee as u32,
+                    kind: FrameKind::Call { into: *into },
+                });
             }
             _ => self.exec_rest(state, stmt, block, pc, base, journal)?,
         }
@@ -694,7 +919,15 @@ impl Game {
     /// The statements other than assignments, `if` and `call`, out of line: the commonest
     /// three run without the frame that the others' temporaries need.
     #[inline(never)]
-    fn exec_rest(&self, state: &mut State, stmt: &crate::model::Stmt, block: BlockId, pc: u32, base: usize, journal: &mut Journal) -> Result<(), RuntimeError> {
+    fn exec_rest(
+        &self,
+        state: &mut State,
+        stmt: &crate::model::Stmt,
+        block: BlockId,
+        pc: u32,
+        base: usize,
+        journal: &mut Journal,
+    ) -> Result<(), RuntimeError> {
         macro_rules! env {
             () => {
                 Env::new(self, &*state, &state.locals[base..])
@@ -702,7 +935,9 @@ impl Game {
         }
         match &stmt.kind {
             StmtKind::Assign { .. } | StmtKind::If { .. } | StmtKind::Call { .. } => {
-                return Err(RuntimeError::new("internal: a statement run out of its place"));
+                return Err(RuntimeError::new(
+                    "internal: a statement run out of its place",
+                ));
             }
             StmtKind::Move { from, to, what, at } => {
                 let env = env!();
@@ -726,7 +961,9 @@ impl Game {
                         };
                         at..at + 1
                     }
-                    MoveWhat::Top(n) => 0..n.int(&env)?.clamp(0, state.zones[from].len() as i64) as usize,
+                    MoveWhat::Top(n) => {
+                        0..n.int(&env)?.clamp(0, state.zones[from].len() as i64) as usize
+                    }
                     MoveWhat::All => 0..state.zones[from].len(),
                 };
                 match at {
@@ -793,7 +1030,11 @@ impl Game {
                 state.zones[zone].clear();
                 state.forget_moved();
             }
-            StmtKind::Reveal { zone: read, what, to } => {
+            StmtKind::Reveal {
+                zone: read,
+                what,
+                to,
+            } => {
                 let env = env!();
                 let zone = read.instance(&env)?;
                 let item = what.eval(&env)?;
@@ -812,7 +1053,10 @@ impl Game {
                 let mut mask = 0u64;
                 for p in players {
                     if p as usize >= crate::knowledge::MAX_SEATS {
-                        return Err(RuntimeError::new(format!("reveal: at most {} seats can be shown an element", crate::knowledge::MAX_SEATS)));
+                        return Err(RuntimeError::new(format!(
+                            "reveal: at most {} seats can be shown an element",
+                            crate::knowledge::MAX_SEATS
+                        )));
                     }
                     mask |= 1 << p;
                 }
@@ -823,7 +1067,9 @@ impl Game {
                 let instance = board.instance(&env)?;
                 let at = as_pos(&at.eval(&env)?)?;
                 let piece = piece_of(&piece.eval(&env)?)?;
-                state.boards[instance].place(at, &piece).map_err(RuntimeError::new)?;
+                state.boards[instance]
+                    .place(at, &piece)
+                    .map_err(RuntimeError::new)?;
                 if state.boards[instance].len() > self.limits.board_cells {
                     return Err(RuntimeError::new(format!(
                         "a board covered on more than {} cells (--limit cells=N raises the limit)",
@@ -835,38 +1081,72 @@ impl Game {
                 let list = as_list(list.eval(&env!())?)?;
                 if let Some(first) = list.first().cloned() {
                     state.locals[base + slot.index()] = first;
-                    let kind = FrameKind::ForEach { slot: *slot, list, next: 1 };
-                    state.stack.push(Frame { block: *body, pc: 0, base: base as u32, kind });
+                    let kind = FrameKind::ForEach {
+                        slot: *slot,
+                        list,
+                        next: 1,
+                    };
+                    state.stack.push(Frame {
+                        block: *body,
+                        pc: 0,
+                        base: base as u32,
+                        kind,
+                    });
                 }
             }
             StmtKind::Repeat { count, body } => {
                 let n = count.int(&env!())?;
                 if n > 0 {
                     let kind = FrameKind::Repeat { left: n - 1 };
-                    state.stack.push(Frame { block: *body, pc: 0, base: base as u32, kind });
+                    state.stack.push(Frame {
+                        block: *body,
+                        pc: 0,
+                        base: base as u32,
+                        kind,
+                    });
                 }
             }
             StmtKind::While { cond, body } => {
                 if cond.bool(&env!())? {
                     let kind = FrameKind::While { block, pc };
-                    state.stack.push(Frame { block: *body, pc: 0, base: base as u32, kind });
+                    state.stack.push(Frame {
+                        block: *body,
+                        pc: 0,
+                        base: base as u32,
+                        kind,
+                    });
                 }
             }
             StmtKind::RepeatUpTo { count, body, .. } => {
                 // Frames stay small: a round counter is 16 bits.
                 let n = count.int(&env!())?;
-                let n = u16::try_from(n.max(0))
-                    .map_err(|_| RuntimeError::new(format!("repeat up_to {n}: at most {} rounds", u16::MAX)))?;
+                let n = u16::try_from(n.max(0)).map_err(|_| {
+                    RuntimeError::new(format!("repeat up_to {n}: at most {} rounds", u16::MAX))
+                })?;
                 if n > 0 && self.begin_round(state, base, block, pc, 1)? {
-                    let kind = FrameKind::UpTo { block, pc, round: 1, count: n };
-                    state.stack.push(Frame { block: *body, pc: 0, base: base as u32, kind });
+                    let kind = FrameKind::UpTo {
+                        block,
+                        pc,
+                        round: 1,
+                        count: n,
+                    };
+                    state.stack.push(Frame {
+                        block: *body,
+                        pc: 0,
+                        base: base as u32,
+                        kind,
+                    });
                 }
             }
             StmtKind::EndLoop => loop {
                 match state.stack.pop().map(|f| f.kind) {
                     Some(FrameKind::UpTo { .. }) => break,
                     Some(FrameKind::Block) => {}
-                    _ => return Err(RuntimeError::new("internal: 'done' outside its repeat loop")),
+                    _ => {
+                        return Err(RuntimeError::new(
+                            "internal: 'done' outside its repeat loop",
+                        ))
+                    }
                 }
             },
             StmtKind::Choose(choose) => {
@@ -888,25 +1168,52 @@ impl Game {
                         state.names[player as usize]
                     )));
                 }
-                state.pending = Pending::Decision { player, block, pc, options };
+                state.pending = Pending::Decision {
+                    player,
+                    block,
+                    pc,
+                    options,
+                };
             }
-            StmtKind::Random { slot, outcomes, weights } => {
+            StmtKind::Random {
+                slot,
+                outcomes,
+                weights,
+            } => {
                 let env = env!();
                 let outcomes = as_list(outcomes.eval(&env)?)?;
                 let weights: Vec<u64> = match weights {
-                    Some(w) => as_list(w.eval(&env)?)?.iter().map(|w| as_int(w).map(|w| w.max(0) as u64)).collect::<Result<_, _>>()?,
+                    Some(w) => as_list(w.eval(&env)?)?
+                        .iter()
+                        .map(|w| as_int(w).map(|w| w.max(0) as u64))
+                        .collect::<Result<_, _>>()?,
                     None => vec![1; outcomes.len()],
                 };
-                if outcomes.is_empty() || weights.len() != outcomes.len() || weights.iter().all(|w| *w == 0) {
-                    return Err(RuntimeError::new("a random choice needs outcomes, and as many positive weights"));
+                if outcomes.is_empty()
+                    || weights.len() != outcomes.len()
+                    || weights.iter().all(|w| *w == 0)
+                {
+                    return Err(RuntimeError::new(
+                        "a random choice needs outcomes, and as many positive weights",
+                    ));
                 }
-                if weights.iter().try_fold(0u64, |total, w| total.checked_add(*w)).is_none() {
-                    return Err(RuntimeError::new("the weights of a random choice add up past 2⁶⁴−1"));
+                if weights
+                    .iter()
+                    .try_fold(0u64, |total, w| total.checked_add(*w))
+                    .is_none()
+                {
+                    return Err(RuntimeError::new(
+                        "the weights of a random choice add up past 2⁶⁴−1",
+                    ));
                 }
                 if outcomes.len() == 1 {
                     state.locals[base + slot.index()] = outcomes[0].clone();
                 } else {
-                    state.pending = Pending::Chance(Box::new(ChancePoint { slot: *slot, outcomes: outcomes.to_vec(), weights }));
+                    state.pending = Pending::Chance(Box::new(ChancePoint {
+                        slot: *slot,
+                        outcomes: outcomes.to_vec(),
+                        weights,
+                    }));
                 }
             }
             StmtKind::Log(template) => {
@@ -930,7 +1237,9 @@ impl Game {
                         state.locals.truncate(frame.base as usize);
                         if let (Some(slot), Some(value)) = (into, value) {
                             let caller = self.top_base(state) + slot.index();
-                            let cell = state.locals.get_mut(caller).ok_or_else(|| RuntimeError::new("return: the caller has no such local"))?;
+                            let cell = state.locals.get_mut(caller).ok_or_else(|| {
+                                RuntimeError::new("return: the caller has no such local")
+                            })?;
                             *cell = value;
                         }
                         break;
@@ -943,8 +1252,19 @@ impl Game {
 
     /// Runs a `draw:` (see [`crate::model::Draw`]) until it ends or waits for the shuffle
     /// of its refilled pile.
-    fn draw(&self, state: &mut State, base: usize, draw: &crate::model::Draw) -> Result<(), RuntimeError> {
-        let crate::model::Draw { from, to, count, refill, left } = draw;
+    fn draw(
+        &self,
+        state: &mut State,
+        base: usize,
+        draw: &crate::model::Draw,
+    ) -> Result<(), RuntimeError> {
+        let crate::model::Draw {
+            from,
+            to,
+            count,
+            refill,
+            left,
+        } = draw;
         macro_rules! env {
             () => {
                 Env::new(self, &*state, &state.locals[base..])
@@ -955,7 +1275,9 @@ impl Game {
             // Waiting for the shuffle of the refilled pile (a position read back runs the
             // suspending statement again): wait again.
             Value::Int(n) if n > 0 => {
-                state.pending = Pending::Shuffle { zone: from.instance(&env!())? };
+                state.pending = Pending::Shuffle {
+                    zone: from.instance(&env!())?,
+                };
                 return Ok(());
             }
             // The pile is shuffled (`resume_draw`): that round's element is still to move.
@@ -965,7 +1287,8 @@ impl Game {
         state.locals[cell] = Value::None;
         while rounds > 0 {
             let mut source = from.instance(&env!())?;
-            if let (Some(refill), false, true) = (refill, refilled, state.zones[source].is_empty()) {
+            if let (Some(refill), false, true) = (refill, refilled, state.zones[source].is_empty())
+            {
                 let pile = refill.instance(&env!())?;
                 let all = 0..state.zones[pile].len();
                 state.move_to_end(pile, source, all);
@@ -997,20 +1320,35 @@ impl Game {
 
     /// Gives the prizes of an `award:`: ranks the entrants, then adds each prize where
     /// `to` says (for that entrant).
-    fn award(&self, state: &mut State, base: usize, award: &crate::model::Award) -> Result<(), RuntimeError> {
+    fn award(
+        &self,
+        state: &mut State,
+        base: usize,
+        award: &crate::model::Award,
+    ) -> Result<(), RuntimeError> {
         let env = Env::new(self, state, &state.locals[base..]);
         let mut entrants: Vec<Value> = Vec::new();
         let mut keys: Vec<Vec<i64>> = Vec::new();
         award.among.each(&env, |v| {
             let each = env.with_it(v);
             if award.only.as_ref().map_or(Ok(true), |c| c.bool(&each))? {
-                keys.push(award.keys.iter().map(|k| k.int(&each)).collect::<Result<_, _>>()?);
+                keys.push(
+                    award
+                        .keys
+                        .iter()
+                        .map(|k| k.int(&each))
+                        .collect::<Result<_, _>>()?,
+                );
                 entrants.push(v.clone());
             }
             Ok(std::ops::ControlFlow::Continue(()))
         })?;
-        let prizes: Vec<i64> = as_list(award.prizes.eval(&env)?)?.iter().map(as_int).collect::<Result<_, _>>()?;
-        let amounts = crate::award::prizes(&keys, &prizes, award.ties).map_err(RuntimeError::new)?;
+        let prizes: Vec<i64> = as_list(award.prizes.eval(&env)?)?
+            .iter()
+            .map(as_int)
+            .collect::<Result<_, _>>()?;
+        let amounts =
+            crate::award::prizes(&keys, &prizes, award.ties).map_err(RuntimeError::new)?;
         // Where each prize goes, found before anything is changed.
         let mut targets = Vec::with_capacity(entrants.len());
         for (v, amount) in entrants.iter().zip(amounts) {
@@ -1020,7 +1358,11 @@ impl Game {
                 Place::Var { var, index } => {
                     let decl = &self.vars[var.index()];
                     let i = match index {
-                        Some(index) => self.checked_index(decl.per, index.index(&each, &decl.name)?, &decl.name)?,
+                        Some(index) => self.checked_index(
+                            decl.per,
+                            index.index(&each, &decl.name)?,
+                            &decl.name,
+                        )?,
                         None => 0,
                     };
                     Cell::Int(decl.base + i)
@@ -1031,7 +1373,10 @@ impl Game {
         for (target, amount) in targets {
             match target {
                 Cell::Int(slot) => state.ints[slot] = checked_add(state.ints[slot], amount)?,
-                Cell::Local(local) => state.locals[local] = Value::Int(checked_add(as_int(&state.locals[local])?, amount)?),
+                Cell::Local(local) => {
+                    state.locals[local] =
+                        Value::Int(checked_add(as_int(&state.locals[local])?, amount)?)
+                }
             }
         }
         Ok(())
@@ -1040,7 +1385,12 @@ impl Game {
     /// The number a variable's slot stores for `v`, which must be of the variable's type:
     /// a script's result is checked here, where it is stored. Scripts speak of players
     /// as seat numbers and of rows by id, so those convert.
-    pub(crate) fn slot_value(&self, var: &Var, v: &Value, names: &[String]) -> Result<i64, RuntimeError> {
+    pub(crate) fn slot_value(
+        &self,
+        var: &Var,
+        v: &Value,
+        names: &[String],
+    ) -> Result<i64, RuntimeError> {
         let stored = match (&var.ty, v) {
             (Type::Int, Value::Int(n)) => Some(*n),
             (Type::Bool, Value::Bool(b)) => Some(*b as i64),
@@ -1063,15 +1413,24 @@ impl Game {
     fn element_of(&self, ty: &Type, v: &Value, names: &[String]) -> Option<u16> {
         match (ty, v) {
             (Type::Player, Value::Player(p)) => ((*p as usize) < names.len()).then_some(*p as u16),
-            (Type::Player, Value::Int(n)) => (0..names.len() as i64).contains(n).then_some(*n as u16),
-            (Type::Row(t), Value::Row(u, r)) => (t == u && (*r as usize) < self.tables[t.index()].rows.len()).then_some(*r),
+            (Type::Player, Value::Int(n)) => {
+                (0..names.len() as i64).contains(n).then_some(*n as u16)
+            }
+            (Type::Row(t), Value::Row(u, r)) => {
+                (t == u && (*r as usize) < self.tables[t.index()].rows.len()).then_some(*r)
+            }
             (Type::Row(t), Value::Str(id)) => self.tables[t.index()].row_index(id),
             _ => None,
         }
     }
 
     /// The code a zone holding `of` stores for `v`, which must be one of its elements.
-    pub(crate) fn zone_code(&self, of: Element, v: &Value, names: &[String]) -> Result<u16, RuntimeError> {
+    pub(crate) fn zone_code(
+        &self,
+        of: Element,
+        v: &Value,
+        names: &[String],
+    ) -> Result<u16, RuntimeError> {
         if *v == Value::None {
             return Err(RuntimeError::new("cannot put none in a zone"));
         }
@@ -1108,9 +1467,13 @@ impl Game {
             Value::Str(s) => return format!("the text \"{s}\""),
             Value::List(_) => "the list",
             Value::Pos(_) => "the position",
-            Value::Player(p) if (*p as usize) >= names.len() => return format!("seat {p}, which does not play"),
+            Value::Player(p) if (*p as usize) >= names.len() => {
+                return format!("seat {p}, which does not play")
+            }
             Value::Player(_) => "the player",
-            Value::Row(t, r) if (*r as usize) >= self.tables.get(t.index()).map_or(0, |t| t.rows.len()) => {
+            Value::Row(t, r)
+                if (*r as usize) >= self.tables.get(t.index()).map_or(0, |t| t.rows.len()) =>
+            {
                 return format!("row number {r}, which does not exist")
             }
             Value::Row(..) => "the row",
@@ -1120,7 +1483,11 @@ impl Game {
     }
 
     /// The options of a decision, in the order the ruleset lists them.
-    fn enumerate_options(&self, choose: &crate::model::Choose, env: &Env) -> Result<Vec<(u16, Value)>, RuntimeError> {
+    fn enumerate_options(
+        &self,
+        choose: &crate::model::Choose,
+        env: &Env,
+    ) -> Result<Vec<(u16, Value)>, RuntimeError> {
         // The state stays as it is while the options are listed: a function without
         // parameters that several options' conditions call is computed once.
         let memo = crate::eval::Memo::default();
@@ -1139,34 +1506,49 @@ impl Game {
                     // several rows share holds or not for all of them (the first 64 are
                     // remembered).
                     let (mut tested, mut held) = (0u64, 0u64);
-                    let mut consider = |item: &Value| -> Result<std::ops::ControlFlow<()>, RuntimeError> {
-                        let allowed = match (&group.by_row, item) {
-                            (Some(by_row), Value::Row(_, r)) => {
-                                let k = by_row.of_row.get(*r as usize).copied().unwrap_or(u16::MAX) as usize;
-                                let condition = by_row.conditions.get(k).ok_or_else(|| RuntimeError::new("internal: a row without its condition"))?;
-                                let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
-                                if tested & bit != 0 {
-                                    held & bit != 0
-                                } else {
-                                    let holds = condition.bool(&env.with_bound(*slot, item))?;
-                                    tested |= bit;
-                                    held |= if holds { bit } else { 0 };
-                                    holds
+                    let mut consider =
+                        |item: &Value| -> Result<std::ops::ControlFlow<()>, RuntimeError> {
+                            let allowed = match (&group.by_row, item) {
+                                (Some(by_row), Value::Row(_, r)) => {
+                                    let k =
+                                        by_row.of_row.get(*r as usize).copied().unwrap_or(u16::MAX)
+                                            as usize;
+                                    let condition = by_row.conditions.get(k).ok_or_else(|| {
+                                        RuntimeError::new("internal: a row without its condition")
+                                    })?;
+                                    let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
+                                    if tested & bit != 0 {
+                                        held & bit != 0
+                                    } else {
+                                        let holds = condition.bool(&env.with_bound(*slot, item))?;
+                                        tested |= bit;
+                                        held |= if holds { bit } else { 0 };
+                                        holds
+                                    }
                                 }
+                                _ => legal(group, &env.with_bound(*slot, item))?,
+                            };
+                            if allowed {
+                                options.push((g, item.clone()));
                             }
-                            _ => legal(group, &env.with_bound(*slot, item))?,
+                            Ok(std::ops::ControlFlow::Continue(()))
                         };
-                        if allowed {
-                            options.push((g, item.clone()));
-                        }
-                        Ok(std::ops::ControlFlow::Continue(()))
-                    };
-                    match group.by_row.as_ref().and_then(|by_row| by_row.filtered.as_ref()) {
+                    match group
+                        .by_row
+                        .as_ref()
+                        .and_then(|by_row| by_row.filtered.as_ref())
+                    {
                         // The filter of constant rows, row by row with its condition for each.
                         Some(filtered) => {
                             for item in filtered.rows.iter() {
-                                let Value::Row(_, r) = item else { return Err(RuntimeError::new("internal: a filtered row that is not a row")) };
-                                let pass = filtered.pass.get(*r as usize).ok_or_else(|| RuntimeError::new("internal: a row without its filter"))?;
+                                let Value::Row(_, r) = item else {
+                                    return Err(RuntimeError::new(
+                                        "internal: a filtered row that is not a row",
+                                    ));
+                                };
+                                let pass = filtered.pass.get(*r as usize).ok_or_else(|| {
+                                    RuntimeError::new("internal: a row without its filter")
+                                })?;
                                 if pass.bool(env)? && consider(item)?.is_break() {
                                     break;
                                 }
@@ -1177,7 +1559,15 @@ impl Game {
                 }
                 bindings => {
                     let mut scratch = env.locals.to_vec();
-                    self.product_options(env, group, g, bindings, &mut scratch, &mut Vec::new(), &mut options)?;
+                    self.product_options(
+                        env,
+                        group,
+                        g,
+                        bindings,
+                        &mut scratch,
+                        &mut Vec::new(),
+                        &mut options,
+                    )?;
                 }
             }
         }
@@ -1198,9 +1588,14 @@ impl Game {
         chosen: &mut Vec<Value>,
         options: &mut Vec<(u16, Value)>,
     ) -> Result<(), RuntimeError> {
-        let Some(((slot, list), rest)) = bindings.split_first() else { return Ok(()) };
+        let Some(((slot, list), rest)) = bindings.split_first() else {
+            return Ok(());
+        };
         if rest.is_empty() {
-            let inner = Env { memo: env.memo, ..Env::new(env.game, env.state, scratch) };
+            let inner = Env {
+                memo: env.memo,
+                ..Env::new(env.game, env.state, scratch)
+            };
             return list.each(&inner, |item| {
                 if legal(group, &inner.with_bound(*slot, item))? {
                     let mut values = chosen.clone();
@@ -1211,10 +1606,16 @@ impl Game {
             });
         }
         let mut items = Vec::new();
-        list.each(&Env { memo: env.memo, ..Env::new(env.game, env.state, scratch) }, |item| {
-            items.push(item.clone());
-            Ok(std::ops::ControlFlow::Continue(()))
-        })?;
+        list.each(
+            &Env {
+                memo: env.memo,
+                ..Env::new(env.game, env.state, scratch)
+            },
+            |item| {
+                items.push(item.clone());
+                Ok(std::ops::ControlFlow::Continue(()))
+            },
+        )?;
         for item in items {
             scratch[slot.index()] = item.clone();
             chosen.push(item);
@@ -1226,19 +1627,26 @@ impl Game {
 
     /// The label of option `i` of the pending decision, as traces and players see it.
     pub fn option_label(&self, state: &State, i: usize) -> Result<String, RuntimeError> {
-        let Pending::Decision { block, pc, options, .. } = &state.pending else {
+        let Pending::Decision {
+            block, pc, options, ..
+        } = &state.pending
+        else {
             return Err(RuntimeError::new("the game is not waiting for a decision"));
         };
         let stmt = &self.blocks[block.index()][*pc as usize];
         let StmtKind::Choose(choose) = &stmt.kind else {
             return Err(RuntimeError::new("internal: a decision without its choose"));
         };
-        let (g, value) = options.get(i).ok_or_else(|| RuntimeError::new("no such option"))?;
+        let (g, value) = options
+            .get(i)
+            .ok_or_else(|| RuntimeError::new("no such option"))?;
         let group = &choose.groups[*g as usize];
         let base = self.top_base(state);
         let env = Env::new(self, state, &state.locals[base..]);
         // A label that fails (a division by zero…) is reported where it is written.
-        let at = |e: RuntimeError| e.at(&self.location(&format!("{}.choose.options[{g}].label", stmt.origin)));
+        let at = |e: RuntimeError| {
+            e.at(&self.location(&format!("{}.choose.options[{g}].label", stmt.origin)))
+        };
         let label = match (group.bindings.as_slice(), value) {
             ([], _) => group.label.render(&env),
             ([(slot, _)], value) => group.label.render(&env.with_bound(*slot, value)),
@@ -1249,7 +1657,9 @@ impl Game {
                 }
                 group.label.render(&Env::new(self, state, &scratch))
             }
-            _ => Err(RuntimeError::new("internal: an option of several lists without its elements")),
+            _ => Err(RuntimeError::new(
+                "internal: an option of several lists without its elements",
+            )),
         };
         label.map_err(at)
     }
@@ -1264,11 +1674,18 @@ impl Game {
 
     /// The prompt of the pending decision.
     pub fn prompt(&self, state: &State) -> Result<String, RuntimeError> {
-        let Pending::Decision { block, pc, .. } = &state.pending else { return Ok(String::new()) };
+        let Pending::Decision { block, pc, .. } = &state.pending else {
+            return Ok(String::new());
+        };
         let stmt = &self.blocks[block.index()][*pc as usize];
-        let StmtKind::Choose(choose) = &stmt.kind else { return Ok(String::new()) };
+        let StmtKind::Choose(choose) = &stmt.kind else {
+            return Ok(String::new());
+        };
         let base = self.top_base(state);
-        choose.prompt.render(&Env::new(self, state, &state.locals[base..])).map_err(|e| e.at(&self.location(&format!("{}.choose.prompt", stmt.origin))))
+        choose
+            .prompt
+            .render(&Env::new(self, state, &state.locals[base..]))
+            .map_err(|e| e.at(&self.location(&format!("{}.choose.prompt", stmt.origin))))
     }
 
     /// Every `rule:` reference that a game can run through: those of the statements, of
@@ -1301,16 +1718,20 @@ impl Game {
 
     /// The rule reference of the pending decision's statement, if any.
     pub fn pending_rule(&self, state: &State) -> Option<Arc<str>> {
-        let Pending::Decision { block, pc, .. } = &state.pending else { return None };
+        let Pending::Decision { block, pc, .. } = &state.pending else {
+            return None;
+        };
         self.blocks[block.index()][*pc as usize].rule.clone()
     }
 
     /// Labels of a chance point's outcomes (a shuffle has one label per element).
     pub fn outcome_label(&self, state: &State, choice: &Choice) -> String {
         match (&state.pending, choice) {
-            (Pending::Chance(point), Choice::Outcome(i)) => {
-                point.outcomes.get(*i).map(|v| self.value_text(v, &state.names)).unwrap_or_default()
-            }
+            (Pending::Chance(point), Choice::Outcome(i)) => point
+                .outcomes
+                .get(*i)
+                .map(|v| self.value_text(v, &state.names))
+                .unwrap_or_default(),
             (Pending::Shuffle { zone }, Choice::Order(order)) => {
                 let of = self.zone_element(*zone);
                 let items: Vec<Value> = order.iter().map(|e| decode_element(of, *e)).collect();
@@ -1377,7 +1798,12 @@ impl Game {
             Domain::Table(t) => format!("{}[{}]", decl.name, self.tables[t.index()].rows[i].id),
             Domain::Pair(a, b) => {
                 let (i, j) = self.split_index(decl.per, i);
-                format!("{}[{}, {}]", decl.name, self.key_text(a, i), self.key_text(b, j))
+                format!(
+                    "{}[{}, {}]",
+                    decl.name,
+                    self.key_text(a, i),
+                    self.key_text(b, j)
+                )
             }
         }
     }
@@ -1397,7 +1823,21 @@ fn piece_of(v: &Value) -> Result<Piece, RuntimeError> {
     let mut piece = Vec::with_capacity(rows.len());
     for row in rows.iter() {
         let cells = as_list(row.clone())?;
-        piece.push(cells.iter().map(|c| if *c == Value::None { Ok(None) } else { code_of(c).map(Some).ok_or(()) }).collect::<Result<Vec<_>, ()>>().map_err(|_| RuntimeError::new("a piece holds rows or players, or none for a gap"))?);
+        piece.push(
+            cells
+                .iter()
+                .map(|c| {
+                    if *c == Value::None {
+                        Ok(None)
+                    } else {
+                        code_of(c).map(Some).ok_or(())
+                    }
+                })
+                .collect::<Result<Vec<_>, ()>>()
+                .map_err(|_| {
+                    RuntimeError::new("a piece holds rows or players, or none for a gap")
+                })?,
+        );
     }
     crate::grid::check_piece(&piece).map_err(RuntimeError::new)?;
     Ok(piece)
@@ -1410,7 +1850,9 @@ fn is_reordering(order: &[u16], zone: &[u16]) -> bool {
     }
     // Each code counted in the zone, then counted off by the order: a code the zone does
     // not hold, or holds fewer times, goes below zero or past the counts.
-    let Some(&most) = zone.iter().max() else { return true };
+    let Some(&most) = zone.iter().max() else {
+        return true;
+    };
     let mut counts = vec![0u32; most as usize + 1];
     for &e in zone {
         counts[e as usize] += 1;
@@ -1502,7 +1944,9 @@ fn move_elements(zones: &mut [Vec<u16>], from: usize, to: usize, taken: std::ops
 
 fn checked_add(a: i64, b: i64) -> Result<i64, RuntimeError> {
     a.checked_add(b).ok_or_else(|| {
-        RuntimeError::new(format!("{a} + {b} is outside the whole numbers a state holds (−2⁶³ to 2⁶³−1)"))
+        RuntimeError::new(format!(
+            "{a} + {b} is outside the whole numbers a state holds (−2⁶³ to 2⁶³−1)"
+        ))
     })
 }
 
@@ -1512,10 +1956,18 @@ impl State {
         use std::mem::size_of;
         size_of::<State>()
             + self.ints.len() * size_of::<i64>()
-            + self.zones.iter().map(|z| size_of::<Vec<u16>>() + z.len() * size_of::<u16>()).sum::<usize>()
+            + self
+                .zones
+                .iter()
+                .map(|z| size_of::<Vec<u16>>() + z.len() * size_of::<u16>())
+                .sum::<usize>()
             + self.stack.len() * size_of::<Frame>()
             + self.locals.len() * size_of::<Value>()
-            + self.boards.iter().map(|b| size_of::<Grid>() + b.len() * size_of::<(crate::grid::Pos, u16)>()).sum::<usize>()
+            + self
+                .boards
+                .iter()
+                .map(|b| size_of::<Grid>() + b.len() * size_of::<(crate::grid::Pos, u16)>())
+                .sum::<usize>()
     }
 }
 
@@ -1523,7 +1975,9 @@ impl State {
 fn as_seat(v: &Value) -> Result<u8, RuntimeError> {
     match v {
         Value::Player(p) => Ok(*p),
-        other => Err(RuntimeError::new(format!("expected a player, found {other:?}"))),
+        other => Err(RuntimeError::new(format!(
+            "expected a player, found {other:?}"
+        ))),
     }
 }
 

@@ -10,7 +10,6 @@ pub use crate::ir::{BlockId, BoardId, BoardRead, ProcId, Slot, VarId, ZoneId, Zo
 use crate::script::Scripts;
 use crate::value::{TableId, Type, Value};
 
-
 /// A rulebook reference such as `5.2`, carried by every element that encodes a rule.
 pub type RuleRef = Option<Arc<str>>;
 
@@ -189,7 +188,10 @@ impl Limits {
     /// wrong.
     pub fn set(&mut self, name: &str, value: u64) -> Result<(), String> {
         let Some(info) = Self::LIST.iter().find(|l| l.name == name) else {
-            return Err(format!("unknown limit '{name}': one of {}", Self::names().join(", ")));
+            return Err(format!(
+                "unknown limit '{name}': one of {}",
+                Self::names().join(", ")
+            ));
         };
         if value == 0 {
             return Err(format!("limit {name}: at least 1"));
@@ -221,7 +223,10 @@ pub const STACK_BYTES: usize = 64 * 1024 * 1024;
 /// Whether `name` may name a ruleset (`name:`, and the folder `frontier new` makes):
 /// letters, digits, '-' and '_', at least one.
 pub fn is_ruleset_name(name: &str) -> bool {
-    !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
 
 pub struct Meta {
@@ -486,32 +491,87 @@ pub struct Stmt {
 }
 
 pub enum StmtKind {
-    Assign { target: Place, value: Expr, mode: AssignMode },
-    Move { from: ZoneRead, to: ZoneRead, what: MoveWhat, at: MoveAt },
-    Push { to: ZoneRead, value: Expr },
-    Remove { from: ZoneRead, what: RemoveWhat },
-    Shuffle { zone: ZoneRead },
+    Assign {
+        target: Place,
+        value: Expr,
+        mode: AssignMode,
+    },
+    Move {
+        from: ZoneRead,
+        to: ZoneRead,
+        what: MoveWhat,
+        at: MoveAt,
+    },
+    Push {
+        to: ZoneRead,
+        value: Expr,
+    },
+    Remove {
+        from: ZoneRead,
+        what: RemoveWhat,
+    },
+    Shuffle {
+        zone: ZoneRead,
+    },
     Draw(Box<Draw>),
     /// Empties a zone instance.
-    Clear { zone: ZoneRead },
+    Clear {
+        zone: ZoneRead,
+    },
     /// Shows an element of a zone instance to a player or a list of players.
-    Reveal { zone: ZoneRead, what: Expr, to: Expr },
-    Place { board: BoardRead, at: Expr, piece: Expr },
-    If { cond: Expr, then: BlockId, otherwise: Option<BlockId> },
-    ForEach { slot: Slot, list: Expr, body: BlockId },
-    Repeat { count: Expr, body: BlockId },
-    While { cond: Expr, body: BlockId },
+    Reveal {
+        zone: ZoneRead,
+        what: Expr,
+        to: Expr,
+    },
+    Place {
+        board: BoardRead,
+        at: Expr,
+        piece: Expr,
+    },
+    If {
+        cond: Expr,
+        then: BlockId,
+        otherwise: Option<BlockId>,
+    },
+    ForEach {
+        slot: Slot,
+        list: Expr,
+        body: BlockId,
+    },
+    Repeat {
+        count: Expr,
+        body: BlockId,
+    },
+    While {
+        cond: Expr,
+        body: BlockId,
+    },
     /// `repeat: { up_to: count, as: name, while: cond }`: at most `count` rounds, each
     /// begun only when `cond` holds; `round` (a hidden local) and `name` hold the round
     /// number from 1. The `done` option of the body's decisions runs [`StmtKind::EndLoop`].
-    RepeatUpTo { count: Expr, round: Slot, name: Option<Slot>, cond: Option<Expr>, body: BlockId },
+    RepeatUpTo {
+        count: Expr,
+        round: Slot,
+        name: Option<Slot>,
+        cond: Option<Expr>,
+        body: BlockId,
+    },
     /// Ends the innermost `repeat: { up_to }` loop: leaves the blocks entered since its
     /// round began (branches, the chosen option's block) and the loop itself.
     EndLoop,
     Choose(Box<Choose>),
-    Random { slot: Slot, outcomes: Expr, weights: Option<Expr> },
+    Random {
+        slot: Slot,
+        outcomes: Expr,
+        weights: Option<Expr>,
+    },
     /// A procedure call; `into` is the local that receives its value.
-    Call { proc: ProcId, args: Vec<Expr>, into: Option<Slot> },
+    Call {
+        proc: ProcId,
+        args: Vec<Expr>,
+        into: Option<Slot>,
+    },
     /// Ends the procedure, giving the value (if it returns one) to its call.
     Return(Option<Expr>),
     Log(Template),
@@ -685,16 +745,32 @@ pub struct Ranking {
 
 impl Game {
     pub fn var(&self, name: &str) -> Option<(VarId, &Var)> {
-        self.vars.iter().enumerate().find(|(_, v)| v.name == name).map(|(i, v)| (VarId::at(i), v))
+        self.vars
+            .iter()
+            .enumerate()
+            .find(|(_, v)| v.name == name)
+            .map(|(i, v)| (VarId::at(i), v))
     }
     pub fn zone(&self, name: &str) -> Option<(ZoneId, &Zone)> {
-        self.zones.iter().enumerate().find(|(_, z)| z.name == name).map(|(i, z)| (ZoneId::at(i), z))
+        self.zones
+            .iter()
+            .enumerate()
+            .find(|(_, z)| z.name == name)
+            .map(|(i, z)| (ZoneId::at(i), z))
     }
     pub fn board(&self, name: &str) -> Option<(BoardId, &Board)> {
-        self.boards.iter().enumerate().find(|(_, b)| b.name == name).map(|(i, b)| (BoardId::at(i), b))
+        self.boards
+            .iter()
+            .enumerate()
+            .find(|(_, b)| b.name == name)
+            .map(|(i, b)| (BoardId::at(i), b))
     }
     pub fn table(&self, name: &str) -> Option<(TableId, &Table)> {
-        self.tables.iter().enumerate().find(|(_, t)| t.name == name).map(|(i, t)| (TableId::at(i), t))
+        self.tables
+            .iter()
+            .enumerate()
+            .find(|(_, t)| t.name == name)
+            .map(|(i, t)| (TableId::at(i), t))
     }
 
     /// How many indexes a domain has in the slot layout. Inlined: every write of an
@@ -733,7 +809,10 @@ impl Game {
     pub fn key_text(&self, axis: Axis, i: usize) -> String {
         match axis {
             Axis::Players => format!("p{}", i + 1),
-            Axis::Table(t) => self.tables[t.index()].rows.get(i).map_or_else(String::new, |r| r.id.clone()),
+            Axis::Table(t) => self.tables[t.index()]
+                .rows
+                .get(i)
+                .map_or_else(String::new, |r| r.id.clone()),
         }
     }
 
@@ -742,7 +821,11 @@ impl Game {
             Domain::Global => "nothing".into(),
             Domain::Players => "players".into(),
             Domain::Table(t) => self.tables[t.index()].name.clone(),
-            Domain::Pair(a, b) => format!("{} and {}", self.domain_name(a.domain()), self.domain_name(b.domain())),
+            Domain::Pair(a, b) => format!(
+                "{} and {}",
+                self.domain_name(a.domain()),
+                self.domain_name(b.domain())
+            ),
         }
     }
 }

@@ -22,13 +22,23 @@ use crate::value::Value;
 pub fn game(game: &mut Game) {
     let blank = game.blank_state(Vec::new());
     let mut blocks = std::mem::take(&mut game.blocks);
-    let mut vars: Vec<Expr> = game.vars.iter_mut().map(|v| std::mem::replace(&mut v.init, Expr::Const(Value::None))).collect();
+    let mut vars: Vec<Expr> = game
+        .vars
+        .iter_mut()
+        .map(|v| std::mem::replace(&mut v.init, Expr::Const(Value::None)))
+        .collect();
     let mut zones: Vec<Option<Expr>> = game.zones.iter_mut().map(|z| z.init.take()).collect();
     let mut score = std::mem::replace(&mut game.ranking.score, Expr::Const(Value::None));
     let mut tiebreak = std::mem::take(&mut game.ranking.tiebreak);
-    let mut bodies: Vec<Expr> = game.functions.iter_mut().map(|f| std::mem::replace(&mut f.body, Expr::Const(Value::None))).collect();
+    let mut bodies: Vec<Expr> = game
+        .functions
+        .iter_mut()
+        .map(|f| std::mem::replace(&mut f.body, Expr::Const(Value::None)))
+        .collect();
     {
-        let folder = Folder { env: Env::new(game, &blank, &[]) };
+        let folder = Folder {
+            env: Env::new(game, &blank, &[]),
+        };
         // Function bodies first, each with the calls it makes already inlined: a body
         // only calls functions declared without recursion, so a call's callee is finished
         // before it is inlined (`inline_order` puts callees first).
@@ -71,7 +81,11 @@ pub fn game(game: &mut Game) {
             if let StmtKind::Choose(choose) = &mut stmt.kind {
                 for by_row in choose.groups.iter_mut().filter_map(|g| g.by_row.as_mut()) {
                     by_row.conditions.iter_mut().for_each(hoist_invariants);
-                    by_row.filtered.iter_mut().flat_map(|f| f.pass.iter_mut()).for_each(hoist_invariants);
+                    by_row
+                        .filtered
+                        .iter_mut()
+                        .flat_map(|f| f.pass.iter_mut())
+                        .for_each(hoist_invariants);
                 }
             }
         }
@@ -102,7 +116,10 @@ pub(crate) fn expression(game: &Game, e: &mut Expr) {
         return;
     }
     let blank = game.blank_state(Vec::new());
-    Folder { env: Env::new(game, &blank, &[]) }.expr(e);
+    Folder {
+        env: Env::new(game, &blank, &[]),
+    }
+    .expr(e);
     hoist_invariants(e);
 }
 
@@ -114,85 +131,126 @@ struct Folder<'a> {
 /// Every expression of a statement (not of the blocks it holds).
 fn statement_exprs(kind: &mut StmtKind) -> Vec<&mut Expr> {
     match kind {
-            StmtKind::Assign { target, value, .. } => {
-                let mut v = vec![value];
-                if let crate::model::Place::Var { index: Some(index), .. } = target {
-                    v.push(index);
+        StmtKind::Assign { target, value, .. } => {
+            let mut v = vec![value];
+            if let crate::model::Place::Var {
+                index: Some(index), ..
+            } = target
+            {
+                v.push(index);
+            }
+            v
+        }
+        StmtKind::Move { from, to, what, at } => {
+            let mut v: Vec<&mut Expr> = from
+                .index
+                .as_deref_mut()
+                .into_iter()
+                .chain(to.index.as_deref_mut())
+                .collect();
+            match what {
+                crate::model::MoveWhat::Item(e) | crate::model::MoveWhat::Top(e) => v.push(e),
+                crate::model::MoveWhat::All => {}
+            }
+            if let crate::model::MoveAt::Index(e) = at {
+                v.push(e);
+            }
+            v
+        }
+        StmtKind::Push { to, value } => to
+            .index
+            .as_deref_mut()
+            .into_iter()
+            .chain(std::iter::once(value))
+            .collect(),
+        StmtKind::Remove { from, what } => {
+            let e = match what {
+                crate::model::RemoveWhat::Item(e) | crate::model::RemoveWhat::At(e) => e,
+            };
+            from.index
+                .as_deref_mut()
+                .into_iter()
+                .chain(std::iter::once(e))
+                .collect()
+        }
+        StmtKind::Shuffle { zone } | StmtKind::Clear { zone } => {
+            zone.index.as_deref_mut().into_iter().collect()
+        }
+        StmtKind::Draw(draw) => {
+            let crate::model::Draw {
+                from,
+                to,
+                count,
+                refill,
+                ..
+            } = &mut **draw;
+            from.index
+                .as_deref_mut()
+                .into_iter()
+                .chain(to.index.as_deref_mut())
+                .chain(refill.as_mut().and_then(|r| r.index.as_deref_mut()))
+                .chain(std::iter::once(count))
+                .collect()
+        }
+        StmtKind::Reveal { zone, what, to } => zone
+            .index
+            .as_deref_mut()
+            .into_iter()
+            .chain([what, to])
+            .collect(),
+        StmtKind::Place { board, at, piece } => board
+            .index
+            .as_deref_mut()
+            .into_iter()
+            .chain([at, piece])
+            .collect(),
+        StmtKind::If { cond, .. } | StmtKind::While { cond, .. } => vec![cond],
+        StmtKind::ForEach { list, .. } => vec![list],
+        StmtKind::Repeat { count, .. } => vec![count],
+        StmtKind::RepeatUpTo { count, cond, .. } => {
+            std::iter::once(count).chain(cond.as_mut()).collect()
+        }
+        StmtKind::Choose(choose) => {
+            let mut v = vec![&mut choose.who];
+            template(&mut choose.prompt, &mut v);
+            for group in &mut choose.groups {
+                template(&mut group.label, &mut v);
+                for (_, list) in &mut group.bindings {
+                    v.push(list);
                 }
-                v
-            }
-            StmtKind::Move { from, to, what, at } => {
-                let mut v: Vec<&mut Expr> = from.index.as_deref_mut().into_iter().chain(to.index.as_deref_mut()).collect();
-                match what {
-                    crate::model::MoveWhat::Item(e) | crate::model::MoveWhat::Top(e) => v.push(e),
-                    crate::model::MoveWhat::All => {}
+                if let Some(c) = &mut group.condition {
+                    v.push(c);
                 }
-                if let crate::model::MoveAt::Index(e) = at {
-                    v.push(e);
-                }
-                v
             }
-            StmtKind::Push { to, value } => to.index.as_deref_mut().into_iter().chain(std::iter::once(value)).collect(),
-            StmtKind::Remove { from, what } => {
-                let e = match what {
-                    crate::model::RemoveWhat::Item(e) | crate::model::RemoveWhat::At(e) => e,
-                };
-                from.index.as_deref_mut().into_iter().chain(std::iter::once(e)).collect()
+            v
+        }
+        StmtKind::Random {
+            outcomes, weights, ..
+        } => std::iter::once(outcomes).chain(weights.as_mut()).collect(),
+        StmtKind::Call { args, .. } => args.iter_mut().collect(),
+        StmtKind::Return(value) => value.iter_mut().collect(),
+        StmtKind::Log(t) => {
+            let mut v = Vec::new();
+            template(t, &mut v);
+            v
+        }
+        StmtKind::EndGame | StmtKind::EndLoop => Vec::new(),
+        StmtKind::Award(a) => {
+            let mut v: Vec<&mut Expr> = vec![&mut a.among, &mut a.prizes];
+            v.extend(a.keys.iter_mut());
+            v.extend(a.only.as_mut());
+            if let crate::model::Place::Var {
+                index: Some(index), ..
+            } = &mut a.to
+            {
+                v.push(index);
             }
-            StmtKind::Shuffle { zone } | StmtKind::Clear { zone } => zone.index.as_deref_mut().into_iter().collect(),
-            StmtKind::Draw(draw) => {
-                let crate::model::Draw { from, to, count, refill, .. } = &mut **draw;
-                from.index
-                    .as_deref_mut()
-                    .into_iter()
-                    .chain(to.index.as_deref_mut())
-                    .chain(refill.as_mut().and_then(|r| r.index.as_deref_mut()))
-                    .chain(std::iter::once(count))
-                    .collect()
-            }
-            StmtKind::Reveal { zone, what, to } => zone.index.as_deref_mut().into_iter().chain([what, to]).collect(),
-            StmtKind::Place { board, at, piece } => board.index.as_deref_mut().into_iter().chain([at, piece]).collect(),
-            StmtKind::If { cond, .. } | StmtKind::While { cond, .. } => vec![cond],
-            StmtKind::ForEach { list, .. } => vec![list],
-            StmtKind::Repeat { count, .. } => vec![count],
-            StmtKind::RepeatUpTo { count, cond, .. } => std::iter::once(count).chain(cond.as_mut()).collect(),
-            StmtKind::Choose(choose) => {
-                let mut v = vec![&mut choose.who];
-                template(&mut choose.prompt, &mut v);
-                for group in &mut choose.groups {
-                    template(&mut group.label, &mut v);
-                    for (_, list) in &mut group.bindings {
-                        v.push(list);
-                    }
-                    if let Some(c) = &mut group.condition {
-                        v.push(c);
-                    }
-                }
-                v
-            }
-            StmtKind::Random { outcomes, weights, .. } => std::iter::once(outcomes).chain(weights.as_mut()).collect(),
-            StmtKind::Call { args, .. } => args.iter_mut().collect(),
-            StmtKind::Return(value) => value.iter_mut().collect(),
-            StmtKind::Log(t) => {
-                let mut v = Vec::new();
-                template(t, &mut v);
-                v
-            }
-            StmtKind::EndGame | StmtKind::EndLoop => Vec::new(),
-            StmtKind::Award(a) => {
-                let mut v: Vec<&mut Expr> = vec![&mut a.among, &mut a.prizes];
-                v.extend(a.keys.iter_mut());
-                v.extend(a.only.as_mut());
-                if let crate::model::Place::Var { index: Some(index), .. } = &mut a.to {
-                    v.push(index);
-                }
-                v
-            }
+            v
+        }
     }
 }
 
 impl Folder<'_> {
-
     /// Folds an expression of a function body or a statement, inlines the small calls it
     /// makes with plain reads, and unrolls its searches and totals over constant lists.
     fn optimize(&self, e: &mut Expr, bodies: &[Expr]) {
@@ -225,7 +283,9 @@ impl Folder<'_> {
             _ => None,
         };
         match e {
-            Expr::Arith { op, a, b, .. } => arith(*op, int(a)?, int(b)?).map(|n| Expr::Const(Value::Int(n))),
+            Expr::Arith { op, a, b, .. } => {
+                arith(*op, int(a)?, int(b)?).map(|n| Expr::Const(Value::Int(n)))
+            }
             Expr::Neg(a, _) => int(a)?.checked_neg().map(|n| Expr::Const(Value::Int(n))),
             Expr::Compare { op, a, b } => match (int(a), int(b)) {
                 (Some(x), Some(y)) => Some(Expr::Const(Value::Bool(op.holds(x, y)))),
@@ -236,10 +296,25 @@ impl Folder<'_> {
             Expr::Not(a) => match &**a {
                 Expr::Const(Value::Bool(b)) => Some(Expr::Const(Value::Bool(!b))),
                 Expr::Not(inner) => Some((**inner).clone()),
-                Expr::Compare { op, a, b } => Some(Expr::Compare { op: op.negated(), a: a.clone(), b: b.clone() }),
-                Expr::IsNone { value, negate } => Some(Expr::IsNone { value: value.clone(), negate: !negate }),
-                Expr::Same { a, b, negate } => Some(Expr::Same { a: a.clone(), b: b.clone(), negate: !negate }),
-                Expr::Equal { a, b, negate } => Some(Expr::Equal { a: a.clone(), b: b.clone(), negate: !negate }),
+                Expr::Compare { op, a, b } => Some(Expr::Compare {
+                    op: op.negated(),
+                    a: a.clone(),
+                    b: b.clone(),
+                }),
+                Expr::IsNone { value, negate } => Some(Expr::IsNone {
+                    value: value.clone(),
+                    negate: !negate,
+                }),
+                Expr::Same { a, b, negate } => Some(Expr::Same {
+                    a: a.clone(),
+                    b: b.clone(),
+                    negate: !negate,
+                }),
+                Expr::Equal { a, b, negate } => Some(Expr::Equal {
+                    a: a.clone(),
+                    b: b.clone(),
+                    negate: !negate,
+                }),
                 _ => None,
             },
             // A constant on the right decides only once the left is read: `x and true`
@@ -258,12 +333,22 @@ impl Folder<'_> {
                 (None, Some(true)) => cannot_fail(a).then_some(Expr::Const(Value::Bool(true))),
                 (None, None) => None,
             },
-            Expr::If { cond, then, otherwise } => Some(if boolean(cond)? { (**then).clone() } else { (**otherwise).clone() }),
+            Expr::If {
+                cond,
+                then,
+                otherwise,
+            } => Some(if boolean(cond)? {
+                (**then).clone()
+            } else {
+                (**otherwise).clone()
+            }),
             Expr::Call { builtin, args, .. } => {
                 if let Some(reduced) = builtin.reduce.and_then(|reduce| reduce(args)) {
                     return Some(reduced);
                 }
-                (builtin.pure && args.iter().all(|a| closed(a, It::Unbound))).then(|| self.fold(e)).flatten()
+                (builtin.pure && args.iter().all(|a| closed(a, It::Unbound)))
+                    .then(|| self.fold(e))
+                    .flatten()
             }
             Expr::Column { .. }
             | Expr::RowId(_)
@@ -285,14 +370,28 @@ impl Folder<'_> {
             }
             // Every row of a table indexed by position: the row of that number.
             Expr::Index { list, at } => {
-                let Expr::Const(Value::List(rows)) = &**list else { return None };
-                let Some(Value::Row(table, 0)) = rows.first() else { return None };
+                let Expr::Const(Value::List(rows)) = &**list else {
+                    return None;
+                };
+                let Some(Value::Row(table, 0)) = rows.first() else {
+                    return None;
+                };
                 let count = u16::try_from(rows.len()).ok()?;
-                let in_order = rows.iter().enumerate().all(|(i, r)| *r == Value::Row(*table, i as u16));
-                in_order.then(|| Expr::RowAt { table: *table, count, at: at.clone() })
+                let in_order = rows
+                    .iter()
+                    .enumerate()
+                    .all(|(i, r)| *r == Value::Row(*table, i as u16));
+                in_order.then(|| Expr::RowAt {
+                    table: *table,
+                    count,
+                    at: at.clone(),
+                })
             }
             Expr::Filter { list, cond } => {
-                rows_where(list, cond).map(|(list, cond)| Expr::Filter { list: list.boxed(), cond: cond.boxed() })
+                rows_where(list, cond).map(|(list, cond)| Expr::Filter {
+                    list: list.boxed(),
+                    cond: cond.boxed(),
+                })
             }
             // `x in zone` searches the zone where it lies.
             Expr::In { item, list } => match &**list {
@@ -301,13 +400,24 @@ impl Folder<'_> {
             },
             // Superinstructions: an index or row that is a local, `it` or a variable is
             // read by the node itself, and a comparison with none tests the code.
-            Expr::VarAt { base, code, index, name } => match row_code(index) {
+            Expr::VarAt {
+                base,
+                code,
+                index,
+                name,
+            } => match row_code(index) {
                 // A constant row: the variable's slot is known.
                 Some(r) => {
                     let slot = *base + r as u32;
-                    ((slot as usize) < self.env.state.ints.len()).then_some(Expr::Var { slot, code: *code })
+                    ((slot as usize) < self.env.state.ints.len())
+                        .then_some(Expr::Var { slot, code: *code })
                 }
-                None => Key::of(index).map(|key| Expr::VarAtKey { base: *base, code: *code, key, name: name.clone() }),
+                None => Key::of(index).map(|key| Expr::VarAtKey {
+                    base: *base,
+                    code: *code,
+                    key,
+                    name: name.clone(),
+                }),
             },
             Expr::Zone(z) => fixed_instance(z).map(Expr::Zone),
             Expr::ZoneLen(z) => fixed_instance(z).map(Expr::ZoneLen),
@@ -318,12 +428,17 @@ impl Folder<'_> {
             Expr::ZoneIndexOf(z, x) => fixed_instance(z).map(|z| Expr::ZoneIndexOf(z, x.clone())),
             Expr::UnrolledTest { op, items } => without_neutral_items(Unroll::Test(*op), items),
             Expr::UnrolledTotal { op, items } => without_neutral_items(Unroll::Total(*op), items),
-            Expr::Column { values, row, name } => {
-                Key::of(row).map(|key| Expr::ColumnKey { values: values.clone(), key, name: name.clone() })
-            }
+            Expr::Column { values, row, name } => Key::of(row).map(|key| Expr::ColumnKey {
+                values: values.clone(),
+                key,
+                name: name.clone(),
+            }),
             Expr::Equal { a, b, negate } | Expr::Same { a, b, negate } => match (&**a, &**b) {
                 (Expr::Const(Value::None), other) | (other, Expr::Const(Value::None)) => {
-                    Some(Expr::IsNone { value: other.clone().boxed(), negate: *negate })
+                    Some(Expr::IsNone {
+                        value: other.clone().boxed(),
+                        negate: *negate,
+                    })
                 }
                 _ => None,
             },
@@ -336,8 +451,14 @@ impl Folder<'_> {
     /// list when it filters a constant list of rows; none when the group has several
     /// lists, or the list is not of rows, or neither condition is there to specialize, or
     /// the table or the specialized conditions are too large.
-    fn by_row(&self, group: &crate::model::OptionGroup, bodies: &[Expr]) -> Option<crate::model::ByRow> {
-        let [(slot, list)] = group.bindings.as_slice() else { return None };
+    fn by_row(
+        &self,
+        group: &crate::model::OptionGroup,
+        bodies: &[Expr],
+    ) -> Option<crate::model::ByRow> {
+        let [(slot, list)] = group.bindings.as_slice() else {
+            return None;
+        };
         let filter = filter_of_constant_list(list);
         if group.condition.is_none() && filter.is_none() {
             return None;
@@ -350,11 +471,18 @@ impl Folder<'_> {
         let always = Expr::Const(Value::Bool(true));
         let condition = group.condition.as_ref().unwrap_or(&always);
         let mut nodes = 0;
-        let by_row = self.per_row(table, rows, bodies, &mut nodes, |row| put_in(condition, PutIn::Local(*slot, row), 0))?;
+        let by_row = self.per_row(table, rows, bodies, &mut nodes, |row| {
+            put_in(condition, PutIn::Local(*slot, row), 0)
+        })?;
         let filtered = match filter {
             Some((list, pass)) => {
-                let pass = self.per_row(table, rows, bodies, &mut nodes, |row| put_in(pass, PutIn::Element(row), 0))?;
-                Some(crate::model::FilteredRows { rows: list.clone(), pass })
+                let pass = self.per_row(table, rows, bodies, &mut nodes, |row| {
+                    put_in(pass, PutIn::Element(row), 0)
+                })?;
+                Some(crate::model::FilteredRows {
+                    rows: list.clone(),
+                    pass,
+                })
             }
             None => None,
         };
@@ -379,12 +507,23 @@ impl Folder<'_> {
             };
             of_row.push(k);
         }
-        Some(crate::model::ByRow { conditions, of_row, filtered })
+        Some(crate::model::ByRow {
+            conditions,
+            of_row,
+            filtered,
+        })
     }
 
     /// `make(row)` for each of the `rows` rows of `table`, specialized; none when `make`
     /// gives none or the nodes made, counted in `nodes`, pass [`SPECIALIZED_NODES`].
-    fn per_row(&self, table: crate::value::TableId, rows: usize, bodies: &[Expr], nodes: &mut usize, make: impl Fn(&Value) -> Option<Expr>) -> Option<Vec<Expr>> {
+    fn per_row(
+        &self,
+        table: crate::value::TableId,
+        rows: usize,
+        bodies: &[Expr],
+        nodes: &mut usize,
+        make: impl Fn(&Value) -> Option<Expr>,
+    ) -> Option<Vec<Expr>> {
         let mut out = Vec::with_capacity(rows);
         for r in 0..rows {
             let mut e = make(&Value::Row(table, r as u16))?;
@@ -424,8 +563,12 @@ impl Folder<'_> {
         for child in e.children_mut() {
             changed |= self.unroll(child, bodies);
         }
-        let Expr::Call { builtin, args, .. } = e else { return changed };
-        let (Some(op), [list, Expr::Lambda(body)]) = (builtin.unroll, args.as_slice()) else { return changed };
+        let Expr::Call { builtin, args, .. } = e else {
+            return changed;
+        };
+        let (Some(op), [list, Expr::Lambda(body)]) = (builtin.unroll, args.as_slice()) else {
+            return changed;
+        };
         // Over a filter of a constant list, each element is first tested by the filter's
         // condition, in the same order: `any(filter(l, c), d)` is `any(l, c and d)`.
         let (elements, filter) = match list {
@@ -441,13 +584,25 @@ impl Folder<'_> {
         let mut items = Vec::with_capacity(elements.len());
         let mut nodes = 0;
         for element in elements.iter() {
-            let Some(mut item) = put_in(body, PutIn::Element(element), 0) else { return changed };
+            let Some(mut item) = put_in(body, PutIn::Element(element), 0) else {
+                return changed;
+            };
             if let Some(cond) = filter {
-                let Some(passes) = put_in(cond, PutIn::Element(element), 0) else { return changed };
+                let Some(passes) = put_in(cond, PutIn::Element(element), 0) else {
+                    return changed;
+                };
                 item = match op {
-                    Unroll::Test(Quantifier::Any) | Unroll::Total(Total::Count) => Expr::And(passes.boxed(), item.boxed()),
-                    Unroll::Test(Quantifier::All) => Expr::Or(Expr::Not(passes.boxed()).boxed(), item.boxed()),
-                    Unroll::Total(Total::Sum) => Expr::If { cond: passes.boxed(), then: item.boxed(), otherwise: Expr::Const(Value::Int(0)).boxed() },
+                    Unroll::Test(Quantifier::Any) | Unroll::Total(Total::Count) => {
+                        Expr::And(passes.boxed(), item.boxed())
+                    }
+                    Unroll::Test(Quantifier::All) => {
+                        Expr::Or(Expr::Not(passes.boxed()).boxed(), item.boxed())
+                    }
+                    Unroll::Total(Total::Sum) => Expr::If {
+                        cond: passes.boxed(),
+                        then: item.boxed(),
+                        otherwise: Expr::Const(Value::Int(0)).boxed(),
+                    },
                 };
             }
             self.expr(&mut item);
@@ -513,7 +668,9 @@ fn closed(e: &Expr, it: It) -> bool {
         Expr::Column { row, .. } => closed(row, it),
         Expr::ColumnKey { key, .. } => *key == Key::It && it == It::Bound,
         Expr::IsNone { value, .. } => closed(value, it),
-        Expr::RowId(a) | Expr::PosRow(a) | Expr::PosCol(a) | Expr::Neg(a, _) | Expr::Not(a) => closed(a, it),
+        Expr::RowId(a) | Expr::PosRow(a) | Expr::PosCol(a) | Expr::Neg(a, _) | Expr::Not(a) => {
+            closed(a, it)
+        }
         Expr::Index { list, at } => closed(list, it) && closed(at, it),
         Expr::RowAt { at, .. } => closed(at, it),
         Expr::RowNumber { row, .. } => closed(row, it),
@@ -521,7 +678,9 @@ fn closed(e: &Expr, it: It) -> bool {
         Expr::Filter { list, cond } => closed(list, it) && closed(cond, it),
         Expr::RowsWhere { key, .. } => closed(key, it),
         Expr::Pair { first, second, .. } => closed(first, it) && closed(second, it),
-        Expr::List(items) | Expr::UnrolledTest { items, .. } | Expr::UnrolledTotal { items, .. } => items.iter().all(|i| closed(i, it)),
+        Expr::List(items)
+        | Expr::UnrolledTest { items, .. }
+        | Expr::UnrolledTotal { items, .. } => items.iter().all(|i| closed(i, it)),
         Expr::Arith { a, b, .. }
         | Expr::Compare { a, b, .. }
         | Expr::Equal { a, b, .. }
@@ -529,7 +688,11 @@ fn closed(e: &Expr, it: It) -> bool {
         | Expr::And(a, b)
         | Expr::Or(a, b) => closed(a, it) && closed(b, it),
         Expr::In { item, list } => closed(item, it) && closed(list, it),
-        Expr::If { cond, then, otherwise } => closed(cond, it) && closed(then, it) && closed(otherwise, it),
+        Expr::If {
+            cond,
+            then,
+            otherwise,
+        } => closed(cond, it) && closed(then, it) && closed(otherwise, it),
     }
 }
 
@@ -540,22 +703,49 @@ fn closed(e: &Expr, it: It) -> bool {
 /// condition left to test on them (`rest`, or true). The order of the rows is kept, so a
 /// consumer sees the rows that pass in the same order.
 pub(crate) fn rows_where(list: &Expr, cond: &Expr) -> Option<(Expr, Expr)> {
-    let Expr::Const(Value::List(rows)) = list else { return None };
+    let Expr::Const(Value::List(rows)) = list else {
+        return None;
+    };
     let table = match rows.first()? {
         Value::Row(t, _) => *t,
         _ => return None,
     };
-    let every_row = rows.iter().enumerate().all(|(i, v)| matches!(v, Value::Row(t, r) if *t == table && *r as usize == i));
-    let Expr::Lambda(body) = cond else { return None };
+    let every_row = rows
+        .iter()
+        .enumerate()
+        .all(|(i, v)| matches!(v, Value::Row(t, r) if *t == table && *r as usize == i));
+    let Expr::Lambda(body) = cond else {
+        return None;
+    };
     let (test, rest) = match &**body {
         Expr::And(a, b) => (&**a, Some(&**b)),
         other => (other, None),
     };
-    let Expr::Same { a, b, negate: false } = test else { return None };
+    let Expr::Same {
+        a,
+        b,
+        negate: false,
+    } = test
+    else {
+        return None;
+    };
     let (values, key) = match (&**a, &**b) {
-        (Expr::ColumnKey { values, key: Key::It, .. }, other) | (other, Expr::ColumnKey { values, key: Key::It, .. }) => {
-            (values, outside_element(other)?)
-        }
+        (
+            Expr::ColumnKey {
+                values,
+                key: Key::It,
+                ..
+            },
+            other,
+        )
+        | (
+            other,
+            Expr::ColumnKey {
+                values,
+                key: Key::It,
+                ..
+            },
+        ) => (values, outside_element(other)?),
         _ => return None,
     };
     if !every_row || values.len() != rows.len() {
@@ -576,14 +766,23 @@ pub(crate) fn rows_where(list: &Expr, cond: &Expr) -> Option<(Expr, Expr)> {
     }
     let groups = groups.into_iter().map(Vec::into_boxed_slice).collect();
     let rest = rest.cloned().unwrap_or(Expr::Const(Value::Bool(true)));
-    Some((Expr::RowsWhere { table, groups, key: key.boxed() }, Expr::Lambda(rest.boxed())))
+    Some((
+        Expr::RowsWhere {
+            table,
+            groups,
+            key: key.boxed(),
+        },
+        Expr::Lambda(rest.boxed()),
+    ))
 }
 
 /// An expression of a per-element argument that does not read the element, as it reads
 /// outside that argument (an enclosing element is one level nearer): only plain reads.
 fn outside_element(e: &Expr) -> Option<Expr> {
     match e {
-        Expr::Const(_) | Expr::Local(_) | Expr::Param(_) | Expr::Var { .. } | Expr::Outer(_) => put_in(e, PutIn::NoElement, 0),
+        Expr::Const(_) | Expr::Local(_) | Expr::Param(_) | Expr::Var { .. } | Expr::Outer(_) => {
+            put_in(e, PutIn::NoElement, 0)
+        }
         _ => None,
     }
 }
@@ -600,7 +799,9 @@ const UNROLL_NODES: usize = 2048;
 
 /// `filter(list, cond)` with `list` a constant: the list and the body of `cond`.
 fn filter_of_constant_list(e: &Expr) -> Option<(&std::sync::Arc<Vec<Value>>, &Expr)> {
-    let Expr::Filter { list, cond } = e else { return None };
+    let Expr::Filter { list, cond } = e else {
+        return None;
+    };
     match (&**list, &**cond) {
         (Expr::Const(Value::List(elements)), Expr::Lambda(body)) => Some((elements, &**body)),
         _ => None,
@@ -619,7 +820,13 @@ fn row_code(e: &Expr) -> Option<u16> {
 /// instance that row names.
 fn fixed_instance(z: &ZoneRead) -> Option<ZoneRead> {
     let r = u32::from(row_code(z.index.as_deref()?)?);
-    (r < z.len).then(|| ZoneRead { base: z.base + r, len: 1, index: None, of: z.of, name: z.name.clone() })
+    (r < z.len).then(|| ZoneRead {
+        base: z.base + r,
+        len: 1,
+        index: None,
+        of: z.of,
+        name: z.name.clone(),
+    })
 }
 
 /// An unrolled search or total without the items that cannot change it (a constant
@@ -628,7 +835,10 @@ fn fixed_instance(z: &ZoneRead) -> Option<ZoneRead> {
 /// of `any`, `all` or `sum` is that item. None when nothing changes.
 fn without_neutral_items(op: Unroll, items: &[Expr]) -> Option<Expr> {
     let neutral = |e: &Expr| match (op, e) {
-        (Unroll::Test(Quantifier::Any) | Unroll::Total(Total::Count), Expr::Const(Value::Bool(b))) => !*b,
+        (
+            Unroll::Test(Quantifier::Any) | Unroll::Total(Total::Count),
+            Expr::Const(Value::Bool(b)),
+        ) => !*b,
         (Unroll::Test(Quantifier::All), Expr::Const(Value::Bool(b))) => *b,
         (Unroll::Total(Total::Sum), Expr::Const(Value::Int(n))) => *n == 0,
         _ => false,
@@ -636,11 +846,24 @@ fn without_neutral_items(op: Unroll, items: &[Expr]) -> Option<Expr> {
     let decides = |e: &Expr| {
         matches!(
             (op, e),
-            (Unroll::Test(Quantifier::Any), Expr::Const(Value::Bool(true))) | (Unroll::Test(Quantifier::All), Expr::Const(Value::Bool(false)))
+            (
+                Unroll::Test(Quantifier::Any),
+                Expr::Const(Value::Bool(true))
+            ) | (
+                Unroll::Test(Quantifier::All),
+                Expr::Const(Value::Bool(false))
+            )
         )
     };
-    let end = items.iter().position(decides).map_or(items.len(), |i| i + 1);
-    let kept: Vec<Expr> = items[..end].iter().filter(|e| !neutral(e)).cloned().collect();
+    let end = items
+        .iter()
+        .position(decides)
+        .map_or(items.len(), |i| i + 1);
+    let kept: Vec<Expr> = items[..end]
+        .iter()
+        .filter(|e| !neutral(e))
+        .cloned()
+        .collect();
     let alone = kept.len() == 1 && op != Unroll::Total(Total::Count);
     if kept.len() == items.len() && !alone {
         return None;
@@ -660,8 +883,13 @@ fn without_neutral_items(op: Unroll, items: &[Expr]) -> Option<Expr> {
 fn rows_of(list: &Expr) -> Option<crate::value::TableId> {
     match list {
         Expr::Const(Value::List(items)) => {
-            let Some(Value::Row(t, _)) = items.first() else { return None };
-            items.iter().all(|v| matches!(v, Value::Row(u, _) if u == t)).then_some(*t)
+            let Some(Value::Row(t, _)) = items.first() else {
+                return None;
+            };
+            items
+                .iter()
+                .all(|v| matches!(v, Value::Row(u, _) if u == t))
+                .then_some(*t)
         }
         Expr::Filter { list, .. } => rows_of(list),
         Expr::RowsWhere { table, .. } => Some(*table),
@@ -676,7 +904,13 @@ fn rows_of(list: &Expr) -> Option<crate::value::TableId> {
 /// Whether `e` reads the local `slot`.
 fn reads_local(e: &Expr, slot: crate::ir::Slot) -> bool {
     match e {
-        Expr::Local(s) | Expr::VarAtKey { key: Key::Local(s), .. } | Expr::ColumnKey { key: Key::Local(s), .. } if *s == slot => true,
+        Expr::Local(s)
+        | Expr::VarAtKey {
+            key: Key::Local(s), ..
+        }
+        | Expr::ColumnKey {
+            key: Key::Local(s), ..
+        } if *s == slot => true,
         other => other.children().into_iter().any(|c| reads_local(c, slot)),
     }
 }
@@ -707,7 +941,10 @@ fn hoist_invariants(e: &mut Expr) {
     }
     if !values.is_empty() {
         let body = std::mem::replace(e, Expr::Const(Value::None));
-        *e = Expr::With { values, body: body.boxed() };
+        *e = Expr::With {
+            values,
+            body: body.boxed(),
+        };
     }
 }
 
@@ -721,7 +958,10 @@ fn lift_invariants(e: &mut Expr, values: &mut Vec<Expr>) {
     if worth_lifting(e) && !has_free_hoisted(e, 0) {
         if let Some(lifted) = put_in(e, PutIn::NoElement, 0) {
             values.push(lifted);
-            *e = Expr::Hoisted { depth: 0, index: (values.len() - 1) as u8 };
+            *e = Expr::Hoisted {
+                depth: 0,
+                index: (values.len() - 1) as u8,
+            };
             return;
         }
     }
@@ -740,14 +980,23 @@ fn worth_lifting(e: &Expr) -> bool {
     fn costly(e: &Expr) -> bool {
         matches!(
             e,
-            Expr::Call { .. } | Expr::Function { .. } | Expr::Filter { .. } | Expr::RowsWhere { .. } | Expr::In { .. } | Expr::UnrolledTest { .. } | Expr::UnrolledTotal { .. }
-        )
-            || e.children().into_iter().any(costly)
+            Expr::Call { .. }
+                | Expr::Function { .. }
+                | Expr::Filter { .. }
+                | Expr::RowsWhere { .. }
+                | Expr::In { .. }
+                | Expr::UnrolledTest { .. }
+                | Expr::UnrolledTotal { .. }
+        ) || e.children().into_iter().any(costly)
     }
     fn script(e: &Expr) -> bool {
         matches!(e, Expr::Script { .. }) || e.children().into_iter().any(script)
     }
-    !matches!(e, Expr::Const(_) | Expr::Lambda(_) | Expr::Board(_) | Expr::Pair { .. }) && costly(e) && !script(e)
+    !matches!(
+        e,
+        Expr::Const(_) | Expr::Lambda(_) | Expr::Board(_) | Expr::Pair { .. }
+    ) && costly(e)
+        && !script(e)
 }
 
 /// Whether `e` reads a lifted value of a `With` outside it (`withs`: the `With`s between
@@ -755,8 +1004,13 @@ fn worth_lifting(e: &Expr) -> bool {
 fn has_free_hoisted(e: &Expr, withs: u8) -> bool {
     match e {
         Expr::Hoisted { depth, .. } => *depth >= withs,
-        Expr::With { values, body } => values.iter().any(|v| has_free_hoisted(v, withs)) || has_free_hoisted(body, withs + 1),
-        other => other.children().into_iter().any(|c| has_free_hoisted(c, withs)),
+        Expr::With { values, body } => {
+            values.iter().any(|v| has_free_hoisted(v, withs)) || has_free_hoisted(body, withs + 1)
+        }
+        other => other
+            .children()
+            .into_iter()
+            .any(|c| has_free_hoisted(c, withs)),
     }
 }
 
@@ -833,9 +1087,22 @@ fn inline(e: &mut Expr, bodies: &[Expr], policy: InlinePolicy) -> bool {
 /// A true/false test that cannot fail: comparisons, negations and connectives of
 /// constants and state variables (a variable's slot is checked at load).
 fn cannot_fail(e: &Expr) -> bool {
-    let number = |e: &Expr| matches!(e, Expr::Const(Value::Int(_)) | Expr::Var { code: Code::Int, .. } | Expr::PlayerCount);
+    let number = |e: &Expr| {
+        matches!(
+            e,
+            Expr::Const(Value::Int(_))
+                | Expr::Var {
+                    code: Code::Int,
+                    ..
+                }
+                | Expr::PlayerCount
+        )
+    };
     match e {
-        Expr::Const(Value::Bool(_)) | Expr::Var { code: Code::Bool, .. } => true,
+        Expr::Const(Value::Bool(_))
+        | Expr::Var {
+            code: Code::Bool, ..
+        } => true,
         Expr::Compare { a, b, .. } => number(a) && number(b),
         Expr::Not(a) => cannot_fail(a),
         Expr::And(a, b) | Expr::Or(a, b) => cannot_fail(a) && cannot_fail(b),
@@ -845,7 +1112,16 @@ fn cannot_fail(e: &Expr) -> bool {
 
 /// Reads that cannot fail and cost no more than reading a parameter.
 fn plain_read(e: &Expr) -> bool {
-    matches!(e, Expr::Const(_) | Expr::Local(_) | Expr::Param(_) | Expr::It | Expr::Outer(_) | Expr::Var { .. } | Expr::PlayerCount)
+    matches!(
+        e,
+        Expr::Const(_)
+            | Expr::Local(_)
+            | Expr::Param(_)
+            | Expr::It
+            | Expr::Outer(_)
+            | Expr::Var { .. }
+            | Expr::PlayerCount
+    )
 }
 
 fn size(e: &Expr) -> usize {
@@ -874,17 +1150,44 @@ fn put_in(e: &Expr, what: PutIn, depth: u8) -> Option<Expr> {
     let mut out = match e {
         Expr::Local(_) | Expr::Param(_) | Expr::It | Expr::Outer(_) => return what.read(e, depth),
         // A keyed read whose key is put in reads by the new key, or by index.
-        Expr::VarAtKey { base, code, key, name } => match what.read_key(*key, depth)? {
-            Keyed::Key(key) => Expr::VarAtKey { base: *base, code: *code, key, name: name.clone() },
-            Keyed::Index(index) => Expr::VarAt { base: *base, code: *code, index: index.boxed(), name: name.clone() },
+        Expr::VarAtKey {
+            base,
+            code,
+            key,
+            name,
+        } => match what.read_key(*key, depth)? {
+            Keyed::Key(key) => Expr::VarAtKey {
+                base: *base,
+                code: *code,
+                key,
+                name: name.clone(),
+            },
+            Keyed::Index(index) => Expr::VarAt {
+                base: *base,
+                code: *code,
+                index: index.boxed(),
+                name: name.clone(),
+            },
         },
         Expr::ColumnKey { values, key, name } => match what.read_key(*key, depth)? {
-            Keyed::Key(key) => Expr::ColumnKey { values: values.clone(), key, name: name.clone() },
-            Keyed::Index(row) => Expr::Column { values: values.clone(), row: row.boxed(), name: name.clone() },
+            Keyed::Key(key) => Expr::ColumnKey {
+                values: values.clone(),
+                key,
+                name: name.clone(),
+            },
+            Keyed::Index(row) => Expr::Column {
+                values: values.clone(),
+                row: row.boxed(),
+                name: name.clone(),
+            },
         },
         other => other.clone(),
     };
-    let depth = if matches!(out, Expr::Lambda(_)) { depth.checked_add(1)? } else { depth };
+    let depth = if matches!(out, Expr::Lambda(_)) {
+        depth.checked_add(1)?
+    } else {
+        depth
+    };
     for child in out.children_mut() {
         *child = put_in(child, what, depth)?;
     }
@@ -897,7 +1200,9 @@ impl PutIn<'_> {
     fn read(self, e: &Expr, depth: u8) -> Option<Expr> {
         let element = |value: Option<&Value>| value.map(|v| Expr::Const(v.clone()));
         match (self, e) {
-            (PutIn::Local(slot, value), Expr::Local(s)) if *s == slot => Some(Expr::Const(value.clone())),
+            (PutIn::Local(slot, value), Expr::Local(s)) if *s == slot => {
+                Some(Expr::Const(value.clone()))
+            }
             // An argument that reads the caller's element reads it from `depth` levels out.
             (PutIn::Params(args), Expr::Param(i)) => Some(match args.get(*i as usize)? {
                 Expr::It if depth > 0 => Expr::Outer(depth),
@@ -909,7 +1214,11 @@ impl PutIn<'_> {
             (PutIn::Element(v), Expr::Outer(k)) if *k == depth => element(Some(v)),
             (PutIn::NoElement, Expr::Outer(k)) if *k == depth => element(None),
             (PutIn::Element(_) | PutIn::NoElement, Expr::Outer(k)) if *k > depth => {
-                Some(if *k == 1 { Expr::It } else { Expr::Outer(*k - 1) })
+                Some(if *k == 1 {
+                    Expr::It
+                } else {
+                    Expr::Outer(*k - 1)
+                })
             }
             _ => Some(e.clone()),
         }
@@ -918,7 +1227,9 @@ impl PutIn<'_> {
     /// The key of a keyed read (`var[key]`, `key.column`) with `self` put in: still a key,
     /// or an expression to read by.
     fn read_key(self, key: Key, depth: u8) -> Option<Keyed> {
-        let Some(read) = key.plain_read() else { return Some(Keyed::Key(key)) };
+        let Some(read) = key.plain_read() else {
+            return Some(Keyed::Key(key));
+        };
         let read = self.read(&read, depth)?;
         Some(match Key::of(&read) {
             Some(key) => Keyed::Key(key),
@@ -952,7 +1263,11 @@ mod tests {
             Expr::And(Box::new(a), Box::new(b))
         }
         fn check(e: Expr, what: PutIn, expected: Option<Expr>) {
-            assert_eq!(format!("{:?}", put_in(&e, what, 0)), format!("{expected:?}"), "in {e:?}");
+            assert_eq!(
+                format!("{:?}", put_in(&e, what, 0)),
+                format!("{expected:?}"),
+                "in {e:?}"
+            );
         }
 
         #[test]
@@ -964,8 +1279,16 @@ mod tests {
             // put in, one level out, so it becomes `Outer(1)`; at the top, `Outer(1)` was
             // the enclosing element and becomes `it`.
             check(Expr::It, PutIn::Element(&seven), Some(c()));
-            check(lambda(pair(Expr::It, Expr::Outer(1))), PutIn::Element(&seven), Some(lambda(pair(Expr::It, c()))));
-            check(lambda(Expr::Outer(2)), PutIn::Element(&seven), Some(lambda(Expr::Outer(1))));
+            check(
+                lambda(pair(Expr::It, Expr::Outer(1))),
+                PutIn::Element(&seven),
+                Some(lambda(pair(Expr::It, c()))),
+            );
+            check(
+                lambda(Expr::Outer(2)),
+                PutIn::Element(&seven),
+                Some(lambda(Expr::Outer(1))),
+            );
             check(Expr::Outer(1), PutIn::Element(&seven), Some(Expr::It));
         }
 
@@ -973,23 +1296,43 @@ mod tests {
         fn a_part_without_an_element_must_not_read_it() {
             check(Expr::It, PutIn::NoElement, None);
             check(lambda(Expr::Outer(1)), PutIn::NoElement, None);
-            check(lambda(pair(Expr::It, Expr::Outer(2))), PutIn::NoElement, Some(lambda(pair(Expr::It, Expr::Outer(1)))));
-            check(Expr::Local(Slot(0)), PutIn::NoElement, Some(Expr::Local(Slot(0))));
+            check(
+                lambda(pair(Expr::It, Expr::Outer(2))),
+                PutIn::NoElement,
+                Some(lambda(pair(Expr::It, Expr::Outer(1)))),
+            );
+            check(
+                Expr::Local(Slot(0)),
+                PutIn::NoElement,
+                Some(Expr::Local(Slot(0))),
+            );
         }
 
         #[test]
         fn arguments_that_read_the_callers_element_read_it_from_further_out() {
             // f(it, Outer(1)) with body `p0 and p1`, and `any(l, p0)` (p0 one level in).
             let args = [Expr::It, Expr::Outer(1)];
-            check(pair(Expr::Param(0), Expr::Param(1)), PutIn::Params(&args), Some(pair(Expr::It, Expr::Outer(1))));
-            check(lambda(pair(Expr::Param(0), Expr::Param(1))), PutIn::Params(&args), Some(lambda(pair(Expr::Outer(1), Expr::Outer(2)))));
+            check(
+                pair(Expr::Param(0), Expr::Param(1)),
+                PutIn::Params(&args),
+                Some(pair(Expr::It, Expr::Outer(1))),
+            );
+            check(
+                lambda(pair(Expr::Param(0), Expr::Param(1))),
+                PutIn::Params(&args),
+                Some(lambda(pair(Expr::Outer(1), Expr::Outer(2)))),
+            );
         }
 
         #[test]
         fn a_local_put_in_is_read_at_any_depth() {
             let row = Value::Int(3);
             let c = || Expr::Const(Value::Int(3));
-            check(lambda(pair(Expr::Local(Slot(1)), Expr::Local(Slot(2)))), PutIn::Local(Slot(1), &row), Some(lambda(pair(c(), Expr::Local(Slot(2))))));
+            check(
+                lambda(pair(Expr::Local(Slot(1)), Expr::Local(Slot(2)))),
+                PutIn::Local(Slot(1), &row),
+                Some(lambda(pair(c(), Expr::Local(Slot(2))))),
+            );
             check(Expr::It, PutIn::Local(Slot(1), &row), Some(Expr::It));
         }
     }
@@ -1000,7 +1343,12 @@ mod tests {
 
     fn searches() -> crate::Game {
         let text = include_str!("../../tests/cases/searches/ruleset.yaml");
-        let src = crate::RulesetSource { origin: "searches".into(), file: "ruleset.yaml".into(), text: text.into(), scripts: Vec::new() };
+        let src = crate::RulesetSource {
+            origin: "searches".into(),
+            file: "ruleset.yaml".into(),
+            text: text.into(),
+            scripts: Vec::new(),
+        };
         crate::load(&src, &|_| Err("no imports".into())).expect("the searches case loads")
     }
 
@@ -1008,8 +1356,11 @@ mod tests {
     /// that `is` accepts.
     fn optimized_has(source: &str, is: fn(&Expr) -> bool) -> bool {
         let game = searches();
-        let state = game.initial_state(vec!["p1".into(), "p2".into()]).expect("it starts");
-        let query = crate::trace::Query::compile(&game, &state, source).expect("the query compiles");
+        let state = game
+            .initial_state(vec!["p1".into(), "p2".into()])
+            .expect("it starts");
+        let query =
+            crate::trace::Query::compile(&game, &state, source).expect("the query compiles");
         any(query.ir(), is)
     }
 
@@ -1017,32 +1368,65 @@ mod tests {
     fn a_filter_by_a_column_equal_to_a_key_reads_an_index() {
         let rows_where = |e: &Expr| matches!(e, Expr::RowsWhere { .. });
         // (A search that reads only tables is folded into its value at load.)
-        assert!(optimized_has("map(towns, t => filter(towns, u => u.below == t and money[p1] > 0))", rows_where));
-        assert!(optimized_has("map(towns, t => count_if(markets, m => t == m.town and owner[m] != none))", rows_where));
-        assert!(optimized_has("any(towns, u => u.below == pick)", rows_where));
+        assert!(optimized_has(
+            "map(towns, t => filter(towns, u => u.below == t and money[p1] > 0))",
+            rows_where
+        ));
+        assert!(optimized_has(
+            "map(towns, t => count_if(markets, m => t == m.town and owner[m] != none))",
+            rows_where
+        ));
+        assert!(optimized_has(
+            "any(towns, u => u.below == pick)",
+            rows_where
+        ));
         // Not an equality with the row's column first: every row is tested.
-        assert!(!optimized_has("map(towns, t => filter(towns, u => owner[@abilene-gold] == none and u.below == t))", rows_where));
+        assert!(!optimized_has(
+            "map(towns, t => filter(towns, u => owner[@abilene-gold] == none and u.below == t))",
+            rows_where
+        ));
         // all() needs every row: no index.
-        assert!(!optimized_has("map(towns, t => all(towns, u => u.below == t and money[p1] > 0))", rows_where));
+        assert!(!optimized_has(
+            "map(towns, t => all(towns, u => u.below == t and money[p1] > 0))",
+            rows_where
+        ));
     }
 
     #[test]
     fn per_element_parts_that_do_not_read_the_element_are_lifted() {
         let with = |e: &Expr| matches!(e, Expr::With { .. });
-        assert!(optimized_has("filter(players, p => money[p] == max(players, q => money[q]))", with));
+        assert!(optimized_has(
+            "filter(players, p => money[p] == max(players, q => money[q]))",
+            with
+        ));
         // The inner max reads p: nothing to lift.
-        assert!(!optimized_has("filter(players, p => money[p] == max(players, q => money[q] - money[p]))", with));
+        assert!(!optimized_has(
+            "filter(players, p => money[p] == max(players, q => money[q] - money[p]))",
+            with
+        ));
         // A plain read is not worth lifting.
-        assert!(!optimized_has("filter(players, p => money[p] == money[p1])", with));
+        assert!(!optimized_has(
+            "filter(players, p => money[p] == money[p1])",
+            with
+        ));
     }
 
     #[test]
     fn a_negation_goes_into_the_test_it_negates() {
         let not = |e: &Expr| matches!(e, Expr::Not(_));
         assert!(!optimized_has("not (money[p2] < 5)", not));
-        assert!(optimized_has("not (money[p2] < 5)", |e| matches!(e, Expr::Compare { op: crate::ir::CmpOp::Ge, .. })));
+        assert!(optimized_has("not (money[p2] < 5)", |e| matches!(
+            e,
+            Expr::Compare {
+                op: crate::ir::CmpOp::Ge,
+                ..
+            }
+        )));
         assert!(!optimized_has("not (pick == none)", not));
-        assert!(optimized_has("not (pick == none)", |e| matches!(e, Expr::IsNone { negate: true, .. })));
+        assert!(optimized_has("not (pick == none)", |e| matches!(
+            e,
+            Expr::IsNone { negate: true, .. }
+        )));
         assert!(!optimized_has("not (not (money[p1] > 5))", not));
         // A zone search has no negated form: the negation stays.
         assert!(optimized_has("not (p1 in herd[@abilene])", not));
@@ -1066,18 +1450,34 @@ mod tests {
 
     #[test]
     fn a_table_indexed_by_position_reads_the_row_number() {
-        assert!(optimized_has("markets[money[p1]]", |e| matches!(e, Expr::RowAt { .. })));
-        assert!(optimized_has("index_of(towns, pick)", |e| matches!(e, Expr::RowNumber { count: 4, .. })));
+        assert!(optimized_has("markets[money[p1]]", |e| matches!(
+            e,
+            Expr::RowAt { .. }
+        )));
+        assert!(optimized_has("index_of(towns, pick)", |e| matches!(
+            e,
+            Expr::RowNumber { count: 4, .. }
+        )));
     }
 
     #[test]
     fn membership_and_counts_against_zero_search_in_place() {
         let contains = |e: &Expr| matches!(e, Expr::ZoneContains(..));
         assert!(optimized_has("map(towns, t => p1 in herd[t])", contains));
-        assert!(optimized_has("map(towns, t => count(herd[t], p1) > 0)", contains));
-        let count_if = |e: &Expr| matches!(e, Expr::Call { builtin, .. } if builtin.name == "count_if");
-        assert!(!optimized_has("map(towns, t => count_if(players, money[it] > 5) == 0)", count_if));
-        assert!(optimized_has("map(towns, t => count_if(players, money[it] > 5) == 2)", count_if));
+        assert!(optimized_has(
+            "map(towns, t => count(herd[t], p1) > 0)",
+            contains
+        ));
+        let count_if =
+            |e: &Expr| matches!(e, Expr::Call { builtin, .. } if builtin.name == "count_if");
+        assert!(!optimized_has(
+            "map(towns, t => count_if(players, money[it] > 5) == 0)",
+            count_if
+        ));
+        assert!(optimized_has(
+            "map(towns, t => count_if(players, money[it] > 5) == 2)",
+            count_if
+        ));
     }
 
     #[test]
@@ -1092,13 +1492,18 @@ mod tests {
                 _ => None,
             })
             .expect("the case has a choose");
-        let by_row = choose.groups[0].by_row.as_ref().expect("the condition is specialized");
+        let by_row = choose.groups[0]
+            .by_row
+            .as_ref()
+            .expect("the condition is specialized");
         // One condition per market (4 towns × 2 goods), the function call inlined and its
         // branch on the good decided: a gold market reads its owner only, a cattle market
         // of a town of 4 spaces or fewer is false.
         assert_eq!(by_row.of_row.len(), 8);
         let conditions = &by_row.conditions;
-        assert!(!conditions.iter().any(|c| any(c, |e| matches!(e, Expr::Function { .. } | Expr::If { .. }))));
+        assert!(!conditions
+            .iter()
+            .any(|c| any(c, |e| matches!(e, Expr::Function { .. } | Expr::If { .. }))));
         let false_ = |e: &Expr| matches!(e, Expr::Const(crate::Value::Bool(false)));
         let of = |row: usize| &conditions[by_row.of_row[row] as usize];
         // abilene-cattle (4 spaces) and tombstone-cattle (3) are never open, and share
@@ -1113,40 +1518,90 @@ mod tests {
         // `filter(markets, owner[it] == players[0])` without a condition: the filter is
         // specialized per market, each reading that market's owner, and the condition is
         // true for all.
-        let sell = choose.groups[1].by_row.as_ref().expect("the filter is specialized");
+        let sell = choose.groups[1]
+            .by_row
+            .as_ref()
+            .expect("the filter is specialized");
         let filtered = sell.filtered.as_ref().expect("the filter is taken apart");
         assert_eq!(filtered.pass.len(), 8);
-        assert!(!filtered.pass.iter().any(|c| any(c, |e| matches!(e, Expr::It | Expr::VarAtKey { .. } | Expr::VarAt { .. }))));
-        assert!(matches!(sell.conditions.as_slice(), [Expr::Const(crate::Value::Bool(true))]));
+        assert!(!filtered.pass.iter().any(|c| any(c, |e| matches!(
+            e,
+            Expr::It | Expr::VarAtKey { .. } | Expr::VarAt { .. }
+        ))));
+        assert!(matches!(
+            sell.conditions.as_slice(),
+            [Expr::Const(crate::Value::Bool(true))]
+        ));
         // `filter(towns, len(herd[it]) > 0)` with `t.spaces > 4`: the condition folds to a
         // constant per town (abilene 4 and tombstone 3 false, dodge 6 and deadwood 5 true).
-        let herd = choose.groups[2].by_row.as_ref().expect("the filter and condition are specialized");
+        let herd = choose.groups[2]
+            .by_row
+            .as_ref()
+            .expect("the filter and condition are specialized");
         assert!(herd.filtered.is_some());
-        assert!(herd.conditions.iter().all(|c| matches!(c, Expr::Const(_))), "{:?}", herd.conditions);
+        assert!(
+            herd.conditions.iter().all(|c| matches!(c, Expr::Const(_))),
+            "{:?}",
+            herd.conditions
+        );
     }
 
     /// The optimized body of a function of tests/cases/searches.
     fn function_body(game: &crate::Game, name: &str) -> Expr {
-        game.functions.iter().find(|f| f.name == name).map(|f| f.body.clone()).expect("the function exists")
+        game.functions
+            .iter()
+            .find(|f| f.name == name)
+            .map(|f| f.body.clone())
+            .expect("the function exists")
     }
 
     #[test]
     fn searches_and_totals_over_a_tables_rows_are_unrolled() {
         let game = searches();
-        let unrolled = |e: &Expr| matches!(e, Expr::UnrolledTest { .. } | Expr::UnrolledTotal { .. });
-        let loops = |e: &Expr| matches!(e, Expr::Call { .. } | Expr::Lambda(_) | Expr::Filter { .. });
-        for name in ["herds_of", "spaces_of_cattle", "all_open", "fewer_cattle_pairs", "herded_and_large", "empty_with", "divides_at_abilene"] {
+        let unrolled =
+            |e: &Expr| matches!(e, Expr::UnrolledTest { .. } | Expr::UnrolledTotal { .. });
+        let loops =
+            |e: &Expr| matches!(e, Expr::Call { .. } | Expr::Lambda(_) | Expr::Filter { .. });
+        for name in [
+            "herds_of",
+            "spaces_of_cattle",
+            "all_open",
+            "fewer_cattle_pairs",
+            "herded_and_large",
+            "empty_with",
+            "divides_at_abilene",
+        ] {
             let body = function_body(&game, name);
-            assert!(any(&body, unrolled) && !any(&body, loops), "{name}: {body:?}");
+            assert!(
+                any(&body, unrolled) && !any(&body, loops),
+                "{name}: {body:?}"
+            );
         }
         // A town's column and the zone or variable it names are read as constants: no
         // element is bound, and `herd[t]` is one zone.
         let body = function_body(&game, "herds_of");
-        assert!(!any(&body, |e| matches!(e, Expr::It | Expr::ColumnKey { .. } | Expr::Column { .. })), "{body:?}");
-        assert!(any(&body, |e| matches!(e, Expr::ZoneContains(z, _) if z.index.is_none())), "{body:?}");
+        assert!(
+            !any(&body, |e| matches!(
+                e,
+                Expr::It | Expr::ColumnKey { .. } | Expr::Column { .. }
+            )),
+            "{body:?}"
+        );
+        assert!(
+            any(
+                &body,
+                |e| matches!(e, Expr::ZoneContains(z, _) if z.index.is_none())
+            ),
+            "{body:?}"
+        );
         // abilene's 4 spaces decide the search at load.
-        assert!(matches!(function_body(&game, "stops_at_abilene"), Expr::Const(crate::value::Value::Bool(true))));
+        assert!(matches!(
+            function_body(&game, "stops_at_abilene"),
+            Expr::Const(crate::value::Value::Bool(true))
+        ));
         // Over a filter: one item per row, the filter's test first.
-        assert!(matches!(function_body(&game, "herd_spaces"), Expr::UnrolledTotal { items, .. } if items.len() == 4));
+        assert!(
+            matches!(function_body(&game, "herd_spaces"), Expr::UnrolledTotal { items, .. } if items.len() == 4)
+        );
     }
 }

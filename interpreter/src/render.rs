@@ -24,13 +24,22 @@ impl Game {
         match domain {
             Domain::Global => vec![(0, String::new())],
             Domain::Players => state.names.iter().cloned().enumerate().collect(),
-            Domain::Table(t) => self.tables[t.index()].rows.iter().map(|r| r.id.clone()).enumerate().collect(),
+            Domain::Table(t) => self.tables[t.index()]
+                .rows
+                .iter()
+                .map(|r| r.id.clone())
+                .enumerate()
+                .collect(),
             Domain::Pair(a, b) => {
                 let stride = self.domain_len(b.domain());
                 let seconds = self.labelled_entries(b.domain(), state);
                 let mut out = Vec::new();
                 for (i, first) in self.labelled_entries(a.domain(), state) {
-                    out.extend(seconds.iter().map(|(j, second)| (i * stride + j, format!("{first}, {second}"))));
+                    out.extend(
+                        seconds
+                            .iter()
+                            .map(|(j, second)| (i * stride + j, format!("{first}, {second}"))),
+                    );
                 }
                 out
             }
@@ -59,17 +68,33 @@ impl Game {
                         Value::List(items) => items.to_vec(),
                         other => vec![other],
                     };
-                    items.iter().map(|v| entry.line.render_marked(&crate::eval::Env::new(self, state, std::slice::from_ref(v)))).collect()
+                    items
+                        .iter()
+                        .map(|v| {
+                            entry.line.render_marked(&crate::eval::Env::new(
+                                self,
+                                state,
+                                std::slice::from_ref(v),
+                            ))
+                        })
+                        .collect()
                 }),
             };
             match lines {
                 // An empty line is left out (one line per seat up to the most players).
-                Ok(lines) => lines.iter().filter(|text| !text.is_empty()).for_each(|text| {
-                    out.push_str(&apply_colours(text, style));
-                    out.push('\n');
-                }),
+                Ok(lines) => lines
+                    .iter()
+                    .filter(|text| !text.is_empty())
+                    .for_each(|text| {
+                        out.push_str(&apply_colours(text, style));
+                        out.push('\n');
+                    }),
                 Err(e) => {
-                    let _ = writeln!(out, "(display error: {})", e.at(&self.location(&format!("display[{i}]"))));
+                    let _ = writeln!(
+                        out,
+                        "(display error: {})",
+                        e.at(&self.location(&format!("display[{i}]")))
+                    );
                 }
             }
         }
@@ -106,12 +131,18 @@ impl Game {
         for zone in &self.zones {
             for (i, label) in self.labelled_entries(zone.per, state) {
                 let contents = &state.zones[zone.base + i];
-                let name = if label.is_empty() { zone.name.clone() } else { format!("{}[{label}]", zone.name) };
+                let name = if label.is_empty() {
+                    zone.name.clone()
+                } else {
+                    format!("{}[{label}]", zone.name)
+                };
                 let owner_sees = zone.per == Domain::Players && viewer == Some(i as u8);
                 // What the viewer sees beyond what the zone shows everyone: elements whose
                 // `visible_if` holds for them, or revealed to them.
                 let seen = match viewer {
-                    Some(v) => self.seen_positions(state, v, zone.base + i).unwrap_or_default(),
+                    Some(v) => self
+                        .seen_positions(state, v, zone.base + i)
+                        .unwrap_or_default(),
                     None => vec![true; contents.len()],
                 };
                 let shown = match zone.visibility {
@@ -124,7 +155,11 @@ impl Game {
                     other => other,
                 };
                 let items = |n: usize| -> String {
-                    let values: Vec<Value> = contents.iter().take(n).map(|e| decode_element(zone.of, *e)).collect();
+                    let values: Vec<Value> = contents
+                        .iter()
+                        .take(n)
+                        .map(|e| decode_element(zone.of, *e))
+                        .collect();
                     self.value_text(&Value::list(values), &state.names)
                 };
                 let also_seen = {
@@ -139,18 +174,27 @@ impl Game {
                     match shown {
                         Visibility::All => String::new(),
                         _ if values.is_empty() => String::new(),
-                        _ => format!(", seen: {}", self.value_text(&Value::list(values), &state.names)),
+                        _ => format!(
+                            ", seen: {}",
+                            self.value_text(&Value::list(values), &state.names)
+                        ),
                     }
                 };
                 if let (Visibility::All, Some(show)) = (shown, self.row_show(zone.of)) {
                     // Rows with a display template: one per line, id then what it shows.
-                    let _ = writeln!(out, "{name}:{}", if contents.is_empty() { " (empty)" } else { "" });
+                    let _ = writeln!(
+                        out,
+                        "{name}:{}",
+                        if contents.is_empty() { " (empty)" } else { "" }
+                    );
                     let env = Env::new(self, state, &[]);
                     let items: Vec<String> = contents
                         .iter()
                         .map(|e| {
                             let row = decode_element(zone.of, *e);
-                            let text = show.render(&env.with_it(&row)).unwrap_or_else(|e| format!("({e})"));
+                            let text = show
+                                .render(&env.with_it(&row))
+                                .unwrap_or_else(|e| format!("({e})"));
                             format!("{}  {text}", self.value_text(&row, &state.names))
                         })
                         .collect();
@@ -178,7 +222,11 @@ impl Game {
         }
         for board in &self.boards {
             for (i, label) in self.labelled_entries(board.per, state) {
-                let name = if label.is_empty() { board.name.clone() } else { format!("{}[{label}]", board.name) };
+                let name = if label.is_empty() {
+                    board.name.clone()
+                } else {
+                    format!("{}[{label}]", board.name)
+                };
                 let _ = writeln!(out, "{name}:");
                 self.draw_grid(&mut out, board, &state.boards[board.base + i], state, style);
             }
@@ -191,8 +239,12 @@ impl Game {
     /// (`; ` between several; empty when none has one). Labels, which traces record, are
     /// unchanged: this is only shown beside them.
     pub fn option_details(&self, state: &State, i: usize) -> String {
-        let crate::machine::Pending::Decision { options, .. } = &state.pending else { return String::new() };
-        let Some((_, value)) = options.get(i) else { return String::new() };
+        let crate::machine::Pending::Decision { options, .. } = &state.pending else {
+            return String::new();
+        };
+        let Some((_, value)) = options.get(i) else {
+            return String::new();
+        };
         let mut rows = Vec::new();
         rows_in(value, &mut rows);
         let env = Env::new(self, state, &[]);
@@ -201,7 +253,10 @@ impl Game {
             .filter_map(|row| {
                 let Value::Row(t, _) = row else { return None };
                 let show = self.tables[t.index()].show.as_ref()?;
-                Some(show.render(&env.with_it(&row)).unwrap_or_else(|e| format!("({e})")))
+                Some(
+                    show.render(&env.with_it(&row))
+                        .unwrap_or_else(|e| format!("({e})")),
+                )
             })
             .collect();
         shown.join("; ")
@@ -226,7 +281,11 @@ impl Game {
         if area > MAX_DRAWN_AREA {
             // Too spread out to draw: list the cells instead.
             for (p, e) in grid.cells() {
-                let _ = writeln!(out, "  {p} {}", self.value_text(&decode_element(board.of, *e), &state.names));
+                let _ = writeln!(
+                    out,
+                    "  {p} {}",
+                    self.value_text(&decode_element(board.of, *e), &state.names)
+                );
             }
             return;
         }
@@ -247,7 +306,13 @@ impl Game {
             };
             texts.push((text, colour));
         }
-        let width = texts.iter().map(|(t, _)| t.chars().count()).max().unwrap_or(1).max(b.left.to_string().len()).max(b.right.to_string().len());
+        let width = texts
+            .iter()
+            .map(|(t, _)| t.chars().count())
+            .max()
+            .unwrap_or(1)
+            .max(b.left.to_string().len())
+            .max(b.right.to_string().len());
         let margin = b.top.to_string().len().max(b.bottom.to_string().len());
         let _ = write!(out, "  {:>margin$} ", "");
         for col in b.left..=b.right {
@@ -303,21 +368,48 @@ impl Game {
         if let Some(s) = &m.summary {
             let _ = writeln!(out, "\n{}", s.trim());
         }
-        let rule = |r: &Option<std::sync::Arc<str>>| r.as_ref().map(|r| format!(" [§{r}]")).unwrap_or_default();
+        let rule = |r: &Option<std::sync::Arc<str>>| {
+            r.as_ref().map(|r| format!(" [§{r}]")).unwrap_or_default()
+        };
         if !self.params.is_empty() {
             let _ = writeln!(out, "\nparameters (a variant may change them):");
             for p in &self.params {
-                let doc = p.doc.as_ref().map(|d| format!(" — {d}")).unwrap_or_default();
+                let doc = p
+                    .doc
+                    .as_ref()
+                    .map(|d| format!(" — {d}"))
+                    .unwrap_or_default();
                 let range = p.range().map(|r| format!(" ({r})")).unwrap_or_default();
-                let _ = writeln!(out, "  {} = {}{range}{doc}{}", p.name, p.value, rule(&p.rule));
+                let _ = writeln!(
+                    out,
+                    "  {} = {}{range}{doc}{}",
+                    p.name,
+                    p.value,
+                    rule(&p.rule)
+                );
             }
         }
         if !self.tables.is_empty() {
             let _ = writeln!(out, "\ncomponents:");
             for (table_id, t) in self.tables.iter().enumerate() {
                 let cols: Vec<&str> = t.columns.iter().map(|c| c.name.as_str()).collect();
-                let recon = if t.reconstructed.is_some() { " (reconstructed data)" } else { "" };
-                let _ = writeln!(out, "  {}: {} rows{}{recon}{}", t.name, t.rows.len(), if cols.is_empty() { String::new() } else { format!(" of {}", cols.join(", ")) }, rule(&t.rule));
+                let recon = if t.reconstructed.is_some() {
+                    " (reconstructed data)"
+                } else {
+                    ""
+                };
+                let _ = writeln!(
+                    out,
+                    "  {}: {} rows{}{recon}{}",
+                    t.name,
+                    t.rows.len(),
+                    if cols.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" of {}", cols.join(", "))
+                    },
+                    rule(&t.rule)
+                );
                 if let Some(d) = &t.doc {
                     let _ = writeln!(out, "    {}", d.trim());
                 }
@@ -328,7 +420,9 @@ impl Game {
                     let env = Env::new(self, &state, &[]);
                     for r in 0..t.rows.len() {
                         let row = Value::Row(crate::ir::TableId::at(table_id), r as u16);
-                        let text = show.render(&env.with_it(&row)).unwrap_or_else(|e| format!("({e})"));
+                        let text = show
+                            .render(&env.with_it(&row))
+                            .unwrap_or_else(|e| format!("({e})"));
                         let _ = writeln!(out, "    {}  {text}", t.rows[r].id);
                     }
                 }
@@ -337,12 +431,24 @@ impl Game {
         let _ = writeln!(out, "\nstate:");
         // `stats:` counters are not the game's state: results record them.
         for v in self.vars.iter().filter(|v| !v.stat) {
-            let per = if v.per == Domain::Global { String::new() } else { format!(" per {}", self.domain_name(v.per)) };
-            let doc = v.doc.as_ref().map(|d| format!(" — {d}")).unwrap_or_default();
+            let per = if v.per == Domain::Global {
+                String::new()
+            } else {
+                format!(" per {}", self.domain_name(v.per))
+            };
+            let doc = v
+                .doc
+                .as_ref()
+                .map(|d| format!(" — {d}"))
+                .unwrap_or_default();
             let _ = writeln!(out, "  {}{per}{doc}{}", v.name, rule(&v.rule));
         }
         for z in &self.zones {
-            let per = if z.per == Domain::Global { String::new() } else { format!(" per {}", self.domain_name(z.per)) };
+            let per = if z.per == Domain::Global {
+                String::new()
+            } else {
+                format!(" per {}", self.domain_name(z.per))
+            };
             let of = match z.of {
                 crate::model::Element::Player => "player tokens".to_string(),
                 crate::model::Element::Row(t) => self.tables[t.index()].name.clone(),
@@ -354,29 +460,69 @@ impl Game {
                 Visibility::Top => "its top is seen",
                 Visibility::Hidden => "hidden",
             };
-            let doc = z.doc.as_ref().map(|d| format!(" — {d}")).unwrap_or_default();
-            let _ = writeln!(out, "  zone {}{per}: {of}, {vis}{doc}{}", z.name, rule(&z.rule));
+            let doc = z
+                .doc
+                .as_ref()
+                .map(|d| format!(" — {d}"))
+                .unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "  zone {}{per}: {of}, {vis}{doc}{}",
+                z.name,
+                rule(&z.rule)
+            );
         }
         for b in &self.boards {
-            let per = if b.per == Domain::Global { String::new() } else { format!(" per {}", self.domain_name(b.per)) };
+            let per = if b.per == Domain::Global {
+                String::new()
+            } else {
+                format!(" per {}", self.domain_name(b.per))
+            };
             let of = match b.of {
                 crate::model::Element::Player => "player tokens".to_string(),
                 crate::model::Element::Row(t) => self.tables[t.index()].name.clone(),
             };
-            let shown = b.cell_text.as_ref().map(|t| format!(", a cell reads \"{}\"", t.source)).unwrap_or_default();
-            let doc = b.doc.as_ref().map(|d| format!(" — {}", d.trim())).unwrap_or_default();
-            let _ = writeln!(out, "  board {}{per}: a square grid of {of}{shown}{doc}{}", b.name, rule(&b.rule));
+            let shown = b
+                .cell_text
+                .as_ref()
+                .map(|t| format!(", a cell reads \"{}\"", t.source))
+                .unwrap_or_default();
+            let doc = b
+                .doc
+                .as_ref()
+                .map(|d| format!(" — {}", d.trim()))
+                .unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "  board {}{per}: a square grid of {of}{shown}{doc}{}",
+                b.name,
+                rule(&b.rule)
+            );
         }
         if !self.functions.is_empty() {
             let _ = writeln!(out, "\nfunctions:");
             for f in &self.functions {
                 let params: Vec<String> = f.params.iter().map(|(n, _)| n.clone()).collect();
-                let doc = f.doc.as_ref().map(|d| format!(" — {}", d.trim())).unwrap_or_default();
-                let _ = writeln!(out, "  {}({}) = {}{doc}{}", f.name, params.join(", "), f.source, rule(&f.rule));
+                let doc = f
+                    .doc
+                    .as_ref()
+                    .map(|d| format!(" — {}", d.trim()))
+                    .unwrap_or_default();
+                let _ = writeln!(
+                    out,
+                    "  {}({}) = {}{doc}{}",
+                    f.name,
+                    params.join(", "),
+                    f.source,
+                    rule(&f.rule)
+                );
             }
         }
         if !self.conserve.is_empty() {
-            let _ = writeln!(out, "\nconserved (checked in positions, and after every step in debug builds):");
+            let _ = writeln!(
+                out,
+                "\nconserved (checked in positions, and after every step in debug builds):"
+            );
             for c in &self.conserve {
                 let per = match c.per {
                     Domain::Global => String::new(),
@@ -386,32 +532,61 @@ impl Game {
             }
         }
         if !self.stats.is_empty() {
-            let _ = writeln!(out, "\nstatistics (read at the end of each game, for results: simulate, balance):");
+            let _ = writeln!(
+                out,
+                "\nstatistics (read at the end of each game, for results: simulate, balance):"
+            );
             for st in &self.stats {
                 let kind = match (st.counter, &st.ty) {
                     (true, _) => "a counter",
                     (false, crate::value::Type::Bool) => "true/false",
                     (false, _) => "a number",
                 };
-                let doc = st.doc.as_ref().map(|d| format!(" — {}", d.trim())).unwrap_or_default();
+                let doc = st
+                    .doc
+                    .as_ref()
+                    .map(|d| format!(" — {}", d.trim()))
+                    .unwrap_or_default();
                 let _ = writeln!(out, "  {} ({kind}){doc}{}", st.name, rule(&st.rule));
             }
         }
         let _ = writeln!(out, "\nflow: setup, then play; procedures:");
         for p in &self.procedures {
-            let params = if p.param_names.is_empty() { String::new() } else { format!("({})", p.param_names.join(", ")) };
-            let doc = p.doc.as_ref().map(|d| format!(" — {}", d.trim())).unwrap_or_default();
+            let params = if p.param_names.is_empty() {
+                String::new()
+            } else {
+                format!("({})", p.param_names.join(", "))
+            };
+            let doc = p
+                .doc
+                .as_ref()
+                .map(|d| format!(" — {}", d.trim()))
+                .unwrap_or_default();
             let _ = writeln!(out, "  {}{params}{doc}{}", p.name, rule(&p.rule));
         }
         let _ = writeln!(out, "\ndecisions:");
         for stmt in self.blocks.iter().flatten() {
             if let crate::model::StmtKind::Choose(c) = &stmt.kind {
                 let labels: Vec<&str> = c.groups.iter().map(|g| g.label.source.as_str()).collect();
-                let _ = writeln!(out, "  \"{}\": {}{}", c.prompt.source, labels.join(" | "), rule(&stmt.rule));
+                let _ = writeln!(
+                    out,
+                    "  \"{}\": {}{}",
+                    c.prompt.source,
+                    labels.join(" | "),
+                    rule(&stmt.rule)
+                );
             }
         }
-        let tb = if self.ranking.tiebreak.is_empty() { "" } else { ", ties broken by the ranking's tie-breaks" };
-        let _ = writeln!(out, "\nwinner: highest score{tb}; still tied players share the victory{}", rule(&self.ranking.rule));
+        let tb = if self.ranking.tiebreak.is_empty() {
+            ""
+        } else {
+            ", ties broken by the ranking's tie-breaks"
+        };
+        let _ = writeln!(
+            out,
+            "\nwinner: highest score{tb}; still tied players share the victory{}",
+            rule(&self.ranking.rule)
+        );
         out
     }
 }

@@ -39,7 +39,12 @@ pub struct AgentKind {
 
 /// Every agent a command line can name, in the order help lists them.
 pub const AGENTS: &[AgentKind] = &[
-    AgentKind { name: "random", about: "uniform among the options, from its own seeded stream", options: "", parse: random },
+    AgentKind {
+        name: "random",
+        about: "uniform among the options, from its own seeded stream",
+        options: "",
+        parse: random,
+    },
     AgentKind {
         name: "mcts",
         about: "UCT on one state sampled from what its player may see, per decision",
@@ -56,7 +61,11 @@ pub const AGENTS: &[AgentKind] = &[
 
 fn random(options: Option<&str>) -> Result<Recipe, String> {
     match options {
-        None => Ok(Recipe { build: Arc::new(|rng, _| Box::new(RandomAgent::new(rng))), reproducible: true, search: None }),
+        None => Ok(Recipe {
+            build: Arc::new(|rng, _| Box::new(RandomAgent::new(rng))),
+            reproducible: true,
+            search: None,
+        }),
         Some(_) => Err("random takes no options".into()),
     }
 }
@@ -68,7 +77,11 @@ fn search(kind: Kind, options: Option<&str>) -> Result<Recipe, String> {
     let build: Build = Arc::new(move |mut rng: GameRng, clock: Clock| {
         Box::new(SearchAgent::new(kind, config.clone(), rng.next_u64()).with_clock(clock))
     });
-    Ok(Recipe { build, reproducible, search: Some(settings) })
+    Ok(Recipe {
+        build,
+        reproducible,
+        search: Some(settings),
+    })
 }
 
 fn mcts(options: Option<&str>) -> Result<Recipe, String> {
@@ -83,7 +96,13 @@ fn ismcts(options: Option<&str>) -> Result<Recipe, String> {
 pub fn names() -> String {
     AGENTS
         .iter()
-        .map(|k| if k.options.is_empty() { k.name.to_string() } else { format!("{}[:options]", k.name) })
+        .map(|k| {
+            if k.options.is_empty() {
+                k.name.to_string()
+            } else {
+                format!("{}[:options]", k.name)
+            }
+        })
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -122,9 +141,18 @@ impl AgentSpec {
         if name.is_empty() {
             return Err("an agent with no name".into());
         }
-        let kind = AGENTS.iter().find(|k| k.name == name).ok_or_else(|| format!("unknown agent '{name}'"))?;
+        let kind = AGENTS
+            .iter()
+            .find(|k| k.name == name)
+            .ok_or_else(|| format!("unknown agent '{name}'"))?;
         let recipe = (kind.parse)(options).map_err(|e| format!("'{text}': {e}"))?;
-        Ok(AgentSpec { text: text.to_string(), kind, build: recipe.build, reproducible: recipe.reproducible, search: recipe.search })
+        Ok(AgentSpec {
+            text: text.to_string(),
+            kind,
+            build: recipe.build,
+            reproducible: recipe.reproducible,
+            search: recipe.search,
+        })
     }
 
     /// The agent for `seat` of the game seeded `seed`: each seat draws from its own stream,
@@ -188,20 +216,35 @@ mod tests {
 
     #[test]
     fn agents_parse() {
-        assert_eq!(AgentSpec::parse(" mcts:iterations=8,c=0.5 ").unwrap().text, "mcts:iterations=8,c=0.5");
-        assert!(AgentSpec::parse("mcts:iterations=abc").unwrap_err().contains("mcts:iterations=abc"));
-        assert!(AgentSpec::parse("alphazero").unwrap_err().contains("unknown agent 'alphazero'"));
+        assert_eq!(
+            AgentSpec::parse(" mcts:iterations=8,c=0.5 ").unwrap().text,
+            "mcts:iterations=8,c=0.5"
+        );
+        assert!(AgentSpec::parse("mcts:iterations=abc")
+            .unwrap_err()
+            .contains("mcts:iterations=abc"));
+        assert!(AgentSpec::parse("alphazero")
+            .unwrap_err()
+            .contains("unknown agent 'alphazero'"));
         assert!(AgentSpec::parse("random:x=1").is_err());
         assert!(AgentSpec::parse("").is_err());
         assert!(AgentSpec::parse("random").unwrap().reproducible());
         assert!(!AgentSpec::parse("ismcts:ms=10").unwrap().reproducible());
-        assert!(parse_agents("random,nosuch").unwrap_err().contains("agents: random, mcts[:options], ismcts[:options]"));
+        assert!(parse_agents("random,nosuch")
+            .unwrap_err()
+            .contains("agents: random, mcts[:options], ismcts[:options]"));
     }
 
     #[test]
     fn agent_lists_split() {
-        assert_eq!(split_agents("mcts:iterations=200,c=1,random"), vec!["mcts:iterations=200,c=1", "random"]);
-        assert_eq!(split_agents("human,ismcts,random"), vec!["human", "ismcts", "random"]);
+        assert_eq!(
+            split_agents("mcts:iterations=200,c=1,random"),
+            vec!["mcts:iterations=200,c=1", "random"]
+        );
+        assert_eq!(
+            split_agents("human,ismcts,random"),
+            vec!["human", "ismcts", "random"]
+        );
         assert_eq!(split_agents("random,mcts:c=2"), vec!["random", "mcts:c=2"]);
     }
 }

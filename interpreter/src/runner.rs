@@ -102,7 +102,12 @@ pub fn run_with_log(
     mut on_log: impl FnMut(&str),
 ) -> Result<(GameRecord, State), RunError> {
     let mut record = GameRecord {
-        outcome: Outcome { scores: Vec::new(), tiebreaks: Vec::new(), ranks: Vec::new(), ended_by: None },
+        outcome: Outcome {
+            scores: Vec::new(),
+            tiebreaks: Vec::new(),
+            ranks: Vec::new(),
+            ended_by: None,
+        },
         decisions: 0,
         chances: 0,
         steps: Vec::new(),
@@ -123,11 +128,15 @@ pub fn run_with_log(
                 let agent = agents
                     .get_mut(player as usize)
                     .ok_or_else(|| RunError::Agent(format!("no agent for seat {}", player + 1)))?;
-                let view = game.view(&state).ok_or_else(|| RunError::Agent("the game is not at a decision".into()))?;
+                let view = game
+                    .view(&state)
+                    .ok_or_else(|| RunError::Agent("the game is not at a decision".into()))?;
                 let i = agent.decide(&view).map_err(RunError::Agent)?;
                 record.decisions += 1;
                 if recording != Recording::Counts {
-                    let label = game.option_label(&state, i).map_err(|e| RunError::Apply(ApplyError::Runtime(e)))?;
+                    let label = game
+                        .option_label(&state, i)
+                        .map_err(|e| RunError::Apply(ApplyError::Runtime(e)))?;
                     record.steps.push(Step::Decision { player, label });
                 }
                 Choice::Option(i)
@@ -136,7 +145,9 @@ pub fn run_with_log(
                 let choice = sample_chance(&state, chance, rng);
                 record.chances += 1;
                 if recording != Recording::Counts {
-                    record.steps.push(Step::Chance { label: game.outcome_label(&state, &choice) });
+                    record.steps.push(Step::Chance {
+                        label: game.outcome_label(&state, &choice),
+                    });
                 }
                 choice
             }
@@ -150,7 +161,9 @@ pub fn run_with_log(
             _ => game.apply(&mut state, choice, &mut Journal::off())?,
         }
         if let Pending::Running = state.pending {
-            return Err(RunError::Apply(ApplyError::Illegal("the game stopped without a decision".into())));
+            return Err(RunError::Apply(ApplyError::Illegal(
+                "the game stopped without a decision".into(),
+            )));
         }
     }
 }

@@ -128,7 +128,12 @@ impl Game {
         let mut scene = Scene::default();
         let seats = state.names.len();
         scene.players = (0..seats)
-            .map(|p| PlayerPanel { seat: p as u8, name: state.names[p].clone(), counters: Vec::new(), zones: Vec::new() })
+            .map(|p| PlayerPanel {
+                seat: p as u8,
+                name: state.names[p].clone(),
+                counters: Vec::new(),
+                zones: Vec::new(),
+            })
             .collect();
         for id in &self.view.counters {
             let var = &self.vars[id.0 as usize];
@@ -136,12 +141,18 @@ impl Game {
                 Domain::Players => {
                     for (p, panel) in scene.players.iter_mut().enumerate() {
                         let value = decode(&var.ty, state.ints[var.base + p]);
-                        panel.counters.push(Counter { name: var.name.clone(), value: self.value_text(&value, &state.names) });
+                        panel.counters.push(Counter {
+                            name: var.name.clone(),
+                            value: self.value_text(&value, &state.names),
+                        });
                     }
                 }
                 _ => {
                     let value = decode(&var.ty, state.ints[var.base]);
-                    scene.counters.push(Counter { name: var.name.clone(), value: self.value_text(&value, &state.names) });
+                    scene.counters.push(Counter {
+                        name: var.name.clone(),
+                        value: self.value_text(&value, &state.names),
+                    });
                 }
             }
         }
@@ -157,7 +168,9 @@ impl Game {
                 };
                 let name = match zone.per {
                     Domain::Global | Domain::Players => zone.name.clone(),
-                    Domain::Table(_) => format!("{}[{}]", zone.name, self.index_text(zone.per, i, state)),
+                    Domain::Table(_) => {
+                        format!("{}[{}]", zone.name, self.index_text(zone.per, i, state))
+                    }
                     Domain::Pair(_, b) => match owner {
                         Some(_) => format!("{}[{}]", zone.name, self.key_text(b, second)),
                         None => format!("{}[{}]", zone.name, self.index_text(zone.per, i, state)),
@@ -187,12 +200,21 @@ impl Game {
                 };
                 let shown = self.zone_shown(state, viewer, zone.base + i, String::new(), &env);
                 let slots = match &hint.slots {
-                    Some(e) => e.int(&it).ok().and_then(|n| usize::try_from(n).ok()).unwrap_or(0),
+                    Some(e) => e
+                        .int(&it)
+                        .ok()
+                        .and_then(|n| usize::try_from(n).ok())
+                        .unwrap_or(0),
                     None => 0,
                 }
                 .max(shown.cards.len())
                 .min(MAX_SLOTS);
-                scene.tracks.push(TrackShown { title, key: value_key(self, &index), slots, pieces: shown.cards });
+                scene.tracks.push(TrackShown {
+                    title,
+                    key: value_key(self, &index),
+                    slots,
+                    pieces: shown.cards,
+                });
             }
         }
         for id in &self.view.boards {
@@ -222,7 +244,13 @@ impl Game {
                             Ok(Value::Str(s)) => Some(s.to_string()),
                             _ => None,
                         });
-                        CellShown { row: p.row, col: p.col, text, colour, key: value_key(self, &element) }
+                        CellShown {
+                            row: p.row,
+                            col: p.col,
+                            text,
+                            colour,
+                            key: value_key(self, &element),
+                        }
                     })
                     .collect();
                 scene.boards.push(BoardShown { name, seat, cells });
@@ -248,13 +276,27 @@ impl Game {
                                 return None;
                             }
                         }
-                        let text = hint.text.as_ref().map_or_else(|| table.rows[r].id.clone(), |t| render(t, &it));
-                        let mark = hint.mark.as_ref().map(|t| render(t, &it)).unwrap_or_default();
+                        let text = hint
+                            .text
+                            .as_ref()
+                            .map_or_else(|| table.rows[r].id.clone(), |t| render(t, &it));
+                        let mark = hint
+                            .mark
+                            .as_ref()
+                            .map(|t| render(t, &it))
+                            .unwrap_or_default();
                         let colour = hint.colour.as_ref().and_then(|c| match c.eval(&it) {
                             Ok(Value::Str(s)) if !s.is_empty() => Some(s.to_string()),
                             _ => None,
                         });
-                        Some(HexShown { x, y, key: row_key(self, hint.table, r as u16), text, mark, colour })
+                        Some(HexShown {
+                            x,
+                            y,
+                            key: row_key(self, hint.table, r as u16),
+                            text,
+                            mark,
+                            colour,
+                        })
                     })
                     .collect();
                 scene.hexes = Some(HexMap { layout, hexes });
@@ -267,21 +309,34 @@ impl Game {
     /// player (`player:N`, N the seat) and cell (`cell:row,col`) in its value. A front end
     /// matches them with the keys of the scene's cards, pieces, cells and hexes.
     pub fn option_keys(&self, state: &State, i: usize) -> Vec<String> {
-        let Pending::Decision { options, .. } = &state.pending else { return Vec::new() };
-        let Some((_, value)) = options.get(i) else { return Vec::new() };
+        let Pending::Decision { options, .. } = &state.pending else {
+            return Vec::new();
+        };
+        let Some((_, value)) = options.get(i) else {
+            return Vec::new();
+        };
         let mut keys = Vec::new();
         collect_keys(self, value, &mut keys);
         keys
     }
 
     /// A zone instance as `viewer` sees it.
-    fn zone_shown(&self, state: &State, viewer: Viewer, instance: usize, name: String, env: &Env) -> ZoneShown {
+    fn zone_shown(
+        &self,
+        state: &State,
+        viewer: Viewer,
+        instance: usize,
+        name: String,
+        env: &Env,
+    ) -> ZoneShown {
         let (z, index) = self.zone_of_instance(instance);
         let zone = &self.zones[z];
         let contents = &state.zones[instance];
         let seen: Vec<bool> = match viewer {
             Viewer::Everyone => vec![true; contents.len()],
-            Viewer::Seat(v) => self.seen_positions(state, v, instance).unwrap_or_else(|_| vec![false; contents.len()]),
+            Viewer::Seat(v) => self
+                .seen_positions(state, v, instance)
+                .unwrap_or_else(|_| vec![false; contents.len()]),
             Viewer::Table => (0..contents.len())
                 .map(|at| match zone.visibility {
                     Visibility::All => true,
@@ -300,12 +355,23 @@ impl Game {
             .take(if count_known { MAX_CARDS } else { 0 })
             .map(|(e, seen)| {
                 if !seen {
-                    return Card { key: None, id: String::new(), text: String::new(), fields: Vec::new(), face_down: true, seat: None };
+                    return Card {
+                        key: None,
+                        id: String::new(),
+                        text: String::new(),
+                        fields: Vec::new(),
+                        face_down: true,
+                        seat: None,
+                    };
                 }
                 self.card(decode_element(zone.of, *e), state, env)
             })
             .collect();
-        ZoneShown { name, count: count_known.then_some(contents.len()), cards }
+        ZoneShown {
+            name,
+            count: count_known.then_some(contents.len()),
+            cards,
+        }
     }
 
     fn card(&self, element: Value, state: &State, env: &Env) -> Card {
@@ -313,10 +379,25 @@ impl Game {
             Value::Row(t, r) => {
                 let table = &self.tables[t.index()];
                 let row = &table.rows[r as usize];
-                let text = table.show.as_ref().map(|s| render(s, &env.with_it(&element))).unwrap_or_default();
-                let fields =
-                    table.columns.iter().zip(&row.values).map(|(c, v)| (c.name.clone(), self.value_text(v, &state.names))).collect();
-                Card { key: Some(row_key(self, t, r)), id: row.id.clone(), text, fields, face_down: false, seat: None }
+                let text = table
+                    .show
+                    .as_ref()
+                    .map(|s| render(s, &env.with_it(&element)))
+                    .unwrap_or_default();
+                let fields = table
+                    .columns
+                    .iter()
+                    .zip(&row.values)
+                    .map(|(c, v)| (c.name.clone(), self.value_text(v, &state.names)))
+                    .collect();
+                Card {
+                    key: Some(row_key(self, t, r)),
+                    id: row.id.clone(),
+                    text,
+                    fields,
+                    face_down: false,
+                    seat: None,
+                }
             }
             Value::Player(p) => Card {
                 key: Some(format!("player:{p}")),
@@ -340,7 +421,11 @@ impl Game {
     /// Index `i` of a domain as text: a player's name, a row id, `a, b` for two keys.
     fn index_text(&self, per: Domain, i: usize, state: &State) -> String {
         let one = |axis: crate::model::Axis, i: usize| match axis {
-            crate::model::Axis::Players => state.names.get(i).cloned().unwrap_or_else(|| self.key_text(axis, i)),
+            crate::model::Axis::Players => state
+                .names
+                .get(i)
+                .cloned()
+                .unwrap_or_else(|| self.key_text(axis, i)),
             axis => self.key_text(axis, i),
         };
         match per {
@@ -366,7 +451,11 @@ fn render(template: &Template, env: &Env) -> String {
 }
 
 fn row_key(game: &Game, t: crate::value::TableId, r: u16) -> String {
-    format!("{}:{}", game.tables[t.index()].name, game.tables[t.index()].rows[r as usize].id)
+    format!(
+        "{}:{}",
+        game.tables[t.index()].name,
+        game.tables[t.index()].rows[r as usize].id
+    )
 }
 
 /// The key of a value that names one thing (a row, a player, a cell).

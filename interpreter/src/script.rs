@@ -15,7 +15,9 @@ use std::marker::PhantomData;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
-use rhai::{Array, Dynamic, Engine, EvalAltResult, FnPtr, ImmutableString, Map, NativeCallContext, AST};
+use rhai::{
+    Array, Dynamic, Engine, EvalAltResult, FnPtr, ImmutableString, Map, NativeCallContext, AST,
+};
 
 use crate::eval::{Env, RuntimeError};
 use crate::grid::{Grid, Pos};
@@ -59,11 +61,25 @@ impl Scripts {
                 Ok(ast) => {
                     for f in ast.iter_functions() {
                         if f.params.is_empty() {
-                            errors.push((file.clone(), None, format!("script function {} must take the game as its first parameter", f.name)));
+                            errors.push((
+                                file.clone(),
+                                None,
+                                format!(
+                                    "script function {} must take the game as its first parameter",
+                                    f.name
+                                ),
+                            ));
                             continue;
                         }
-                        if functions.iter().any(|(n, _, _): &(String, usize, usize)| n == f.name) {
-                            errors.push((file.clone(), None, format!("script function {} is defined twice", f.name)));
+                        if functions
+                            .iter()
+                            .any(|(n, _, _): &(String, usize, usize)| n == f.name)
+                        {
+                            errors.push((
+                                file.clone(),
+                                None,
+                                format!("script function {} is defined twice", f.name),
+                            ));
                         }
                         functions.push((f.name.to_string(), f.params.len() - 1, compiled.len()));
                     }
@@ -72,7 +88,11 @@ impl Scripts {
                 Err(e) => {
                     let pos = e.position();
                     let at = pos.line().map(|l| (l, pos.position().unwrap_or(1)));
-                    errors.push((file.clone(), at, format!("script syntax error: {}", e.err_type())));
+                    errors.push((
+                        file.clone(),
+                        at,
+                        format!("script syntax error: {}", e.err_type()),
+                    ));
                 }
             }
         }
@@ -82,7 +102,13 @@ impl Scripts {
                 all = all.merge(ast);
             }
             let files = compiled.into_iter().map(|(file, _)| file).collect();
-            Ok(Scripts { engine, all, files, functions, rows: OnceLock::new() })
+            Ok(Scripts {
+                engine,
+                all,
+                files,
+                functions,
+                rows: OnceLock::new(),
+            })
         } else {
             Err(errors)
         }
@@ -90,11 +116,17 @@ impl Scripts {
 
     /// The file that defines a function.
     pub fn file_of(&self, name: &str) -> Option<&str> {
-        self.functions.iter().find(|(n, _, _)| n == name).map(|(_, _, f)| self.files[*f].as_str())
+        self.functions
+            .iter()
+            .find(|(n, _, _)| n == name)
+            .map(|(_, _, f)| self.files[*f].as_str())
     }
 
     pub fn functions(&self) -> Vec<(String, usize)> {
-        self.functions.iter().map(|(n, a, _)| (n.clone(), *a)).collect()
+        self.functions
+            .iter()
+            .map(|(n, a, _)| (n.clone(), *a))
+            .collect()
     }
 
     pub fn call(&self, env: &Env, name: &str, args: Vec<Value>) -> Result<Value, RuntimeError> {
@@ -109,21 +141,31 @@ impl Scripts {
         let conv = Conv::new(env.game);
         call_args.extend(args.iter().map(|v| conv.value(v)));
         let mut scope = rhai::Scope::new();
-        let result = self
-            .engine
-            .call_fn_with_options::<Dynamic>(rhai::CallFnOptions::new().eval_ast(false), &mut scope, ast, name, call_args);
+        let result = self.engine.call_fn_with_options::<Dynamic>(
+            rhai::CallFnOptions::new().eval_ast(false),
+            &mut scope,
+            ast,
+            name,
+            call_args,
+        );
         drop(reading);
         match result {
-            Ok(value) => from_dynamic(value).map_err(|m| RuntimeError::new(format!("script {file_name}, function {name}: {m}"))),
+            Ok(value) => from_dynamic(value).map_err(|m| {
+                RuntimeError::new(format!("script {file_name}, function {name}: {m}"))
+            }),
             Err(e) => {
                 let message = match *e {
                     rhai::EvalAltResult::ErrorTooManyOperations(_) => {
                         format!("stopped after {MAX_OPERATIONS} operations (the script limit): does it loop forever?")
                     }
-                    rhai::EvalAltResult::ErrorStackOverflow(_) => format!("exceeded the call depth limit of {MAX_CALL_DEPTH}"),
+                    rhai::EvalAltResult::ErrorStackOverflow(_) => {
+                        format!("exceeded the call depth limit of {MAX_CALL_DEPTH}")
+                    }
                     ref other => other.to_string(),
                 };
-                Err(RuntimeError::new(format!("script {file_name}, function {name}: {message}")))
+                Err(RuntimeError::new(format!(
+                    "script {file_name}, function {name}: {message}"
+                )))
             }
         }
     }
@@ -131,11 +173,21 @@ impl Scripts {
 
 fn sandbox() -> Engine {
     let mut engine = Engine::new_raw();
-    engine.register_global_module(rhai::packages::Package::as_shared_module(&rhai::packages::CorePackage::new()));
-    engine.register_global_module(rhai::packages::Package::as_shared_module(&rhai::packages::BasicArrayPackage::new()));
-    engine.register_global_module(rhai::packages::Package::as_shared_module(&rhai::packages::BasicMapPackage::new()));
-    engine.register_global_module(rhai::packages::Package::as_shared_module(&rhai::packages::LogicPackage::new()));
-    engine.register_global_module(rhai::packages::Package::as_shared_module(&rhai::packages::ArithmeticPackage::new()));
+    engine.register_global_module(rhai::packages::Package::as_shared_module(
+        &rhai::packages::CorePackage::new(),
+    ));
+    engine.register_global_module(rhai::packages::Package::as_shared_module(
+        &rhai::packages::BasicArrayPackage::new(),
+    ));
+    engine.register_global_module(rhai::packages::Package::as_shared_module(
+        &rhai::packages::BasicMapPackage::new(),
+    ));
+    engine.register_global_module(rhai::packages::Package::as_shared_module(
+        &rhai::packages::LogicPackage::new(),
+    ));
+    engine.register_global_module(rhai::packages::Package::as_shared_module(
+        &rhai::packages::ArithmeticPackage::new(),
+    ));
     engine.set_max_operations(MAX_OPERATIONS);
     engine.set_max_call_levels(MAX_CALL_DEPTH);
     engine.set_max_expr_depths(64, 32);
@@ -157,30 +209,48 @@ fn sandbox() -> Engine {
 /// Rhai's) that stops at the comparator's first error and never panics. Registered on
 /// the engine itself, it is found before the array package's.
 fn register_sort(engine: &mut Engine) {
-    engine.register_fn("sort", |context: NativeCallContext, array: &mut Array, compare: FnPtr| -> Native<()> {
-        let items = std::mem::take(array);
-        let mut before_or_equal = |a: &Dynamic, b: &Dynamic| -> Native<bool> {
-            let order = compare.call_within_context::<Dynamic>(&context, (a.clone(), b.clone()))?;
-            let order = order.as_int().map_err(|t| Box::<EvalAltResult>::from(format!("sort: the comparator must return a number, not {t}")))?;
-            Ok(order <= 0)
-        };
-        *array = merge_sort(items, &mut before_or_equal)?;
-        Ok(())
-    });
+    engine.register_fn(
+        "sort",
+        |context: NativeCallContext, array: &mut Array, compare: FnPtr| -> Native<()> {
+            let items = std::mem::take(array);
+            let mut before_or_equal = |a: &Dynamic, b: &Dynamic| -> Native<bool> {
+                let order =
+                    compare.call_within_context::<Dynamic>(&context, (a.clone(), b.clone()))?;
+                let order = order.as_int().map_err(|t| {
+                    Box::<EvalAltResult>::from(format!(
+                        "sort: the comparator must return a number, not {t}"
+                    ))
+                })?;
+                Ok(order <= 0)
+            };
+            *array = merge_sort(items, &mut before_or_equal)?;
+            Ok(())
+        },
+    );
 }
 
 /// Sorts `items` stably with a fallible comparison (`before_or_equal(a, b)`: whether `a`
 /// may stay before `b`). Recursion is as deep as the logarithm of the length.
-fn merge_sort(mut items: Array, before_or_equal: &mut dyn FnMut(&Dynamic, &Dynamic) -> Native<bool>) -> Native<Array> {
+fn merge_sort(
+    mut items: Array,
+    before_or_equal: &mut dyn FnMut(&Dynamic, &Dynamic) -> Native<bool>,
+) -> Native<Array> {
     if items.len() <= 1 {
         return Ok(items);
     }
     let right = items.split_off(items.len() / 2);
-    let (left, right) = (merge_sort(items, before_or_equal)?, merge_sort(right, before_or_equal)?);
+    let (left, right) = (
+        merge_sort(items, before_or_equal)?,
+        merge_sort(right, before_or_equal)?,
+    );
     let mut out = Array::with_capacity(left.len() + right.len());
     let (mut left, mut right) = (left.into_iter().peekable(), right.into_iter().peekable());
     while let (Some(a), Some(b)) = (left.peek(), right.peek()) {
-        let next = if before_or_equal(a, b)? { left.next() } else { right.next() };
+        let next = if before_or_equal(a, b)? {
+            left.next()
+        } else {
+            right.next()
+        };
         out.extend(next);
     }
     out.extend(left);
@@ -228,7 +298,10 @@ pub struct Boards {
 impl Boards {
     /// The board at `index` (a seat, or a row's position in its table), converted; `None`
     /// when there is none.
-    fn read(&self, index: impl FnOnce(&Game, &State, Domain) -> Option<usize>) -> Result<Option<Dynamic>, String> {
+    fn read(
+        &self,
+        index: impl FnOnce(&Game, &State, Domain) -> Option<usize>,
+    ) -> Result<Option<Dynamic>, String> {
         with_reading(&GameHandle { call: self.call }, |game, state| {
             let board = game.boards.get(self.board)?;
             let i = index(game, state, board.per)?;
@@ -237,14 +310,20 @@ impl Boards {
     }
 
     fn per(&self) -> Result<Domain, String> {
-        with_reading(&GameHandle { call: self.call }, |game, _| game.boards.get(self.board).map_or(Domain::Global, |b| b.per))
+        with_reading(&GameHandle { call: self.call }, |game, _| {
+            game.boards
+                .get(self.board)
+                .map_or(Domain::Global, |b| b.per)
+        })
     }
 
     fn len(&self) -> Result<i64, String> {
-        with_reading(&GameHandle { call: self.call }, |game, state| match game.boards.get(self.board).map(|b| b.per) {
-            Some(Domain::Players) => state.names.len() as i64,
-            Some(Domain::Table(t)) => game.tables[t.index()].rows.len() as i64,
-            _ => 0,
+        with_reading(&GameHandle { call: self.call }, |game, state| {
+            match game.boards.get(self.board).map(|b| b.per) {
+                Some(Domain::Players) => state.names.len() as i64,
+                Some(Domain::Table(t)) => game.tables[t.index()].rows.len() as i64,
+                _ => 0,
+            }
         })
     }
 }
@@ -274,7 +353,11 @@ impl<'a> Reading<'a> {
         let call = CALLS.fetch_add(1, Ordering::Relaxed);
         let current = Current { game, state, call };
         let previous = CURRENT.with(|c| c.replace(Some(current)));
-        Reading { call, previous, _borrow: PhantomData }
+        Reading {
+            call,
+            previous,
+            _borrow: PhantomData,
+        }
     }
 
     fn handle(&self) -> GameHandle {
@@ -291,7 +374,10 @@ impl Drop for Reading<'_> {
 /// Runs `read` on the game and state of the handle's call, if that call is running on
 /// this thread. `read` cannot keep the references: its result type is chosen by the
 /// caller, outside their (higher-ranked) lifetime.
-fn with_reading<R>(handle: &GameHandle, read: impl FnOnce(&Game, &State) -> R) -> Result<R, String> {
+fn with_reading<R>(
+    handle: &GameHandle,
+    read: impl FnOnce(&Game, &State) -> R,
+) -> Result<R, String> {
     match CURRENT.with(Cell::get) {
         Some(current) if current.call == handle.call => {
             // SAFETY: the slot holds this call's pointers only while its `Reading<'a>`
@@ -308,31 +394,55 @@ fn register_game_handle(engine: &mut Engine) {
     engine.register_type_with_name::<GameHandle>("Game");
     // `game.town` falls back to this indexer with the name as a string: no getter per
     // declaration is needed, and no setter exists, so writes fail.
-    engine.register_indexer_get(|handle: &mut GameHandle, name: ImmutableString| -> Result<Dynamic, Box<EvalAltResult>> {
-        Ok(with_reading(handle, |game, state| read_entry(game, state, &name, handle.call))?)
-    });
+    engine.register_indexer_get(
+        |handle: &mut GameHandle, name: ImmutableString| -> Result<Dynamic, Box<EvalAltResult>> {
+            Ok(with_reading(handle, |game, state| {
+                read_entry(game, state, &name, handle.call)
+            })?)
+        },
+    );
     engine.register_type_with_name::<Boards>("Boards");
     // game.town[p]: by seat, counting from the end when negative, as an array.
-    engine.register_indexer_get(|boards: &mut Boards, seat: i64| -> Result<Dynamic, Box<EvalAltResult>> {
-        if boards.per()? != Domain::Players {
-            return Err(format!("a board per row is indexed by row id, not by the number {seat}").into());
-        }
-        let read = boards.read(|_, state, _| {
-            let n = state.names.len() as i64;
-            let i = if seat < 0 { seat + n } else { seat };
-            (0..n).contains(&i).then_some(i as usize)
-        })?;
-        read.ok_or_else(|| format!("no board of index {seat} (there are {})", boards.len().unwrap_or(0)).into())
-    });
+    engine.register_indexer_get(
+        |boards: &mut Boards, seat: i64| -> Result<Dynamic, Box<EvalAltResult>> {
+            if boards.per()? != Domain::Players {
+                return Err(format!(
+                    "a board per row is indexed by row id, not by the number {seat}"
+                )
+                .into());
+            }
+            let read = boards.read(|_, state, _| {
+                let n = state.names.len() as i64;
+                let i = if seat < 0 { seat + n } else { seat };
+                (0..n).contains(&i).then_some(i as usize)
+            })?;
+            read.ok_or_else(|| {
+                format!(
+                    "no board of index {seat} (there are {})",
+                    boards.len().unwrap_or(0)
+                )
+                .into()
+            })
+        },
+    );
     // game.track["east"]: by row id, () for an id that is no row, as a map.
-    engine.register_indexer_get(|boards: &mut Boards, id: ImmutableString| -> Result<Dynamic, Box<EvalAltResult>> {
-        let Domain::Table(t) = boards.per()? else {
-            return Err(format!("a board per player is indexed by seat number, not by the text \"{id}\"").into());
-        };
-        let read = boards.read(|game, _, _| game.tables.get(t.index())?.row_index(&id).map(usize::from))?;
-        Ok(read.unwrap_or(Dynamic::UNIT))
-    });
-    engine.register_fn("len", |boards: &mut Boards| -> Result<i64, Box<EvalAltResult>> { Ok(boards.len()?) });
+    engine.register_indexer_get(
+        |boards: &mut Boards, id: ImmutableString| -> Result<Dynamic, Box<EvalAltResult>> {
+            let Domain::Table(t) = boards.per()? else {
+                return Err(format!(
+                    "a board per player is indexed by seat number, not by the text \"{id}\""
+                )
+                .into());
+            };
+            let read = boards
+                .read(|game, _, _| game.tables.get(t.index())?.row_index(&id).map(usize::from))?;
+            Ok(read.unwrap_or(Dynamic::UNIT))
+        },
+    );
+    engine.register_fn(
+        "len",
+        |boards: &mut Boards| -> Result<i64, Box<EvalAltResult>> { Ok(boards.len()?) },
+    );
 }
 
 /// What `game.<name>` reads: the same value the whole state's map used to hold under that
@@ -349,8 +459,10 @@ fn read_entry(game: &Game, state: &State, name: &str, call: u64) -> Dynamic {
     }
     if let Some(zone) = game.zones.iter().rev().find(|z| z.name == name) {
         let read = |i: usize| {
-            let items: Array =
-                state.zones[zone.base + i].iter().map(|e| conv.value(&crate::machine::decode_element(zone.of, *e))).collect();
+            let items: Array = state.zones[zone.base + i]
+                .iter()
+                .map(|e| conv.value(&crate::machine::decode_element(zone.of, *e)))
+                .collect();
             Dynamic::from_array(items)
         };
         return by_index(game, state, zone.per, read);
@@ -384,20 +496,44 @@ impl Rows {
         let ids: Vec<Vec<Dynamic>> = game
             .tables
             .iter()
-            .map(|t| t.rows.iter().map(|r| Dynamic::from(ImmutableString::from(r.id.as_str()))).collect())
+            .map(|t| {
+                t.rows
+                    .iter()
+                    .map(|r| Dynamic::from(ImmutableString::from(r.id.as_str())))
+                    .collect()
+            })
             .collect();
-        let with_ids = Rows { tables: game.tables.as_ptr() as usize, ids, cells: Vec::new() };
-        let conv = Conv { game, rows: Some(&with_ids) };
-        let cells =
-            game.tables.iter().enumerate().map(|(t, table)| (0..table.rows.len()).map(|r| conv.row_map(t, r)).collect()).collect();
-        Rows { tables: game.tables.as_ptr() as usize, ids: with_ids.ids, cells }
+        let with_ids = Rows {
+            tables: game.tables.as_ptr() as usize,
+            ids,
+            cells: Vec::new(),
+        };
+        let conv = Conv {
+            game,
+            rows: Some(&with_ids),
+        };
+        let cells = game
+            .tables
+            .iter()
+            .enumerate()
+            .map(|(t, table)| (0..table.rows.len()).map(|r| conv.row_map(t, r)).collect())
+            .collect();
+        Rows {
+            tables: game.tables.as_ptr() as usize,
+            ids: with_ids.ids,
+            cells,
+        }
     }
 
     /// Whether these rows were made from `game`'s tables (same tables, same row counts).
     fn fits(&self, game: &Game) -> bool {
         self.tables == game.tables.as_ptr() as usize
             && self.ids.len() == game.tables.len()
-            && self.ids.iter().zip(&game.tables).all(|(ids, t)| ids.len() == t.rows.len())
+            && self
+                .ids
+                .iter()
+                .zip(&game.tables)
+                .all(|(ids, t)| ids.len() == t.rows.len())
     }
 }
 
@@ -410,7 +546,11 @@ struct Conv<'a> {
 
 impl<'a> Conv<'a> {
     fn new(game: &'a Game) -> Conv<'a> {
-        let rows = game.scripts.as_ref().map(|s| s.rows.get_or_init(|| Rows::new(game))).filter(|r| r.fits(game));
+        let rows = game
+            .scripts
+            .as_ref()
+            .map(|s| s.rows.get_or_init(|| Rows::new(game)))
+            .filter(|r| r.fits(game));
         Conv { game, rows }
     }
 
@@ -420,12 +560,17 @@ impl<'a> Conv<'a> {
             Value::Int(n) => Dynamic::from_int(*n),
             Value::Bool(b) => Dynamic::from_bool(*b),
             Value::Player(p) => Dynamic::from_int(*p as i64),
-            Value::Row(t, r) => match self.rows.and_then(|rows| rows.ids.get(t.index())?.get(*r as usize)) {
+            Value::Row(t, r) => match self
+                .rows
+                .and_then(|rows| rows.ids.get(t.index())?.get(*r as usize))
+            {
                 Some(id) => id.clone(),
                 None => Dynamic::from(self.game.tables[t.index()].rows[*r as usize].id.clone()),
             },
             Value::Str(s) => Dynamic::from(ImmutableString::from(&**s)),
-            Value::List(items) => Dynamic::from_array(items.iter().map(|i| self.value(i)).collect()),
+            Value::List(items) => {
+                Dynamic::from_array(items.iter().map(|i| self.value(i)).collect())
+            }
             Value::Pos(p) => Dynamic::from_map(pos_map(*p)),
         }
     }
@@ -433,7 +578,10 @@ impl<'a> Conv<'a> {
     /// `#{id, <column>: value…}` for row `r` of table `t`.
     fn row_map(&self, t: usize, r: usize) -> Map {
         let mut m = Map::new();
-        m.insert("id".into(), self.value(&Value::Row(crate::ir::TableId::at(t), r as u16)));
+        m.insert(
+            "id".into(),
+            self.value(&Value::Row(crate::ir::TableId::at(t), r as u16)),
+        );
         let table = &self.game.tables[t];
         for (column, value) in table.columns.iter().zip(&table.rows[r].values) {
             m.insert(column.name.as_str().into(), self.value(value));
@@ -445,7 +593,10 @@ impl<'a> Conv<'a> {
     /// columns.
     fn cell(&self, p: Pos, element: &Value) -> Map {
         let mut m = match element {
-            Value::Row(t, r) => match self.rows.and_then(|rows| rows.cells.get(t.index())?.get(*r as usize)) {
+            Value::Row(t, r) => match self
+                .rows
+                .and_then(|rows| rows.cells.get(t.index())?.get(*r as usize))
+            {
                 Some(m) => m.clone(),
                 None => self.row_map(t.index(), *r as usize),
             },
@@ -461,8 +612,11 @@ impl<'a> Conv<'a> {
     }
 
     fn board(&self, grid: &Grid, of: crate::model::Element) -> Dynamic {
-        let cells: Array =
-            grid.cells().iter().map(|(p, e)| Dynamic::from_map(self.cell(*p, &crate::machine::decode_element(of, *e)))).collect();
+        let cells: Array = grid
+            .cells()
+            .iter()
+            .map(|(p, e)| Dynamic::from_map(self.cell(*p, &crate::machine::decode_element(of, *e))))
+            .collect();
         Dynamic::from_array(cells)
     }
 }
@@ -478,13 +632,23 @@ fn from_dynamic(d: Dynamic) -> Result<Value, String> {
         return Ok(Value::Bool(b));
     }
     if d.is_string() {
-        return Ok(Value::Str(Arc::from(d.into_string().unwrap_or_default().as_str())));
+        return Ok(Value::Str(Arc::from(
+            d.into_string().unwrap_or_default().as_str(),
+        )));
     }
     if d.is_array() {
         let items: Array = d.cast();
-        return Ok(Value::list(items.into_iter().map(from_dynamic).collect::<Result<_, _>>()?));
+        return Ok(Value::list(
+            items
+                .into_iter()
+                .map(from_dynamic)
+                .collect::<Result<_, _>>()?,
+        ));
     }
-    Err(format!("returned a {}, expected a number, true/false, a text or a list", type_name(&d)))
+    Err(format!(
+        "returned a {}, expected a number, true/false, a text or a list",
+        type_name(&d)
+    ))
 }
 
 /// A value's type as scripts name it (`type_of`).
@@ -512,7 +676,9 @@ fn by_index(game: &Game, state: &State, per: Domain, read: impl Fn(usize) -> Dyn
         Domain::Global => read(0),
         Domain::Pair(a, b) => {
             let stride = game.domain_len(b.domain());
-            by_key(game, state, a.domain(), &|i| by_key(game, state, b.domain(), &|j| read(i * stride + j)))
+            by_key(game, state, a.domain(), &|i| {
+                by_key(game, state, b.domain(), &|j| read(i * stride + j))
+            })
         }
         one => by_key(game, state, one, &read),
     }
@@ -551,7 +717,11 @@ const MAX_PLACEMENT_CANDIDATES: i64 = 4_000_000;
 /// an earlier one.
 fn grid_of(board: &Array) -> Result<Grid, String> {
     if board.len() > u16::MAX as usize {
-        return Err(format!("a board of {} cells: at most {}", board.len(), u16::MAX));
+        return Err(format!(
+            "a board of {} cells: at most {}",
+            board.len(),
+            u16::MAX
+        ));
     }
     let mut grid = Grid::default();
     for (i, cell) in board.iter().enumerate() {
@@ -563,7 +733,12 @@ fn grid_of(board: &Array) -> Result<Grid, String> {
 
 /// A position: a map with integer `row` and `col` (a position or a cell).
 fn position(d: &Dynamic) -> Result<Pos, String> {
-    let expected = || format!("expected a position #{{row, col}} or a cell, found {}", type_name(d));
+    let expected = || {
+        format!(
+            "expected a position #{{row, col}} or a cell, found {}",
+            type_name(d)
+        )
+    };
     let map = d.read_lock::<Map>().ok_or_else(expected)?;
     // One walk over the (few, sorted) keys costs less than two searches: "col" comes
     // before "row", so the walk stops at "row".
@@ -578,15 +753,22 @@ fn position(d: &Dynamic) -> Result<Pos, String> {
             _ => {}
         }
     }
-    let coordinate = |v: Option<&Dynamic>| v.and_then(|v| v.as_int().ok()).and_then(Pos::coordinate);
+    let coordinate =
+        |v: Option<&Dynamic>| v.and_then(|v| v.as_int().ok()).and_then(Pos::coordinate);
     match (coordinate(row), coordinate(col)) {
         (Some(row), Some(col)) => Ok(Pos::new(row, col)),
-        _ => Err(format!("{}: row and col must be integers within ±{}", expected(), crate::grid::LIMIT - 1)),
+        _ => Err(format!(
+            "{}: row and col must be integers within ±{}",
+            expected(),
+            crate::grid::LIMIT - 1
+        )),
     }
 }
 
 fn positions(list: impl IntoIterator<Item = Pos>) -> Array {
-    list.into_iter().map(|p| Dynamic::from_map(pos_map(p))).collect()
+    list.into_iter()
+        .map(|p| Dynamic::from_map(pos_map(p)))
+        .collect()
 }
 
 /// The index in `board` of the cell at `p` (the last one there), by a scan: one call
@@ -603,19 +785,24 @@ fn index_at(board: &Array, p: Pos) -> Result<Option<usize>, String> {
 
 fn register_grid(engine: &mut Engine) {
     // neighbours(pos): the four edge neighbours' positions, above, left, right, below.
-    engine.register_fn("neighbours", |pos: Dynamic| -> Native<Array> { Ok(positions(position(&pos)?.neighbours())) });
-    // neighbours(board, pos): the occupied ones among them, as cells, in the same order.
-    engine.register_fn("neighbours", |board: &mut Array, pos: Dynamic| -> Native<Array> {
-        let around = position(&pos)?.neighbours();
-        let mut found = [None; 4];
-        for (i, cell) in board.iter().enumerate() {
-            let p = position(cell).map_err(|m| format!("element {i} of the board: {m}"))?;
-            if let Some(k) = around.iter().position(|n| *n == p) {
-                found[k] = Some(i);
-            }
-        }
-        Ok(found.iter().flatten().map(|&i| board[i].clone()).collect())
+    engine.register_fn("neighbours", |pos: Dynamic| -> Native<Array> {
+        Ok(positions(position(&pos)?.neighbours()))
     });
+    // neighbours(board, pos): the occupied ones among them, as cells, in the same order.
+    engine.register_fn(
+        "neighbours",
+        |board: &mut Array, pos: Dynamic| -> Native<Array> {
+            let around = position(&pos)?.neighbours();
+            let mut found = [None; 4];
+            for (i, cell) in board.iter().enumerate() {
+                let p = position(cell).map_err(|m| format!("element {i} of the board: {m}"))?;
+                if let Some(k) = around.iter().position(|n| *n == p) {
+                    found[k] = Some(i);
+                }
+            }
+            Ok(found.iter().flatten().map(|&i| board[i].clone()).collect())
+        },
+    );
     // at(board, pos): the cell there, or () when it is empty.
     engine.register_fn("at", |board: &mut Array, pos: Dynamic| -> Native<Dynamic> {
         let p = position(&pos)?;
@@ -626,33 +813,58 @@ fn register_grid(engine: &mut Engine) {
         Ok(positions(grid_of(board)?.cells().iter().map(|(p, _)| *p)))
     });
     // holes(board): the empty positions it encloses, reading order.
-    engine.register_fn("holes", |board: &mut Array| -> Native<Array> { Ok(positions(grid_of(board)?.holes()?)) });
-    // placements(board, rows, cols): where a rows × cols piece may go, reading order.
-    engine.register_fn("placements", |board: &mut Array, rows: i64, cols: i64| -> Native<Array> {
-        if !(1..=MAX_PIECE_SIDE).contains(&rows) || !(1..=MAX_PIECE_SIDE).contains(&cols) {
-            return Err(format!("placements of a {rows}×{cols} piece: sizes go from 1 to {MAX_PIECE_SIDE}").into());
-        }
-        // The candidates examined grow with cells × piece area: bound them like the result.
-        if board.len() as i64 * (rows * cols + 2 * rows + 2 * cols) > MAX_PLACEMENT_CANDIDATES {
-            return Err(format!("placements of a {rows}×{cols} piece on {} cells: too many candidates", board.len()).into());
-        }
-        Ok(positions(grid_of(board)?.placements(rows as i16, cols as i16)))
+    engine.register_fn("holes", |board: &mut Array| -> Native<Array> {
+        Ok(positions(grid_of(board)?.holes()?))
     });
+    // placements(board, rows, cols): where a rows × cols piece may go, reading order.
+    engine.register_fn(
+        "placements",
+        |board: &mut Array, rows: i64, cols: i64| -> Native<Array> {
+            if !(1..=MAX_PIECE_SIDE).contains(&rows) || !(1..=MAX_PIECE_SIDE).contains(&cols) {
+                return Err(format!(
+                    "placements of a {rows}×{cols} piece: sizes go from 1 to {MAX_PIECE_SIDE}"
+                )
+                .into());
+            }
+            // The candidates examined grow with cells × piece area: bound them like the result.
+            if board.len() as i64 * (rows * cols + 2 * rows + 2 * cols) > MAX_PLACEMENT_CANDIDATES {
+                return Err(format!(
+                    "placements of a {rows}×{cols} piece on {} cells: too many candidates",
+                    board.len()
+                )
+                .into());
+            }
+            Ok(positions(
+                grid_of(board)?.placements(rows as i16, cols as i16),
+            ))
+        },
+    );
     // groups(board, |cell| …): the edge-connected groups of the cells the function keeps,
     // largest first, each an array of cells in reading order. The board is taken by value
     // (a copy) because the function may read the variable that holds it.
-    engine.register_fn("groups", |context: NativeCallContext, board: Array, keep: FnPtr| -> Native<Array> {
-        let grid = grid_of(&board)?;
-        let groups = grid.groups(|e| match keep.call_within_context::<Dynamic>(&context, (board[e as usize].clone(),))? {
-            kept if kept.is_bool() => Ok(kept.as_bool().unwrap_or(false)),
-            other => Err(Box::<EvalAltResult>::from(format!(
-                "groups: the function must return true or false, not a {}",
-                type_name(&other)
-            ))),
-        })?;
-        let cell = |p: Pos| grid.get(p).map_or(Dynamic::UNIT, |e| board[e as usize].clone());
-        Ok(groups.into_iter().map(|g| Dynamic::from_array(g.into_iter().map(cell).collect())).collect())
-    });
+    engine.register_fn(
+        "groups",
+        |context: NativeCallContext, board: Array, keep: FnPtr| -> Native<Array> {
+            let grid = grid_of(&board)?;
+            let groups = grid.groups(|e| {
+                match keep.call_within_context::<Dynamic>(&context, (board[e as usize].clone(),))? {
+                    kept if kept.is_bool() => Ok(kept.as_bool().unwrap_or(false)),
+                    other => Err(Box::<EvalAltResult>::from(format!(
+                        "groups: the function must return true or false, not a {}",
+                        type_name(&other)
+                    ))),
+                }
+            })?;
+            let cell = |p: Pos| {
+                grid.get(p)
+                    .map_or(Dynamic::UNIT, |e| board[e as usize].clone())
+            };
+            Ok(groups
+                .into_iter()
+                .map(|g| Dynamic::from_array(g.into_iter().map(cell).collect()))
+                .collect())
+        },
+    );
 }
 
 /// The geometry of a table (`geometry:`) from scripts, by table name and row ids:
@@ -668,41 +880,84 @@ fn register_geometry(engine: &mut Engine) {
         f: impl FnOnce(&crate::hex::HexTable, &[u16], &dyn Fn(u16) -> Dynamic) -> Result<R, String>,
     ) -> Native<R> {
         let result = with_reading(handle, |game, _| {
-            let Some(t) = game.tables.iter().find(|t| t.name == table) else { return Err(format!("no table '{table}'")) };
-            let Some(geometry) = &t.geometry else { return Err(format!("table '{table}' has no geometry")) };
+            let Some(t) = game.tables.iter().find(|t| t.name == table) else {
+                return Err(format!("no table '{table}'"));
+            };
+            let Some(geometry) = &t.geometry else {
+                return Err(format!("table '{table}' has no geometry"));
+            };
             let mut rows = Vec::with_capacity(ids.len());
             for id in ids {
-                let text = id.clone().into_string().map_err(|_| format!("expected a row id of {table}, found {}", id.type_name()))?;
-                rows.push(t.row_index(&text).ok_or_else(|| format!("no row '{text}' in {table}"))?);
+                let text = id.clone().into_string().map_err(|_| {
+                    format!("expected a row id of {table}, found {}", id.type_name())
+                })?;
+                rows.push(
+                    t.row_index(&text)
+                        .ok_or_else(|| format!("no row '{text}' in {table}"))?,
+                );
             }
             let id_of = |r: u16| Dynamic::from(t.rows[r as usize].id.clone());
             f(geometry, &rows, &id_of)
         })?;
         Ok(result?)
     }
-    let ids = |rows: &[u16], id_of: &dyn Fn(u16) -> Dynamic| -> Array { rows.iter().map(|r| id_of(*r)).collect() };
-    engine.register_fn("neighbours", move |game: &mut GameHandle, table: ImmutableString, id: Dynamic| -> Native<Array> {
-        with_geometry(game, &table, &[id], |g, rows, id_of| Ok(ids(&g.neighbours[rows[0] as usize], id_of)))
-    });
-    engine.register_fn("distance", |game: &mut GameHandle, table: ImmutableString, a: Dynamic, b: Dynamic| -> Native<Dynamic> {
-        with_geometry(game, &table, &[a, b], |g, rows, _| Ok(g.distance(rows[0], rows[1]).map_or(Dynamic::UNIT, Dynamic::from_int)))
-    });
-    engine.register_fn("components", move |game: &mut GameHandle, table: ImmutableString, cells: Array| -> Native<Array> {
-        with_geometry(game, &table, &cells, |g, rows, id_of| {
-            Ok(g.components(rows).iter().map(|group| Dynamic::from_array(ids(group, id_of))).collect())
-        })
-    });
-    engine.register_fn("lines", move |game: &mut GameHandle, table: ImmutableString, cells: Array| -> Native<Array> {
-        with_geometry(game, &table, &cells, |g, rows, id_of| {
-            Ok(g.lines(rows).iter().map(|line| Dynamic::from_array(ids(line, id_of))).collect())
-        })
-    });
-    engine.register_fn("on_edge", |game: &mut GameHandle, table: ImmutableString, id: Dynamic| -> Native<bool> {
-        with_geometry(game, &table, &[id], |g, rows, _| match g.layout {
-            Some(_) => Ok(g.neighbours[rows[0] as usize].len() < 6),
-            None => Err(format!("on_edge needs hex coordinates, and {table} only lists its neighbours")),
-        })
-    });
+    let ids = |rows: &[u16], id_of: &dyn Fn(u16) -> Dynamic| -> Array {
+        rows.iter().map(|r| id_of(*r)).collect()
+    };
+    engine.register_fn(
+        "neighbours",
+        move |game: &mut GameHandle, table: ImmutableString, id: Dynamic| -> Native<Array> {
+            with_geometry(game, &table, &[id], |g, rows, id_of| {
+                Ok(ids(&g.neighbours[rows[0] as usize], id_of))
+            })
+        },
+    );
+    engine.register_fn(
+        "distance",
+        |game: &mut GameHandle,
+         table: ImmutableString,
+         a: Dynamic,
+         b: Dynamic|
+         -> Native<Dynamic> {
+            with_geometry(game, &table, &[a, b], |g, rows, _| {
+                Ok(g.distance(rows[0], rows[1])
+                    .map_or(Dynamic::UNIT, Dynamic::from_int))
+            })
+        },
+    );
+    engine.register_fn(
+        "components",
+        move |game: &mut GameHandle, table: ImmutableString, cells: Array| -> Native<Array> {
+            with_geometry(game, &table, &cells, |g, rows, id_of| {
+                Ok(g.components(rows)
+                    .iter()
+                    .map(|group| Dynamic::from_array(ids(group, id_of)))
+                    .collect())
+            })
+        },
+    );
+    engine.register_fn(
+        "lines",
+        move |game: &mut GameHandle, table: ImmutableString, cells: Array| -> Native<Array> {
+            with_geometry(game, &table, &cells, |g, rows, id_of| {
+                Ok(g.lines(rows)
+                    .iter()
+                    .map(|line| Dynamic::from_array(ids(line, id_of)))
+                    .collect())
+            })
+        },
+    );
+    engine.register_fn(
+        "on_edge",
+        |game: &mut GameHandle, table: ImmutableString, id: Dynamic| -> Native<bool> {
+            with_geometry(game, &table, &[id], |g, rows, _| match g.layout {
+                Some(_) => Ok(g.neighbours[rows[0] as usize].len() < 6),
+                None => Err(format!(
+                    "on_edge needs hex coordinates, and {table} only lists its neighbours"
+                )),
+            })
+        },
+    );
 }
 
 #[cfg(test)]
@@ -817,8 +1072,16 @@ fn huge_piece(game, p) { placements(game.town[p], 65, 1) }
         state
     }
 
-    fn call(game: &Game, state: &State, name: &str, args: Vec<Value>) -> Result<Value, RuntimeError> {
-        game.scripts.as_ref().unwrap().call(&Env::new(game, state, &[]), name, args)
+    fn call(
+        game: &Game,
+        state: &State,
+        name: &str,
+        args: Vec<Value>,
+    ) -> Result<Value, RuntimeError> {
+        game.scripts
+            .as_ref()
+            .unwrap()
+            .call(&Env::new(game, state, &[]), name, args)
     }
 
     fn int(n: i64) -> Value {
@@ -835,7 +1098,11 @@ fn huge_piece(game, p) { placements(game.town[p], 65, 1) }
 
     /// [[row, col], …]
     fn positions(list: &[(i64, i64)]) -> Value {
-        Value::list(list.iter().map(|&(r, c)| Value::list(vec![int(r), int(c)])).collect())
+        Value::list(
+            list.iter()
+                .map(|&(r, c)| Value::list(vec![int(r), int(c)]))
+                .collect(),
+        )
     }
 
     #[test]
@@ -844,10 +1111,19 @@ fn huge_piece(game, p) { placements(game.town[p], 65, 1) }
         let state = state(&game);
         assert_eq!(call(&game, &state, "round", vec![]), Ok(int(3)));
         assert_eq!(call(&game, &state, "round_by_index", vec![]), Ok(int(3)));
-        assert_eq!(call(&game, &state, "gold", vec![Value::Player(1)]), Ok(int(5)));
-        assert_eq!(call(&game, &state, "golds", vec![]), Ok(list(vec![int(5), int(5)])));
+        assert_eq!(
+            call(&game, &state, "gold", vec![Value::Player(1)]),
+            Ok(int(5))
+        );
+        assert_eq!(
+            call(&game, &state, "golds", vec![]),
+            Ok(list(vec![int(5), int(5)]))
+        );
         assert_eq!(call(&game, &state, "owner", vec![text("w1")]), Ok(int(1)));
-        assert_eq!(call(&game, &state, "owner", vec![text("f1")]), Ok(Value::None));
+        assert_eq!(
+            call(&game, &state, "owner", vec![text("f1")]),
+            Ok(Value::None)
+        );
         assert_eq!(call(&game, &state, "players", vec![]), Ok(int(2)));
         assert_eq!(call(&game, &state, "unknown", vec![]), Ok(Value::None));
     }
@@ -856,9 +1132,18 @@ fn huge_piece(game, p) { placements(game.town[p], 65, 1) }
     fn the_handle_reads_zones_as_arrays_of_ids() {
         let game = game();
         let state = state(&game);
-        assert_eq!(call(&game, &state, "deck", vec![]), Ok(list(vec![text("w1"), text("f1")])));
-        assert_eq!(call(&game, &state, "hand", vec![Value::Player(0)]), Ok(list(vec![text("f1")])));
-        assert_eq!(call(&game, &state, "hand", vec![Value::Player(1)]), Ok(list(vec![])));
+        assert_eq!(
+            call(&game, &state, "deck", vec![]),
+            Ok(list(vec![text("w1"), text("f1")]))
+        );
+        assert_eq!(
+            call(&game, &state, "hand", vec![Value::Player(0)]),
+            Ok(list(vec![text("f1")]))
+        );
+        assert_eq!(
+            call(&game, &state, "hand", vec![Value::Player(1)]),
+            Ok(list(vec![]))
+        );
     }
 
     #[test]
@@ -869,13 +1154,18 @@ fn huge_piece(game, p) { placements(game.town[p], 65, 1) }
             list(vec![int(r), int(c), text(id), text(terrain), int(points)])
         };
         let town = call(&game, &state, "town_cells", vec![Value::Player(0)]).unwrap();
-        let Value::List(cells) = &town else { panic!("{town:?}") };
+        let Value::List(cells) = &town else {
+            panic!("{town:?}")
+        };
         assert_eq!(cells.len(), 8);
         assert_eq!(cells[0], cell(0, 0, "w1", "water", 2));
         assert_eq!(cells[1], cell(0, 1, "f1", "forest", 1));
         assert_eq!(cells[3], cell(1, 0, "f1", "forest", 1));
         assert_eq!(cells[7], cell(2, 2, "w1", "water", 2));
-        assert_eq!(call(&game, &state, "town_cells", vec![Value::Player(1)]), Ok(list(vec![])));
+        assert_eq!(
+            call(&game, &state, "town_cells", vec![Value::Player(1)]),
+            Ok(list(vec![]))
+        );
     }
 
     #[test]
@@ -888,7 +1178,10 @@ fn huge_piece(game, p) { placements(game.town[p], 65, 1) }
         assert_eq!(call(&game, &state, "town_of", vec![int(-2)]), Ok(int(8)));
         assert_eq!(call(&game, &state, "last_town", vec![]), Ok(int(0)));
         let err = call(&game, &state, "town_of", vec![int(2)]).unwrap_err();
-        assert!(err.message().contains("no board of index 2 (there are 2)"), "{err}");
+        assert!(
+            err.message().contains("no board of index 2 (there are 2)"),
+            "{err}"
+        );
         let err = call(&game, &state, "town_by_id", vec![]).unwrap_err();
         assert!(err.message().contains("indexed by seat number"), "{err}");
         let err = call(&game, &state, "the_towns", vec![]).unwrap_err();
@@ -900,8 +1193,14 @@ fn huge_piece(game, p) { placements(game.town[p], 65, 1) }
         let game = game();
         let state = state(&game);
         assert_eq!(call(&game, &state, "plots", vec![]), Ok(int(2)));
-        assert_eq!(call(&game, &state, "plot", vec![text("w1")]), Ok(list(vec![])));
-        assert_eq!(call(&game, &state, "plot", vec![text("nowhere")]), Ok(Value::None));
+        assert_eq!(
+            call(&game, &state, "plot", vec![text("w1")]),
+            Ok(list(vec![]))
+        );
+        assert_eq!(
+            call(&game, &state, "plot", vec![text("nowhere")]),
+            Ok(Value::None)
+        );
         let err = call(&game, &state, "plot_by_number", vec![]).unwrap_err();
         assert!(err.message().contains("indexed by row id"), "{err}");
     }
@@ -912,7 +1211,11 @@ fn huge_piece(game, p) { placements(game.town[p], 65, 1) }
         let state = state(&game);
         let before = state.clone();
         let err = call(&game, &state, "set_round", vec![]).unwrap_err();
-        assert!(err.message().starts_with("script test.rhai, function set_round: "), "{err}");
+        assert!(
+            err.message()
+                .starts_with("script test.rhai, function set_round: "),
+            "{err}"
+        );
         // An element of a value read from the handle is a copy: changing it may fail or
         // change the copy, never the state.
         match call(&game, &state, "set_gold", vec![]) {
@@ -932,7 +1235,13 @@ fn huge_piece(game, p) { placements(game.town[p], 65, 1) }
         let reading = Reading::enter(&game, &state);
         let handle = reading.handle();
         assert_eq!(with_reading(&handle, |_, s| s.names.len()), Ok(2));
-        assert!(with_reading(&GameHandle { call: handle.call + 1 }, |_, _| ()).is_err());
+        assert!(with_reading(
+            &GameHandle {
+                call: handle.call + 1
+            },
+            |_, _| ()
+        )
+        .is_err());
         drop(reading);
         assert!(with_reading(&handle, |_, _| ()).is_err());
     }
@@ -947,13 +1256,24 @@ fn huge_piece(game, p) { placements(game.town[p], 65, 1) }
             Ok(positions(&[(-1, 0), (0, -1), (0, 1), (1, 0)]))
         );
         // Around the hole: above, left, right, below, all forest.
-        assert_eq!(call(&game, &state, "neighbour_cells", vec![p1.clone(), int(1), int(1)]), Ok(list(vec![text("f1"); 4])));
+        assert_eq!(
+            call(
+                &game,
+                &state,
+                "neighbour_cells",
+                vec![p1.clone(), int(1), int(1)]
+            ),
+            Ok(list(vec![text("f1"); 4]))
+        );
         // Around a corner: only right and below are occupied.
         assert_eq!(
             call(&game, &state, "neighbour_cells", vec![p1, int(0), int(0)]),
             Ok(list(vec![text("f1"), text("f1")]))
         );
-        assert_eq!(call(&game, &state, "neighbour_cells", vec![p2, int(0), int(0)]), Ok(list(vec![])));
+        assert_eq!(
+            call(&game, &state, "neighbour_cells", vec![p2, int(0), int(0)]),
+            Ok(list(vec![]))
+        );
     }
 
     #[test]
@@ -961,10 +1281,37 @@ fn huge_piece(game, p) { placements(game.town[p], 65, 1) }
         let game = game();
         let state = state(&game);
         let p1 = Value::Player(0);
-        assert_eq!(call(&game, &state, "terrain_at", vec![p1.clone(), int(2), int(2)]), Ok(text("water")));
-        assert_eq!(call(&game, &state, "terrain_at", vec![p1.clone(), int(0), int(1)]), Ok(text("forest")));
-        assert_eq!(call(&game, &state, "terrain_at", vec![p1.clone(), int(1), int(1)]), Ok(Value::None));
-        assert_eq!(call(&game, &state, "terrain_at", vec![p1, int(-5), int(7)]), Ok(Value::None));
+        assert_eq!(
+            call(
+                &game,
+                &state,
+                "terrain_at",
+                vec![p1.clone(), int(2), int(2)]
+            ),
+            Ok(text("water"))
+        );
+        assert_eq!(
+            call(
+                &game,
+                &state,
+                "terrain_at",
+                vec![p1.clone(), int(0), int(1)]
+            ),
+            Ok(text("forest"))
+        );
+        assert_eq!(
+            call(
+                &game,
+                &state,
+                "terrain_at",
+                vec![p1.clone(), int(1), int(1)]
+            ),
+            Ok(Value::None)
+        );
+        assert_eq!(
+            call(&game, &state, "terrain_at", vec![p1, int(-5), int(7)]),
+            Ok(Value::None)
+        );
     }
 
     #[test]
@@ -974,10 +1321,25 @@ fn huge_piece(game, p) { placements(game.town[p], 65, 1) }
         let p1 = Value::Player(0);
         assert_eq!(
             call(&game, &state, "cells_of", vec![p1.clone()]),
-            Ok(positions(&[(0, 0), (0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1), (2, 2)]))
+            Ok(positions(&[
+                (0, 0),
+                (0, 1),
+                (0, 2),
+                (1, 0),
+                (1, 2),
+                (2, 0),
+                (2, 1),
+                (2, 2)
+            ]))
         );
-        assert_eq!(call(&game, &state, "holes_of", vec![p1]), Ok(positions(&[(1, 1)])));
-        assert_eq!(call(&game, &state, "holes_of", vec![Value::Player(1)]), Ok(positions(&[])));
+        assert_eq!(
+            call(&game, &state, "holes_of", vec![p1]),
+            Ok(positions(&[(1, 1)]))
+        );
+        assert_eq!(
+            call(&game, &state, "holes_of", vec![Value::Player(1)]),
+            Ok(positions(&[]))
+        );
     }
 
     #[test]
@@ -985,11 +1347,31 @@ fn huge_piece(game, p) { placements(game.town[p], 65, 1) }
         let game = game();
         let state = state(&game);
         // An empty board takes its first piece at the origin.
-        assert_eq!(call(&game, &state, "placements_of", vec![Value::Player(1), int(2), int(2)]), Ok(positions(&[(0, 0)])));
+        assert_eq!(
+            call(
+                &game,
+                &state,
+                "placements_of",
+                vec![Value::Player(1), int(2), int(2)]
+            ),
+            Ok(positions(&[(0, 0)]))
+        );
         let town = &state.boards[game.boards[0].base];
-        let expected: Vec<(i64, i64)> = town.placements(1, 2).iter().map(|p| (p.row as i64, p.col as i64)).collect();
+        let expected: Vec<(i64, i64)> = town
+            .placements(1, 2)
+            .iter()
+            .map(|p| (p.row as i64, p.col as i64))
+            .collect();
         assert!(expected.contains(&(1, 0)) && expected.contains(&(-1, 1)));
-        assert_eq!(call(&game, &state, "placements_of", vec![Value::Player(0), int(1), int(2)]), Ok(positions(&expected)));
+        assert_eq!(
+            call(
+                &game,
+                &state,
+                "placements_of",
+                vec![Value::Player(0), int(1), int(2)]
+            ),
+            Ok(positions(&expected))
+        );
         let err = call(&game, &state, "huge_piece", vec![Value::Player(0)]).unwrap_err();
         assert!(err.message().contains("sizes go from 1 to 64"), "{err}");
     }
@@ -1003,18 +1385,36 @@ fn huge_piece(game, p) { placements(game.town[p], 65, 1) }
         // one whose first cell comes first in reading order first.
         assert_eq!(
             call(&game, &state, "groups_of", vec![p1.clone(), text("forest")]),
-            Ok(list(vec![positions(&[(0, 1), (0, 2), (1, 2)]), positions(&[(1, 0), (2, 0), (2, 1)])]))
+            Ok(list(vec![
+                positions(&[(0, 1), (0, 2), (1, 2)]),
+                positions(&[(1, 0), (2, 0), (2, 1)])
+            ]))
         );
         // The two waters touch nothing of their own: two groups of one, in reading order.
         assert_eq!(
             call(&game, &state, "groups_of", vec![p1.clone(), text("water")]),
             Ok(list(vec![positions(&[(0, 0)]), positions(&[(2, 2)])]))
         );
-        assert_eq!(call(&game, &state, "groups_of", vec![Value::Player(1), text("water")]), Ok(list(vec![])));
+        assert_eq!(
+            call(
+                &game,
+                &state,
+                "groups_of",
+                vec![Value::Player(1), text("water")]
+            ),
+            Ok(list(vec![]))
+        );
         // The function may read the board it is grouping: all eight cells, one ring.
-        assert_eq!(call(&game, &state, "groups_reading_the_board", vec![p1.clone()]), Ok(int(1)));
+        assert_eq!(
+            call(&game, &state, "groups_reading_the_board", vec![p1.clone()]),
+            Ok(int(1))
+        );
         let err = call(&game, &state, "groups_not_bool", vec![p1]).unwrap_err();
-        assert!(err.message().contains("function groups_not_bool") && err.message().contains("true or false"), "{err}");
+        assert!(
+            err.message().contains("function groups_not_bool")
+                && err.message().contains("true or false"),
+            "{err}"
+        );
     }
 
     #[test]
@@ -1022,9 +1422,16 @@ fn huge_piece(game, p) { placements(game.town[p], 65, 1) }
         let game = game();
         let state = state(&game);
         let err = call(&game, &state, "not_a_board", vec![]).unwrap_err();
-        assert!(err.message().starts_with("script test.rhai, function not_a_board: "), "{err}");
+        assert!(
+            err.message()
+                .starts_with("script test.rhai, function not_a_board: "),
+            "{err}"
+        );
         assert!(err.message().contains("element 0 of the board"), "{err}");
         let err = call(&game, &state, "far_away", vec![]).unwrap_err();
-        assert!(err.message().contains("row and col must be integers"), "{err}");
+        assert!(
+            err.message().contains("row and col must be integers"),
+            "{err}"
+        );
     }
 }

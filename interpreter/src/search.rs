@@ -74,7 +74,14 @@ pub struct SearchConfig {
 
 impl Default for SearchConfig {
     fn default() -> Self {
-        SearchConfig { iterations: 500, time_ms: None, trees: 1, c: 1.4, rollout: 10_000, reward: Reward::Win }
+        SearchConfig {
+            iterations: 500,
+            time_ms: None,
+            trees: 1,
+            c: 1.4,
+            rollout: 10_000,
+            reward: Reward::Win,
+        }
     }
 }
 
@@ -88,13 +95,17 @@ impl SearchConfig {
         let mut iterations = None;
         for pair in options.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let Some((key, value)) = pair.split_once('=') else {
-                return Err(format!("'{pair}' is not key=value; options: {OPTIONS_HELP}"));
+                return Err(format!(
+                    "'{pair}' is not key=value; options: {OPTIONS_HELP}"
+                ));
             };
             let (key, value) = (key.trim(), value.trim());
             let count = |what: &str| -> Result<u32, String> {
                 match value.parse::<u32>() {
                     Ok(n) if n >= 1 => Ok(n),
-                    _ => Err(format!("{what}={value}: expected a whole number of at least 1")),
+                    _ => Err(format!(
+                        "{what}={value}: expected a whole number of at least 1"
+                    )),
                 }
             };
             match key {
@@ -150,7 +161,12 @@ pub struct SearchAgent {
 
 impl SearchAgent {
     pub fn new(kind: Kind, config: SearchConfig, seed: u64) -> SearchAgent {
-        SearchAgent { kind, config, seed, clock: None }
+        SearchAgent {
+            kind,
+            config,
+            seed,
+            clock: None,
+        }
     }
 
     /// The clock a time budget (`ms=`) is measured on.
@@ -181,22 +197,40 @@ fn rewards(outcome: &Outcome, reward: Reward) -> Vec<f64> {
     match reward {
         Reward::Win => {
             let winners = outcome.ranks.iter().filter(|&&r| r == 1).count().max(1) as f64;
-            outcome.ranks.iter().map(|&r| if r == 1 { 1.0 / winners } else { 0.0 }).collect()
+            outcome
+                .ranks
+                .iter()
+                .map(|&r| if r == 1 { 1.0 / winners } else { 0.0 })
+                .collect()
         }
         Reward::Rank if n <= 1 => vec![1.0; n],
-        Reward::Rank => outcome.ranks.iter().map(|&r| (n as f64 - r as f64) / (n as f64 - 1.0)).collect(),
+        Reward::Rank => outcome
+            .ranks
+            .iter()
+            .map(|&r| (n as f64 - r as f64) / (n as f64 - 1.0))
+            .collect(),
     }
 }
 
 /// Plays uniformly at random from `state` to the end, at most `limit` steps.
-fn playout(game: &Game, mut state: State, limit: u32, reward: Reward, seats: usize, rng: &mut GameRng) -> Result<Vec<f64>, String> {
+fn playout(
+    game: &Game,
+    mut state: State,
+    limit: u32,
+    reward: Reward,
+    seats: usize,
+    rng: &mut GameRng,
+) -> Result<Vec<f64>, String> {
     for _ in 0..limit {
         let choice = match game.status(&state) {
             Status::Over(outcome) => return Ok(rewards(outcome, reward)),
-            Status::Decision { options, .. } => Choice::Option(rng.below(options.max(1) as u64) as usize),
+            Status::Decision { options, .. } => {
+                Choice::Option(rng.below(options.max(1) as u64) as usize)
+            }
             Status::Chance(chance) => sample_chance(&state, chance, rng),
         };
-        game.apply(&mut state, choice, &mut Journal::off()).map_err(|e| e.to_string())?;
+        game.apply(&mut state, choice, &mut Journal::off())
+            .map_err(|e| e.to_string())?;
     }
     match game.status(&state) {
         Status::Over(outcome) => Ok(rewards(outcome, reward)),
@@ -210,17 +244,27 @@ impl SearchAgent {
     pub fn visits(&self, view: &View) -> Result<Vec<u32>, String> {
         let deadline = match (self.config.time_ms, self.clock) {
             (None, _) => None,
-            (Some(ms), Some(clock)) => Some((clock, clock() + std::time::Duration::from_millis(ms as u64))),
-            (Some(_), None) => return Err("a time budget (ms=) needs a clock, and this agent was given none".into()),
+            (Some(ms), Some(clock)) => {
+                Some((clock, clock() + std::time::Duration::from_millis(ms as u64)))
+            }
+            (Some(_), None) => {
+                return Err(
+                    "a time budget (ms=) needs a clock, and this agent was given none".into(),
+                )
+            }
         };
         let trees = self.config.trees.max(1);
         // Tree t runs iterations/trees playouts, the first ones one more for the rest.
-        let share = |t: u32| self.config.iterations / trees + u32::from(t < self.config.iterations % trees);
+        let share =
+            |t: u32| self.config.iterations / trees + u32::from(t < self.config.iterations % trees);
         let searched: Vec<Result<Vec<u32>, String>> = if trees == 1 {
             vec![self.tree(view, 0, share(0), deadline)]
         } else {
             use rayon::prelude::*;
-            (0..trees).into_par_iter().map(|t| self.tree(view, t, share(t), deadline)).collect()
+            (0..trees)
+                .into_par_iter()
+                .map(|t| self.tree(view, t, share(t), deadline))
+                .collect()
         };
         let mut total = vec![0u32; view.options()];
         for visits in searched {
@@ -232,14 +276,23 @@ impl SearchAgent {
     }
 
     /// One tree's search: `iterations` playouts, or fewer if the deadline passes first.
-    fn tree(&self, view: &View, tree: u32, iterations: u32, deadline: Option<(Clock, std::time::Duration)>) -> Result<Vec<u32>, String> {
+    fn tree(
+        &self,
+        view: &View,
+        tree: u32,
+        iterations: u32,
+        deadline: Option<(Clock, std::time::Duration)>,
+    ) -> Result<Vec<u32>, String> {
         let game = view.game();
         let options = view.options();
         let seats = view.seats();
         // Tree 0 draws as a single-tree search always has; the others from streams of their own.
         let mut rng = match tree {
             0 => GameRng::derived(self.seed, view.steps() as u64),
-            t => GameRng::derived(GameRng::derived(self.seed, view.steps() as u64).next_u64(), t as u64),
+            t => GameRng::derived(
+                GameRng::derived(self.seed, view.steps() as u64).next_u64(),
+                t as u64,
+            ),
         };
         let fixed = match self.kind {
             Kind::Mcts => Some(view.sample_state(&mut rng).map_err(|e| e.to_string())?),
@@ -280,13 +333,20 @@ impl SearchAgent {
                         let fresh = legal.iter().filter(|e| e.visits == 0).count();
                         let (i, new) = if fresh > 0 {
                             let k = rng.below(fresh as u64) as usize;
-                            let i = legal.iter().enumerate().filter(|(_, e)| e.visits == 0).nth(k).map(|(i, _)| i).unwrap_or(0);
+                            let i = legal
+                                .iter()
+                                .enumerate()
+                                .filter(|(_, e)| e.visits == 0)
+                                .nth(k)
+                                .map(|(i, _)| i)
+                                .unwrap_or(0);
                             (i, true)
                         } else {
                             let mut best = (f64::NEG_INFINITY, 0usize);
                             for (i, e) in legal.iter().enumerate() {
                                 let v = e.visits as f64;
-                                let score = e.reward / v + c * ((e.available as f64).ln() / v).sqrt();
+                                let score =
+                                    e.reward / v + c * ((e.available as f64).ln() / v).sqrt();
                                 if score > best.0 {
                                     best = (score, i);
                                 }
@@ -298,18 +358,27 @@ impl SearchAgent {
                             let child = nodes.len() as u32;
                             nodes.push(Node::default());
                             nodes[node as usize].edges[i].child = child;
-                            game.apply(&mut state, Choice::Option(i), &mut Journal::off()).map_err(|e| e.to_string())?;
+                            game.apply(&mut state, Choice::Option(i), &mut Journal::off())
+                                .map_err(|e| e.to_string())?;
                             break None;
                         }
                         node = nodes[node as usize].edges[i].child;
                         Choice::Option(i)
                     }
                 };
-                game.apply(&mut state, choice, &mut Journal::off()).map_err(|e| e.to_string())?;
+                game.apply(&mut state, choice, &mut Journal::off())
+                    .map_err(|e| e.to_string())?;
             };
             let result = match result {
                 Some(r) => r,
-                None => playout(game, state, self.config.rollout.saturating_sub(steps), self.config.reward, seats, &mut rng)?,
+                None => playout(
+                    game,
+                    state,
+                    self.config.rollout.saturating_sub(steps),
+                    self.config.reward,
+                    seats,
+                    &mut rng,
+                )?,
             };
             for &(node, i, player) in &path {
                 let e = &mut nodes[node as usize].edges[i as usize];
@@ -318,7 +387,9 @@ impl SearchAgent {
             }
         }
         let root = &nodes[0].edges;
-        Ok((0..options).map(|i| root.get(i).map_or(0, |e| e.visits)).collect())
+        Ok((0..options)
+            .map(|i| root.get(i).map_or(0, |e| e.visits))
+            .collect())
     }
 }
 
@@ -350,13 +421,25 @@ mod tests {
         let c = SearchConfig::parse("iterations=1000,c=0.7").unwrap();
         assert_eq!((c.iterations, c.c), (1000, 0.7));
         assert_eq!(SearchConfig::parse("").unwrap(), SearchConfig::default());
-        assert!(SearchConfig::parse("iterations=abc").unwrap_err().contains("iterations=abc"));
+        assert!(SearchConfig::parse("iterations=abc")
+            .unwrap_err()
+            .contains("iterations=abc"));
         assert!(SearchConfig::parse("iterations=0").is_err());
         assert!(SearchConfig::parse("c=-1").is_err());
-        assert!(SearchConfig::parse("depth=3").unwrap_err().contains("unknown option 'depth'"));
+        assert!(SearchConfig::parse("depth=3")
+            .unwrap_err()
+            .contains("unknown option 'depth'"));
         let timed = SearchConfig::parse("ms=50,trees=4").unwrap();
-        assert_eq!((timed.time_ms, timed.trees, timed.iterations), (Some(50), 4, u32::MAX));
-        assert_eq!(SearchConfig::parse("ms=50,iterations=9").unwrap().iterations, 9);
+        assert_eq!(
+            (timed.time_ms, timed.trees, timed.iterations),
+            (Some(50), 4, u32::MAX)
+        );
+        assert_eq!(
+            SearchConfig::parse("ms=50,iterations=9")
+                .unwrap()
+                .iterations,
+            9
+        );
         assert!(SearchConfig::parse("trees=0").is_err());
         assert!(SearchConfig::parse("trees=100000").is_err());
         assert!(SearchConfig::parse("ms=x").is_err());
@@ -364,7 +447,12 @@ mod tests {
 
     #[test]
     fn rewards_from_ranks() {
-        let o = Outcome { scores: vec![3, 3, 1], tiebreaks: vec![vec![]; 3], ranks: vec![1, 1, 3], ended_by: Default::default() };
+        let o = Outcome {
+            scores: vec![3, 3, 1],
+            tiebreaks: vec![vec![]; 3],
+            ranks: vec![1, 1, 3],
+            ended_by: Default::default(),
+        };
         assert_eq!(rewards(&o, Reward::Win), vec![0.5, 0.5, 0.0]);
         assert_eq!(rewards(&o, Reward::Rank), vec![1.0, 1.0, 0.0]);
     }

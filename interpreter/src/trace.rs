@@ -18,7 +18,13 @@ use crate::value::{Type, Value};
 
 /// Builds the trace of a played game; with its outcome, the trace ends with `expect over`
 /// and the final scores.
-pub fn write_trace(ruleset: RulesetRef, players: &[String], seed: Option<u64>, steps: &[Step], outcome: Option<&Outcome>) -> Trace {
+pub fn write_trace(
+    ruleset: RulesetRef,
+    players: &[String],
+    seed: Option<u64>,
+    steps: &[Step],
+    outcome: Option<&Outcome>,
+) -> Trace {
     let mut body: Vec<Line> = steps
         .iter()
         .map(|s| Line {
@@ -26,16 +32,28 @@ pub fn write_trace(ruleset: RulesetRef, players: &[String], seed: Option<u64>, s
             column: 0,
             rule: None,
             kind: match s {
-                Step::Decision { player, label } => {
-                    LineKind::Decision { player: players[*player as usize].clone(), label: label.clone() }
-                }
-                Step::Chance { label } => LineKind::Chance { label: label.clone() },
+                Step::Decision { player, label } => LineKind::Decision {
+                    player: players[*player as usize].clone(),
+                    label: label.clone(),
+                },
+                Step::Chance { label } => LineKind::Chance {
+                    label: label.clone(),
+                },
             },
         })
         .collect();
     if let Some(outcome) = outcome {
-        let scores = players.iter().cloned().zip(outcome.scores.iter().copied()).collect();
-        body.push(Line { line: 0, column: 0, rule: None, kind: LineKind::ExpectOver { scores } });
+        let scores = players
+            .iter()
+            .cloned()
+            .zip(outcome.scores.iter().copied())
+            .collect();
+        body.push(Line {
+            line: 0,
+            column: 0,
+            rule: None,
+            kind: LineKind::ExpectOver { scores },
+        });
     }
     Trace {
         header: Header {
@@ -81,8 +99,16 @@ impl std::fmt::Display for Divergence {
         f.write_str(&self.message)?;
         if !self.legal.is_empty() {
             let shown: Vec<&str> = self.legal.iter().take(12).map(String::as_str).collect();
-            let more = if self.legal.len() > 12 { format!(" … ({} in all)", self.legal.len()) } else { String::new() };
-            write!(f, "\n  legal here, closest first: {}{more}", shown.join(" | "))?;
+            let more = if self.legal.len() > 12 {
+                format!(" … ({} in all)", self.legal.len())
+            } else {
+                String::new()
+            };
+            write!(
+                f,
+                "\n  legal here, closest first: {}{more}",
+                shown.join(" | ")
+            )?;
         }
         Ok(())
     }
@@ -106,19 +132,32 @@ pub struct ReplayStep<'a> {
 
 /// Replays `trace` from `start` (a fresh game, or a position read by the caller).
 /// `on_step` sees every applied step.
-pub fn replay(game: &Game, trace: &Trace, state: State, on_step: impl FnMut(ReplayStep)) -> Result<Replayed, Divergence> {
+pub fn replay(
+    game: &Game,
+    trace: &Trace,
+    state: State,
+    on_step: impl FnMut(ReplayStep),
+) -> Result<Replayed, Divergence> {
     replay_with(game, trace, state, on_step, None)
 }
 
 /// Replays `trace` like `replay`, collecting into `rules` the `rule:` references of what
 /// the game runs (statements, options, procedures: see `Game::runnable_rules`). The steps
 /// `on_step` sees then carry no log.
-pub fn replay_covering(game: &Game, trace: &Trace, state: State, rules: &mut BTreeSet<Arc<str>>) -> Result<Replayed, Divergence> {
+pub fn replay_covering(
+    game: &Game,
+    trace: &Trace,
+    state: State,
+    rules: &mut BTreeSet<Arc<str>>,
+) -> Result<Replayed, Divergence> {
     replay_with(game, trace, state, |_| {}, Some(rules))
 }
 
 /// Where a replay's `apply` writes: the step's log, or the rules it runs through.
-fn journal<'a>(rules: &'a mut Option<&mut BTreeSet<Arc<str>>>, log: &'a mut Vec<String>) -> Journal<'a> {
+fn journal<'a>(
+    rules: &'a mut Option<&mut BTreeSet<Arc<str>>>,
+    log: &'a mut Vec<String>,
+) -> Journal<'a> {
     match rules {
         Some(rules) => Journal::rules(rules),
         None => Journal::on(log),
@@ -158,16 +197,26 @@ fn replay_with(
                     Some(rules) => Journal::rules(rules),
                     None => Journal::off(),
                 };
-                game.apply(&mut state, choice, &mut journal).map_err(|e| fail(step, e.to_string(), Vec::new()))?;
+                game.apply(&mut state, choice, &mut journal)
+                    .map_err(|e| fail(step, e.to_string(), Vec::new()))?;
             }
         }
         match &line.kind {
             LineKind::Decision { player, label } => {
                 step += 1;
                 let Status::Decision { player: seat, .. } = game.status(&state) else {
-                    return Err(fail(step, format!("the trace has {player} decide '{label}', but {}", waiting_for(game, &state)), Vec::new()));
+                    return Err(fail(
+                        step,
+                        format!(
+                            "the trace has {player} decide '{label}', but {}",
+                            waiting_for(game, &state)
+                        ),
+                        Vec::new(),
+                    ));
                 };
-                let labels = game.option_labels(&state).map_err(|e| fail(step, e.to_string(), Vec::new()))?;
+                let labels = game
+                    .option_labels(&state)
+                    .map_err(|e| fail(step, e.to_string(), Vec::new()))?;
                 let decider = &state.names[seat as usize];
                 if decider != player {
                     let prompt = game.prompt(&state).unwrap_or_default();
@@ -175,42 +224,87 @@ fn replay_with(
                 }
                 let Some(i) = labels.iter().position(|l| l == label) else {
                     let prompt = game.prompt(&state).unwrap_or_default();
-                    return Err(fail(step, format!("'{label}' is not a legal option for {player} at \"{prompt}\""), closest_first(label, labels)));
+                    return Err(fail(
+                        step,
+                        format!("'{label}' is not a legal option for {player} at \"{prompt}\""),
+                        closest_first(label, labels),
+                    ));
                 };
                 log.clear();
-                game.apply(&mut state, Choice::Option(i), &mut journal(&mut rules, &mut log)).map_err(|e| fail(step, e.to_string(), Vec::new()))?;
-                on_step(ReplayStep { number: step, line, log: &log, state: &state });
+                game.apply(
+                    &mut state,
+                    Choice::Option(i),
+                    &mut journal(&mut rules, &mut log),
+                )
+                .map_err(|e| fail(step, e.to_string(), Vec::new()))?;
+                on_step(ReplayStep {
+                    number: step,
+                    line,
+                    log: &log,
+                    state: &state,
+                });
             }
             LineKind::Chance { label } => {
                 step += 1;
                 if !matches!(game.status(&state), Status::Chance(_)) {
-                    return Err(fail(step, format!("the trace gives a chance outcome, but {}", waiting_for(game, &state)), Vec::new()));
+                    return Err(fail(
+                        step,
+                        format!(
+                            "the trace gives a chance outcome, but {}",
+                            waiting_for(game, &state)
+                        ),
+                        Vec::new(),
+                    ));
                 }
                 let Some(choice) = game.parse_outcome(&state, label) else {
                     let legal = match &state.pending {
-                        crate::machine::Pending::Chance(point) => {
-                            point.outcomes.iter().map(|v| game.value_text(v, &state.names)).collect()
-                        }
+                        crate::machine::Pending::Chance(point) => point
+                            .outcomes
+                            .iter()
+                            .map(|v| game.value_text(v, &state.names))
+                            .collect(),
                         _ => vec!["any order of the zone's contents".to_string()],
                     };
-                    return Err(fail(step, format!("'{label}' is not a possible outcome of {}", chance_name(game, &state)), closest_first(label, legal)));
+                    return Err(fail(
+                        step,
+                        format!(
+                            "'{label}' is not a possible outcome of {}",
+                            chance_name(game, &state)
+                        ),
+                        closest_first(label, legal),
+                    ));
                 };
                 log.clear();
-                game.apply(&mut state, choice, &mut journal(&mut rules, &mut log)).map_err(|e| fail(step, e.to_string(), Vec::new()))?;
-                on_step(ReplayStep { number: step, line, log: &log, state: &state });
+                game.apply(&mut state, choice, &mut journal(&mut rules, &mut log))
+                    .map_err(|e| fail(step, e.to_string(), Vec::new()))?;
+                on_step(ReplayStep {
+                    number: step,
+                    line,
+                    log: &log,
+                    state: &state,
+                });
             }
             LineKind::Assert { source, .. } => {
                 assertions += 1;
-                check_assertion(game, &decls, &state, source).map_err(|m| fail(step, m, Vec::new()))?;
+                check_assertion(game, &decls, &state, source)
+                    .map_err(|m| fail(step, m, Vec::new()))?;
             }
             LineKind::ExpectOver { scores } => {
                 let Status::Over(outcome) = game.status(&state) else {
-                    return Err(fail(step, format!("the trace expects the game to be over, but {}", waiting_for(game, &state)), Vec::new()));
+                    return Err(fail(
+                        step,
+                        format!(
+                            "the trace expects the game to be over, but {}",
+                            waiting_for(game, &state)
+                        ),
+                        Vec::new(),
+                    ));
                 };
                 check_scores(outcome, &state, scores).map_err(|m| fail(step, m, Vec::new()))?;
             }
             LineKind::Reject { player, label } => {
-                let labels = options_of(game, &state, player, &format!("rejects '{label}'")).map_err(|(m, l)| fail(step, m, l))?;
+                let labels = options_of(game, &state, player, &format!("rejects '{label}'"))
+                    .map_err(|(m, l)| fail(step, m, l))?;
                 if labels.iter().any(|l| l == label) {
                     let prompt = game.prompt(&state).unwrap_or_default();
                     return Err(fail(
@@ -220,10 +314,22 @@ fn replay_with(
                     ));
                 }
             }
-            LineKind::ExpectOptions { player, labels: expected } => {
-                let labels = options_of(game, &state, player, "expects options").map_err(|(m, l)| fail(step, m, l))?;
-                let missing: Vec<String> = expected.iter().filter(|e| !labels.contains(e)).map(|e| format!("'{e}'")).collect();
-                let extra: Vec<String> = labels.iter().filter(|l| !expected.contains(l)).map(|l| format!("'{l}'")).collect();
+            LineKind::ExpectOptions {
+                player,
+                labels: expected,
+            } => {
+                let labels = options_of(game, &state, player, "expects options")
+                    .map_err(|(m, l)| fail(step, m, l))?;
+                let missing: Vec<String> = expected
+                    .iter()
+                    .filter(|e| !labels.contains(e))
+                    .map(|e| format!("'{e}'"))
+                    .collect();
+                let extra: Vec<String> = labels
+                    .iter()
+                    .filter(|l| !expected.contains(l))
+                    .map(|l| format!("'{l}'"))
+                    .collect();
                 if !missing.is_empty() || !extra.is_empty() {
                     let prompt = game.prompt(&state).unwrap_or_default();
                     let mut parts = Vec::new();
@@ -239,24 +345,54 @@ fn replay_with(
                     }
                     return Err(fail(
                         step,
-                        format!("the options of {player} at \"{prompt}\" differ from the trace's ({})", parts.join("; ")),
+                        format!(
+                            "the options of {player} at \"{prompt}\" differ from the trace's ({})",
+                            parts.join("; ")
+                        ),
                         labels,
                     ));
                 }
             }
             LineKind::ExpectWinner { players } => {
                 let Status::Over(outcome) = game.status(&state) else {
-                    return Err(fail(step, format!("the trace expects the game to be over, but {}", waiting_for(game, &state)), Vec::new()));
+                    return Err(fail(
+                        step,
+                        format!(
+                            "the trace expects the game to be over, but {}",
+                            waiting_for(game, &state)
+                        ),
+                        Vec::new(),
+                    ));
                 };
-                let winners: Vec<String> = outcome.winners().iter().map(|&p| state.names[p].clone()).collect();
-                let same = winners.len() == players.len() && players.iter().all(|p| winners.contains(p));
+                let winners: Vec<String> = outcome
+                    .winners()
+                    .iter()
+                    .map(|&p| state.names[p].clone())
+                    .collect();
+                let same =
+                    winners.len() == players.len() && players.iter().all(|p| winners.contains(p));
                 if !same {
-                    return Err(fail(step, format!("the trace expects the winner {}, but {}", players.join(" and "), ranking_text(outcome, &state)), Vec::new()));
+                    return Err(fail(
+                        step,
+                        format!(
+                            "the trace expects the winner {}, but {}",
+                            players.join(" and "),
+                            ranking_text(outcome, &state)
+                        ),
+                        Vec::new(),
+                    ));
                 }
             }
             LineKind::ExpectRanking { ranks } => {
                 let Status::Over(outcome) = game.status(&state) else {
-                    return Err(fail(step, format!("the trace expects the game to be over, but {}", waiting_for(game, &state)), Vec::new()));
+                    return Err(fail(
+                        step,
+                        format!(
+                            "the trace expects the game to be over, but {}",
+                            waiting_for(game, &state)
+                        ),
+                        Vec::new(),
+                    ));
                 };
                 for (name, rank) in ranks {
                     let Some(p) = state.names.iter().position(|n| n == name) else {
@@ -265,7 +401,10 @@ fn replay_with(
                     if u32::from(outcome.ranks[p]) != *rank {
                         return Err(fail(
                             step,
-                            format!("the trace expects {name} ranked {rank}, but {}", ranking_text(outcome, &state)),
+                            format!(
+                                "the trace expects {name} ranked {rank}, but {}",
+                                ranking_text(outcome, &state)
+                            ),
                             Vec::new(),
                         ));
                     }
@@ -273,7 +412,11 @@ fn replay_with(
             }
         }
     }
-    Ok(Replayed { steps: step, assertions, final_state: state })
+    Ok(Replayed {
+        steps: step,
+        assertions,
+        final_state: state,
+    })
 }
 
 /// The state a trace starts from: a fresh game after the ruleset's setup, or a position
@@ -284,29 +427,55 @@ pub fn starting_state(
     read_position: impl FnOnce(&str) -> Result<String, String>,
 ) -> Result<State, Divergence> {
     let path = match &trace.header.start {
-        Start::Setup => return game.start(trace.header.players.clone()).map_err(|e| header_error(trace, e.to_string())),
+        Start::Setup => {
+            return game
+                .start(trace.header.players.clone())
+                .map_err(|e| header_error(trace, e.to_string()))
+        }
         Start::Position(path) => path,
     };
     let text = read_position(path).map_err(|e| header_error(trace, e))?;
-    let state = game.state_from_yaml(&text).map_err(|e| header_error(trace, format!("position {path}: {e}")))?;
+    let state = game
+        .state_from_yaml(&text)
+        .map_err(|e| header_error(trace, format!("position {path}: {e}")))?;
     if *state.names != trace.header.players {
         return Err(header_error(
             trace,
-            format!("the position seats {} but the trace's players are {}", state.names.join(" "), trace.header.players.join(" ")),
+            format!(
+                "the position seats {} but the trace's players are {}",
+                state.names.join(" "),
+                trace.header.players.join(" ")
+            ),
         ));
     }
     Ok(state)
 }
 
 fn header_error(trace: &Trace, message: String) -> Divergence {
-    let at = trace.header.header_lines.start.or(trace.header.header_lines.players).unwrap_or(LineCol { line: 1, column: 1 });
-    Divergence { line: at.line, column: at.column, step: 0, message, legal: Vec::new(), rule: None }
+    let at = trace
+        .header
+        .header_lines
+        .start
+        .or(trace.header.header_lines.players)
+        .unwrap_or(LineCol { line: 1, column: 1 });
+    Divergence {
+        line: at.line,
+        column: at.column,
+        step: 0,
+        message,
+        legal: Vec::new(),
+        rule: None,
+    }
 }
 
 fn waiting_for(game: &Game, state: &State) -> String {
     match game.status(state) {
         Status::Decision { player, .. } => {
-            format!("{} must decide \"{}\"", state.names[player as usize], game.prompt(state).unwrap_or_default())
+            format!(
+                "{} must decide \"{}\"",
+                state.names[player as usize],
+                game.prompt(state).unwrap_or_default()
+            )
         }
         Status::Chance(_) => format!("the game waits for {}", chance_name(game, state)),
         Status::Over(_) => "the game is over".into(),
@@ -315,22 +484,42 @@ fn waiting_for(game: &Game, state: &State) -> String {
 
 fn chance_name(game: &Game, state: &State) -> String {
     match &state.pending {
-        crate::machine::Pending::Shuffle { zone } => format!("the shuffle of {}", game.zone_instance_name(*zone)),
+        crate::machine::Pending::Shuffle { zone } => {
+            format!("the shuffle of {}", game.zone_instance_name(*zone))
+        }
         _ => "a random outcome".into(),
     }
 }
 
 /// The labels of the options `player` has here; an error (message, legal options) if the
 /// game is not waiting for that player's decision. `what` says what the trace does.
-fn options_of(game: &Game, state: &State, player: &str, what: &str) -> Result<Vec<String>, (String, Vec<String>)> {
+fn options_of(
+    game: &Game,
+    state: &State,
+    player: &str,
+    what: &str,
+) -> Result<Vec<String>, (String, Vec<String>)> {
     let Status::Decision { player: seat, .. } = game.status(state) else {
-        return Err((format!("the trace has {player} decide ({what}), but {}", waiting_for(game, state)), Vec::new()));
+        return Err((
+            format!(
+                "the trace has {player} decide ({what}), but {}",
+                waiting_for(game, state)
+            ),
+            Vec::new(),
+        ));
     };
-    let labels = game.option_labels(state).map_err(|e| (e.to_string(), Vec::new()))?;
+    let labels = game
+        .option_labels(state)
+        .map_err(|e| (e.to_string(), Vec::new()))?;
     let decider = &state.names[seat as usize];
     if decider != player {
         let prompt = game.prompt(state).unwrap_or_default();
-        return Err((format!("the trace has {player} decide ({what}), but {decider} decides here (\"{prompt}\")"), labels));
+        return Err((
+            format!(
+                "the trace has {player} decide ({what}), but {decider} decides here (\"{prompt}\")"
+            ),
+            labels,
+        ));
     }
     Ok(labels)
 }
@@ -339,7 +528,15 @@ fn options_of(game: &Game, state: &State, player: &str, what: &str) -> Result<Ve
 fn ranking_text(outcome: &Outcome, state: &State) -> String {
     let mut seats: Vec<usize> = (0..outcome.ranks.len()).collect();
     seats.sort_by_key(|&p| outcome.ranks[p]);
-    let places: Vec<String> = seats.iter().map(|&p| format!("{}. {} ({})", outcome.ranks[p], state.names[p], outcome.scores[p])).collect();
+    let places: Vec<String> = seats
+        .iter()
+        .map(|&p| {
+            format!(
+                "{}. {} ({})",
+                outcome.ranks[p], state.names[p], outcome.scores[p]
+            )
+        })
+        .collect();
     format!("the ranking is {}", places.join(", "))
 }
 
@@ -349,7 +546,10 @@ fn check_scores(outcome: &Outcome, state: &State, scores: &[(String, i64)]) -> R
             return Err(format!("'{name}' is not a player"));
         };
         if outcome.scores[p] != *expected {
-            return Err(format!("{name} ends with {}, the trace expects {expected}", outcome.scores[p]));
+            return Err(format!(
+                "{name} ends with {}, the trace expects {expected}",
+                outcome.scores[p]
+            ));
         }
     }
     Ok(())
@@ -375,16 +575,33 @@ impl Query {
     /// Compiles `source` with the names of `state`'s players bound.
     pub fn compile(game: &Game, state: &State, source: &str) -> Result<Query, String> {
         let decls = Decls::from_game(game);
-        let ast = parse_expr(source, game.limits.expression).map_err(|e| format!("{source}: syntax error at column {}: {}", e.offset + 1, e.message))?;
+        let ast = parse_expr(source, game.limits.expression).map_err(|e| {
+            format!(
+                "{source}: syntax error at column {}: {}",
+                e.offset + 1,
+                e.message
+            )
+        })?;
         let (locals, values) = player_locals(state);
-        let scope = Scope { locals: &locals, it: None };
+        let scope = Scope {
+            locals: &locals,
+            it: None,
+        };
         let mut compiler = Compiler::with_source(&decls, source);
         let (mut expr, _) = compiler.compile(&ast, &scope);
         if let Some(e) = compiler.errors.first() {
-            return Err(format!("{source}: {} at '{}'", e.message, snippet(source, e.span)));
+            return Err(format!(
+                "{source}: {} at '{}'",
+                e.message,
+                snippet(source, e.span)
+            ));
         }
         crate::optimize::expression(game, &mut expr);
-        Ok(Query { source: source.to_string(), expr, values })
+        Ok(Query {
+            source: source.to_string(),
+            expr,
+            values,
+        })
     }
 
     /// The optimized IR the query evaluates.
@@ -394,15 +611,24 @@ impl Query {
     }
 
     pub fn evaluate(&self, game: &Game, state: &State) -> Result<Value, String> {
-        self.expr.eval(&Env::new(game, state, &self.values)).map_err(|e| format!("{}: {e}", self.source))
+        self.expr
+            .eval(&Env::new(game, state, &self.values))
+            .map_err(|e| format!("{}: {e}", self.source))
     }
 }
 
 /// The players' names as locals bound to the players, for expressions written outside a
 /// ruleset (assertions, queries).
 fn player_locals(state: &State) -> (Vec<(String, Type, u16)>, Vec<Value>) {
-    let locals = state.names.iter().enumerate().map(|(i, n)| (n.clone(), Type::Player, i as u16)).collect();
-    let values = (0..state.names.len()).map(|p| Value::Player(p as u8)).collect();
+    let locals = state
+        .names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.clone(), Type::Player, i as u16))
+        .collect();
+    let values = (0..state.names.len())
+        .map(|p| Value::Player(p as u8))
+        .collect();
     (locals, values)
 }
 
@@ -413,31 +639,61 @@ fn player_locals(state: &State) -> (Vec<(String, Type, u16)>, Vec<Value>) {
 pub fn assertion_errors(game: &Game, trace: &Trace, state: &State) -> Vec<Divergence> {
     let decls = Decls::from_game(game);
     let (locals, _) = player_locals(state);
-    let scope = Scope { locals: &locals, it: None };
+    let scope = Scope {
+        locals: &locals,
+        it: None,
+    };
     let mut out = Vec::new();
     for line in &trace.body {
-        let LineKind::Assert { source, .. } = &line.kind else { continue };
+        let LineKind::Assert { source, .. } = &line.kind else {
+            continue;
+        };
         if let Err(message) = compile_assertion(game, &decls, &scope, source) {
-            out.push(Divergence { line: line.line, column: line.column, step: 0, message, legal: Vec::new(), rule: line.rule.clone() });
+            out.push(Divergence {
+                line: line.line,
+                column: line.column,
+                step: 0,
+                message,
+                legal: Vec::new(),
+                rule: line.rule.clone(),
+            });
         }
     }
     out
 }
 
 /// An assertion parsed and compiled as true/false, or what is wrong with it.
-fn compile_assertion(game: &Game, decls: &Decls, scope: &Scope, source: &str) -> Result<(Ast, crate::ir::Expr), String> {
-    let ast = parse_expr(source, game.limits.expression).map_err(|e| format!("assert: syntax error at column {}: {}", e.offset + 1, e.message))?;
+fn compile_assertion(
+    game: &Game,
+    decls: &Decls,
+    scope: &Scope,
+    source: &str,
+) -> Result<(Ast, crate::ir::Expr), String> {
+    let ast = parse_expr(source, game.limits.expression).map_err(|e| {
+        format!(
+            "assert: syntax error at column {}: {}",
+            e.offset + 1,
+            e.message
+        )
+    })?;
     let mut compiler = Compiler::with_source(decls, source);
     let eval = compiler.expect(&ast, scope, &Type::Bool);
     if let Some(e) = compiler.errors.first() {
-        return Err(format!("assert {source}: {} at '{}'", e.message, snippet(source, e.span)));
+        return Err(format!(
+            "assert {source}: {} at '{}'",
+            e.message,
+            snippet(source, e.span)
+        ));
     }
     Ok((ast, eval))
 }
 
 fn check_assertion(game: &Game, decls: &Decls, state: &State, source: &str) -> Result<(), String> {
     let (locals, values) = player_locals(state);
-    let scope = Scope { locals: &locals, it: None };
+    let scope = Scope {
+        locals: &locals,
+        it: None,
+    };
     let (ast, mut eval) = compile_assertion(game, decls, &scope, source)?;
     // Evaluated as the game's own expressions are (the up-front check only compiles).
     crate::optimize::expression(game, &mut eval);
@@ -451,7 +707,11 @@ fn check_assertion(game: &Game, decls: &Decls, state: &State, source: &str) -> R
                     let mut c = Compiler::new(decls);
                     let (e, _) = c.compile(side, &scope);
                     if let Ok(v) = e.eval(&env) {
-                        parts.push_str(&format!("; {} = {}", snippet(source, side.span), game.value_text(&v, &state.names)));
+                        parts.push_str(&format!(
+                            "; {} = {}",
+                            snippet(source, side.span),
+                            game.value_text(&v, &state.names)
+                        ));
                     }
                 }
             }

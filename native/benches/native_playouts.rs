@@ -22,11 +22,22 @@ fn go_west_4p_native(bencher: Bencher) {
     let random = AgentSpec::parse("random").expect("the random agent");
     let names: Vec<String> = (1..=4).map(|p| format!("p{p}")).collect();
     cycle_games(bencher, |seed| {
-        let seats = (0..4).map(|seat| random.random_stream(seed, seat).expect("a random agent's stream")).collect();
+        let seats = (0..4)
+            .map(|seat| {
+                random
+                    .random_stream(seed, seat)
+                    .expect("a random agent's stream")
+            })
+            .collect();
         let (record, _) = native
-            .play(&game, names.clone(), GameRng::new(seed), RandomSeats(seats), MAX_STEPS)
+            .play(
+                &game,
+                names.clone(),
+                GameRng::new(seed),
+                RandomSeats(seats),
+                MAX_STEPS,
+            )
             .expect("the native code plays every bench game");
         record.decisions
     });
 }
-

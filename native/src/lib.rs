@@ -12,9 +12,14 @@
 use frontier_interpreter::native::{Compiled, Native};
 use frontier_interpreter::Game;
 
+#[rustfmt::skip]
 mod go_west;
 
-pub static COMPILED: &[Compiled] = &[Compiled { ruleset: "go-west", fingerprint: go_west::FINGERPRINT, play: go_west::play }];
+pub static COMPILED: &[Compiled] = &[Compiled {
+    ruleset: "go-west",
+    fingerprint: go_west::FINGERPRINT,
+    play: go_west::play,
+}];
 
 /// The compiled code of `game`, if it is one of [`COMPILED`] as it was generated.
 pub fn find(game: &Game) -> Option<Native<'_>> {

@@ -23,7 +23,9 @@ fn main() {
 
 fn playouts(bencher: Bencher, ruleset: &str, players: usize) {
     let game = load_ruleset(ruleset);
-    cycle_games(bencher, |seed| play_random(&game, players, seed, Recording::Counts).decisions);
+    cycle_games(bencher, |seed| {
+        play_random(&game, players, seed, Recording::Counts).decisions
+    });
 }
 
 #[divan::bench(sample_count = SAMPLES, sample_size = 1)]
@@ -67,8 +69,14 @@ impl std::fmt::Display for Expression {
 }
 
 const EXPRESSIONS: &[Expression] = &[
-    Expression { name: "arithmetic", source: "tokens[p1] + vp[p1] >= 3" },
-    Expression { name: "count_if", source: "count_if(players, vp[it] > 10)" },
+    Expression {
+        name: "arithmetic",
+        source: "tokens[p1] + vp[p1] >= 3",
+    },
+    Expression {
+        name: "count_if",
+        source: "count_if(players, vp[it] > 10)",
+    },
     // The payout order of a region's scoring (rule 5.2).
     Expression {
         name: "sort_by_take",
@@ -81,7 +89,11 @@ const EXPRESSIONS: &[Expression] = &[
 fn evaluate(bencher: Bencher, expression: &Expression) {
     let (game, state) = &*MID_GAME;
     let query = Query::compile(game, state, expression.source).unwrap_or_else(|e| panic!("{e}"));
-    bencher.bench_local(|| query.evaluate(divan::black_box(game), divan::black_box(state)).unwrap());
+    bencher.bench_local(|| {
+        query
+            .evaluate(divan::black_box(game), divan::black_box(state))
+            .unwrap()
+    });
 }
 
 /// Loading a ruleset that declares `n` rows, functions, tables, state variables, counters,

@@ -6,10 +6,12 @@ use std::path::{Path, PathBuf};
 pub mod playouts;
 
 use frontier_interpreter::agent::{Agent, RandomAgent};
-use frontier_interpreter::runner::{self, GameRecord, Recording};
 use frontier_interpreter::model::Domain;
+use frontier_interpreter::runner::{self, GameRecord, Recording};
 use frontier_interpreter::trace::evaluate;
-use frontier_interpreter::{load, Choice, Game, GameRng, Journal, RulesetSource, State, Status, Value};
+use frontier_interpreter::{
+    load, Choice, Game, GameRng, Journal, RulesetSource, State, Status, Value,
+};
 
 pub fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -32,7 +34,11 @@ pub fn ruleset_names() -> Vec<String> {
 pub fn variant_names() -> Vec<String> {
     let mut out = Vec::new();
     for game in ruleset_names() {
-        let Ok(entries) = std::fs::read_dir(workspace().join("rulesets").join(&game).join("variants")) else { continue };
+        let Ok(entries) =
+            std::fs::read_dir(workspace().join("rulesets").join(&game).join("variants"))
+        else {
+            continue;
+        };
         let mut stems: Vec<String> = entries
             .filter_map(|e| e.ok())
             .map(|e| e.path())
@@ -60,7 +66,11 @@ pub fn ruleset_path(name: &str) -> PathBuf {
     }
     for game in ruleset_names() {
         if let Some(stem) = name.strip_prefix(&format!("{game}-")) {
-            let file = workspace().join("rulesets").join(&game).join("variants").join(format!("{stem}.yaml"));
+            let file = workspace()
+                .join("rulesets")
+                .join(&game)
+                .join("variants")
+                .join(format!("{stem}.yaml"));
             if file.is_file() {
                 return file;
             }
@@ -72,23 +82,40 @@ pub fn ruleset_path(name: &str) -> PathBuf {
 /// A ruleset written in the test itself, without scripts: `file` is the name its
 /// diagnostics give.
 pub fn text_source(origin: &str, file: &str, text: impl Into<String>) -> RulesetSource {
-    RulesetSource { origin: origin.into(), file: file.into(), text: text.into(), scripts: Vec::new() }
+    RulesetSource {
+        origin: origin.into(),
+        file: file.into(),
+        text: text.into(),
+        scripts: Vec::new(),
+    }
 }
 
 /// Reads a ruleset file (or folder) the way the CLI does.
 pub fn source(path: &Path) -> RulesetSource {
-    let (file, dir) = if path.is_dir() { (path.join("ruleset.yaml"), path.to_path_buf()) } else { (path.to_path_buf(), path.parent().unwrap().to_path_buf()) };
+    let (file, dir) = if path.is_dir() {
+        (path.join("ruleset.yaml"), path.to_path_buf())
+    } else {
+        (path.to_path_buf(), path.parent().unwrap().to_path_buf())
+    };
     let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
     let mut scripts = Vec::new();
     if let Ok(entries) = std::fs::read_dir(dir.join("scripts")) {
         let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
         paths.sort();
         for p in paths {
-            scripts.push((p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&p).unwrap()));
+            scripts.push((
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read_to_string(&p).unwrap(),
+            ));
         }
     }
     let name = file.file_name().unwrap().to_string_lossy().into_owned();
-    RulesetSource { origin: path.display().to_string(), file: name, text, scripts }
+    RulesetSource {
+        origin: path.display().to_string(),
+        file: name,
+        text,
+        scripts,
+    }
 }
 
 /// Finds a ruleset or shipped variant by name (the resolver of `extends:`).
@@ -113,7 +140,8 @@ pub fn load_ruleset(name: &str) -> Game {
 /// A ruleset (or shipped variant) with some parameters set, as a trace's `param` lines do.
 pub fn load_ruleset_with(name: &str, params: &[(String, i64)]) -> Game {
     let src = source(&ruleset_path(name));
-    frontier_interpreter::load_with_params(&src, &resolve, params, Default::default()).unwrap_or_else(|e| panic!("{name} does not load:\n{e}"))
+    frontier_interpreter::load_with_params(&src, &resolve, params, Default::default())
+        .unwrap_or_else(|e| panic!("{name} does not load:\n{e}"))
 }
 
 pub fn names(n: usize) -> Vec<String> {
@@ -126,24 +154,38 @@ pub fn choose(game: &Game, state: &mut State, label: &str) {
     let Some(i) = labels.iter().position(|l| l == label) else {
         panic!("'{label}' is not legal here; options: {labels:?}");
     };
-    game.apply(state, Choice::Option(i), &mut Journal::off()).expect("apply");
+    game.apply(state, Choice::Option(i), &mut Journal::off())
+        .expect("apply");
 }
 
 /// Dictates the outcome of the pending chance point, as a trace writes it (a die: "5"; a
 /// shuffle: the elements in their new order).
 pub fn chance(game: &Game, state: &mut State, outcome: &str) {
-    assert!(matches!(game.status(state), Status::Chance(_)), "expected a chance point before '{outcome}', options: {:?}", options(game, state));
-    let c = game.parse_outcome(state, outcome).unwrap_or_else(|| panic!("'{outcome}' is not a possible outcome"));
+    assert!(
+        matches!(game.status(state), Status::Chance(_)),
+        "expected a chance point before '{outcome}', options: {:?}",
+        options(game, state)
+    );
+    let c = game
+        .parse_outcome(state, outcome)
+        .unwrap_or_else(|| panic!("'{outcome}' is not a possible outcome"));
     game.apply(state, c, &mut Journal::off()).unwrap();
 }
 
 /// A full random game: agents and chance from `seed`.
-pub fn random_game(game: &Game, players: usize, seed: u64, recording: Recording) -> (GameRecord, State) {
+pub fn random_game(
+    game: &Game,
+    players: usize,
+    seed: u64,
+    recording: Recording,
+) -> (GameRecord, State) {
     let state = game.start(names(players)).expect("start");
-    let mut agents: Vec<Box<dyn Agent>> =
-        (0..players).map(|p| Box::new(RandomAgent::new(GameRng::derived(seed, p as u64 + 1))) as Box<dyn Agent>).collect();
+    let mut agents: Vec<Box<dyn Agent>> = (0..players)
+        .map(|p| Box::new(RandomAgent::new(GameRng::derived(seed, p as u64 + 1))) as Box<dyn Agent>)
+        .collect();
     let mut rng = GameRng::new(seed);
-    runner::run(game, state, &mut rng, &mut agents, recording, 200_000).unwrap_or_else(|e| panic!("seed {seed}: {e}"))
+    runner::run(game, state, &mut rng, &mut agents, recording, 200_000)
+        .unwrap_or_else(|e| panic!("seed {seed}: {e}"))
 }
 
 /// A seeded random playout as `frontier bench` and `frontier simulate` play it: a
@@ -151,17 +193,29 @@ pub fn random_game(game: &Game, players: usize, seed: u64, recording: Recording)
 /// `GameRng::new(seed)`, players named p1, p2, ….
 pub fn play_random(game: &Game, players: usize, seed: u64, recording: Recording) -> GameRecord {
     let state = game.start(names(players)).expect("start");
-    let mut agents: Vec<Box<dyn Agent>> =
-        (0..players).map(|p| Box::new(RandomAgent::new(GameRng::derived(seed, p as u64 + 1))) as Box<dyn Agent>).collect();
+    let mut agents: Vec<Box<dyn Agent>> = (0..players)
+        .map(|p| Box::new(RandomAgent::new(GameRng::derived(seed, p as u64 + 1))) as Box<dyn Agent>)
+        .collect();
     let mut rng = GameRng::new(seed);
-    runner::run(game, state, &mut rng, &mut agents, recording, runner::MAX_STEPS).unwrap_or_else(|e| panic!("seed {seed}: {e}")).0
+    runner::run(
+        game,
+        state,
+        &mut rng,
+        &mut agents,
+        recording,
+        runner::MAX_STEPS,
+    )
+    .unwrap_or_else(|e| panic!("seed {seed}: {e}"))
+    .0
 }
 
 /// The state after the first `decisions` decisions of the seeded random playout
 /// `play_random` plays (or the final state, if the game ends before).
 pub fn random_state(game: &Game, players: usize, seed: u64, decisions: u64) -> State {
     let mut state = game.start(names(players)).expect("start");
-    let mut agents: Vec<RandomAgent> = (0..players).map(|p| RandomAgent::new(GameRng::derived(seed, p as u64 + 1))).collect();
+    let mut agents: Vec<RandomAgent> = (0..players)
+        .map(|p| RandomAgent::new(GameRng::derived(seed, p as u64 + 1)))
+        .collect();
     let mut rng = GameRng::new(seed);
     let mut taken = 0;
     loop {
@@ -173,11 +227,16 @@ pub fn random_state(game: &Game, players: usize, seed: u64, decisions: u64) -> S
                 }
                 taken += 1;
                 let view = game.view(&state).expect("a decision has a view");
-                Choice::Option(agents[player as usize].decide(&view).expect("random decision"))
+                Choice::Option(
+                    agents[player as usize]
+                        .decide(&view)
+                        .expect("random decision"),
+                )
             }
             Status::Chance(c) => runner::sample_chance(&state, c, &mut rng),
         };
-        game.apply(&mut state, choice, &mut Journal::off()).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        game.apply(&mut state, choice, &mut Journal::off())
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
     }
 }
 
@@ -193,16 +252,25 @@ pub fn options(game: &Game, state: &State) -> Vec<String> {
 /// indented by two spaces, as a position file writes them.
 pub fn position(game: &Game, players: &str, vars: &str, zones: &str) -> State {
     let text = format!("players: [{players}]\nvars:\n{vars}\nzones:\n{zones}\n");
-    game.state_from_yaml(&text).unwrap_or_else(|e| panic!("{e}\n{text}"))
+    game.state_from_yaml(&text)
+        .unwrap_or_else(|e| panic!("{e}\n{text}"))
 }
 
 /// A state variable's stored number for an index written as a player name or a row id
 /// (players and rows are stored as seat and row numbers, none as -1).
 pub fn var(game: &Game, state: &State, name: &str, index: &str) -> i64 {
-    let (_, v) = game.var(name).unwrap_or_else(|| panic!("no variable {name}"));
+    let (_, v) = game
+        .var(name)
+        .unwrap_or_else(|| panic!("no variable {name}"));
     let i = match v.per {
-        Domain::Players => state.names.iter().position(|n| n == index).unwrap_or_else(|| panic!("no player {index}")),
-        Domain::Table(t) => game.tables[t.index()].row_index(index).unwrap_or_else(|| panic!("no row {index}")) as usize,
+        Domain::Players => state
+            .names
+            .iter()
+            .position(|n| n == index)
+            .unwrap_or_else(|| panic!("no player {index}")),
+        Domain::Table(t) => game.tables[t.index()]
+            .row_index(index)
+            .unwrap_or_else(|| panic!("no row {index}")) as usize,
         Domain::Global => 0,
         Domain::Pair(..) => panic!("{name} has two keys: read it with eval(\"{name}[…, …]\")"),
     };
@@ -232,18 +300,34 @@ pub fn text(game: &Game, state: &State, source: &str) -> String {
 pub fn rules_run_by(trace_path: &Path) -> (Game, std::collections::BTreeSet<std::sync::Arc<str>>) {
     use frontier_interpreter::frontier_grammar::trace::{parse, RulesetRef, Start};
     use frontier_interpreter::trace::{replay_covering, starting_state};
-    let text = std::fs::read_to_string(trace_path).unwrap_or_else(|e| panic!("{}: {e}", trace_path.display()));
+    let text = std::fs::read_to_string(trace_path)
+        .unwrap_or_else(|e| panic!("{}: {e}", trace_path.display()));
     let trace = parse(&text).unwrap_or_else(|e| panic!("{}: {e:?}", trace_path.display()));
-    let RulesetRef::Name(name) = &trace.header.ruleset else { panic!("{}: shipped traces name their ruleset", trace_path.display()) };
+    let RulesetRef::Name(name) = &trace.header.ruleset else {
+        panic!(
+            "{}: shipped traces name their ruleset",
+            trace_path.display()
+        )
+    };
     let src = source(&ruleset_path(name));
-    let game = frontier_interpreter::load_with_params(&src, &resolve, &trace.header.params, Default::default()).unwrap_or_else(|e| panic!("{e}"));
+    let game = frontier_interpreter::load_with_params(
+        &src,
+        &resolve,
+        &trace.header.params,
+        Default::default(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     let dir = trace_path.parent().unwrap();
-    let start = starting_state(&game, &trace, |p| std::fs::read_to_string(dir.join(p)).map_err(|e| e.to_string())).unwrap_or_else(|d| panic!("{d}"));
+    let start = starting_state(&game, &trace, |p| {
+        std::fs::read_to_string(dir.join(p)).map_err(|e| e.to_string())
+    })
+    .unwrap_or_else(|d| panic!("{d}"));
     let mut ran = std::collections::BTreeSet::new();
     if let Start::Setup = trace.header.start {
         let _ = game.start_logged(trace.header.players.clone(), &mut Journal::rules(&mut ran));
     }
-    replay_covering(&game, &trace, start, &mut ran).unwrap_or_else(|d| panic!("{}: {d}", trace_path.display()));
+    replay_covering(&game, &trace, start, &mut ran)
+        .unwrap_or_else(|d| panic!("{}: {d}", trace_path.display()));
     (game, ran)
 }
 
@@ -267,7 +351,8 @@ pub fn files_with_extension(dir: &Path, extension: &str) -> Vec<PathBuf> {
 /// `p{i}` setting `v{i}` to `v{n-1-i} + 1`, adding 1 to `c{i}` and putting `s{i}` in
 /// `z{i}`. The `loading` bench times it at several sizes.
 pub fn large_ruleset(n: usize) -> RulesetSource {
-    let mut text = String::from("frontier: 1\nname: large\nplayers: 2\ntables:\n  spots:\n    rows:\n");
+    let mut text =
+        String::from("frontier: 1\nname: large\nplayers: 2\ntables:\n  spots:\n    rows:\n");
     text.extend((0..n).map(|i| format!("      - s{i}\n")));
     text.push_str("  links:\n    columns: { to: spots }\n    rows:\n");
     text.extend((0..n).map(|i| format!("      - [l{i}, s{}]\n", n - 1 - i)));

@@ -20,7 +20,9 @@ pub fn game_seed(i: u64) -> u64 {
 /// `GAMES` games in turn, with the counters every playout bench carries.
 pub fn cycle_games(bencher: Bencher, play: impl Fn(u64) -> u64) {
     // Each game's decision count, found before timing by playing it once.
-    let games: Vec<(u64, u64)> = (0..GAMES).map(|i| (game_seed(i), play(game_seed(i)))).collect();
+    let games: Vec<(u64, u64)> = (0..GAMES)
+        .map(|i| (game_seed(i), play(game_seed(i))))
+        .collect();
     let mut next = 0;
     bencher
         .with_inputs(|| {

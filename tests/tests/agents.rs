@@ -4,14 +4,21 @@
 
 use frontier_interpreter::agent::{Agent, RandomAgent};
 use frontier_interpreter::rng::GameRng;
-use frontier_interpreter::runner::{self, Recording};
 use frontier_interpreter::roster::AgentSpec;
+use frontier_interpreter::runner::{self, Recording};
 use frontier_interpreter::search::{Kind, SearchAgent, SearchConfig};
 use frontier_interpreter::{Game, State, Status};
 use frontier_tests::*;
 
 fn search(kind: Kind, iterations: u32, seed: u64) -> SearchAgent {
-    SearchAgent::new(kind, SearchConfig { iterations, ..SearchConfig::default() }, seed)
+    SearchAgent::new(
+        kind,
+        SearchConfig {
+            iterations,
+            ..SearchConfig::default()
+        },
+        seed,
+    )
 }
 
 /// Plays one game with these agents; the winners' seats and the decisions taken.
@@ -19,8 +26,15 @@ fn play(game: &Game, agents: Vec<Box<dyn Agent>>, seed: u64) -> (Vec<usize>, Vec
     let mut agents = agents;
     let state = game.start(names(agents.len())).expect("start");
     let mut rng = GameRng::new(seed);
-    let (record, _) = runner::run(game, state, &mut rng, &mut agents, Recording::Steps, runner::MAX_STEPS)
-        .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+    let (record, _) = runner::run(
+        game,
+        state,
+        &mut rng,
+        &mut agents,
+        Recording::Steps,
+        runner::MAX_STEPS,
+    )
+    .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
     (record.outcome.winners(), record.steps)
 }
 
@@ -34,18 +48,28 @@ fn decision_states(game: &Game, players: usize, seed: u64, every: u64, count: us
 
 #[test]
 fn the_same_seed_gives_the_same_game() {
-    for (name, players, kind) in [("circle-the-wagons", 2, Kind::Mcts), ("go-west", 3, Kind::Ismcts)] {
+    for (name, players, kind) in [
+        ("circle-the-wagons", 2, Kind::Mcts),
+        ("go-west", 3, Kind::Ismcts),
+    ] {
         let game = load_ruleset(name);
         let agents = |seed: u64| -> Vec<Box<dyn Agent>> {
             let mut v: Vec<Box<dyn Agent>> = vec![Box::new(search(kind, 12, seed))];
             for p in 1..players {
-                v.push(Box::new(RandomAgent::new(GameRng::derived(seed, p as u64 + 1))));
+                v.push(Box::new(RandomAgent::new(GameRng::derived(
+                    seed,
+                    p as u64 + 1,
+                ))));
             }
             v
         };
         let (w1, s1) = play(&game, agents(7), 3);
         let (w2, s2) = play(&game, agents(7), 3);
-        assert_eq!((w1, &s1), (w2, &s2), "{name}: two runs with the same seeds differ");
+        assert_eq!(
+            (w1, &s1),
+            (w2, &s2),
+            "{name}: two runs with the same seeds differ"
+        );
     }
 }
 
@@ -58,7 +82,10 @@ fn search_agents_play_every_shipped_ruleset_legally() {
         for kind in [Kind::Mcts, Kind::Ismcts] {
             let mut agents: Vec<Box<dyn Agent>> = vec![Box::new(search(kind, 4, 1))];
             for p in 1..n {
-                agents.push(Box::new(RandomAgent::new(GameRng::derived(5, p as u64 + 1))));
+                agents.push(Box::new(RandomAgent::new(GameRng::derived(
+                    5,
+                    p as u64 + 1,
+                ))));
             }
             play(&game, agents, 5);
         }
@@ -74,19 +101,45 @@ fn decisions_do_not_depend_on_hidden_contents() {
     let states = decision_states(&game, 3, 11, 7, 4);
     assert!(states.len() >= 2, "too few decision states");
     for (k, s) in states.iter().enumerate() {
-        let Status::Decision { player, .. } = game.status(s) else { unreachable!() };
-        let other = game.determinize(s, player, &mut GameRng::new(100 + k as u64)).unwrap();
-        assert_ne!(other.zones, s.zones, "the redeal changed nothing: no hidden contents to test with");
-        assert_eq!(game.render_state(&other, Some(player)), game.render_state(s, Some(player)), "the player can tell them apart");
+        let Status::Decision { player, .. } = game.status(s) else {
+            unreachable!()
+        };
+        let other = game
+            .determinize(s, player, &mut GameRng::new(100 + k as u64))
+            .unwrap();
+        assert_ne!(
+            other.zones, s.zones,
+            "the redeal changed nothing: no hidden contents to test with"
+        );
+        assert_eq!(
+            game.render_state(&other, Some(player)),
+            game.render_state(s, Some(player)),
+            "the player can tell them apart"
+        );
         // The samples the agents search are the same state whichever was real.
-        let sample = |state: &State| game.view(state).unwrap().sample_state(&mut GameRng::new(3)).unwrap();
-        assert_eq!(sample(s), sample(&other), "a sample depends on where the hidden elements really are");
+        let sample = |state: &State| {
+            game.view(state)
+                .unwrap()
+                .sample_state(&mut GameRng::new(3))
+                .unwrap()
+        };
+        assert_eq!(
+            sample(s),
+            sample(&other),
+            "a sample depends on where the hidden elements really are"
+        );
         for kind in [Kind::Mcts, Kind::Ismcts] {
             let agent = search(kind, 40, 9);
             let a = agent.visits(&game.view(s).unwrap()).unwrap();
             let b = agent.visits(&game.view(&other).unwrap()).unwrap();
-            assert_eq!(a, b, "{kind:?} at decision {k}: the search read hidden contents");
-            assert_eq!(agent.clone().decide(&game.view(s).unwrap()), agent.clone().decide(&game.view(&other).unwrap()));
+            assert_eq!(
+                a, b,
+                "{kind:?} at decision {k}: the search read hidden contents"
+            );
+            assert_eq!(
+                agent.clone().decide(&game.view(s).unwrap()),
+                agent.clone().decide(&game.view(&other).unwrap())
+            );
         }
     }
 }
@@ -102,17 +155,36 @@ fn root_parallel_trees_do_not_depend_on_the_thread_count() {
     for kind in [Kind::Mcts, Kind::Ismcts] {
         let agent = SearchAgent::new(kind, config.clone(), 21);
         let on = |threads: usize| -> Vec<Vec<u32>> {
-            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-            pool.install(|| states.iter().map(|s| agent.visits(&game.view(s).unwrap()).unwrap()).collect())
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                states
+                    .iter()
+                    .map(|s| agent.visits(&game.view(s).unwrap()).unwrap())
+                    .collect()
+            })
         };
         let one = on(1);
-        assert_eq!(one, on(3), "{kind:?}: the visits depend on the thread count");
+        assert_eq!(
+            one,
+            on(3),
+            "{kind:?}: the visits depend on the thread count"
+        );
         for v in &one {
-            assert_eq!(v.iter().sum::<u32>(), 60, "{kind:?}: the trees share the iterations");
+            assert_eq!(
+                v.iter().sum::<u32>(),
+                60,
+                "{kind:?}: the trees share the iterations"
+            );
         }
         // A single tree is the search as it always was; more trees search differently.
         let single = SearchAgent::new(kind, SearchConfig::parse("iterations=60").unwrap(), 21);
-        let single_visits: Vec<Vec<u32>> = states.iter().map(|s| single.visits(&game.view(s).unwrap()).unwrap()).collect();
+        let single_visits: Vec<Vec<u32>> = states
+            .iter()
+            .map(|s| single.visits(&game.view(s).unwrap()).unwrap())
+            .collect();
         assert_ne!(single_visits, one);
     }
 }
@@ -141,22 +213,35 @@ fn a_time_budget_stops_the_search_when_the_clock_says() {
     }
     // Without a clock, a time budget is refused rather than run for ever.
     let blind = SearchAgent::new(Kind::Mcts, config, 4);
-    assert!(blind.visits(&game.view(&states[0]).unwrap()).unwrap_err().contains("clock"));
+    assert!(blind
+        .visits(&game.view(&states[0]).unwrap())
+        .unwrap_err()
+        .contains("clock"));
 }
 
 #[test]
 fn views_sample_only_what_the_player_cannot_see() {
     let game = load_ruleset("go-west");
     let s = random_state(&game, 3, 4, 10);
-    let Status::Decision { player, .. } = game.status(&s) else { panic!("not at a decision") };
+    let Status::Decision { player, .. } = game.status(&s) else {
+        panic!("not at a decision")
+    };
     let view = game.view(&s).unwrap();
     let mut rng = GameRng::new(1);
-    let samples: Vec<State> = (0..5).map(|_| view.sample_state(&mut rng).unwrap()).collect();
+    let samples: Vec<State> = (0..5)
+        .map(|_| view.sample_state(&mut rng).unwrap())
+        .collect();
     for sample in &samples {
-        assert_eq!(game.render_state(sample, Some(player)), game.render_state(&s, Some(player)));
+        assert_eq!(
+            game.render_state(sample, Some(player)),
+            game.render_state(&s, Some(player))
+        );
         assert_eq!(sample.ints, s.ints);
     }
-    assert!(samples.iter().any(|x| x.zones != samples[0].zones), "five samples all alike");
+    assert!(
+        samples.iter().any(|x| x.zones != samples[0].zones),
+        "five samples all alike"
+    );
 }
 
 #[test]
@@ -164,7 +249,10 @@ fn agent_specs_build_agents() {
     let spec = AgentSpec::parse("mcts:iterations=8,c=0.5").unwrap();
     assert_eq!(spec.kind.name, "mcts");
     let game = load_ruleset("circle-the-wagons");
-    let agents: Vec<Box<dyn Agent>> = vec![spec.agent(1, 0, no_clock), AgentSpec::parse("random").unwrap().agent(1, 1, no_clock)];
+    let agents: Vec<Box<dyn Agent>> = vec![
+        spec.agent(1, 0, no_clock),
+        AgentSpec::parse("random").unwrap().agent(1, 1, no_clock),
+    ];
     play(&game, agents, 1);
 }
 
@@ -204,10 +292,19 @@ fn a_small_search_beats_random_at_circle_the_wagons() {
 #[test]
 #[ignore]
 fn strength_benchmark() {
-    let env = |k: &str, d: u64| std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d);
+    let env = |k: &str, d: u64| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
+    };
     let games = env("GAMES", 100);
     let iterations = env("ITERATIONS", 200);
-    for (name, players, kind) in [("circle-the-wagons", 2, "mcts"), ("go-west", 4, "mcts"), ("go-west", 4, "ismcts")] {
+    for (name, players, kind) in [
+        ("circle-the-wagons", 2, "mcts"),
+        ("go-west", 4, "mcts"),
+        ("go-west", 4, "ismcts"),
+    ] {
         let spec = format!("{kind}:iterations={iterations}");
         let started = std::time::Instant::now();
         let (wins, n) = wins_against_random(name, players, &spec, games);
@@ -226,7 +323,12 @@ fn strength_benchmark() {
 #[test]
 #[ignore]
 fn ismcts_against_mcts() {
-    let env = |k: &str, d: u64| std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d);
+    let env = |k: &str, d: u64| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
+    };
     let games = env("GAMES", 20);
     let iterations = env("ITERATIONS", 200);
     let game = load_ruleset("go-west");

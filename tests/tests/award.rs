@@ -7,10 +7,13 @@ use frontier_tests::*;
 
 #[test]
 fn prizes_by_place_with_each_tie_rule() {
-    let game = load_source(&source(&workspace().join("tests/cases/award"))).expect("the ruleset loads");
+    let game =
+        load_source(&source(&workspace().join("tests/cases/award"))).expect("the ruleset loads");
     let (_, end) = random_game(&game, 4, 1, frontier_interpreter::runner::Recording::Counts);
     let values = |var: &str| -> Vec<Value> {
-        (1..=4).map(|p| evaluate(&game, &end, &format!("{var}[p{p}]")).unwrap()).collect()
+        (1..=4)
+            .map(|p| evaluate(&game, &end, &format!("{var}[p{p}]")).unwrap())
+            .collect()
     };
     let ints = |v: &[i64]| v.iter().map(|n| Value::Int(*n)).collect::<Vec<_>>();
     // share: p1 and p2 tied first pool 5 + 3 and take 4 each; p3 third takes 1; p4 may not place.

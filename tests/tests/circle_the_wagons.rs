@@ -26,10 +26,19 @@ fn setup_lays_three_conditions_and_a_circle_of_fifteen_then_player_two_names_the
     let s = ordered_start(&g);
     assert_eq!(text(&g, &s, "laid_out"), "c01 c02 c03");
     // Their scoring sides are this game's conditions.
-    assert_eq!(text(&g, &s, "map(conditions, it.id)"), text(&g, &s, "map(laid_out, it.scoring.id)"));
+    assert_eq!(
+        text(&g, &s, "map(conditions, it.id)"),
+        text(&g, &s, "map(laid_out, it.scoring.id)")
+    );
     assert_eq!(int(&g, &s, "len(circle)"), 15);
     // The second player decides before the first player's first turn.
-    assert!(matches!(g.status(&s), Status::Decision { player: 1, options: 15 }));
+    assert!(matches!(
+        g.status(&s),
+        Status::Decision {
+            player: 1,
+            options: 15
+        }
+    ));
     assert_eq!(options(&g, &s)[0], "start at c04");
 }
 
@@ -40,7 +49,10 @@ fn the_first_card_goes_at_the_origin_and_later_ones_touch_by_an_edge() {
     choose(&g, &mut s, "start at c04");
     choose(&g, &mut s, "take c04");
     // An empty town: one position, upright or turned.
-    assert_eq!(options(&g, &s), vec!["place c04 upright at (0,0)", "place c04 turned at (0,0)"]);
+    assert_eq!(
+        options(&g, &s),
+        vec!["place c04 upright at (0,0)", "place c04 turned at (0,0)"]
+    );
     choose(&g, &mut s, "place c04 upright at (0,0)");
     // p2 takes c05 and builds; then p1 takes c06 for a town of one card at (0,0)-(1,1).
     choose(&g, &mut s, "take c05");
@@ -49,16 +61,34 @@ fn the_first_card_goes_at_the_origin_and_later_ones_touch_by_an_edge() {
     let offered = options(&g, &s);
     let upright = |r: i32, c: i32| format!("place c06 upright at ({r},{c})");
     // Sharing an edge: beside, above, below, offset by one.
-    for (r, c) in [(0, 2), (1, 2), (-1, 2), (2, 0), (2, 1), (-2, 0), (0, -2), (2, -1)] {
-        assert!(offered.contains(&upright(r, c)), "{r},{c} shares an edge: {offered:?}");
+    for (r, c) in [
+        (0, 2),
+        (1, 2),
+        (-1, 2),
+        (2, 0),
+        (2, 1),
+        (-2, 0),
+        (0, -2),
+        (2, -1),
+    ] {
+        assert!(
+            offered.contains(&upright(r, c)),
+            "{r},{c} shares an edge: {offered:?}"
+        );
     }
     // Covering fully or partly is allowed.
     for (r, c) in [(0, 0), (1, 1), (-1, -1), (0, 1)] {
-        assert!(offered.contains(&upright(r, c)), "{r},{c} covers territories: {offered:?}");
+        assert!(
+            offered.contains(&upright(r, c)),
+            "{r},{c} covers territories: {offered:?}"
+        );
     }
     // Touching only at a corner is not.
     for (r, c) in [(2, 2), (-2, -2), (-2, 2), (2, -2)] {
-        assert!(!offered.contains(&upright(r, c)), "{r},{c} touches a corner only");
+        assert!(
+            !offered.contains(&upright(r, c)),
+            "{r},{c} touches a corner only"
+        );
     }
     // Rows -2..=2 and columns -2..=2 give 25 top-left positions, of which the 4 corners
     // fail: 21 positions, each upright or turned.
@@ -103,7 +133,10 @@ fn skipped_cards_go_to_the_opponent_who_places_them_first_in_circle_order() {
     // p2 must place c06 now: every option places c06; no card can be taken yet.
     let offered = options(&g, &s);
     assert!(matches!(g.status(&s), Status::Decision { player: 1, .. }));
-    assert!(offered.iter().all(|l| l.starts_with("place c06 ")), "{offered:?}");
+    assert!(
+        offered.iter().all(|l| l.starts_with("place c06 ")),
+        "{offered:?}"
+    );
     choose(&g, &mut s, "place c06 upright at (0,0)");
     assert!(options(&g, &s).iter().all(|l| l.starts_with("place c07 ")));
     choose(&g, &mut s, "place c07 upright at (0,2)");
@@ -128,10 +161,14 @@ fn the_game_ends_when_the_last_card_is_placed() {
     assert_eq!(text(&g, &s, "placing"), "c04");
     assert_eq!(int(&g, &s, "len(received[p2])"), 13);
     for i in 4..=17 {
-        assert!(!matches!(g.status(&s), Status::Over(_)), "c{i:02} is still to be placed");
+        assert!(
+            !matches!(g.status(&s), Status::Over(_)),
+            "c{i:02} is still to be placed"
+        );
         let first = options(&g, &s)[0].clone();
         assert!(first.starts_with(&format!("place c{i:02} ")), "{first}");
-        g.apply(&mut s, Choice::Option(0), &mut Journal::off()).unwrap();
+        g.apply(&mut s, Choice::Option(0), &mut Journal::off())
+            .unwrap();
     }
     assert!(matches!(g.status(&s), Status::Over(_)));
     assert_eq!(int(&g, &s, "len(cells(town[p1]))"), 4);
@@ -146,11 +183,17 @@ struct Case {
 }
 
 fn cells(v: Option<&Yaml>) -> Vec<(i64, i64, String)> {
-    let Some(seq) = v.and_then(Yaml::as_sequence) else { return Vec::new() };
+    let Some(seq) = v.and_then(Yaml::as_sequence) else {
+        return Vec::new();
+    };
     seq.iter()
         .map(|c| {
             let c = c.as_sequence().expect("[row, col, id]");
-            (c[0].as_i64().unwrap(), c[1].as_i64().unwrap(), c[2].as_str().unwrap().to_string())
+            (
+                c[0].as_i64().unwrap(),
+                c[1].as_i64().unwrap(),
+                c[2].as_str().unwrap().to_string(),
+            )
         })
         .collect()
 }
@@ -166,7 +209,11 @@ fn cases() -> Vec<Case> {
                 name: f.file_stem().unwrap().to_string_lossy().into_owned(),
                 town: cells(doc.get("town")),
                 opponent: cells(doc.get("opponent")),
-                expect: doc.get("expect").and_then(Yaml::as_mapping).cloned().expect("expect:"),
+                expect: doc
+                    .get("expect")
+                    .and_then(Yaml::as_mapping)
+                    .cloned()
+                    .expect("expect:"),
             }
         })
         .collect()
@@ -176,7 +223,11 @@ fn cases() -> Vec<Case> {
 /// scoring conditions laid, played to its end: with an empty circle the game scores at once.
 fn case_state(game: &Game, case: &Case, conditions: &[&str]) -> State {
     let list = |cells: &[(i64, i64, String)]| {
-        cells.iter().map(|(r, c, id)| format!("[{r}, {c}, {id}]")).collect::<Vec<_>>().join(", ")
+        cells
+            .iter()
+            .map(|(r, c, id)| format!("[{r}, {c}, {id}]"))
+            .collect::<Vec<_>>()
+            .join(", ")
     };
     let text = format!(
         "players: [red, blue]\nvars: {{ active: red }}\nzones: {{ deck: [], conditions: [{}] }}\nboards:\n  town: {{ red: [{}], blue: [{}] }}\n",
@@ -184,8 +235,14 @@ fn case_state(game: &Game, case: &Case, conditions: &[&str]) -> State {
         list(&case.town),
         list(&case.opponent)
     );
-    let state = game.state_from_yaml(&text).unwrap_or_else(|e| panic!("{}: {e}\n{text}", case.name));
-    assert!(matches!(game.status(&state), Status::Over(_)), "{}: nothing is left to place", case.name);
+    let state = game
+        .state_from_yaml(&text)
+        .unwrap_or_else(|e| panic!("{}: {e}\n{text}", case.name));
+    assert!(
+        matches!(game.status(&state), Status::Over(_)),
+        "{}: nothing is left to place",
+        case.name
+    );
     state
 }
 
@@ -202,16 +259,31 @@ fn check(game: &Game, case: &Case) -> Vec<String> {
                 for (terrain, size) in want.as_mapping().expect("groups: terrain → size") {
                     let t = terrain.as_str().unwrap();
                     let source = format!("len(first(groups(town[red], it.terrain.id == \"{t}\")))");
-                    assert_eq!(int(game, &state, &source), size.as_i64().unwrap(), "{}: {source}", case.name);
+                    assert_eq!(
+                        int(game, &state, &source),
+                        size.as_i64().unwrap(),
+                        "{}: {source}",
+                        case.name
+                    );
                 }
             }
             "group_total" => {
                 let state = case_state(game, case, &[]);
-                assert_eq!(int(game, &state, "territory_points[red]"), want.as_i64().unwrap(), "{}: group_total", case.name);
+                assert_eq!(
+                    int(game, &state, "territory_points[red]"),
+                    want.as_i64().unwrap(),
+                    "{}: group_total",
+                    case.name
+                );
             }
             "holes" => {
                 let state = case_state(game, case, &[]);
-                assert_eq!(int(game, &state, "len(holes(town[red]))"), want.as_i64().unwrap(), "{}: holes", case.name);
+                assert_eq!(
+                    int(game, &state, "len(holes(town[red]))"),
+                    want.as_i64().unwrap(),
+                    "{}: holes",
+                    case.name
+                );
             }
             card => {
                 let state = case_state(game, case, &[card]);
@@ -233,9 +305,19 @@ fn hand_built_towns_score_as_computed_by_hand() {
     covered.sort();
     covered.dedup();
     // Every scoring card has at least one case.
-    let all = text(&g, &g.start(names(2)).expect("start"), "map(scoring_cards, it.id)");
-    let missing: Vec<&str> = all.split(' ').filter(|id| !covered.iter().any(|c| c == id)).collect();
-    assert!(missing.is_empty(), "scoring cards without a hand-computed case: {missing:?}");
+    let all = text(
+        &g,
+        &g.start(names(2)).expect("start"),
+        "map(scoring_cards, it.id)",
+    );
+    let missing: Vec<&str> = all
+        .split(' ')
+        .filter(|id| !covered.iter().any(|c| c == id))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "scoring cards without a hand-computed case: {missing:?}"
+    );
 }
 
 #[test]
@@ -246,7 +328,9 @@ fn final_score_adds_largest_groups_and_the_three_conditions() {
     let g = game();
     let text = "players: [red, blue]\nvars: { active: red }\nzones: { deck: [] }\nboards:\n  town: { red: [[0, 0, c01-tl], [0, 1, c01-tr], [1, 0, c01-bl], [1, 1, c01-br]] }\n";
     let s = g.state_from_yaml(text).unwrap();
-    let Status::Over(outcome) = g.status(&s) else { panic!("over") };
+    let Status::Over(outcome) = g.status(&s) else {
+        panic!("over")
+    };
     assert_eq!(int(&g, &s, "territory_points[red]"), 3);
     // No scoring condition was laid (the position's zone is empty): the score is 3, blue 0.
     assert_eq!(outcome.scores, vec![3, 0]);
@@ -261,9 +345,15 @@ fn a_town_is_drawn_as_a_grid_with_terrain_colours_in_a_terminal() {
     let s = g.state_from_yaml(text).unwrap();
     let plain = g.render_state(&s, None);
     // Column numbers above, row numbers on the left, terrain letter then symbol letter.
-    assert!(plain.contains("town[red]:\n     0  1 \n  0  Fc Pb\n  1  Db Fp\n"), "{plain}");
+    assert!(
+        plain.contains("town[red]:\n     0  1 \n  0  Fc Pb\n  1  Db Fp\n"),
+        "{plain}"
+    );
     assert!(plain.contains("town[blue]:\n  (empty)\n"), "{plain}");
     // In a terminal each cell takes its terrain's colour: desert yellow (43), forest green (42).
     let coloured = g.render_state_styled(&s, None, Style::Colour);
-    assert!(coloured.contains("\x1b[30;43mDb\x1b[0m") && coloured.contains("\x1b[30;42mFc\x1b[0m"), "{coloured}");
+    assert!(
+        coloured.contains("\x1b[30;43mDb\x1b[0m") && coloured.contains("\x1b[30;42mFc\x1b[0m"),
+        "{coloured}"
+    );
 }

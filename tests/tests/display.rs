@@ -28,7 +28,10 @@ fn display_lines_render_the_state_in_order() {
     );
     let game = load_source(&ruleset(&body)).unwrap_or_else(|e| panic!("{e}"));
     let state = game.start(names(2)).unwrap();
-    assert_eq!(game.render_display(&state), "Gold: p1=3 p2=3\nEast Town: owner p2, cowboys p1\nWest Town: owner none\n");
+    assert_eq!(
+        game.render_display(&state),
+        "Gold: p1=3 p2=3\nEast Town: owner p2, cowboys p1\nWest Town: owner none\n"
+    );
 }
 
 #[test]
@@ -37,7 +40,10 @@ fn a_display_entry_with_for_is_one_line_per_element() {
     let game = load_source(&ruleset(&body)).unwrap_or_else(|e| panic!("{e}"));
     let state = game.start(names(2)).unwrap();
     // One line per town, in the list's order; an empty list shows no line.
-    assert_eq!(game.render_display(&state), "Towns:\n  West Town: owner none\n  East Town: owner p2\n");
+    assert_eq!(
+        game.render_display(&state),
+        "Towns:\n  West Town: owner none\n  East Town: owner p2\n"
+    );
 }
 
 #[test]
@@ -49,11 +55,20 @@ fn a_ruleset_without_display_renders_nothing() {
 
 #[test]
 fn display_errors_are_load_errors_with_their_path() {
-    let err = load_source(&ruleset(&format!("{PLAY}display: \"not a list\"\n"))).map(|_| ()).unwrap_err().to_string();
+    let err = load_source(&ruleset(&format!("{PLAY}display: \"not a list\"\n")))
+        .map(|_| ())
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("display: expected a list"), "{err}");
-    let err = load_source(&ruleset(&format!("{PLAY}display:\n  - \"{{gold}}\"\n"))).map(|_| ()).unwrap_err().to_string();
+    let err = load_source(&ruleset(&format!("{PLAY}display:\n  - \"{{gold}}\"\n")))
+        .map(|_| ())
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("display[0]"), "{err}");
-    let err = load_source(&ruleset(&format!("{PLAY}display:\n  - \"{{text()}}\"\n"))).map(|_| ()).unwrap_err().to_string();
+    let err = load_source(&ruleset(&format!("{PLAY}display:\n  - \"{{text()}}\"\n")))
+        .map(|_| ())
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("text needs at least one value"), "{err}");
 }
 
@@ -68,7 +83,10 @@ fn colour_marks_display_text_for_a_terminal_only() {
     let game = load_source(&ruleset(&body)).unwrap_or_else(|e| panic!("{e}"));
     let state = game.start(names(2)).unwrap();
     assert_eq!(game.render_display(&state), "[p1  ] 3 ab\n");
-    assert_eq!(game.render_display_styled(&state, frontier_interpreter::render::Style::Plain), "[p1  ] 3 ab\n");
+    assert_eq!(
+        game.render_display_styled(&state, frontier_interpreter::render::Style::Plain),
+        "[p1  ] 3 ab\n"
+    );
     // An unknown colour name shows no colour; a colour inside a colour ends both.
     assert_eq!(
         game.render_display_styled(&state, frontier_interpreter::render::Style::Colour),
@@ -79,20 +97,33 @@ fn colour_marks_display_text_for_a_terminal_only() {
 
 #[test]
 fn colour_takes_a_value_and_a_colour_name() {
-    let err = load_source(&ruleset(&format!("{PLAY}display:\n  - \"{{colour(1)}}\"\n  - \"{{colour(1, 2)}}\"\n")))
-        .map(|_| ())
-        .unwrap_err()
-        .to_string();
-    assert!(err.contains("display[0]") && err.contains("colour"), "{err}");
+    let err = load_source(&ruleset(&format!(
+        "{PLAY}display:\n  - \"{{colour(1)}}\"\n  - \"{{colour(1, 2)}}\"\n"
+    )))
+    .map(|_| ())
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("display[0]") && err.contains("colour"),
+        "{err}"
+    );
     assert!(err.contains("display[1]"), "{err}");
 }
 
 #[test]
 fn empty_display_lines_are_left_out() {
     // One line per seat up to the most players: the third seat's line is empty with 2 players.
-    let seat = |k: usize| format!("  - \"{{if len(players) > {k} then text(players[{k}], \\\": \\\", gold[players[{k}]]) else \\\"\\\"}}\"\n");
+    let seat = |k: usize| {
+        format!("  - \"{{if len(players) > {k} then text(players[{k}], \\\": \\\", gold[players[{k}]]) else \\\"\\\"}}\"\n")
+    };
     let body = format!("{PLAY}display:\n{}{}{}", seat(0), seat(1), seat(2));
     let game = load_source(&ruleset(&body)).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(game.render_display(&game.start(names(2)).unwrap()), "p1: 3\np2: 3\n");
-    assert_eq!(game.render_display(&game.start(names(3)).unwrap()), "p1: 3\np2: 3\np3: 3\n");
+    assert_eq!(
+        game.render_display(&game.start(names(2)).unwrap()),
+        "p1: 3\np2: 3\n"
+    );
+    assert_eq!(
+        game.render_display(&game.start(names(3)).unwrap()),
+        "p1: 3\np2: 3\np3: 3\n"
+    );
 }

@@ -30,8 +30,14 @@ fn functions_compute_from_their_arguments() {
     }
     state.ints[game.var("money").unwrap().1.base + 1] = 6;
     // p2 has 6, p1 and p3 have 10: two players are richer than p2, who is the poorest.
-    assert_eq!(evaluate(&game, &state, "richer(p2)").unwrap(), Value::Int(2));
-    assert_eq!(evaluate(&game, &state, "poorest()").unwrap(), Value::Player(1));
+    assert_eq!(
+        evaluate(&game, &state, "richer(p2)").unwrap(),
+        Value::Int(2)
+    );
+    assert_eq!(
+        evaluate(&game, &state, "poorest()").unwrap(),
+        Value::Player(1)
+    );
 }
 
 #[test]
@@ -54,18 +60,33 @@ fn lambdas_name_their_element_and_reach_outer_ones() {
     let list = |items: &[Value]| Value::list(items.to_vec());
     let (p1, p2, p3) = (Value::Player(0), Value::Player(1), Value::Player(2));
     let cases = [
-        ("map(players, p => money[p])", list(&[Value::Int(10), Value::Int(6), Value::Int(10)])),
+        (
+            "map(players, p => money[p])",
+            list(&[Value::Int(10), Value::Int(6), Value::Int(10)]),
+        ),
         // The players nobody is richer than: the inner lambda reads the outer one's p.
-        ("filter(players, p => count_if(players, q => money[q] > money[p]) == 0)", list(&[p1.clone(), p3.clone()])),
-        ("any(players, p => all(players, q => money[q] <= money[p]))", Value::Bool(true)),
+        (
+            "filter(players, p => count_if(players, q => money[q] > money[p]) == 0)",
+            list(&[p1.clone(), p3.clone()]),
+        ),
+        (
+            "any(players, p => all(players, q => money[q] <= money[p]))",
+            Value::Bool(true),
+        ),
         // `it` is the innermost element, the name the element of its own lambda.
-        ("filter(players, p => any(players, money[it] < money[p]))", list(&[p1.clone(), p3.clone()])),
+        (
+            "filter(players, p => any(players, money[it] < money[p]))",
+            list(&[p1.clone(), p3.clone()]),
+        ),
         ("max(players, p => money[p])", Value::Int(10)),
         ("min(towns, t => t.spaces)", Value::Int(4)),
         // Ties go to the first: p1 before p3.
         ("argmax(players, p => money[p])", p1.clone()),
         ("argmin(players, p => money[p])", p2.clone()),
-        ("argmax(filter(players, p => money[p] > 100), p => money[p])", Value::None),
+        (
+            "argmax(filter(players, p => money[p] > 100), p => money[p])",
+            Value::None,
+        ),
         ("sum(players, p => money[p])", Value::Int(26)),
         ("sort_by(players, p => money[p])", list(&[p2, p1, p3])),
     ];
@@ -87,9 +108,15 @@ fn seats_skip_the_players_a_condition_excludes() {
         ("next_player(p1, q => money[q] > 0)", p3.clone()),
         ("next_player(p3, q => money[q] > 0)", p1.clone()),
         // p1 is the only one left with more than 10: after p1 comes p1.
-        ("next_player(p1, q => money[q] >= 10 and q != p3)", p1.clone()),
+        (
+            "next_player(p1, q => money[q] >= 10 and q != p3)",
+            p1.clone(),
+        ),
         ("next_player(p1, q => money[q] > 100)", Value::None),
-        ("seats_from(p2)", list(&[p2.clone(), p3.clone(), p1.clone()])),
+        (
+            "seats_from(p2)",
+            list(&[p2.clone(), p3.clone(), p1.clone()]),
+        ),
         ("seats_from(p2, q => money[q] > 0)", list(&[p3, p1])),
     ];
     for (expr, expected) in &cases {
@@ -109,7 +136,10 @@ fn a_table_of_pairs_lists_every_ordered_pair_of_different_rows() {
     );
     assert_eq!(text("routes[\"deadwood--dodge\"].from"), "deadwood");
     assert_eq!(text("routes[\"deadwood--dodge\"].to"), "dodge");
-    assert_eq!(text("filter(routes, r => r.to == towns[\"abilene\"])"), "dodge--abilene deadwood--abilene");
+    assert_eq!(
+        text("filter(routes, r => r.to == towns[\"abilene\"])"),
+        "dodge--abilene deadwood--abilene"
+    );
 }
 
 #[test]
@@ -123,7 +153,10 @@ fn a_product_table_lists_every_combination_the_first_table_outermost() {
     );
     assert_eq!(text("@dodge-gold.town"), "dodge");
     assert_eq!(text("@dodge-gold.good"), "gold");
-    assert_eq!(text("filter(markets, m => m.good == @cattle and m.town.spaces > 4)"), "dodge-cattle deadwood-cattle");
+    assert_eq!(
+        text("filter(markets, m => m.good == @cattle and m.town.spaces > 4)"),
+        "dodge-cattle deadwood-cattle"
+    );
 }
 
 /// A variant's `functions:` entry replaces the base's function of that name and keeps the
@@ -158,7 +191,10 @@ fn take_and_drop_keep_or_skip_the_first_elements_of_any_list() {
         ("drop(range(1, 5), 9)", ints(&[])),
         ("take(range(1, 5), -1)", ints(&[])),
         // The constant list is read whole after a take of it.
-        ("len(take([3, 1, 2], 1)) + len([3, 1, 2])", Value::Int(1 + 3)),
+        (
+            "len(take([3, 1, 2], 1)) + len([3, 1, 2])",
+            Value::Int(1 + 3),
+        ),
     ];
     for (expr, expected) in &cases {
         assert_eq!(evaluate(&game, &state, expr).unwrap(), *expected, "{expr}");

@@ -22,7 +22,10 @@ use frontier_interpreter::agent::{Agent, RandomAgent};
 use frontier_interpreter::frontier_grammar::trace::{parse as parse_trace, RulesetRef};
 use frontier_interpreter::runner;
 use frontier_interpreter::trace::{evaluate, replay, starting_state};
-use frontier_interpreter::{load, load_with, load_with_params, Choice, Game, GameRng, Journal, Optimizer, RulesetSource, State, Status};
+use frontier_interpreter::{
+    load, load_with, load_with_params, Choice, Game, GameRng, Journal, Optimizer, RulesetSource,
+    State, Status,
+};
 use frontier_tests::*;
 
 /// Cases per target in the normal suite.
@@ -33,17 +36,26 @@ const CASES: u64 = 400;
 const MAX_STEPS: u32 = 3_000;
 
 fn campaign_cases() -> u64 {
-    std::env::var("FRONTIER_FUZZ_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(1_000_000)
+    std::env::var("FRONTIER_FUZZ_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1_000_000)
 }
 
 /// Runs `case` for seeds `first..first + n`, reporting the first seed that panics.
 fn run_cases(target: &str, n: u64, case: impl Fn(u64)) {
-    let first = std::env::var("FRONTIER_FUZZ_FIRST").ok().and_then(|n| n.parse().ok()).unwrap_or(0u64);
+    let first = std::env::var("FRONTIER_FUZZ_FIRST")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0u64);
     let quiet = std::panic::take_hook();
     // Keep where the panic happened: it is the report.
     static WHERE: std::sync::Mutex<String> = std::sync::Mutex::new(String::new());
     std::panic::set_hook(Box::new(|info| {
-        let at = info.location().map(|l| format!("{}:{}", l.file(), l.line())).unwrap_or_default();
+        let at = info
+            .location()
+            .map(|l| format!("{}:{}", l.file(), l.line()))
+            .unwrap_or_default();
         if let Ok(mut w) = WHERE.lock() {
             *w = at;
         }
@@ -52,7 +64,10 @@ fn run_cases(target: &str, n: u64, case: impl Fn(u64)) {
     for seed in first..first + n {
         // A panic is the failure looked for; nothing is reused after one.
         if let Err(e) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| case(seed))) {
-            let message = e.downcast_ref::<String>().cloned().or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()));
+            let message = e
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()));
             let at = WHERE.lock().map(|w| w.clone()).unwrap_or_default();
             failure = Some((seed, format!("{} (at {at})", message.unwrap_or_default())));
             break;
@@ -60,7 +75,9 @@ fn run_cases(target: &str, n: u64, case: impl Fn(u64)) {
     }
     std::panic::set_hook(quiet);
     if let Some((seed, message)) = failure {
-        panic!("{target}: case {seed} failed (rerun it with FRONTIER_FUZZ_FIRST={seed}):\n{message}");
+        panic!(
+            "{target}: case {seed} failed (rerun it with FRONTIER_FUZZ_FIRST={seed}):\n{message}"
+        );
     }
 }
 
@@ -68,7 +85,10 @@ fn run_cases(target: &str, n: u64, case: impl Fn(u64)) {
 /// DIR/case-SEED (to look at the input of a failing case).
 fn dump(seed: u64, text: &str) {
     if let Some(dir) = std::env::var_os("FRONTIER_FUZZ_DUMP") {
-        let _ = std::fs::write(std::path::Path::new(&dir).join(format!("case-{seed}")), text);
+        let _ = std::fs::write(
+            std::path::Path::new(&dir).join(format!("case-{seed}")),
+            text,
+        );
     }
 }
 
@@ -110,11 +130,19 @@ struct Scope {
 impl Scope {
     /// Inside a per-element argument over `things`: `it` is a row.
     fn over_things(&self) -> Scope {
-        Scope { thing: Some("it"), it_player: false, ..self.clone() }
+        Scope {
+            thing: Some("it"),
+            it_player: false,
+            ..self.clone()
+        }
     }
     /// Inside a per-element argument over players: `it` is a player.
     fn over_players(&self) -> Scope {
-        Scope { thing: self.thing.filter(|t| *t != "it"), it_player: true, ..self.clone() }
+        Scope {
+            thing: self.thing.filter(|t| *t != "it"),
+            it_player: true,
+            ..self.clone()
+        }
     }
 }
 
@@ -146,7 +174,12 @@ impl RulesetGen {
             return match self.g.below(9) {
                 0 => ["0", "1", "2", "3", "7", "-4"][self.g.below(6)].to_string(),
                 // Overflow now and then: a clean runtime error ends those games.
-                1 if self.g.chance(20) => ["9223372036854775807", "-9223372036854775807", "4611686018427387904"][self.g.below(3)].to_string(),
+                1 if self.g.chance(20) => [
+                    "9223372036854775807",
+                    "-9223372036854775807",
+                    "4611686018427387904",
+                ][self.g.below(3)]
+                .to_string(),
                 1 => "5".into(),
                 2 => "total".into(),
                 3 => format!("score[{}]", self.player(s)),
@@ -165,21 +198,54 @@ impl RulesetGen {
             }
             3 => format!("-({})", self.int(s, d)),
             4 => format!("abs({})", self.int(s, d)),
-            5 => format!("sum(things, it.value * {})", self.int(&Scope { thing: None, it_player: false, ..s.clone() }, 0)),
-            6 => format!("count_if(players, score[it] > {})", self.int(&s.over_players(), d)),
-            7 => format!("(if {} then {} else {})", self.bool(s, d), self.int(s, d), self.int(s, d)),
+            5 => format!(
+                "sum(things, it.value * {})",
+                self.int(
+                    &Scope {
+                        thing: None,
+                        it_player: false,
+                        ..s.clone()
+                    },
+                    0
+                )
+            ),
+            6 => format!(
+                "count_if(players, score[it] > {})",
+                self.int(&s.over_players(), d)
+            ),
+            7 => format!(
+                "(if {} then {} else {})",
+                self.bool(s, d),
+                self.int(s, d),
+                self.int(s, d)
+            ),
             8 => format!("max([{}, {}])", self.int(s, d), self.int(s, d)),
             // Searches and totals over a table's rows (constant lists the optimizer unrolls
             // and specializes), filters of them, row numbers and rows by number.
-            9 => format!("count_if({}, {})", self.rows(s, d), self.bool(&s.over_things(), d)),
-            10 => format!("sum({}, {})", self.rows(s, d), self.int(&s.over_things(), d)),
-            11 => format!("sum(filter(things, {}), it.value)", self.bool(&s.over_things(), d)),
+            9 => format!(
+                "count_if({}, {})",
+                self.rows(s, d),
+                self.bool(&s.over_things(), d)
+            ),
+            10 => format!(
+                "sum({}, {})",
+                self.rows(s, d),
+                self.int(&s.over_things(), d)
+            ),
+            11 => format!(
+                "sum(filter(things, {}), it.value)",
+                self.bool(&s.over_things(), d)
+            ),
             12 => format!("len(filter(things, {}))", self.bool(&s.over_things(), d)),
             13 => format!("index_of(things, {})", self.row(s)),
             14 => format!("things[{}].value", self.int(s, d)),
             // The rows whose link is a given row: a search the loader indexes by column.
             15 => format!("count_if(things, it.link == {})", self.row(s)),
-            16 => format!("sum(filter(things, it.link == {} and {}), it.value)", self.row(s), self.bool(&s.over_things(), d)),
+            16 => format!(
+                "sum(filter(things, it.link == {} and {}), it.value)",
+                self.row(s),
+                self.bool(&s.over_things(), d)
+            ),
             _ => format!("weigh({}, {})", self.row(s), self.int(s, d)),
         }
     }
@@ -193,27 +259,74 @@ impl RulesetGen {
                 3 => format!("contains(pool, {})", self.row(s)),
                 // A row's column against a constant: per row (unrolled, or an option's row)
                 // it folds to true or false, which decides a search or drops out of it.
-                4 => format!("{}.value {} {}", self.row(s), self.g.pick(&["<", "<=", "==", ">", ">="]), self.g.below(7) as i64 - 3),
+                4 => format!(
+                    "{}.value {} {}",
+                    self.row(s),
+                    self.g.pick(&["<", "<=", "==", ">", ">="]),
+                    self.g.below(7) as i64 - 3
+                ),
                 _ => format!("{} == {}", self.player(s), self.player(s)),
             };
         }
         let d = depth - 1;
         match self.g.below(if s.calls { 14 } else { 13 }) {
-            0 => format!("{} {} {}", self.int(s, d), self.g.pick(&["<", "<=", "==", "!=", ">", ">="]), self.int(s, d)),
+            0 => format!(
+                "{} {} {}",
+                self.int(s, d),
+                self.g.pick(&["<", "<=", "==", "!=", ">", ">="]),
+                self.int(s, d)
+            ),
             1 => format!("({} and {})", self.bool(s, d), self.bool(s, d)),
             2 => format!("({} or {})", self.bool(s, d), self.bool(s, d)),
             3 => format!("not ({})", self.bool(s, d)),
-            4 => format!("any(players, score[it] >= {})", self.int(&s.over_players(), d)),
+            4 => format!(
+                "any(players, score[it] >= {})",
+                self.int(&s.over_players(), d)
+            ),
             5 | 6 => {
                 let search = self.g.pick(&["any", "all"]);
-                format!("{search}({}, {})", self.rows(s, d), self.bool(&s.over_things(), d))
+                format!(
+                    "{search}({}, {})",
+                    self.rows(s, d),
+                    self.bool(&s.over_things(), d)
+                )
             }
-            7 => format!("{}(filter(things, {}), {})", self.g.pick(&["any", "all"]), self.bool(&s.over_things(), d), self.bool(&s.over_things(), d)),
+            7 => format!(
+                "{}(filter(things, {}), {})",
+                self.g.pick(&["any", "all"]),
+                self.bool(&s.over_things(), d),
+                self.bool(&s.over_things(), d)
+            ),
             8 => format!("{} in {}", self.row(s), self.zone(s)),
-            9 => format!("count({}, {}) {} {}", self.zone(s), self.row(s), self.g.pick(&[">", "==", ">="]), self.g.below(2)),
-            10 => format!("count_if({}, {}) {} {}", self.zone(s), self.bool(&s.over_things(), d), self.g.pick(&[">", "==", ">="]), self.g.below(2)),
-            11 => format!("{}.link {} {}", self.row(s), self.g.pick(&["==", "!="]), if self.g.chance(30) { "none".to_string() } else { self.row(s) }),
-            12 => format!("any(things, it.link == {} and {})", self.row(s), self.bool(&s.over_things(), d)),
+            9 => format!(
+                "count({}, {}) {} {}",
+                self.zone(s),
+                self.row(s),
+                self.g.pick(&[">", "==", ">="]),
+                self.g.below(2)
+            ),
+            10 => format!(
+                "count_if({}, {}) {} {}",
+                self.zone(s),
+                self.bool(&s.over_things(), d),
+                self.g.pick(&[">", "==", ">="]),
+                self.g.below(2)
+            ),
+            11 => format!(
+                "{}.link {} {}",
+                self.row(s),
+                self.g.pick(&["==", "!="]),
+                if self.g.chance(30) {
+                    "none".to_string()
+                } else {
+                    self.row(s)
+                }
+            ),
+            12 => format!(
+                "any(things, it.link == {} and {})",
+                self.row(s),
+                self.bool(&s.over_things(), d)
+            ),
             _ => format!("fits({})", self.row(s)),
         }
     }
@@ -253,7 +366,14 @@ impl RulesetGen {
         self.statement_of(kind, out, indent, s, depth);
     }
 
-    fn statement_of(&mut self, kind: usize, out: &mut String, indent: usize, s: &Scope, depth: usize) {
+    fn statement_of(
+        &mut self,
+        kind: usize,
+        out: &mut String,
+        indent: usize,
+        s: &Scope,
+        depth: usize,
+    ) {
         let pad = " ".repeat(indent);
         let e = 2;
         match kind {
@@ -333,33 +453,100 @@ impl RulesetGen {
         let rows = 1 + g.below(6);
         let min_players = 1 + g.below(3);
         let max_players = min_players + g.below(3);
-        let mut r = RulesetGen { g, rows, min_players };
+        let mut r = RulesetGen {
+            g,
+            rows,
+            min_players,
+        };
         let mut out = String::new();
         writeln!(out, "name: fuzz-{seed}\nplayers: [{min_players}, {max_players}]\ntables:\n  things:\n    columns: {{ value: int, link: \"things?\" }}\n    rows:").ok();
         for i in 0..rows {
-            let link = if r.g.chance(25) { "none".to_string() } else { format!("t{}", r.g.below(rows)) };
+            let link = if r.g.chance(25) {
+                "none".to_string()
+            } else {
+                format!("t{}", r.g.below(rows))
+            };
             writeln!(out, "      - [t{i}, {}, {link}]", r.g.below(11) as i64 - 3).ok();
         }
         let vis = r.g.pick(&["all", "count", "none", "top"]);
-        let top = Scope { player: None, thing: None, it_player: false, calls: true };
-        let body = Scope { calls: false, ..top.clone() };
+        let top = Scope {
+            player: None,
+            thing: None,
+            it_player: false,
+            calls: true,
+        };
+        let body = Scope {
+            calls: false,
+            ..top.clone()
+        };
         writeln!(out, "state:\n  total: {{ init: {} }}", r.g.below(5)).ok();
         writeln!(out, "  flag: {{ type: bool, init: {} }}", r.g.chance(50)).ok();
         writeln!(out, "  score: {{ per: players, init: {} }}", r.g.below(3)).ok();
-        writeln!(out, "zones:\n  pool: {{ of: things, init: all, visibility: {vis} }}").ok();
+        writeln!(
+            out,
+            "zones:\n  pool: {{ of: things, init: all, visibility: {vis} }}"
+        )
+        .ok();
         writeln!(out, "  hand: {{ of: things, per: players, visibility: owner }}\n  spot: {{ of: things, visibility: top }}").ok();
-        writeln!(out, "functions:\n  lead:\n    returns: int\n    value: {}", Self::q(r.int(&body, 2))).ok();
-        let weigh = r.int(&Scope { thing: Some("t"), ..body.clone() }, 2);
-        writeln!(out, "  weigh:\n    params: {{ t: things, n: int }}\n    returns: int\n    value: {}", Self::q(format!("t.value * n + {weigh}"))).ok();
-        let fits = r.bool(&Scope { thing: Some("t"), ..body.clone() }, 2);
-        writeln!(out, "  fits:\n    params: {{ t: things }}\n    returns: bool\n    value: {}", Self::q(fits)).ok();
-        writeln!(out, "procedures:\n  bump:\n    do:\n      - add: {{ total: \"lead()\" }}").ok();
-        writeln!(out, "setup:\n  - shuffle: pool\nplay:\n  - repeat: {}\n    do:", 1 + r.g.below(4)).ok();
+        writeln!(
+            out,
+            "functions:\n  lead:\n    returns: int\n    value: {}",
+            Self::q(r.int(&body, 2))
+        )
+        .ok();
+        let weigh = r.int(
+            &Scope {
+                thing: Some("t"),
+                ..body.clone()
+            },
+            2,
+        );
+        writeln!(
+            out,
+            "  weigh:\n    params: {{ t: things, n: int }}\n    returns: int\n    value: {}",
+            Self::q(format!("t.value * n + {weigh}"))
+        )
+        .ok();
+        let fits = r.bool(
+            &Scope {
+                thing: Some("t"),
+                ..body.clone()
+            },
+            2,
+        );
+        writeln!(
+            out,
+            "  fits:\n    params: {{ t: things }}\n    returns: bool\n    value: {}",
+            Self::q(fits)
+        )
+        .ok();
+        writeln!(
+            out,
+            "procedures:\n  bump:\n    do:\n      - add: {{ total: \"lead()\" }}"
+        )
+        .ok();
+        writeln!(
+            out,
+            "setup:\n  - shuffle: pool\nplay:\n  - repeat: {}\n    do:",
+            1 + r.g.below(4)
+        )
+        .ok();
         // Each round begins with a decision, so that games ask for some.
         r.statement_of(9, &mut out, 6, &top, 3);
         r.block(&mut out, 6, &top, 3);
-        let score = r.int(&Scope { it_player: true, ..top.clone() }, 1);
-        writeln!(out, "ranking:\n  score: {}\n  tiebreak: [\"len(hand[it])\"]", Self::q(score)).ok();
+        let score = r.int(
+            &Scope {
+                it_player: true,
+                ..top.clone()
+            },
+            1,
+        );
+        writeln!(
+            out,
+            "ranking:\n  score: {}\n  tiebreak: [\"len(hand[it])\"]",
+            Self::q(score)
+        )
+        .ok();
         out
     }
 }
@@ -382,8 +569,12 @@ fn shipped(name: &str) -> Result<RulesetSource, String> {
 /// Returns how many decisions were taken.
 fn play_checked(game: &Game, players: usize, seed: u64, round_trip: bool) -> usize {
     let mut decisions = 0;
-    let Ok(mut state) = game.start(names(players)) else { return decisions };
-    let mut agents: Vec<RandomAgent> = (0..players).map(|p| RandomAgent::new(GameRng::derived(seed, p as u64 + 1))).collect();
+    let Ok(mut state) = game.start(names(players)) else {
+        return decisions;
+    };
+    let mut agents: Vec<RandomAgent> = (0..players)
+        .map(|p| RandomAgent::new(GameRng::derived(seed, p as u64 + 1)))
+        .collect();
     let mut rng = GameRng::new(seed);
     for _ in 0..MAX_STEPS {
         let choice = match game.status(&state) {
@@ -392,10 +583,14 @@ fn play_checked(game: &Game, players: usize, seed: u64, round_trip: bool) -> usi
                 decisions += 1;
                 if round_trip {
                     let yaml = game.state_to_yaml(&state);
-                    let back = game.state_from_yaml(&yaml).unwrap_or_else(|e| panic!("a saved state does not read back: {e}\n{yaml}"));
+                    let back = game.state_from_yaml(&yaml).unwrap_or_else(|e| {
+                        panic!("a saved state does not read back: {e}\n{yaml}")
+                    });
                     assert!(back == state, "a saved state reads back different:\n{yaml}");
                 }
-                let Some(view) = game.view(&state) else { return decisions };
+                let Some(view) = game.view(&state) else {
+                    return decisions;
+                };
                 match agents[player as usize].decide(&view) {
                     Ok(i) => Choice::Option(i),
                     Err(_) => return decisions,
@@ -419,7 +614,8 @@ fn generated_rulesets(n: u64) {
     let played = std::sync::atomic::AtomicU64::new(0);
     run_cases("generated rulesets", n, |seed| {
         let text = RulesetGen::ruleset(seed);
-        let game = load(&ruleset_source(text.clone()), &shipped).unwrap_or_else(|e| panic!("a generated ruleset does not load:\n{e}\n{text}"));
+        let game = load(&ruleset_source(text.clone()), &shipped)
+            .unwrap_or_else(|e| panic!("a generated ruleset does not load:\n{e}\n{text}"));
         let players = game.meta.min_players as usize + (seed % 2) as usize;
         let players = players.min(game.meta.max_players as usize);
         if play_checked(&game, players, seed, true) > 0 {
@@ -429,7 +625,10 @@ fn generated_rulesets(n: u64) {
     // The generator must keep producing games that ask for decisions, or the campaign
     // stops testing play and position files.
     let played = played.into_inner();
-    assert!(played * 3 >= n, "only {played} of {n} generated games reached a decision");
+    assert!(
+        played * 3 >= n,
+        "only {played} of {n} generated games reached a decision"
+    );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -437,11 +636,67 @@ fn generated_rulesets(n: u64) {
 
 /// Fragments a mutation may insert: pieces of the language and of YAML, and trouble.
 const FRAGMENTS: &[&str] = &[
-    "{", "}", "[", "]", ":", "- ", "\"", "'", "#", "\t", "\n", "  ", "@", "it", "none", "players", "len(", ")", "(",
-    "9223372036854775807", "-9223372036854775808", "0", "-1", "1e400", "/ 0", "% 0", "+", "*", "and", "or", "not ",
-    "if ", "then ", "else ", "=>", "extends: go-west\n", "per: [players, players]", "visibility: owner", "init: all",
-    "repeat: 1000000000000", "while: \"true\"", "call: setup", "&a", "*a", "!!binary", "~", "\u{FEFF}", "é", "\0",
-    "$", "{{", "}}", "{x}", "rule: ", "do: []", "seed 1", "chance: ", "assert ", "expect ", "reject ", "p1: ",
+    "{",
+    "}",
+    "[",
+    "]",
+    ":",
+    "- ",
+    "\"",
+    "'",
+    "#",
+    "\t",
+    "\n",
+    "  ",
+    "@",
+    "it",
+    "none",
+    "players",
+    "len(",
+    ")",
+    "(",
+    "9223372036854775807",
+    "-9223372036854775808",
+    "0",
+    "-1",
+    "1e400",
+    "/ 0",
+    "% 0",
+    "+",
+    "*",
+    "and",
+    "or",
+    "not ",
+    "if ",
+    "then ",
+    "else ",
+    "=>",
+    "extends: go-west\n",
+    "per: [players, players]",
+    "visibility: owner",
+    "init: all",
+    "repeat: 1000000000000",
+    "while: \"true\"",
+    "call: setup",
+    "&a",
+    "*a",
+    "!!binary",
+    "~",
+    "\u{FEFF}",
+    "é",
+    "\0",
+    "$",
+    "{{",
+    "}}",
+    "{x}",
+    "rule: ",
+    "do: []",
+    "seed 1",
+    "chance: ",
+    "assert ",
+    "expect ",
+    "reject ",
+    "p1: ",
 ];
 
 /// `text` with 1 to 4 random edits: deletions, insertions of fragments, a duplicated or
@@ -449,7 +704,11 @@ const FRAGMENTS: &[&str] = &[
 fn mutate(g: &mut Gen, text: &str) -> String {
     let mut chars: Vec<char> = text.chars().collect();
     for _ in 0..1 + g.below(4) {
-        let at = if chars.is_empty() { 0 } else { g.below(chars.len() + 1) };
+        let at = if chars.is_empty() {
+            0
+        } else {
+            g.below(chars.len() + 1)
+        };
         match g.below(6) {
             0 => {
                 let end = (at + 1 + g.below(12)).min(chars.len());
@@ -491,19 +750,34 @@ fn mutate(g: &mut Gen, text: &str) -> String {
 
 /// The ruleset texts to mutate: every shipped ruleset and every test case.
 fn corpus() -> Vec<RulesetSource> {
-    let mut out: Vec<RulesetSource> = ruleset_names().iter().filter_map(|n| shipped(n).ok()).collect();
+    let mut out: Vec<RulesetSource> = ruleset_names()
+        .iter()
+        .filter_map(|n| shipped(n).ok())
+        .collect();
     let cases = workspace().join("tests/cases");
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&cases).unwrap().filter_map(|e| e.ok()).map(|e| e.path()).collect();
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&cases)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .collect();
     dirs.sort();
     for dir in dirs {
         if dir.join("ruleset.yaml").is_file() {
             out.push(source(&dir));
         }
     }
-    let mut broken: Vec<PathBuf> =
-        std::fs::read_dir(cases.join("broken")).unwrap().filter_map(|e| e.ok()).map(|e| e.path()).collect();
+    let mut broken: Vec<PathBuf> = std::fs::read_dir(cases.join("broken"))
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .collect();
     broken.sort();
-    out.extend(broken.iter().filter(|p| p.extension().is_some_and(|x| x == "yaml")).map(|p| source(p)));
+    out.extend(
+        broken
+            .iter()
+            .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+            .map(|p| source(p)),
+    );
     out
 }
 
@@ -537,10 +811,20 @@ fn traces() -> Vec<(PathBuf, String)> {
     let mut out = Vec::new();
     for name in ruleset_names() {
         let dir = workspace().join("rulesets").join(&name).join("traces");
-        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
-        let mut files: Vec<PathBuf> = entries.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "trace")).collect();
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        let mut files: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok())
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "trace"))
+            .collect();
         files.sort();
-        out.extend(files.into_iter().map(|f| (dir.clone(), std::fs::read_to_string(&f).unwrap())));
+        out.extend(
+            files
+                .into_iter()
+                .map(|f| (dir.clone(), std::fs::read_to_string(&f).unwrap())),
+        );
     }
     out
 }
@@ -569,7 +853,10 @@ impl Loaded {
         if let Some(game) = self.0.borrow().get(&key) {
             return game.clone();
         }
-        let game = shipped(name).ok().and_then(|src| load_with_params(&src, &shipped, params, Default::default()).ok()).map(std::rc::Rc::new);
+        let game = shipped(name)
+            .ok()
+            .and_then(|src| load_with_params(&src, &shipped, params, Default::default()).ok())
+            .map(std::rc::Rc::new);
         let mut cache = self.0.borrow_mut();
         if cache.len() >= Self::MAX {
             cache.clear();
@@ -586,11 +873,19 @@ fn mutated_traces(n: u64) {
         let mut g = Gen::new(seed);
         let (dir, text) = &traces[g.below(traces.len())];
         let text = mutate(&mut g, text);
-        let Ok(trace) = parse_trace(&text) else { return };
-        let RulesetRef::Name(name) = &trace.header.ruleset else { return };
-        let Some(game) = loaded.get(name, &trace.header.params) else { return };
+        let Ok(trace) = parse_trace(&text) else {
+            return;
+        };
+        let RulesetRef::Name(name) = &trace.header.ruleset else {
+            return;
+        };
+        let Some(game) = loaded.get(name, &trace.header.params) else {
+            return;
+        };
         let game = &*game;
-        let Ok(start) = starting_state(game, &trace, |p| std::fs::read_to_string(dir.join(p)).map_err(|e| e.to_string())) else {
+        let Ok(start) = starting_state(game, &trace, |p| {
+            std::fs::read_to_string(dir.join(p)).map_err(|e| e.to_string())
+        }) else {
             return;
         };
         let _ = replay(game, &trace, start, |_| {});
@@ -601,7 +896,8 @@ fn mutated_traces(n: u64) {
 /// mid-game state, as a position file.
 fn position_text<'a>(g: &mut Gen, games: &'a [Game]) -> (&'a Game, String) {
     let game = &games[g.below(games.len())];
-    let players = game.meta.min_players as usize + g.below(1 + (game.meta.max_players - game.meta.min_players) as usize);
+    let players = game.meta.min_players as usize
+        + g.below(1 + (game.meta.max_players - game.meta.min_players) as usize);
     let state = random_state(game, players, g.below(1000) as u64, g.below(60) as u64);
     let text = game.state_to_yaml(&state);
     (game, text)
@@ -613,12 +909,22 @@ fn mutated_positions_load_or_fail_cleanly() {
 }
 
 fn mutated_positions(n: u64) {
-    let games: Vec<Game> = ruleset_names().iter().map(|name| load_ruleset(name)).collect();
+    let games: Vec<Game> = ruleset_names()
+        .iter()
+        .map(|name| load_ruleset(name))
+        .collect();
     run_cases("mutated positions", n, |seed| {
         let mut g = Gen::new(seed);
         let (game, text) = position_text(&mut g, &games);
         // Half of them hand-written style: without the continuation.
-        let text = if g.chance(50) { text.split("continuation:").next().unwrap_or_default().to_string() } else { text };
+        let text = if g.chance(50) {
+            text.split("continuation:")
+                .next()
+                .unwrap_or_default()
+                .to_string()
+        } else {
+            text
+        };
         let text = mutate(&mut g, &text);
         dump(seed, &text);
         if let Ok(state) = game.state_from_yaml(&text) {
@@ -627,7 +933,9 @@ fn mutated_positions(n: u64) {
             for _ in 0..20 {
                 let choice = match game.status(&s) {
                     Status::Over(_) => break,
-                    Status::Decision { options, .. } if options > 0 => Choice::Option(rng.below(options as u64) as usize),
+                    Status::Decision { options, .. } if options > 0 => {
+                        Choice::Option(rng.below(options as u64) as usize)
+                    }
                     Status::Decision { .. } => break,
                     Status::Chance(c) => runner::sample_chance(&s, c, &mut rng),
                 };
@@ -648,25 +956,76 @@ fn expression(g: &mut Gen, depth: usize) -> String {
     if depth == 0 || g.chance(25) {
         return g
             .pick(&[
-                "1", "0", "-1", "9223372036854775807", "none", "true", "active", "players", "regions", "@east", "it",
-                "hand[active]", "wagons[@east]", "deck", "len(deck)", "\"text\"", "[]", "[1, 2]", "tokens[red]", "nosuch",
-                "regions[\"east\"]", "cards", "vp", "(", "",
+                "1",
+                "0",
+                "-1",
+                "9223372036854775807",
+                "none",
+                "true",
+                "active",
+                "players",
+                "regions",
+                "@east",
+                "it",
+                "hand[active]",
+                "wagons[@east]",
+                "deck",
+                "len(deck)",
+                "\"text\"",
+                "[]",
+                "[1, 2]",
+                "tokens[red]",
+                "nosuch",
+                "regions[\"east\"]",
+                "cards",
+                "vp",
+                "(",
+                "",
             ])
             .to_string();
     }
     let d = depth - 1;
     match g.below(12) {
         0 => format!("({})", expression(g, d)),
-        1 => format!("{} {} {}", expression(g, d), g.pick(&["+", "-", "*", "/", "%", "==", "<", "and", "or", "in"]), expression(g, d)),
+        1 => format!(
+            "{} {} {}",
+            expression(g, d),
+            g.pick(&["+", "-", "*", "/", "%", "==", "<", "and", "or", "in"]),
+            expression(g, d)
+        ),
         2 => format!("not {}", expression(g, d)),
         3 => format!("-{}", expression(g, d)),
-        4 => format!("{}({})", g.pick(&["len", "sum", "max", "min", "abs", "first", "count", "sort_by", "text", "pad"]), expression(g, d)),
-        5 => format!("{}({}, x => {})", g.pick(&["map", "filter", "any", "all", "argmax", "sum", "count_if"]), expression(g, d), expression(g, d)),
-        6 => format!("if {} then {} else {}", expression(g, d), expression(g, d), expression(g, d)),
+        4 => format!(
+            "{}({})",
+            g.pick(&[
+                "len", "sum", "max", "min", "abs", "first", "count", "sort_by", "text", "pad"
+            ]),
+            expression(g, d)
+        ),
+        5 => format!(
+            "{}({}, x => {})",
+            g.pick(&["map", "filter", "any", "all", "argmax", "sum", "count_if"]),
+            expression(g, d),
+            expression(g, d)
+        ),
+        6 => format!(
+            "if {} then {} else {}",
+            expression(g, d),
+            expression(g, d),
+            expression(g, d)
+        ),
         7 => format!("{}[{}]", expression(g, d), expression(g, d)),
-        8 => format!("{}.{}", expression(g, d), g.pick(&["id", "name", "track", "west", "cost", "x"])),
+        8 => format!(
+            "{}.{}",
+            expression(g, d),
+            g.pick(&["id", "name", "track", "west", "cost", "x"])
+        ),
         // Very deep nesting and very long chains.
-        9 => format!("{}1{}", "(".repeat(g.below(3000)), ")".repeat(g.below(3000))),
+        9 => format!(
+            "{}1{}",
+            "(".repeat(g.below(3000)),
+            ")".repeat(g.below(3000))
+        ),
         10 => vec!["1"; 1 + g.below(5000)].join(" + "),
         _ => format!("{}{}", "-".repeat(g.below(200)), expression(g, d)),
     }
@@ -679,7 +1038,9 @@ fn expressions_of_any_depth_evaluate_or_fail_cleanly() {
 
 fn expressions(n: u64) {
     let game = load_ruleset("go-west");
-    let state = game.start(vec!["red".into(), "green".into(), "blue".into()]).unwrap();
+    let state = game
+        .start(vec!["red".into(), "green".into(), "blue".into()])
+        .unwrap();
     run_cases("expressions", n, |seed| {
         let mut g = Gen::new(seed);
         let text = expression(&mut g, 6);
@@ -693,7 +1054,9 @@ fn expressions(n: u64) {
 /// A ruleset loaded with the optimizer on and off: `Ok(None)` when both refuse it with the
 /// same message, an error when loading differs.
 fn load_both(source: &RulesetSource) -> Result<Option<(Game, Game)>, String> {
-    let load_as = |optimizer| load_with(source, &shipped, &[], Default::default(), optimizer).map_err(|e| e.to_string());
+    let load_as = |optimizer| {
+        load_with(source, &shipped, &[], Default::default(), optimizer).map_err(|e| e.to_string())
+    };
     match (load_as(Optimizer::On), load_as(Optimizer::Off)) {
         (Ok(fast), Ok(plain)) => Ok(Some((fast, plain))),
         (fast, plain) => agree("loading", 0, fast.err(), plain.err()).map(|_| None),
@@ -705,11 +1068,19 @@ fn load_both(source: &RulesetSource) -> Result<Option<(Game, Game)>, String> {
 /// in what the state waits for, the options offered and their labels, the log, the state,
 /// an error's message, the outcome, the statistics or the display. The optimizer must
 /// never change what a game does. Returns the steps played when they agree.
-fn optimized_and_plain_agree(fast: &Game, plain: &Game, players: usize, seed: u64) -> Result<u32, String> {
+fn optimized_and_plain_agree(
+    fast: &Game,
+    plain: &Game,
+    players: usize,
+    seed: u64,
+) -> Result<u32, String> {
     let (mut fast_log, mut plain_log) = (Vec::new(), Vec::new());
     let started = (
-        fast.start_logged(names(players), &mut Journal::on(&mut fast_log)).map_err(|e| e.to_string()),
-        plain.start_logged(names(players), &mut Journal::on(&mut plain_log)).map_err(|e| e.to_string()),
+        fast.start_logged(names(players), &mut Journal::on(&mut fast_log))
+            .map_err(|e| e.to_string()),
+        plain
+            .start_logged(names(players), &mut Journal::on(&mut plain_log))
+            .map_err(|e| e.to_string()),
     );
     let (mut a, mut b) = match started {
         (Ok(a), Ok(b)) => (a, b),
@@ -724,17 +1095,27 @@ fn optimized_and_plain_agree(fast: &Game, plain: &Game, players: usize, seed: u6
         agree("what the state waits for", step, status, plain_status)?;
         let choice = match status {
             Status::Over(_) => {
-                let stats = |game: &Game, s: &State| format!("{:?}", game.stats(s).map_err(|e| e.to_string()));
+                let stats = |game: &Game, s: &State| {
+                    format!("{:?}", game.stats(s).map_err(|e| e.to_string()))
+                };
                 agree("the statistics", step, stats(fast, &a), stats(plain, &b))?;
-                agree("the display", step, fast.render_state(&a, None), plain.render_state(&b, None))?;
+                agree(
+                    "the display",
+                    step,
+                    fast.render_state(&a, None),
+                    plain.render_state(&b, None),
+                )?;
                 return Ok(step);
             }
             Status::Decision { .. } => {
-                let labels = |game: &Game, s: &State| game.option_labels(s).map_err(|e| e.to_string());
+                let labels =
+                    |game: &Game, s: &State| game.option_labels(s).map_err(|e| e.to_string());
                 agree("the options", step, labels(fast, &a), labels(plain, &b))?;
                 let prompt = |game: &Game, s: &State| game.prompt(s).map_err(|e| e.to_string());
                 agree("the prompt", step, prompt(fast, &a), prompt(plain, &b))?;
-                let Some(view) = fast.view(&a) else { return Ok(step) };
+                let Some(view) = fast.view(&a) else {
+                    return Ok(step);
+                };
                 match agent.decide(&view) {
                     Ok(i) => Choice::Option(i),
                     Err(_) => return Ok(step),
@@ -742,8 +1123,12 @@ fn optimized_and_plain_agree(fast: &Game, plain: &Game, players: usize, seed: u6
             }
             Status::Chance(c) => runner::sample_chance(&a, c, &mut rng),
         };
-        let applied = fast.apply(&mut a, choice.clone(), &mut Journal::on(&mut fast_log)).map_err(|e| e.to_string());
-        let plain_applied = plain.apply(&mut b, choice, &mut Journal::on(&mut plain_log)).map_err(|e| e.to_string());
+        let applied = fast
+            .apply(&mut a, choice.clone(), &mut Journal::on(&mut fast_log))
+            .map_err(|e| e.to_string());
+        let plain_applied = plain
+            .apply(&mut b, choice, &mut Journal::on(&mut plain_log))
+            .map_err(|e| e.to_string());
         agree("applying the step", step, &applied, &plain_applied)?;
         if applied.is_err() {
             agree("the log", step, &fast_log, &plain_log)?;
@@ -759,8 +1144,18 @@ fn agree<T: std::fmt::Debug>(what: &str, step: u32, fast: T, plain: T) -> Result
     if fast == plain {
         return Ok(());
     }
-    let at = fast.lines().zip(plain.lines()).position(|(f, p)| f != p).unwrap_or(0);
-    let around = |text: &str| text.lines().skip(at.saturating_sub(3)).take(8).collect::<Vec<_>>().join("\n");
+    let at = fast
+        .lines()
+        .zip(plain.lines())
+        .position(|(f, p)| f != p)
+        .unwrap_or(0);
+    let around = |text: &str| {
+        text.lines()
+            .skip(at.saturating_sub(3))
+            .take(8)
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
     Err(format!(
         "step {step}: {what} differs with the optimizer on and off, from line {}:\n--- optimized\n{}\n--- unoptimized\n{}",
         at + 1,
@@ -779,7 +1174,9 @@ fn optimizer_on_generated_rulesets(n: u64) {
         let text = RulesetGen::ruleset(seed);
         dump(seed, &text);
         let agreed = load_both(&ruleset_source(text.clone())).and_then(|games| match games {
-            Some((fast, plain)) => optimized_and_plain_agree(&fast, &plain, fast.meta.min_players as usize, seed),
+            Some((fast, plain)) => {
+                optimized_and_plain_agree(&fast, &plain, fast.meta.min_players as usize, seed)
+            }
             None => Ok(0),
         });
         if let Err(e) = agreed {
@@ -791,14 +1188,22 @@ fn optimizer_on_generated_rulesets(n: u64) {
 /// Every shipped ruleset and test case, at every player count, two seeds each.
 #[test]
 fn optimizer_keeps_shipped_games_and_cases_the_same() {
-    let corpus: Vec<RulesetSource> = corpus().into_iter().filter(|s| !s.origin.contains("broken")).collect();
+    let corpus: Vec<RulesetSource> = corpus()
+        .into_iter()
+        .filter(|s| !s.origin.contains("broken"))
+        .collect();
     let mut played = 0;
     for src in &corpus {
-        let Some((fast, plain)) = load_both(src).unwrap_or_else(|e| panic!("{}: {e}", src.origin)) else { continue };
+        let Some((fast, plain)) = load_both(src).unwrap_or_else(|e| panic!("{}: {e}", src.origin))
+        else {
+            continue;
+        };
         for players in fast.meta.min_players as usize..=fast.meta.max_players as usize {
             for seed in 1..=2 {
-                played += optimized_and_plain_agree(&fast, &plain, players, seed)
-                    .unwrap_or_else(|e| panic!("{} with {players} players, seed {seed}: {e}", src.origin));
+                played +=
+                    optimized_and_plain_agree(&fast, &plain, players, seed).unwrap_or_else(|e| {
+                        panic!("{} with {players} players, seed {seed}: {e}", src.origin)
+                    });
             }
         }
     }

@@ -57,7 +57,11 @@ fn scoring_with_enough_wagons_pays_every_token() {
     // §5.2 first regime: 5 wagons in the East, 5 tokens: red 3, green 1, blue 1.
     let g = game();
     let vars = "  wagons: { new-england: 15, east: 5 }\n  tokens: { red: 27, green: 29, blue: 29 }";
-    let mut s = position(&g, vars, &format!("{HAND}\n  track: {{ east: [red, green, red, blue, red] }}"));
+    let mut s = position(
+        &g,
+        vars,
+        &format!("{HAND}\n  track: {{ east: [red, green, red, blue, red] }}"),
+    );
     choose(&g, &mut s, "one action");
     choose(&g, &mut s, "score");
     assert_eq!(vps(&g, &s), [13, 11, 11]);
@@ -80,7 +84,10 @@ fn a_token_on_a_full_track_returns_the_oldest_to_its_owner() {
     assert_eq!(var(&g, &s, "tokens", "red"), 24);
     let (_, track) = g.zone("track").unwrap();
     let east = g.table("regions").unwrap().1.row_index("east").unwrap() as usize;
-    let owners: Vec<String> = s.zones[track.base + east].iter().map(|p| s.names[*p as usize].clone()).collect();
+    let owners: Vec<String> = s.zones[track.base + east]
+        .iter()
+        .map(|p| s.names[*p as usize].clone())
+        .collect();
     assert_eq!(owners, ["blue", "red", "red", "red", "red", "red", "red"]);
 }
 
@@ -92,7 +99,14 @@ fn plus_one_puts_a_second_token_on_another_track() {
     let mut s = position(&g, "", HAND);
     choose(&g, &mut s, "one action");
     choose(&g, &mut s, "play card:gw-12");
-    assert_eq!(options(&g, &s), ["extra token on:great-plains", "extra token on:midwest", "extra token on:west"]);
+    assert_eq!(
+        options(&g, &s),
+        [
+            "extra token on:great-plains",
+            "extra token on:midwest",
+            "extra token on:west"
+        ]
+    );
     choose(&g, &mut s, "extra token on:west");
     choose(&g, &mut s, "move wagon from:new-england");
     assert_eq!(var(&g, &s, "tokens", "red"), 30 - 3 - 2);
@@ -121,14 +135,21 @@ fn cards_beyond_tokens_and_points_cannot_be_played() {
     // Red has 0 tokens and 2 VP: gw-11 (cost 4) and gw-12 (cost 3) are not offered;
     // gw-01 (cost 0) is. Selling is always possible.
     let g = game();
-    let mut s = position(&g, "  tokens: { red: 0 }\n  bank: { red: 30 }\n  vp: { red: 2 }", HAND);
+    let mut s = position(
+        &g,
+        "  tokens: { red: 0 }\n  bank: { red: 30 }\n  vp: { red: 2 }",
+        HAND,
+    );
     choose(&g, &mut s, "one action");
     let opts = options(&g, &s);
     assert!(!opts.contains(&"play card:gw-11".to_string()));
     assert!(!opts.contains(&"play card:gw-12".to_string()));
     assert!(opts.contains(&"play card:gw-01".to_string()));
     assert!(opts.contains(&"sell card:gw-11".to_string()));
-    assert!(opts.contains(&"score".to_string()), "the first scoring card costs 1: 0 tokens + 2 VP suffice");
+    assert!(
+        opts.contains(&"score".to_string()),
+        "the first scoring card costs 1: 0 tokens + 2 VP suffice"
+    );
 }
 
 #[test]
@@ -137,7 +158,11 @@ fn selling_is_limited_by_the_bank() {
     // Red's other 18 tokens are on the tracks (7 + 7 + 4).
     let g = game();
     let tracks = "  track: { east: [red, red, red, red, red, red, red], great-plains: [red, red, red, red, red, red, red], midwest: [red, red, red, red] }";
-    let mut s = position(&g, "  tokens: { red: 10 }\n  bank: { red: 2 }", &format!("{HAND}\n{tracks}"));
+    let mut s = position(
+        &g,
+        "  tokens: { red: 10 }\n  bank: { red: 2 }",
+        &format!("{HAND}\n{tracks}"),
+    );
     choose(&g, &mut s, "one action");
     choose(&g, &mut s, "sell card:gw-11");
     assert_eq!(var(&g, &s, "tokens", "red"), 12);
@@ -158,7 +183,13 @@ fn the_double_action_pawn_gives_two_actions_and_returns_when_all_are_used() {
     choose(&g, &mut s, "sell card:gw-01");
     choose(&g, &mut s, "sell card:gw-13");
     // Now green's turn, with the pawn back: green is asked about it first.
-    assert_eq!(g.status(&s), Status::Decision { player: 1, options: 2 });
+    assert_eq!(
+        g.status(&s),
+        Status::Decision {
+            player: 1,
+            options: 2
+        }
+    );
     assert_eq!(options(&g, &s), ["one action", "double action"]);
     assert_eq!(var(&g, &s, "pawn", "red"), 1);
 }
@@ -175,7 +206,9 @@ fn a_scoring_that_reaches_50_ends_the_game() {
     );
     choose(&g, &mut s, "one action");
     choose(&g, &mut s, "score");
-    let Status::Over(outcome) = g.status(&s) else { panic!("the game should be over") };
+    let Status::Over(outcome) = g.status(&s) else {
+        panic!("the game should be over")
+    };
     assert_eq!(outcome.scores, vec![50, 12, 10]);
     assert_eq!(outcome.ranks, vec![1, 2, 3]);
 }
@@ -195,9 +228,15 @@ fn empty_new_england_and_east_end_the_game_with_a_free_scoring() {
     choose(&g, &mut s, "one action");
     choose(&g, &mut s, "play card:gw-03");
     choose(&g, &mut s, "move wagon from:east");
-    let Status::Over(outcome) = g.status(&s) else { panic!("the game should be over") };
+    let Status::Over(outcome) = g.status(&s) else {
+        panic!("the game should be over")
+    };
     assert_eq!(outcome.scores, vec![10, 12, 10]);
-    assert_eq!(var(&g, &s, "scorings", "red"), 0, "the free scoring uses no scoring card");
+    assert_eq!(
+        var(&g, &s, "scorings", "red"),
+        0,
+        "the free scoring uses no scoring card"
+    );
 }
 
 #[test]
@@ -213,7 +252,9 @@ fn ties_are_broken_by_tokens_in_hand_then_shared() {
     );
     choose(&g, &mut s, "one action");
     choose(&g, &mut s, "play card:gw-01");
-    let Status::Over(outcome) = g.status(&s) else { panic!("the game should be over") };
+    let Status::Over(outcome) = g.status(&s) else {
+        panic!("the game should be over")
+    };
     assert_eq!(outcome.scores, vec![20, 20, 20]);
     assert_eq!(outcome.tiebreaks, vec![vec![5], vec![5], vec![3]]);
     assert_eq!(outcome.ranks, vec![1, 1, 3]);
@@ -225,10 +266,17 @@ fn the_deck_is_reshuffled_from_played_cards_when_empty() {
     // §5.5: the deck is empty; red sells gw-01: drawing needs the discard pile (now gw-01
     // and gw-05) shuffled into a new deck — a chance point.
     let g = game();
-    let mut s = position(&g, "", "  hand: { red: [gw-01, gw-13] }\n  deck: []\n  discard: [gw-05]");
+    let mut s = position(
+        &g,
+        "",
+        "  hand: { red: [gw-01, gw-13] }\n  deck: []\n  discard: [gw-05]",
+    );
     choose(&g, &mut s, "one action");
     choose(&g, &mut s, "sell card:gw-01");
-    assert!(matches!(g.status(&s), Status::Chance(_)), "the reshuffle is a chance point");
+    assert!(
+        matches!(g.status(&s), Status::Chance(_)),
+        "the reshuffle is a chance point"
+    );
 }
 
 #[test]
@@ -238,8 +286,13 @@ fn an_agent_sees_its_own_hand_and_only_the_size_of_the_others() {
     let g = game();
     let mut s = g.start(names(3)).unwrap();
     while let Status::Chance(c) = g.status(&s) {
-        let choice = frontier_interpreter::runner::sample_chance(&s, c, &mut frontier_interpreter::GameRng::new(5));
-        g.apply(&mut s, choice, &mut frontier_interpreter::Journal::off()).unwrap();
+        let choice = frontier_interpreter::runner::sample_chance(
+            &s,
+            c,
+            &mut frontier_interpreter::GameRng::new(5),
+        );
+        g.apply(&mut s, choice, &mut frontier_interpreter::Journal::off())
+            .unwrap();
     }
     let view = g.view(&s).expect("a decision");
     assert_eq!(view.player(), 0);
@@ -249,9 +302,18 @@ fn an_agent_sees_its_own_hand_and_only_the_size_of_the_others() {
     let own = frontier_tests::text(&g, &s, "hand[p1]");
     assert!(seen.contains("hand[p1]:\n"), "{seen}");
     for card in own.split(' ') {
-        assert!(seen.contains(&format!("\n  {card}  ")), "{card} of p1's hand: {seen}");
+        assert!(
+            seen.contains(&format!("\n  {card}  ")),
+            "{card} of p1's hand: {seen}"
+        );
     }
-    assert!(seen.contains("hand[p2]: 7 hidden\n") && seen.contains("hand[p3]: 7 hidden\n"), "{seen}");
+    assert!(
+        seen.contains("hand[p2]: 7 hidden\n") && seen.contains("hand[p3]: 7 hidden\n"),
+        "{seen}"
+    );
     let p2_card = frontier_tests::text(&g, &s, "first(hand[p2])");
-    assert!(!seen.contains(&p2_card), "{p2_card} is in p2's hand, not visible to p1: {seen}");
+    assert!(
+        !seen.contains(&p2_card),
+        "{p2_card} is in p2's hand, not visible to p1: {seen}"
+    );
 }

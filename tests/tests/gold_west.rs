@@ -21,7 +21,13 @@ fn settle(game: &Game, state: &mut State, seed: u64) {
 }
 
 fn check(game: &Game, state: &State, expr: &str) {
-    assert!(matches!(eval(game, state, expr), frontier_interpreter::Value::Bool(true)), "false: {expr}");
+    assert!(
+        matches!(
+            eval(game, state, expr),
+            frontier_interpreter::Value::Bool(true)
+        ),
+        "false: {expr}"
+    );
 }
 
 fn over_scores(game: &Game, state: &State) -> Vec<i64> {
@@ -45,15 +51,34 @@ fn setup_lays_out_the_map_by_player_count() {
             let mut s = g.start(names(n)).unwrap();
             settle(&g, &mut s, seed);
             assert_eq!(int(&g, &s, "count_if(hexes, terrain[it] != none)"), land);
-            assert_eq!(int(&g, &s, "count_if(hexes, token[it] != none or face_down(it))"), land);
+            assert_eq!(
+                int(
+                    &g,
+                    &s,
+                    "count_if(hexes, token[it] != none or face_down(it))"
+                ),
+                land
+            );
             check(&g, &s, "all(hexes, h => (token[h] == none or token[h].terrain == terrain[h]) and all(hidden[h], k => k.terrain == terrain[h]))");
             assert_eq!(int(&g, &s, "count_if(hexes, token[it] != none)"), 12);
             check(&g, &s, "all(hexes, h => (token[h] != none) == (terrain[h] != none and any(neighbours(h), n => n.water)))");
-            check(&g, &s, "all(hexes, h => len(hidden[h]) <= 1 and not (face_down(h) and token[h] != none))");
+            check(
+                &g,
+                &s,
+                "all(hexes, h => len(hidden[h]) <= 1 and not (face_down(h) and token[h] != none))",
+            );
             if n > 2 {
-                check(&g, &s, "all(terrains, t => count_if(hexes, terrain[it] == t) == 14)");
+                check(
+                    &g,
+                    &s,
+                    "all(terrains, t => count_if(hexes, terrain[it] == t) == 14)",
+                );
             } else {
-                check(&g, &s, "all(hexes, (terrain[it] == none) == (it.water or it.end))");
+                check(
+                    &g,
+                    &s,
+                    "all(hexes, (terrain[it] == none) == (it.water or it.end))",
+                );
             }
         }
     }
@@ -68,7 +93,14 @@ fn setup_lays_out_the_map_by_player_count() {
         chance(&g, &mut s, "1");
     }
     settle(&g, &mut s, 1);
-    assert_eq!(text(&g, &s, "map([@I6, @H7, @G6, @G5, @H5, @I5, @H6], h => terrain[h])"), "copper forest copper silver gold forest gold");
+    assert_eq!(
+        text(
+            &g,
+            &s,
+            "map([@I6, @H7, @G6, @G5, @H5, @I5, @H6], h => terrain[h])"
+        ),
+        "copper forest copper silver gold forest gold"
+    );
 }
 
 #[test]
@@ -97,7 +129,10 @@ fn setup_gives_camps_and_starting_resources_by_seat() {
     assert_eq!(text(&g, &s, "track[p4, @s2]"), "copper");
     assert_eq!(int(&g, &s, "len(track[p3, @s2]) + len(track[p3, @s3])"), 0);
     // Seat 1 starts, choosing between its two sections.
-    assert_eq!(options(&g, &s), ["activate section 0", "activate section 1"]);
+    assert_eq!(
+        options(&g, &s),
+        ["activate section 0", "activate section 1"]
+    );
 }
 
 #[test]
@@ -110,7 +145,11 @@ fn setup_draws_four_offices_and_the_4vp_tile() {
         settle(&g, &mut s, seed);
         assert_eq!(int(&g, &s, "count_if(spaces, space_office[it] == none)"), 1);
         assert_eq!(int(&g, &s, "len(drawn)"), 4);
-        check(&g, &s, "all(drawn, o => count_if(spaces, space_office[it] == o) == 2)");
+        check(
+            &g,
+            &s,
+            "all(drawn, o => count_if(spaces, space_office[it] == o) == 2)",
+        );
         check(
             &g,
             &s,
@@ -130,7 +169,10 @@ fn setup_deals_investments_and_bonus_tiles() {
         assert_eq!(int(&g, &s, "len(offer)"), 8);
         assert_eq!(int(&g, &s, "len(inv_deck)"), 12);
         assert_eq!(text(&g, &s, "map(inv_bonus, it.vp)"), bonus);
-        assert_eq!(text(&g, &s, "map(spots, s => text(map(stack[s], it.vp)))"), "7 4 7 4 8 5 8 5 9 6 9 6");
+        assert_eq!(
+            text(&g, &s, "map(spots, s => text(map(stack[s], it.vp)))"),
+            "7 4 7 4 8 5 8 5 9 6 9 6"
+        );
     }
 }
 
@@ -180,11 +222,26 @@ fn investment_effects() {
     let start = |card: &str, extra_vars: &str| start_with(card, extra_vars, "");
     // inv-19 (3 copper 1 silver, 7 VP): one coach one space. Gold 0 -> 1. 7 + 3 = 10 VP.
     let mut s = start("inv-19", "");
-    assert_eq!(options(&g, &s), ["copper coach 1 space", "silver coach 1 space", "gold coach 1 space", "no move"]);
+    assert_eq!(
+        options(&g, &s),
+        [
+            "copper coach 1 space",
+            "silver coach 1 space",
+            "gold coach 1 space",
+            "no move"
+        ]
+    );
     choose(&g, &mut s, "gold coach 1 space");
     assert_eq!(int(&g, &s, "coach[red, resources@gold]"), 1);
     assert_eq!(var(&g, &s, "vp", "red"), 10);
-    assert_eq!(int(&g, &s, "have[resources@copper] * 100 + have[resources@silver] * 10 + have[resources@gold]"), 245);
+    assert_eq!(
+        int(
+            &g,
+            &s,
+            "have[resources@copper] * 100 + have[resources@silver] * 10 + have[resources@gold]"
+        ),
+        245
+    );
     // inv-11 (3 gold 1 silver, 11 VP): +1 forest influence, no influence token used.
     let s = start("inv-11", "");
     assert_eq!(int(&g, &s, "influence(red, terrains@forest)"), 1);
@@ -202,7 +259,11 @@ fn investment_effects() {
     assert!(options(&g, &s).contains(&"boomtown ag-ag".to_string()));
     // inv-18 (2 copper 2 silver, 7 VP): two resources anywhere, no VP.
     let mut s = start("inv-18", "");
-    assert_eq!(options(&g, &s).len(), 5 * 4 + 1, "5 kinds x 4 sections, or stop");
+    assert_eq!(
+        options(&g, &s).len(),
+        5 * 4 + 1,
+        "5 kinds x 4 sections, or stop"
+    );
     choose(&g, &mut s, "add gold to section 3");
     choose(&g, &mut s, "add wood to section 0");
     assert_eq!(text(&g, &s, "track[red, @s3]"), "gold");
@@ -214,7 +275,10 @@ fn investment_effects() {
         "inv-02",
         "  space_office: { cu-au: saloon, ag-au: saloon }\n  bt_owner: { cu-au: blue, au-cu: blue }",
     );
-    assert_eq!(options(&g, &s), ["influence over blue on cu-au", "no influence"]);
+    assert_eq!(
+        options(&g, &s),
+        ["influence over blue on cu-au", "no influence"]
+    );
     choose(&g, &mut s, "influence over blue on cu-au");
     assert_eq!(var(&g, &s, "bt_owner2", "cu-au"), 0);
     assert_eq!(var(&g, &s, "vp", "red"), 8);
@@ -225,16 +289,37 @@ fn investment_effects() {
     assert_eq!(int(&g, &s, "influence(red, terrains@silver)"), 2);
     assert_eq!(var(&g, &s, "infl_tokens", "red"), 11);
     // inv-03 (2 gold 2 silver, 9 VP): look at two face-down tokens (only face-down ones).
-    let mut s = start_with("inv-03", "  token: { E6: a-aa-1 }", "  hidden: { E4: [f-www-1], E5: [g-ggg-1] }\n");
-    assert_eq!(options(&g, &s), ["look at E4", "look at E5", "look no further"]);
+    let mut s = start_with(
+        "inv-03",
+        "  token: { E6: a-aa-1 }",
+        "  hidden: { E4: [f-www-1], E5: [g-ggg-1] }\n",
+    );
+    assert_eq!(
+        options(&g, &s),
+        ["look at E4", "look at E5", "look no further"]
+    );
     choose(&g, &mut s, "look at E5");
     assert_eq!(options(&g, &s), ["look at E4", "look no further"]);
     choose(&g, &mut s, "look at E4");
     // Red alone is shown the two tokens; they stay face down, on their hexes.
     check(&g, &s, "knows(red, @f-www-1) and knows(red, @g-ggg-1) and not knows(blue, @f-www-1) and not knows(blue, @g-ggg-1)");
-    check(&g, &s, "face_down(@E4) and token[@E4] == none and first(hidden[@E4]) == @f-www-1");
-    let shown = |seat: u8| g.render_state(&s, Some(seat)).lines().filter(|l| l.starts_with("hidden[E")).collect::<Vec<_>>().join("\n");
-    assert!(shown(0).contains("hidden[E4]: f-www-1\nhidden[E5]: g-ggg-1"), "{}", shown(0));
+    check(
+        &g,
+        &s,
+        "face_down(@E4) and token[@E4] == none and first(hidden[@E4]) == @f-www-1",
+    );
+    let shown = |seat: u8| {
+        g.render_state(&s, Some(seat))
+            .lines()
+            .filter(|l| l.starts_with("hidden[E"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert!(
+        shown(0).contains("hidden[E4]: f-www-1\nhidden[E5]: g-ggg-1"),
+        "{}",
+        shown(0)
+    );
     assert!(!shown(1).contains("f-www-1"), "{}", shown(1));
     assert_eq!(var(&g, &s, "vp", "red"), 12);
 }
@@ -301,7 +386,12 @@ fn ranking_breaks_ties_by_wanted_then_supply() {
         _ => unreachable!(),
     }
     // Same Wanted: the supply track decides (blue 1 resource, red none).
-    let mut s = position(&g, "red, blue, green", "  vp: { red: 10, blue: 10, green: 8 }", "  track: { blue: { s3: [stone] } }");
+    let mut s = position(
+        &g,
+        "red, blue, green",
+        "  vp: { red: 10, blue: 10, green: 8 }",
+        "  track: { blue: { s3: [stone] } }",
+    );
     choose(&g, &mut s, "activate section 3");
     match g.status(&s) {
         Status::Over(o) => assert_eq!(o.ranks, [2, 1, 3]),
@@ -326,11 +416,25 @@ fn the_display_draws_the_map() {
     );
     let shown = g.render_display(&s);
     let lines: Vec<&str> = shown.lines().collect();
-    let row = lines.iter().find(|l| l.contains("G4 ~")).expect("a line with G4");
-    assert!(row.contains("E4 f") && row.contains("K4 c") && row.contains("~~~"), "{row}");
+    let row = lines
+        .iter()
+        .find(|l| l.contains("G4 ~"))
+        .expect("a line with G4");
+    assert!(
+        row.contains("E4 f") && row.contains("K4 c") && row.contains("~~~"),
+        "{row}"
+    );
     let below = lines.iter().position(|l| l.contains("G4 ~")).unwrap() + 1;
-    assert!(lines[below].contains("1S"), "red's settlement on E4: {}", lines[below]);
-    assert!(lines[below].contains("CCA"), "K4's face-up token: {}", lines[below]);
+    assert!(
+        lines[below].contains("1S"),
+        "red's settlement on E4: {}",
+        lines[below]
+    );
+    assert!(
+        lines[below].contains("CCA"),
+        "K4's face-up token: {}",
+        lines[below]
+    );
     assert!(shown.contains("??"), "F3 face down");
     assert!(shown.contains("1 red"), "player lines");
     assert!(shown.contains("Boomtown"));

@@ -38,7 +38,9 @@ impl Runner<'_> {
                         return;
                     }
                     let choice = sample_chance(&self.state, c, &mut self.rng);
-                    self.game.apply(&mut self.state, choice, &mut Journal::off()).unwrap_or_else(|e| panic!("{}: {e}", self.name));
+                    self.game
+                        .apply(&mut self.state, choice, &mut Journal::off())
+                        .unwrap_or_else(|e| panic!("{}: {e}", self.name));
                 }
                 _ => return,
             }
@@ -51,15 +53,21 @@ impl Runner<'_> {
             chance(self.game, &mut self.state, outcome.trim());
         } else if let Some(rest) = line.strip_prefix("outcomes:") {
             self.settle(true);
-            let Status::Chance(Chance::Pick { outcomes, .. }) = self.game.status(&self.state) else {
+            let Status::Chance(Chance::Pick { outcomes, .. }) = self.game.status(&self.state)
+            else {
                 panic!("{name}: `{line}`: no pick is pending")
             };
-            let got: Vec<String> = outcomes.iter().map(|v| self.game.value_text(v, &self.state.names)).collect();
+            let got: Vec<String> = outcomes
+                .iter()
+                .map(|v| self.game.value_text(v, &self.state.names))
+                .collect();
             let want: Vec<String> = rest.split_whitespace().map(str::to_string).collect();
             assert_eq!(got, want, "{name}: the outcomes of the pending pick");
         } else if let Some(rest) = line.strip_prefix("options ") {
             self.settle(false);
-            let (who, labels) = rest.split_once(':').unwrap_or_else(|| panic!("{name}: `{line}`"));
+            let (who, labels) = rest
+                .split_once(':')
+                .unwrap_or_else(|| panic!("{name}: `{line}`"));
             self.expect_decider(who.trim(), line);
             let mut got = options(self.game, &self.state);
             let mut want: Vec<String> = labels.split('|').map(|l| l.trim().to_string()).collect();
@@ -68,7 +76,9 @@ impl Runner<'_> {
             assert_eq!(got, want, "{name}: the options at `{line}`");
         } else {
             self.settle(false);
-            let (who, label) = line.split_once(':').unwrap_or_else(|| panic!("{name}: `{line}` is not `player: label`"));
+            let (who, label) = line
+                .split_once(':')
+                .unwrap_or_else(|| panic!("{name}: `{line}` is not `player: label`"));
             self.expect_decider(who.trim(), line);
             choose(self.game, &mut self.state, label.trim());
         }
@@ -77,7 +87,11 @@ impl Runner<'_> {
     fn expect_decider(&self, who: &str, line: &str) {
         match self.game.status(&self.state) {
             Status::Decision { player, .. } => {
-                assert_eq!(self.state.names[player as usize], who, "{}: `{line}`: another player decides", self.name)
+                assert_eq!(
+                    self.state.names[player as usize], who,
+                    "{}: `{line}`: another player decides",
+                    self.name
+                )
             }
             _ => panic!("{}: `{line}`: no decision is pending", self.name),
         }
@@ -85,12 +99,23 @@ impl Runner<'_> {
 }
 
 fn run_case(file: &str, case: &Yaml) -> usize {
-    let ruleset = case.get("ruleset").and_then(Yaml::as_str).unwrap_or("grand-junction");
-    let title = case.get("name").and_then(Yaml::as_str).map(|n| format!("{file} ({n})")).unwrap_or_else(|| file.to_string());
+    let ruleset = case
+        .get("ruleset")
+        .and_then(Yaml::as_str)
+        .unwrap_or("grand-junction");
+    let title = case
+        .get("name")
+        .and_then(Yaml::as_str)
+        .map(|n| format!("{file} ({n})"))
+        .unwrap_or_else(|| file.to_string());
     let params: Vec<(String, i64)> = case
         .get("params")
         .and_then(Yaml::as_mapping)
-        .map(|m| m.iter().map(|(k, v)| (k.as_str().unwrap().to_string(), v.as_i64().unwrap())).collect())
+        .map(|m| {
+            m.iter()
+                .map(|(k, v)| (k.as_str().unwrap().to_string(), v.as_i64().unwrap()))
+                .collect()
+        })
         .unwrap_or_default();
     let game = load_ruleset_with(ruleset, &params);
     let players: Vec<String> = case
@@ -103,20 +128,44 @@ fn run_case(file: &str, case: &Yaml) -> usize {
     let state = match case.get("position") {
         Some(pos) => {
             let mut pos = pos.as_mapping().cloned().unwrap_or_default();
-            pos.insert("players".into(), Yaml::Sequence(players.iter().map(|p| Yaml::from(p.as_str())).collect()));
+            pos.insert(
+                "players".into(),
+                Yaml::Sequence(players.iter().map(|p| Yaml::from(p.as_str())).collect()),
+            );
             let text = serde_yaml::to_string(&pos).unwrap();
-            game.state_from_yaml(&text).unwrap_or_else(|e| panic!("{title}: {e}"))
+            game.state_from_yaml(&text)
+                .unwrap_or_else(|e| panic!("{title}: {e}"))
         }
-        None => game.start(players.clone()).unwrap_or_else(|e| panic!("{title}: {e}")),
+        None => game
+            .start(players.clone())
+            .unwrap_or_else(|e| panic!("{title}: {e}")),
     };
     let seed = case.get("seed").and_then(Yaml::as_u64).unwrap_or(0);
-    let mut r = Runner { game: &game, state, rng: GameRng::new(seed), name: title.clone() };
-    for step in case.get("steps").and_then(Yaml::as_sequence).map(|s| s.as_slice()).unwrap_or_default() {
-        r.step(step.as_str().unwrap_or_else(|| panic!("{title}: a step is a line of text")));
+    let mut r = Runner {
+        game: &game,
+        state,
+        rng: GameRng::new(seed),
+        name: title.clone(),
+    };
+    for step in case
+        .get("steps")
+        .and_then(Yaml::as_sequence)
+        .map(|s| s.as_slice())
+        .unwrap_or_default()
+    {
+        r.step(
+            step.as_str()
+                .unwrap_or_else(|| panic!("{title}: a step is a line of text")),
+        );
     }
     r.settle(false);
     let mut checked = 0;
-    for (expr, want) in case.get("expect").and_then(Yaml::as_mapping).cloned().unwrap_or_default() {
+    for (expr, want) in case
+        .get("expect")
+        .and_then(Yaml::as_mapping)
+        .cloned()
+        .unwrap_or_default()
+    {
         let expr = expr.as_str().unwrap().to_string();
         let got = eval(&game, &r.state, &expr);
         match (&got, want) {
@@ -126,7 +175,10 @@ fn run_case(file: &str, case: &Yaml) -> usize {
         }
         checked += 1;
     }
-    assert!(case.get("why").is_some(), "{title}: every case says why (the hand computation)");
+    assert!(
+        case.get("why").is_some(),
+        "{title}: every case says why (the hand computation)"
+    );
     checked
 }
 
@@ -138,7 +190,8 @@ fn grand_junction_rule_cases() {
     let mut checks = 0;
     for f in files {
         let name = f.file_name().unwrap().to_string_lossy().into_owned();
-        let doc: Yaml = serde_yaml::from_str(&std::fs::read_to_string(&f).unwrap()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let doc: Yaml = serde_yaml::from_str(&std::fs::read_to_string(&f).unwrap())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
         match doc.get("cases").and_then(Yaml::as_sequence) {
             Some(list) => {
                 for c in list {
@@ -158,10 +211,14 @@ fn grand_junction_rule_cases() {
 /// Every case file is named in RULES.md, so the map says what covers each clause.
 #[test]
 fn every_case_is_in_the_rules_map() {
-    let map = std::fs::read_to_string(workspace().join("rulesets/grand-junction/RULES.md")).unwrap();
+    let map =
+        std::fs::read_to_string(workspace().join("rulesets/grand-junction/RULES.md")).unwrap();
     for e in std::fs::read_dir(workspace().join("rulesets/grand-junction/cases")).unwrap() {
         let name = e.unwrap().file_name().to_string_lossy().into_owned();
-        assert!(map.contains(&format!("cases/{name}")), "RULES.md does not name cases/{name}");
+        assert!(
+            map.contains(&format!("cases/{name}")),
+            "RULES.md does not name cases/{name}"
+        );
     }
 }
 
@@ -187,25 +244,39 @@ const INVARIANTS: &[&str] = &[
 fn random_games_keep_the_invariants() {
     use frontier_interpreter::agent::{Agent, RandomAgent};
     use frontier_interpreter::Choice;
-    for (name, counts) in [("grand-junction", 5..=10), ("grand-junction-simplified", 3..=4)] {
+    for (name, counts) in [
+        ("grand-junction", 5..=10),
+        ("grand-junction-simplified", 3..=4),
+    ] {
         let game = load_ruleset(name);
         for n in counts {
             for seed in 0..6u64 {
                 let mut state = game.start(names(n)).unwrap();
                 let mut rng = GameRng::new(seed);
-                let mut agents: Vec<RandomAgent> = (0..n).map(|p| RandomAgent::new(GameRng::derived(seed, p as u64))).collect();
+                let mut agents: Vec<RandomAgent> = (0..n)
+                    .map(|p| RandomAgent::new(GameRng::derived(seed, p as u64)))
+                    .collect();
                 loop {
                     let choice = match game.status(&state) {
                         Status::Over(_) => break,
                         Status::Decision { player, .. } => {
                             for inv in INVARIANTS {
-                                assert!(matches!(eval(&game, &state, inv), Value::Bool(true)), "{name} {n}p seed {seed}: {inv}\n{}", game.render_state(&state, None));
+                                assert!(
+                                    matches!(eval(&game, &state, inv), Value::Bool(true)),
+                                    "{name} {n}p seed {seed}: {inv}\n{}",
+                                    game.render_state(&state, None)
+                                );
                             }
-                            Choice::Option(agents[player as usize].decide(&game.view(&state).unwrap()).unwrap())
+                            Choice::Option(
+                                agents[player as usize]
+                                    .decide(&game.view(&state).unwrap())
+                                    .unwrap(),
+                            )
                         }
                         Status::Chance(c) => sample_chance(&state, c, &mut rng),
                     };
-                    game.apply(&mut state, choice, &mut Journal::off()).unwrap_or_else(|e| panic!("{name} {n}p seed {seed}: {e}"));
+                    game.apply(&mut state, choice, &mut Journal::off())
+                        .unwrap_or_else(|e| panic!("{name} {n}p seed {seed}: {e}"));
                 }
             }
         }

@@ -31,10 +31,15 @@ fn random_games_end_within_the_step_bound_and_always_offer_an_option() {
             for seed in 0..GAMES_PER_COUNT {
                 let mut state = game.start(names(n)).unwrap();
                 let mut rng = GameRng::new(seed);
-                let mut agents: Vec<RandomAgent> = (0..n).map(|p| RandomAgent::new(GameRng::derived(seed, p as u64))).collect();
+                let mut agents: Vec<RandomAgent> = (0..n)
+                    .map(|p| RandomAgent::new(GameRng::derived(seed, p as u64)))
+                    .collect();
                 let mut steps = 0u64;
                 loop {
-                    assert!(steps < STEP_BOUND, "{name} {n}p seed {seed}: no end after {STEP_BOUND} steps");
+                    assert!(
+                        steps < STEP_BOUND,
+                        "{name} {n}p seed {seed}: no end after {STEP_BOUND} steps"
+                    );
                     steps += 1;
                     let choice = match game.status(&state) {
                         Status::Over(outcome) => {
@@ -43,13 +48,21 @@ fn random_games_end_within_the_step_bound_and_always_offer_an_option() {
                             break;
                         }
                         Status::Decision { player, options } => {
-                            assert!(options > 0, "{name} {n}p seed {seed}: a decision with no option");
+                            assert!(
+                                options > 0,
+                                "{name} {n}p seed {seed}: a decision with no option"
+                            );
                             assert!((player as usize) < n);
-                            Choice::Option(agents[player as usize].decide(&game.view(&state).unwrap()).unwrap())
+                            Choice::Option(
+                                agents[player as usize]
+                                    .decide(&game.view(&state).unwrap())
+                                    .unwrap(),
+                            )
                         }
                         Status::Chance(c) => sample_chance(&state, c, &mut rng),
                     };
-                    game.apply(&mut state, choice, &mut Journal::off()).unwrap_or_else(|e| panic!("{name} {n}p seed {seed}: {e}"));
+                    game.apply(&mut state, choice, &mut Journal::off())
+                        .unwrap_or_else(|e| panic!("{name} {n}p seed {seed}: {e}"));
                 }
             }
         }
@@ -87,15 +100,22 @@ fn cloned_and_serialized_states_resume_identically() {
             while !matches!(game.status(&state), Status::Over(_)) {
                 if step % 7 == 0 {
                     let text = game.state_to_yaml(&state);
-                    let restored = game.state_from_yaml(&text).unwrap_or_else(|e| panic!("{name}: {e}\n{text}"));
-                    assert_eq!(restored, state, "{name} {n}p step {step}: the serialized state reads back differently");
+                    let restored = game
+                        .state_from_yaml(&text)
+                        .unwrap_or_else(|e| panic!("{name}: {e}\n{text}"));
+                    assert_eq!(
+                        restored, state,
+                        "{name} {n}p step {step}: the serialized state reads back differently"
+                    );
                     // Continue both (and a clone) for a few steps with the same choices.
                     let (mut a, mut b, mut c) = (state.clone(), restored, state.clone());
                     let mut r1 = GameRng::derived(seed, step);
                     for _ in 0..20 {
                         let choice = match game.status(&a) {
                             Status::Over(_) => break,
-                            Status::Decision { options, .. } => Choice::Option(r1.below(options as u64) as usize),
+                            Status::Decision { options, .. } => {
+                                Choice::Option(r1.below(options as u64) as usize)
+                            }
                             Status::Chance(ch) => sample_chance(&a, ch, &mut r1),
                         };
                         for s in [&mut a, &mut b, &mut c] {
@@ -106,7 +126,9 @@ fn cloned_and_serialized_states_resume_identically() {
                     }
                 }
                 let choice = match game.status(&state) {
-                    Status::Decision { options, .. } => Choice::Option(agent_rng.below(options as u64) as usize),
+                    Status::Decision { options, .. } => {
+                        Choice::Option(agent_rng.below(options as u64) as usize)
+                    }
                     Status::Chance(ch) => sample_chance(&state, ch, &mut rng),
                     Status::Over(_) => unreachable!(),
                 };
@@ -122,7 +144,11 @@ fn cloned_and_serialized_states_resume_identically() {
 /// `frontier bench` figures (the state at the first step; README, Performance).
 #[test]
 fn a_state_at_the_first_step_is_no_larger_than_in_the_closure_build() {
-    for (name, players, closure_build_bytes) in [("go-west", 4, 912), ("way-out-west", 5, 1800), ("circle-the-wagons", 2, 636)] {
+    for (name, players, closure_build_bytes) in [
+        ("go-west", 4, 912),
+        ("way-out-west", 5, 1800),
+        ("circle-the-wagons", 2, 636),
+    ] {
         let game = load_ruleset(name);
         let state = game.start(names(players)).unwrap();
         let bytes = state.heap_bytes();

@@ -12,7 +12,11 @@ fn game() -> Game {
 
 fn check(game: &Game, state: &State, cases: &[(&str, Value)]) {
     for (expr, expected) in cases {
-        assert_eq!(evaluate(game, state, expr).unwrap_or_else(|e| panic!("{expr}: {e}")), *expected, "{expr}");
+        assert_eq!(
+            evaluate(game, state, expr).unwrap_or_else(|e| panic!("{expr}: {e}")),
+            *expected,
+            "{expr}"
+        );
     }
 }
 
@@ -46,19 +50,34 @@ fn setup_writes_and_reads_two_key_entries() {
                 ("supply[p1, sections[\"s1\"]]", Value::Int(3)),
                 ("supply[p1, sections[\"s2\"]]", Value::Int(1)),
                 ("supply[p2, sections[\"s3\"]]", Value::Int(2)),
-                ("sum(players, p => sum(sections, s => supply[p, s]))", Value::Int(6 * n as i64)),
+                (
+                    "sum(players, p => sum(sections, s => supply[p, s]))",
+                    Value::Int(6 * n as i64),
+                ),
                 ("stored(p2)", Value::Int(6)),
                 // Only open[s2, p2] was set; the others keep false.
                 ("open[sections[\"s2\"], p2]", Value::Bool(true)),
                 ("open[sections[\"s2\"], p1]", Value::Bool(false)),
                 ("count_if(sections, s => open[s, p2])", Value::Int(1)),
-                ("link[sections[\"s1\"], sections[\"s3\"]]", row(&game, "sections", "s2")),
+                (
+                    "link[sections[\"s1\"], sections[\"s3\"]]",
+                    row(&game, "sections", "s2"),
+                ),
                 ("link[sections[\"s3\"], sections[\"s1\"]]", Value::None),
                 // bank [gold silver copper]: the top two went to stock[p1, s1], then silver on
                 // to stock[p2, s3].
-                ("stock[p1, sections[\"s1\"]]", rows(&game, "goods", &["gold"])),
-                ("stock[p2, sections[\"s3\"]]", rows(&game, "goods", &["silver"])),
-                ("stock[p2, sections[\"s3\"]][0]", row(&game, "goods", "silver")),
+                (
+                    "stock[p1, sections[\"s1\"]]",
+                    rows(&game, "goods", &["gold"]),
+                ),
+                (
+                    "stock[p2, sections[\"s3\"]]",
+                    rows(&game, "goods", &["silver"]),
+                ),
+                (
+                    "stock[p2, sections[\"s3\"]][0]",
+                    row(&game, "goods", "silver"),
+                ),
                 ("len(stock[p1, sections[\"s2\"]])", Value::Int(0)),
                 ("bank", rows(&game, "goods", &["copper"])),
             ],
@@ -83,7 +102,10 @@ fn statements_write_through_two_keys() {
             ("supply[p1, sections[\"s1\"]]", Value::Int(2)),
             ("supply[p2, sections[\"s2\"]]", Value::Int(20)),
             ("supply[p2, sections[\"s1\"]]", Value::Int(3)),
-            ("stock[p1, sections[\"s1\"]]", rows(&game, "goods", &["gold", "copper"])),
+            (
+                "stock[p1, sections[\"s1\"]]",
+                rows(&game, "goods", &["gold", "copper"]),
+            ),
             ("bank", rows(&game, "goods", &[])),
             // p1's supply 2 + 1 + 2, and len(stock[p2, link[s1, s3].next = s3]) = 1.
             ("total", Value::Int(6)),
@@ -100,7 +122,10 @@ fn statements_write_through_two_keys() {
         &state,
         &[
             ("supply[p1, sections[\"s3\"]]", Value::Int(1)),
-            ("stock[p1, sections[\"s3\"]]", rows(&game, "goods", &["copper"])),
+            (
+                "stock[p1, sections[\"s3\"]]",
+                rows(&game, "goods", &["copper"]),
+            ),
             ("total", Value::Int(6)),
         ],
     );
@@ -113,7 +138,10 @@ fn a_key_of_none_is_a_runtime_error() {
     let game = game();
     let state = game.start(names(2)).unwrap();
     let err = evaluate(&game, &state, "supply[p1, sections[\"s3\"].next]").unwrap_err();
-    assert!(err.to_string().contains("supply[…] indexed by none"), "{err}");
+    assert!(
+        err.to_string().contains("supply[…] indexed by none"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -126,11 +154,29 @@ fn positions_nest_the_second_key_inside_the_first() {
     }] {
         let text = game.state_to_yaml(&s);
         let doc: serde_yaml::Value = serde_yaml::from_str(&text).unwrap();
-        assert_eq!(doc["vars"]["supply"]["p3"]["s1"], serde_yaml::Value::from(3), "{text}");
-        assert_eq!(doc["vars"]["open"]["s2"]["p2"], serde_yaml::Value::from(true), "{text}");
-        assert_eq!(doc["vars"]["link"]["s1"]["s3"], serde_yaml::Value::from("s2"), "{text}");
-        assert_eq!(doc["zones"]["stock"]["p2"]["s3"][0], serde_yaml::Value::from("silver"), "{text}");
-        let back = game.state_from_yaml(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(
+            doc["vars"]["supply"]["p3"]["s1"],
+            serde_yaml::Value::from(3),
+            "{text}"
+        );
+        assert_eq!(
+            doc["vars"]["open"]["s2"]["p2"],
+            serde_yaml::Value::from(true),
+            "{text}"
+        );
+        assert_eq!(
+            doc["vars"]["link"]["s1"]["s3"],
+            serde_yaml::Value::from("s2"),
+            "{text}"
+        );
+        assert_eq!(
+            doc["zones"]["stock"]["p2"]["s3"][0],
+            serde_yaml::Value::from("silver"),
+            "{text}"
+        );
+        let back = game
+            .state_from_yaml(&text)
+            .unwrap_or_else(|e| panic!("{e}\n{text}"));
         assert_eq!(back, s, "{text}");
     }
 
@@ -161,9 +207,15 @@ fn positions_nest_the_second_key_inside_the_first() {
         "zones: gold is twice in stock[red, s3] (each row of 'goods' is in one zone at a time)"
     );
     let bad = "players: [red, green]\nvars:\n  supply: { red: 3 }\n";
-    assert_eq!(game.state_from_yaml(bad).unwrap_err(), "vars.supply.red: expected a mapping by sections");
+    assert_eq!(
+        game.state_from_yaml(bad).unwrap_err(),
+        "vars.supply.red: expected a mapping by sections"
+    );
     let bad = "players: [red, green]\nvars:\n  supply: { red: { s9: 3 } }\n";
-    assert_eq!(game.state_from_yaml(bad).unwrap_err(), "vars.supply.red.s9: not a sections");
+    assert_eq!(
+        game.state_from_yaml(bad).unwrap_err(),
+        "vars.supply.red.s9: not a sections"
+    );
 }
 
 #[test]
@@ -186,14 +238,34 @@ fn displays_name_both_keys() {
     let game = game();
     let state = game.start(names(2)).unwrap();
     let shown = game.render_state(&state, None);
-    assert!(shown.contains("supply: [p1, s1]=3 [p1, s2]=1 [p1, s3]=2 [p2, s1]=3 [p2, s2]=1 [p2, s3]=2\n"), "{shown}");
-    assert!(shown.contains("open: [s1, p1]=no [s1, p2]=no [s2, p1]=no [s2, p2]=yes"), "{shown}");
-    assert!(shown.contains("link: [s1, s1]=none [s1, s2]=none [s1, s3]=s2 "), "{shown}");
-    assert!(shown.contains("stock[p1, s1]: gold\nstock[p1, s2]: (empty)\n"), "{shown}");
+    assert!(
+        shown.contains(
+            "supply: [p1, s1]=3 [p1, s2]=1 [p1, s3]=2 [p2, s1]=3 [p2, s2]=1 [p2, s3]=2\n"
+        ),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("open: [s1, p1]=no [s1, p2]=no [s2, p1]=no [s2, p2]=yes"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("link: [s1, s1]=none [s1, s2]=none [s1, s3]=s2 "),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("stock[p1, s1]: gold\nstock[p1, s2]: (empty)\n"),
+        "{shown}"
+    );
     assert!(shown.contains("stock[p2, s3]: silver\n"), "{shown}");
     let described = game.describe();
-    assert!(described.contains("supply per players and sections"), "{described}");
-    assert!(described.contains("zone stock per players and sections"), "{described}");
+    assert!(
+        described.contains("supply per players and sections"),
+        "{described}"
+    );
+    assert!(
+        described.contains("zone stock per players and sections"),
+        "{described}"
+    );
 }
 
 /// A two-key entry whose keys do not depend on the element of a per-element argument
@@ -206,9 +278,23 @@ fn a_two_key_entry_inside_a_per_element_argument_reads_the_entry() {
     // p1's next player is p2; supply[p2, s2] is 1 + s2's start 0 = 1. Starts: s1 2, s2 0,
     // s3 1. So 1 + 2, 1 + 0, 1 + 1.
     let expected = Value::list(vec![Value::Int(3), Value::Int(1), Value::Int(2)]);
-    check(&game, &state, &[("map(sections, s => supply[next_player(p1), sections[\"s2\"]] + s.start)", expected.clone())]);
+    check(
+        &game,
+        &state,
+        &[(
+            "map(sections, s => supply[next_player(p1), sections[\"s2\"]] + s.start)",
+            expected.clone(),
+        )],
+    );
     // A two-key zone instance counted for each good: the setup moved silver to
     // stock[p2, s3].
     let counts = Value::list(vec![Value::Int(0), Value::Int(1), Value::Int(0)]);
-    check(&game, &state, &[("map(goods, g => count(stock[next_player(p1), sections[\"s3\"]], g))", counts)]);
+    check(
+        &game,
+        &state,
+        &[(
+            "map(goods, g => count(stock[next_player(p1), sections[\"s3\"]], g))",
+            counts,
+        )],
+    );
 }

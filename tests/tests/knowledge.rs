@@ -17,7 +17,10 @@ fn start(game: &Game) -> State {
 /// Who knows where each token lies: the tokens p1 knows, then those p2 knows.
 fn known(game: &Game, state: &State) -> (String, String) {
     let who = |p: &str| {
-        let known: Vec<&str> = ["t1", "t2", "t3", "t4"].into_iter().filter(|t| text(game, state, &format!("knows({p}, @{t})")) == "yes").collect();
+        let known: Vec<&str> = ["t1", "t2", "t3", "t4"]
+            .into_iter()
+            .filter(|t| text(game, state, &format!("knows({p}, @{t})")) == "yes")
+            .collect();
         known.join(" ")
     };
     (who("p1"), who("p2"))
@@ -26,7 +29,11 @@ fn known(game: &Game, state: &State) -> (String, String) {
 /// The line of a zone in the state as `viewer` sees it.
 fn line(game: &Game, state: &State, viewer: u8, zone: &str) -> String {
     let shown = game.render_state(state, Some(viewer));
-    shown.lines().find(|l| l.starts_with(&format!("{zone}:"))).unwrap_or_else(|| panic!("no {zone} in {shown}")).to_string()
+    shown
+        .lines()
+        .find(|l| l.starts_with(&format!("{zone}:")))
+        .unwrap_or_else(|| panic!("no {zone} in {shown}"))
+        .to_string()
 }
 
 #[test]
@@ -80,9 +87,18 @@ fn positions_name_what_was_seen() {
     let s = game.state_from_yaml(text).unwrap();
     assert_eq!(known(&game, &s), ("".into(), "t1 t3 t4".into()));
     let err = |text: &str| game.state_from_yaml(text).unwrap_err();
-    assert_eq!(err("players: [p1, p2]\nseen:\n  p3: [t1]\n"), "seen.p3: not a player");
-    assert_eq!(err("players: [p1, p2]\nseen:\n  p1: t1\n"), "seen.p1: expected a list of elements");
-    assert_eq!(err("players: [p1, p2]\nzones:\n  box: [t1]\nseen:\n  p1: [t9]\n"), "seen.p1: t9 is in no zone");
+    assert_eq!(
+        err("players: [p1, p2]\nseen:\n  p3: [t1]\n"),
+        "seen.p3: not a player"
+    );
+    assert_eq!(
+        err("players: [p1, p2]\nseen:\n  p1: t1\n"),
+        "seen.p1: expected a list of elements"
+    );
+    assert_eq!(
+        err("players: [p1, p2]\nzones:\n  box: [t1]\nseen:\n  p1: [t9]\n"),
+        "seen.p1: t9 is in no zone"
+    );
 }
 
 #[test]

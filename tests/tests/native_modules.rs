@@ -6,7 +6,10 @@ use frontier_interpreter::native::{fingerprint, generate};
 
 /// The text of a module: the generated code, then the fingerprint it is matched by.
 fn module(text: &str) -> String {
-    format!("{text}\npub const FINGERPRINT: u64 = {:#018x};\n", fingerprint(text))
+    format!(
+        "{text}\npub const FINGERPRINT: u64 = {:#018x};\n",
+        fingerprint(text)
+    )
 }
 
 /// The rulesets compiled in `frontier-native`, and each one's module.

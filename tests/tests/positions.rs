@@ -46,13 +46,31 @@ fn corrupt_continuations_are_refused() {
     let tail = &rest[rest.find("  pending:").unwrap()..];
     let short_locals = format!("{head}  locals:\n  - 2\n  - null\n{tail}");
     let cases = [
-        (with_line(&text, "- block:", "- block: 99999"), "continuation: block 99999 does not exist in this ruleset"),
-        (with_line(&text, "pc:", "pc: 99999"), "statements, not a statement 99999"),
-        (with_line(&text, "base:", "base: 999"), "continuation: a frame's locals start at 999"),
-        (with_line(&text, "pc:", "pc: -1"), "continuation: a frame's 'pc' is a whole number from 0, not -1"),
-        (with_line(&text, "pc:", "pcx: 1"), "continuation: frame lacks 'pc'"),
+        (
+            with_line(&text, "- block:", "- block: 99999"),
+            "continuation: block 99999 does not exist in this ruleset",
+        ),
+        (
+            with_line(&text, "pc:", "pc: 99999"),
+            "statements, not a statement 99999",
+        ),
+        (
+            with_line(&text, "base:", "base: 999"),
+            "continuation: a frame's locals start at 999",
+        ),
+        (
+            with_line(&text, "pc:", "pc: -1"),
+            "continuation: a frame's 'pc' is a whole number from 0, not -1",
+        ),
+        (
+            with_line(&text, "pc:", "pcx: 1"),
+            "continuation: frame lacks 'pc'",
+        ),
         (short_locals, "needs locals up to"),
-        (with_line(&text, "pending:", "pending: maybe"), "continuation.pending: expected suspended or over"),
+        (
+            with_line(&text, "pending:", "pending: maybe"),
+            "continuation.pending: expected suspended or over",
+        ),
     ];
     for (corrupt, expected) in cases {
         let err = game.state_from_yaml(&corrupt).expect_err(expected);
@@ -83,13 +101,34 @@ fn continuation_fields_are_range_checked() {
     let tail = &rest[rest.find("  pending:").unwrap()..];
     let no_locals = format!("{head}  locals: []\n{tail}");
     let cases = [
-        (with_line(&text, "steps:", "steps: -1"), "steps: a whole number of steps from 0"),
-        (with_line(&text, "next:", "next: 99999"), "a for_each frame's 'next' is 99999, outside 1..="),
-        (with_line(&text, "next:", "next: 0"), "a for_each frame's 'next' is 0"),
-        (with_line(&text, "slot:", "slot: 99999"), "continuation: local 99999 does not exist"),
-        (with_line(&text, "slot:", "slot: 999"), "a for_each frame's local 999 is not one of its procedure's"),
-        (with_line(&text, "left:", "left: -5"), "a repeat frame has -5 rounds left"),
-        (with_line(&text, "- block:", "- block: 4294967300"), "block 4294967300 does not exist"),
+        (
+            with_line(&text, "steps:", "steps: -1"),
+            "steps: a whole number of steps from 0",
+        ),
+        (
+            with_line(&text, "next:", "next: 99999"),
+            "a for_each frame's 'next' is 99999, outside 1..=",
+        ),
+        (
+            with_line(&text, "next:", "next: 0"),
+            "a for_each frame's 'next' is 0",
+        ),
+        (
+            with_line(&text, "slot:", "slot: 99999"),
+            "continuation: local 99999 does not exist",
+        ),
+        (
+            with_line(&text, "slot:", "slot: 999"),
+            "a for_each frame's local 999 is not one of its procedure's",
+        ),
+        (
+            with_line(&text, "left:", "left: -5"),
+            "a repeat frame has -5 rounds left",
+        ),
+        (
+            with_line(&text, "- block:", "- block: 4294967300"),
+            "block 4294967300 does not exist",
+        ),
         (no_locals, "needs locals up to"),
     ];
     for (corrupt, expected) in cases {
@@ -108,7 +147,11 @@ fn frames_must_nest_as_the_machine_pushes_them() {
     let lines: Vec<&str> = text.lines().collect();
     // The first call frame whose locals start past 0: its `base:` line, then `kind: call`.
     let at = (0..lines.len() - 1)
-        .find(|&i| lines[i].trim_start().starts_with("base: ") && lines[i].trim() != "base: 0" && lines[i + 1].trim() == "kind: call")
+        .find(|&i| {
+            lines[i].trim_start().starts_with("base: ")
+                && lines[i].trim() != "base: 0"
+                && lines[i + 1].trim() == "kind: call"
+        })
         .expect("a call frame with locals past 0");
     let with = |i: usize, line: &str| {
         let mut l: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
@@ -116,18 +159,39 @@ fn frames_must_nest_as_the_machine_pushes_them() {
         l[i] = format!("{indent}{line}");
         l.join("\n")
     };
-    let err = game.state_from_yaml(&with(at, "base: 0")).expect_err("a call inside its caller's locals");
-    assert!(err.contains("a call's locals start at 0, inside those of procedure"), "{err}");
+    let err = game
+        .state_from_yaml(&with(at, "base: 0"))
+        .expect_err("a call inside its caller's locals");
+    assert!(
+        err.contains("a call's locals start at 0, inside those of procedure"),
+        "{err}"
+    );
     // The first block frame (not a call) with another base than the frame below it.
     let block = (0..lines.len() - 1)
-        .find(|&i| lines[i].trim_start().starts_with("base: ") && lines[i + 1].trim() == "kind: block")
+        .find(|&i| {
+            lines[i].trim_start().starts_with("base: ") && lines[i + 1].trim() == "kind: block"
+        })
         .expect("a block frame");
-    let base: u32 = lines[block].trim().trim_start_matches("base: ").parse().unwrap();
-    let err = game.state_from_yaml(&with(block, &format!("base: {}", base + 1))).expect_err("a block frame with its own locals");
-    assert!(err.contains("is not a block of the procedure below it"), "{err}");
+    let base: u32 = lines[block]
+        .trim()
+        .trim_start_matches("base: ")
+        .parse()
+        .unwrap();
+    let err = game
+        .state_from_yaml(&with(block, &format!("base: {}", base + 1)))
+        .expect_err("a block frame with its own locals");
+    assert!(
+        err.contains("is not a block of the procedure below it"),
+        "{err}"
+    );
     let first = lines.iter().position(|l| l.trim() == "kind: call").unwrap();
-    let err = game.state_from_yaml(&with(first, "kind: block")).expect_err("a first frame that is no call");
-    assert!(err.contains("the first frame is not a procedure's call"), "{err}");
+    let err = game
+        .state_from_yaml(&with(first, "kind: block"))
+        .expect_err("a first frame that is no call");
+    assert!(
+        err.contains("the first frame is not a procedure's call"),
+        "{err}"
+    );
 }
 
 /// tests/cases/conserve: 5 coins each, in hand or in the bank.
@@ -143,7 +207,10 @@ fn a_position_must_keep_the_conserved_totals() {
     assert!(game.state_from_yaml(ok).is_ok());
     // 3 + 0 = 3: two coins are nowhere.
     let lost = "players: [p1, p2]\nvars:\n  hand: { p1: 3 }\n";
-    assert_eq!(game.state_from_yaml(lost).unwrap_err(), "conserve.coins does not hold for p1: hand[it] + bank[it] == 5");
+    assert_eq!(
+        game.state_from_yaml(lost).unwrap_err(),
+        "conserve.coins does not hold for p1: hand[it] + bank[it] == 5"
+    );
 }
 
 #[test]
@@ -151,12 +218,26 @@ fn debug_builds_check_the_conserved_totals_after_every_step() {
     let game = conserving();
     let mut s = game.start(names(2)).unwrap();
     choose(&game, &mut s, "pay");
-    let leak = game.option_labels(&s).unwrap().iter().position(|l| l == "leak").unwrap();
-    let err = game.apply(&mut s, frontier_interpreter::Choice::Option(leak), &mut frontier_interpreter::Journal::off());
+    let leak = game
+        .option_labels(&s)
+        .unwrap()
+        .iter()
+        .position(|l| l == "leak")
+        .unwrap();
+    let err = game.apply(
+        &mut s,
+        frontier_interpreter::Choice::Option(leak),
+        &mut frontier_interpreter::Journal::off(),
+    );
     if cfg!(debug_assertions) {
         // p1: 4 - 1 = 3 in hand, 1 in the bank: 4 of 5.
         let err = err.unwrap_err().to_string();
-        assert!(err.contains("after this step, conserve.coins does not hold for p1: hand[it] + bank[it] == 5"), "{err}");
+        assert!(
+            err.contains(
+                "after this step, conserve.coins does not hold for p1: hand[it] + bank[it] == 5"
+            ),
+            "{err}"
+        );
     } else {
         assert!(err.is_ok(), "release builds trust the totals");
     }

@@ -11,17 +11,32 @@ use frontier_tests::*;
 /// any decision) and checks its error against `expected`.
 fn check(path: &std::path::Path, params: &[(String, i64)], expected: &[String]) {
     let src = source(path);
-    let game = frontier_interpreter::load_with_params(&src, &|_| Err("no extends".into()), params, Default::default())
-        .unwrap_or_else(|e| panic!("{} does not load:\n{e}", path.display()));
-    let error = game.start(names(2)).expect_err("the game must stop with a runtime error").to_string();
+    let game = frontier_interpreter::load_with_params(
+        &src,
+        &|_| Err("no extends".into()),
+        params,
+        Default::default(),
+    )
+    .unwrap_or_else(|e| panic!("{} does not load:\n{e}", path.display()));
+    let error = game
+        .start(names(2))
+        .expect_err("the game must stop with a runtime error")
+        .to_string();
     for text in expected {
-        assert!(error.contains(text.as_str()), "{}: the error\n  {error}\ndoes not contain\n  {text}", path.display());
+        assert!(
+            error.contains(text.as_str()),
+            "{}: the error\n  {error}\ndoes not contain\n  {text}",
+            path.display()
+        );
     }
 }
 
 /// The `# expect:` lines of a case file.
 fn expectations(text: &str) -> Vec<String> {
-    text.lines().filter_map(|l| l.strip_prefix("# expect: ")).map(str::to_string).collect()
+    text.lines()
+        .filter_map(|l| l.strip_prefix("# expect: "))
+        .map(str::to_string)
+        .collect()
 }
 
 #[test]
@@ -31,7 +46,11 @@ fn arithmetic_cases() {
     assert!(files.len() >= 10);
     for file in files {
         let expected = expectations(&std::fs::read_to_string(&file).unwrap());
-        assert!(!expected.is_empty(), "{} has no # expect: line", file.display());
+        assert!(
+            !expected.is_empty(),
+            "{} has no # expect: line",
+            file.display()
+        );
         check(&file, &[], &expected);
     }
 }
@@ -50,7 +69,11 @@ fn script_results_are_checked_where_they_are_stored() {
         (7, "'seat' holds a player, not the number 256"),
     ];
     for (case, expected) in cases {
-        let at = ["ruleset.yaml:".to_string(), "play[".to_string(), expected.to_string()];
+        let at = [
+            "ruleset.yaml:".to_string(),
+            "play[".to_string(),
+            expected.to_string(),
+        ];
         check(&dir, &[("case".into(), case)], &at);
     }
 }
@@ -62,8 +85,13 @@ fn a_table_too_large_for_row_codes_is_a_load_error() {
         "frontier: 1\nname: big\nplayers: 2\ntables:\n  things:\n    rows:\n{rows}play: []\nranking:\n  score: \"0\"\n"
     );
     let src = text_source("big", "ruleset.yaml", text);
-    let err = load_source(&src).expect_err("65,536 rows do not fit 16-bit codes").to_string();
-    assert!(err.contains("tables.things.rows: a table holds at most 65535 rows, not 65536"), "{err}");
+    let err = load_source(&src)
+        .expect_err("65,536 rows do not fit 16-bit codes")
+        .to_string();
+    assert!(
+        err.contains("tables.things.rows: a table holds at most 65535 rows, not 65536"),
+        "{err}"
+    );
 }
 
 /// Tables, state variables, zones, boards, functions and procedures are numbered by
@@ -73,17 +101,37 @@ fn a_table_too_large_for_row_codes_is_a_load_error() {
 #[test]
 fn sections_too_large_for_16_bit_ids_are_load_errors() {
     let n = 65_536;
-    let section = |name: &str| -> String { std::iter::once(format!("{name}:\n")).chain((0..n).map(|i| format!("  x{i}: {{}}\n"))).collect() };
-    let sections = ["tables", "state", "zones", "boards", "functions", "procedures"];
+    let section = |name: &str| -> String {
+        std::iter::once(format!("{name}:\n"))
+            .chain((0..n).map(|i| format!("  x{i}: {{}}\n")))
+            .collect()
+    };
+    let sections = [
+        "tables",
+        "state",
+        "zones",
+        "boards",
+        "functions",
+        "procedures",
+    ];
     let body: String = sections.iter().map(|s| section(s)).collect();
-    let text = format!("frontier: 1\nname: big\nplayers: 2\n{body}play: []\nranking:\n  score: \"0\"\n");
+    let text =
+        format!("frontier: 1\nname: big\nplayers: 2\n{body}play: []\nranking:\n  score: \"0\"\n");
     let src = text_source("big", "ruleset.yaml", text);
-    let err = load_source(&src).expect_err("65,536 declarations do not fit 16-bit ids").to_string();
+    let err = load_source(&src)
+        .expect_err("65,536 declarations do not fit 16-bit ids")
+        .to_string();
     for (k, name) in sections.iter().enumerate() {
         // Each section starts after the 3 lines of the head and k sections of n + 1 lines.
         let line = 4 + k * (n + 1);
-        let what = if *name == "state" { "state variables" } else { name };
-        let expected = format!("ruleset.yaml:{line}:1: {name}: a ruleset declares at most 65535 {what}, not 65536");
+        let what = if *name == "state" {
+            "state variables"
+        } else {
+            name
+        };
+        let expected = format!(
+            "ruleset.yaml:{line}:1: {name}: a ruleset declares at most 65535 {what}, not 65536"
+        );
         assert!(err.contains(&expected), "{expected}\nnot in\n{err}");
     }
 }
@@ -93,26 +141,45 @@ fn sections_too_large_for_16_bit_ids_are_load_errors() {
 /// parameters and a choose's options too.
 #[test]
 fn counters_locals_parameters_and_options_past_16_bit_ids_are_load_errors() {
-    let load_error = |text: String| load_source(&text_source("big", "ruleset.yaml", text)).expect_err("past the limit").to_string();
+    let load_error = |text: String| {
+        load_source(&text_source("big", "ruleset.yaml", text))
+            .expect_err("past the limit")
+            .to_string()
+    };
     let tail = "play: []\nranking:\n  score: \"0\"\n";
-    let vars: String = (0..40_000).map(|i| format!("  v{i}: {{ init: 0 }}\n")).collect();
-    let counters: String = (0..30_000).map(|i| format!("  c{i}: {{ counter: true }}\n")).collect();
-    let err = load_error(format!("frontier: 1\nname: big\nplayers: 2\nstate:\n{vars}stats:\n{counters}{tail}"));
+    let vars: String = (0..40_000)
+        .map(|i| format!("  v{i}: {{ init: 0 }}\n"))
+        .collect();
+    let counters: String = (0..30_000)
+        .map(|i| format!("  c{i}: {{ counter: true }}\n"))
+        .collect();
+    let err = load_error(format!(
+        "frontier: 1\nname: big\nplayers: 2\nstate:\n{vars}stats:\n{counters}{tail}"
+    ));
     // `stats:` follows the head (3 lines), `state:` and its 40,000 variables.
     let expected = "ruleset.yaml:40005:1: stats: a ruleset declares at most 65535 state variables and stat counters together, not 70000";
     assert!(err.contains(expected), "{err}");
 
-    let lets: String = (0..65_536).map(|i| format!("      - let: {{ a{i}: 0 }}\n")).collect();
-    let err = load_error(format!("frontier: 1\nname: big\nplayers: 2\nprocedures:\n  deep:\n    do:\n{lets}{tail}"));
+    let lets: String = (0..65_536)
+        .map(|i| format!("      - let: {{ a{i}: 0 }}\n"))
+        .collect();
+    let err = load_error(format!(
+        "frontier: 1\nname: big\nplayers: 2\nprocedures:\n  deep:\n    do:\n{lets}{tail}"
+    ));
     assert!(err.contains("ruleset.yaml:5:3: procedures.deep: a procedure has at most 65535 parameters and locals, not 65536"), "{err}");
 
     let params: String = (0..65_536).map(|i| format!("      p{i}: int\n")).collect();
     let err = load_error(format!("frontier: 1\nname: big\nplayers: 2\nfunctions:\n  f:\n    returns: int\n    value: \"0\"\n    params:\n{params}{tail}"));
-    assert!(err.contains("ruleset.yaml:5:3: functions.f: at most 65535 parameters, not 65536"), "{err}");
+    assert!(
+        err.contains("ruleset.yaml:5:3: functions.f: at most 65535 parameters, not 65536"),
+        "{err}"
+    );
 
     // Options are numbered by 16 bits too, one number kept for a round's `done`: the
     // 65,536th option used to be taken for the first.
-    let options: String = (0..65_535).map(|i| format!("        - label: o{i}\n")).collect();
+    let options: String = (0..65_535)
+        .map(|i| format!("        - label: o{i}\n"))
+        .collect();
     let err = load_error(format!("frontier: 1\nname: big\nplayers: 2\nplay:\n  - choose:\n      who: \"players[0]\"\n      options:\n{options}ranking:\n  score: \"0\"\n"));
     assert!(err.contains("ruleset.yaml:7:7: play[0].choose.options: a choose has at most 65534 options, not 65535"), "{err}");
 }
@@ -125,16 +192,30 @@ fn counters_locals_parameters_and_options_past_16_bit_ids_are_load_errors() {
 fn a_load_reports_at_most_200_problems() {
     let n = 1_000;
     let vars: String = (0..n).map(|i| format!("  v{i}: {{ init: 0 }}\n")).collect();
-    let sets: String = (0..n).map(|i| format!("  - set: {{ w{i}: 1 }}\n")).collect();
+    let sets: String = (0..n)
+        .map(|i| format!("  - set: {{ w{i}: 1 }}\n"))
+        .collect();
     let text = format!("frontier: 1\nname: typos\nplayers: 2\nstate:\n{vars}play:\n{sets}ranking:\n  score: \"0\"\n");
-    let err = load_source(&text_source("typos", "ruleset.yaml", text)).expect_err("unknown variables");
+    let err =
+        load_source(&text_source("typos", "ruleset.yaml", text)).expect_err("unknown variables");
     assert_eq!(err.diagnostics.len(), 201, "{err}");
     // `play:` is line 4 + n + 1; its first statement the next.
     let first = &err.diagnostics[0].to_string();
-    let expected = format!("ruleset.yaml:{}:12: play[0].set.w0: unknown variable 'w0' (did you mean 'v0'?) in \"w0\"", 4 + n + 2);
+    let expected = format!(
+        "ruleset.yaml:{}:12: play[0].set.w0: unknown variable 'w0' (did you mean 'v0'?) in \"w0\"",
+        4 + n + 2
+    );
     assert_eq!(first, &expected);
-    assert!(err.diagnostics[199].to_string().contains("play[199].set.w199: unknown variable 'w199' (did you mean 'v199'?)"), "{err}");
-    assert_eq!(err.diagnostics[200].to_string(), "ruleset.yaml: more problems may follow: loading stops after 200; mend these first");
+    assert!(
+        err.diagnostics[199]
+            .to_string()
+            .contains("play[199].set.w199: unknown variable 'w199' (did you mean 'v199'?)"),
+        "{err}"
+    );
+    assert_eq!(
+        err.diagnostics[200].to_string(),
+        "ruleset.yaml: more problems may follow: loading stops after 200; mend these first"
+    );
 }
 
 /// A duplicate row id in the largest table a ruleset may have (its last row repeating the
@@ -142,11 +223,20 @@ fn a_load_reports_at_most_200_problems() {
 /// 80,000 rows took 16 s) is measured by the `loading` bench, not here.
 #[test]
 fn a_duplicate_row_id_in_the_largest_table_is_reported_where_it_is() {
-    let rows: String = (0..65_534).map(|i| format!("      - r{i}\n")).chain(["      - r0\n".to_string()]).collect();
+    let rows: String = (0..65_534)
+        .map(|i| format!("      - r{i}\n"))
+        .chain(["      - r0\n".to_string()])
+        .collect();
     let text = format!("frontier: 1\nname: big\nplayers: 2\ntables:\n  things:\n    rows:\n{rows}play: []\nranking:\n  score: \"0\"\n");
     let src = text_source("big", "ruleset.yaml", text);
-    let err = load_source(&src).expect_err("a duplicate row id").to_string();
-    assert!(err.contains("ruleset.yaml:65541:") && err.contains("tables.things.rows[65534]: duplicate row id 'r0'"), "{err}");
+    let err = load_source(&src)
+        .expect_err("a duplicate row id")
+        .to_string();
+    assert!(
+        err.contains("ruleset.yaml:65541:")
+            && err.contains("tables.things.rows[65534]: duplicate row id 'r0'"),
+        "{err}"
+    );
 }
 
 /// A large ruleset (16,000 rows referring to 16,000 rows, 16,000 functions calling one,
@@ -181,14 +271,21 @@ fn a_large_ruleset_loads_with_every_name_resolved() {
 #[test]
 fn a_failing_label_or_prompt_is_reported_where_it_is_written() {
     let text = "frontier: 1\nname: labels\nplayers: 2\nstate:\n  v: { init: 0 }\nplay:\n  - choose:\n      who: \"players[0]\"\n      prompt: \"pick {v / (v - v)}\"\n      options:\n        - label: \"a {1 / v}\"\n        - label: \"b\"\n";
-    let src = text_source("labels", "ruleset.yaml", format!("{text}ranking:\n  score: \"v\"\n"));
+    let src = text_source(
+        "labels",
+        "ruleset.yaml",
+        format!("{text}ranking:\n  score: \"v\"\n"),
+    );
     let game = load_source(&src).unwrap_or_else(|e| panic!("{e}"));
     let state = game.start(names(2)).unwrap();
     let label = game.option_label(&state, 0).unwrap_err().to_string();
     assert_eq!(label, "ruleset.yaml:11:11: play[0].choose.options[0].label: 1 / 0: division by zero, in \"1 / v\"");
     assert_eq!(game.option_label(&state, 1).unwrap(), "b");
     let prompt = game.prompt(&state).unwrap_err().to_string();
-    assert_eq!(prompt, "ruleset.yaml:9:7: play[0].choose.prompt: 0 / 0: division by zero, in \"v / (v - v)\"");
+    assert_eq!(
+        prompt,
+        "ruleset.yaml:9:7: play[0].choose.prompt: 0 / 0: division by zero, in \"v / (v - v)\""
+    );
 }
 
 /// The ranking and the statistics are read once the game is over; an error in one names
@@ -201,11 +298,17 @@ fn a_failing_score_or_statistic_is_reported_where_it_is_written() {
     };
     let game = load_source(&ruleset("v / v")).unwrap_or_else(|e| panic!("{e}"));
     let score = game.start(names(2)).unwrap_err().to_string();
-    assert_eq!(score, "ruleset error: ruleset.yaml:10:3: ranking.score: 0 / 0: division by zero, in \"v / v\"");
+    assert_eq!(
+        score,
+        "ruleset error: ruleset.yaml:10:3: ranking.score: 0 / 0: division by zero, in \"v / v\""
+    );
     let game = load_source(&ruleset("v")).unwrap_or_else(|e| panic!("{e}"));
     let end = game.start(names(2)).unwrap();
     let stat = game.stats(&end).unwrap_err().to_string();
-    assert_eq!(stat, "ruleset.yaml:8:3: stats.inverse: 1 / 0: division by zero, in \"1 / v\"");
+    assert_eq!(
+        stat,
+        "ruleset.yaml:8:3: stats.inverse: 1 / 0: division by zero, in \"1 / v\""
+    );
 }
 
 /// A display line that fails shows its error, with its place, instead of its text; the
@@ -221,4 +324,3 @@ fn a_failing_display_line_says_where_it_is_written() {
         "v is 0\n(display error: ruleset.yaml:13:5: display[1]: 1 / 0: division by zero, in \"1 / v\")\n"
     );
 }
-

@@ -22,7 +22,11 @@ fn the_shipped_schema_is_the_generated_one() {
 fn every_shipped_ruleset_is_of_the_format() {
     for name in all_ruleset_names() {
         let path = ruleset_path(&name);
-        let file = if path.is_dir() { path.join("ruleset.yaml") } else { path };
+        let file = if path.is_dir() {
+            path.join("ruleset.yaml")
+        } else {
+            path
+        };
         let text = std::fs::read_to_string(file).unwrap();
         if let Err(e) = serde_yaml::from_str::<RulesetFile>(&text) {
             panic!("{name}: {e}");

@@ -13,7 +13,8 @@ use frontier_tests::*;
 /// Evaluates each expression at the first decision (after setup; 3 players) and compares
 /// its text (booleans read yes/no).
 fn check(cases: &[(&str, &str)]) {
-    let game = load_source(&source(&workspace().join("tests/cases/searches"))).expect("the ruleset loads");
+    let game =
+        load_source(&source(&workspace().join("tests/cases/searches"))).expect("the ruleset loads");
     let state = game.start(names(3)).unwrap();
     for (expr, expected) in cases {
         let value = evaluate(&game, &state, expr).unwrap_or_else(|e| panic!("{expr}: {e}"));
@@ -25,15 +26,30 @@ fn check(cases: &[(&str, &str)]) {
 fn a_filter_by_a_column_equal_to_a_key_keeps_the_rows_in_table_order() {
     check(&[
         // Each town's towns above it: dodge is above abilene, deadwood above dodge.
-        ("map(towns, t => len(filter(towns, u => u.below == t)))", "1 1 0 0"),
-        ("map(towns, t => len(filter(towns, u => t == u.below)))", "1 1 0 0"),
+        (
+            "map(towns, t => len(filter(towns, u => u.below == t)))",
+            "1 1 0 0",
+        ),
+        (
+            "map(towns, t => len(filter(towns, u => t == u.below)))",
+            "1 1 0 0",
+        ),
         // pick is none: the towns with nothing below, abilene and tombstone, in order.
         ("filter(towns, u => u.below == pick)", "abilene tombstone"),
         // The markets of dodge that someone owns: only dodge-gold (p2).
-        ("map(towns, t => len(filter(markets, m => m.town == t and owner[m] != none)))", "1 1 1 0"),
+        (
+            "map(towns, t => len(filter(markets, m => m.town == t and owner[m] != none)))",
+            "1 1 1 0",
+        ),
         // Markets by town, in table order: cattle before gold.
-        ("map(towns, t => first(filter(markets, m => m.town == t)))", "abilene-cattle dodge-cattle deadwood-cattle tombstone-cattle"),
-        ("map(towns, t => last(filter(markets, m => m.town == t)))", "abilene-gold dodge-gold deadwood-gold tombstone-gold"),
+        (
+            "map(towns, t => first(filter(markets, m => m.town == t)))",
+            "abilene-cattle dodge-cattle deadwood-cattle tombstone-cattle",
+        ),
+        (
+            "map(towns, t => last(filter(markets, m => m.town == t)))",
+            "abilene-gold dodge-gold deadwood-gold tombstone-gold",
+        ),
     ]);
 }
 
@@ -41,13 +57,23 @@ fn a_filter_by_a_column_equal_to_a_key_keeps_the_rows_in_table_order() {
 fn every_row_of_a_table_indexed_by_position_is_that_row_and_back() {
     // markets in order: abilene-cattle 0, abilene-gold 1, dodge-cattle 2, dodge-gold 3,
     // deadwood-cattle 4, … tombstone-gold 7; money: p1 10, p2 4, p3 10.
-    check(&[("markets[money[p2]]", "deadwood-cattle"), ("markets[money[p2] + 3]", "tombstone-gold")]);
+    check(&[
+        ("markets[money[p2]]", "deadwood-cattle"),
+        ("markets[money[p2] + 3]", "tombstone-gold"),
+    ]);
     // And the other way: a row's number among every row of its table; -1 for none.
-    check(&[("index_of(markets, markets[money[p2]])", "4"), ("index_of(towns, pick)", "-1")]);
-    let game = load_source(&source(&workspace().join("tests/cases/searches"))).expect("the ruleset loads");
+    check(&[
+        ("index_of(markets, markets[money[p2]])", "4"),
+        ("index_of(towns, pick)", "-1"),
+    ]);
+    let game =
+        load_source(&source(&workspace().join("tests/cases/searches"))).expect("the ruleset loads");
     let state = game.start(names(3)).unwrap();
     let error = evaluate(&game, &state, "markets[money[p1]]").unwrap_err();
-    assert!(error.contains("position 10 is outside a list of 8"), "{error}");
+    assert!(
+        error.contains("position 10 is outside a list of 8"),
+        "{error}"
+    );
 }
 
 #[test]
@@ -116,7 +142,8 @@ fn a_negation_folded_into_its_test_gives_the_same_value() {
 
 #[test]
 fn option_conditions_and_filters_specialized_per_row_list_the_same_options() {
-    let game = load_source(&source(&workspace().join("tests/cases/searches"))).expect("the ruleset loads");
+    let game =
+        load_source(&source(&workspace().join("tests/cases/searches"))).expect("the ruleset loads");
     let state = game.start(names(3)).unwrap();
     // open_market(m): a gold market nobody owns, or a cattle market of a town with more
     // than 4 spaces while p2 has less than 5 (p2 has 4). Owned: abilene-cattle (p1),
@@ -169,12 +196,16 @@ fn searches_and_totals_unrolled_over_a_tables_rows_match_their_definitions() {
 
 #[test]
 fn an_unrolled_search_fails_where_the_call_would() {
-    let game = load_source(&source(&workspace().join("tests/cases/searches"))).expect("the ruleset loads");
+    let game =
+        load_source(&source(&workspace().join("tests/cases/searches"))).expect("the ruleset loads");
     let state = game.start(names(3)).unwrap();
     // abilene has 4 spaces, not 6: its second test divides by p2's money - 4 = 0.
     let error = evaluate(&game, &state, "divides_at_abilene()").unwrap_err();
     assert!(error.contains("division by zero"), "{error}");
     // 1 (abilene) + 9223372036854775807 (dodge): the sum's own message.
     let error = evaluate(&game, &state, "sum_past_max()").unwrap_err();
-    assert!(error.contains("sum: 1 + 9223372036854775807 is outside the whole numbers"), "{error}");
+    assert!(
+        error.contains("sum: 1 + 9223372036854775807 is outside the whole numbers"),
+        "{error}"
+    );
 }

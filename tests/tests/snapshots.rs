@@ -23,7 +23,10 @@ fn seeded_game_logs() {
             let mut text = record.log.join("\n");
             text.push_str("\n\n");
             text.push_str(&game.render_state(&end, None));
-            text.push_str(&format!("\nscores {:?} ranks {:?}\n", record.outcome.scores, record.outcome.ranks));
+            text.push_str(&format!(
+                "\nscores {:?} ranks {:?}\n",
+                record.outcome.scores, record.outcome.ranks
+            ));
             insta::assert_snapshot!(format!("game-{name}-{n}p-seed-2024"), text);
         }
     }
@@ -33,7 +36,11 @@ fn seeded_game_logs() {
 #[test]
 fn diagnostics_of_broken_rulesets() {
     let dir = workspace().join("tests/cases/broken");
-    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()).map(|e| e.path()).collect();
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .collect();
     files.sort();
     assert!(files.len() >= 4);
     for file in files {
@@ -60,7 +67,9 @@ fn a_script_function_may_call_one_of_another_file() {
     let src = source(&workspace().join("tests/cases/scripts/two-files"));
     let game = load_source(&src).expect("the scripts compile");
     let state = game.start(names(2)).expect("the game runs");
-    let frontier_interpreter::Status::Over(outcome) = game.status(&state) else { panic!("the game ends at once") };
+    let frontier_interpreter::Status::Over(outcome) = game.status(&state) else {
+        panic!("the game ends at once")
+    };
     // 2 * 20 + 1
     assert_eq!(outcome.scores, vec![41, 41]);
 }
@@ -74,7 +83,10 @@ fn the_seeded_stream_is_pinned() {
     let mut rng = GameRng::new(42);
     let mut deck: Vec<u32> = (1..=10).collect();
     rng.shuffle(&mut deck);
-    insta::assert_snapshot!("rng-seed-42", format!("u64: {values:?}\ndice: {dice:?}\nshuffle: {deck:?}\n"));
+    insta::assert_snapshot!(
+        "rng-seed-42",
+        format!("u64: {values:?}\ndice: {dice:?}\nshuffle: {deck:?}\n")
+    );
 }
 
 /// A script's `sort` with a comparator: errors in the comparator stop the game with the
@@ -83,16 +95,29 @@ fn the_seeded_stream_is_pinned() {
 fn script_sort_comparators_report_their_errors() {
     let dir = workspace().join("tests/cases/scripts/sort-comparator");
     let play = |case: i64| {
-        let game = frontier_interpreter::load_with_params(&source(&dir), &|_| Err("no extends".into()), &[("case".into(), case)], Default::default())
-            .unwrap_or_else(|e| panic!("{e}"));
-        game.start(names(2)).map(|s| game.state_to_yaml(&s)).map_err(|e| e.to_string())
+        let game = frontier_interpreter::load_with_params(
+            &source(&dir),
+            &|_| Err("no extends".into()),
+            &[("case".into(), case)],
+            Default::default(),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        game.start(names(2))
+            .map(|s| game.state_to_yaml(&s))
+            .map_err(|e| e.to_string())
     };
     let sorted = play(0).expect("a good comparator sorts");
     assert!(sorted.contains("v: 12345"), "{sorted}");
     let bad = play(1).expect_err("the comparator's error stops the game");
-    assert!(bad.contains("sorted_badly") && bad.contains("nosuch"), "{bad}");
+    assert!(
+        bad.contains("sorted_badly") && bad.contains("nosuch"),
+        "{bad}"
+    );
     let text = play(2).expect_err("a comparator must return a number");
-    assert!(text.contains("sort: the comparator must return a number"), "{text}");
+    assert!(
+        text.contains("sort: the comparator must return a number"),
+        "{text}"
+    );
 }
 
 /// A script with a syntax error is reported once, at its line: the calls of its functions
@@ -100,7 +125,12 @@ fn script_sort_comparators_report_their_errors() {
 #[test]
 fn a_script_syntax_error_is_not_followed_by_unknown_functions() {
     let src = source(&workspace().join("tests/cases/scripts/syntax-error"));
-    let err = load_source(&src).expect_err("the script does not compile").to_string();
-    assert!(err.contains("s.rhai:3:") && err.contains("script syntax error"), "{err}");
+    let err = load_source(&src)
+        .expect_err("the script does not compile")
+        .to_string();
+    assert!(
+        err.contains("s.rhai:3:") && err.contains("script syntax error"),
+        "{err}"
+    );
     assert!(!err.contains("unknown function"), "{err}");
 }

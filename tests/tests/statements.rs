@@ -14,7 +14,9 @@ fn game(text: &str) -> Game {
 /// (the same labels after each of the same choices).
 fn resumes_identically(game: &Game, state: &State, choices: &[&str]) {
     let text = game.state_to_yaml(state);
-    let mut restored = game.state_from_yaml(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let mut restored = game
+        .state_from_yaml(&text)
+        .unwrap_or_else(|e| panic!("{e}\n{text}"));
     assert_eq!(&restored, state, "{text}");
     let mut original = state.clone();
     for label in choices {
@@ -50,8 +52,16 @@ ranking: { score: "len(hand[it])" }
     );
     let state = game.start(names(2)).unwrap();
     assert_eq!(int(&game, &state, "len(pile)"), 0);
-    assert_eq!(text(&game, &state, "hand[p1]"), "p2", "the other instances keep their contents");
-    assert_eq!(int(&game, &state, "len(hand[p2])"), 0, "clearing an empty zone does nothing");
+    assert_eq!(
+        text(&game, &state, "hand[p1]"),
+        "p2",
+        "the other instances keep their contents"
+    );
+    assert_eq!(
+        int(&game, &state, "len(hand[p2])"),
+        0,
+        "clearing an empty zone does nothing"
+    );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -84,7 +94,10 @@ ranking: { score: "len(hand[it])" }
 fn a_draw_resumes_after_the_shuffle_of_its_refilled_pile() {
     let game = game(DRAWS);
     let state = game.start(names(2)).unwrap();
-    assert!(matches!(game.status(&state), Status::Chance(_)), "the refill is shuffled");
+    assert!(
+        matches!(game.status(&state), Status::Chance(_)),
+        "the refill is shuffled"
+    );
     assert_eq!(text(&game, &state, "hand[p1]"), "c4");
     assert_eq!(int(&game, &state, "len(deck)"), 3);
     assert_eq!(int(&game, &state, "len(discard)"), 0);
@@ -94,7 +107,8 @@ fn a_draw_resumes_after_the_shuffle_of_its_refilled_pile() {
     let mut original = state;
     // Element codes are row numbers: c3 c1 c2.
     for s in [&mut original, &mut restored] {
-        game.apply(s, Choice::Order(vec![2, 0, 1]), &mut Journal::off()).unwrap();
+        game.apply(s, Choice::Order(vec![2, 0, 1]), &mut Journal::off())
+            .unwrap();
     }
     assert_eq!(original, restored);
     assert_eq!(text(&game, &original, "hand[p1]"), "c4 c3 c1");
@@ -138,12 +152,22 @@ fn move_puts_elements_at_the_top_the_bottom_or_a_position() {
 #[test]
 fn move_to_a_position_past_the_end_is_a_runtime_error() {
     let game = game(&MOVES.replace(r#"at: "len(dst)""#, r#"at: "len(dst) + 1""#));
-    let error = game.start(names(3)).expect_err("position 5 of 4 elements").to_string();
+    let error = game
+        .start(names(3))
+        .expect_err("position 5 of 4 elements")
+        .to_string();
     assert!(error.contains("ruleset.yaml:14:5: play[6]"), "{error}");
-    assert!(error.contains("position 5 is outside dst (4 elements: a move inserts at 0 to 4)"), "{error}");
+    assert!(
+        error.contains("position 5 is outside dst (4 elements: a move inserts at 0 to 4)"),
+        "{error}"
+    );
     // Within one zone the position counts once the elements are out.
     let game = game_from(MOVES.replace("at: bottom }", "at: \"len(dst)\" }"));
-    assert!(game.start(names(3)).expect_err("3 elements once the top is out").to_string().contains("position 4 is outside dst (3 elements"));
+    assert!(game
+        .start(names(3))
+        .expect_err("3 elements once the top is out")
+        .to_string()
+        .contains("position 4 is outside dst (3 elements"));
 }
 
 fn game_from(text: String) -> Game {
@@ -190,14 +214,26 @@ fn repeat_up_to_offers_done_from_the_round_after_at_least() {
     let game = rounds(5);
     let mut state = game.start(names(2)).unwrap();
     assert_eq!(game.prompt(&state).unwrap(), "buy 1 of up to 3");
-    assert_eq!(options(&game, &state), ["buy", "bonus"], "the first round must be played");
+    assert_eq!(
+        options(&game, &state),
+        ["buy", "bonus"],
+        "the first round must be played"
+    );
     choose(&game, &mut state, "buy");
     assert_eq!(game.prompt(&state).unwrap(), "buy 2 of up to 3");
     assert_eq!(options(&game, &state), ["buy", "bonus", "stop buying"]);
     choose(&game, &mut state, "bonus");
-    assert_eq!(options(&game, &state), ["a", "b"], "a decision inside an option's effects gets no done");
+    assert_eq!(
+        options(&game, &state),
+        ["a", "b"],
+        "a decision inside an option's effects gets no done"
+    );
     choose(&game, &mut state, "b");
-    assert_eq!(options(&game, &state), ["watch", "stop buying"], "a decision in an if of the round gets it");
+    assert_eq!(
+        options(&game, &state),
+        ["watch", "stop buying"],
+        "a decision in an if of the round gets it"
+    );
     choose(&game, &mut state, "watch");
     assert_eq!(game.prompt(&state).unwrap(), "buy 3 of up to 3");
     choose(&game, &mut state, "stop buying");
@@ -230,7 +266,11 @@ fn repeat_up_to_stops_after_n_rounds_or_when_its_condition_fails() {
     let game1 = rounds(1);
     let mut state = game1.start(names(2)).unwrap();
     choose(&game1, &mut state, "buy");
-    assert_eq!(game1.prompt(&state).unwrap(), "after", "no round begins once the while: condition fails");
+    assert_eq!(
+        game1.prompt(&state).unwrap(),
+        "after",
+        "no round begins once the while: condition fails"
+    );
 
     let game0 = rounds(0);
     let state = game0.start(names(2)).unwrap();
@@ -263,7 +303,12 @@ fn way_out_wests_stop_flag_loops_are_repeat_up_to_loops() {
         // - let: { stop: false }
         // - for_each: { i: "range(1, n)" }
         //   do: [ if: "not stop[ and guard]", then: [ choose (…, done if i > 1: set stop) ] ]
-        if body.first().and_then(|s| s.get("let")).and_then(|l| l.get("stop")).is_none() {
+        if body
+            .first()
+            .and_then(|s| s.get("let"))
+            .and_then(|l| l.get("stop"))
+            .is_none()
+        {
             continue; // already written without the flag
         }
         let for_each = body[1].clone();
@@ -302,7 +347,10 @@ fn way_out_wests_stop_flag_loops_are_repeat_up_to_loops() {
             let b = play_random(&looped, players, seed, Recording::StepsAndLog);
             assert_eq!(a.log, b.log, "{players}p seed {seed}");
             assert_eq!(a.outcome, b.outcome);
-            assert!(a.log.iter().any(|l| l.ends_with(": done")), "{players}p seed {seed}: some loop ends with done");
+            assert!(
+                a.log.iter().any(|l| l.ends_with(": done")),
+                "{players}p seed {seed}: some loop ends with done"
+            );
         }
     }
 }
@@ -341,12 +389,19 @@ fn an_option_over_several_lists_is_offered_per_combination_the_first_list_outerm
     let state = game.start(names(2)).unwrap();
     assert_eq!(
         options(&game, &state),
-        ["first", "1-p1", "1-p2", "2-p2", "seat p1", "seat p2", "1..1", "1..2", "1..3", "2..2", "2..3", "3..3"],
+        [
+            "first", "1-p1", "1-p2", "2-p2", "seat p1", "seat p2", "1..1", "1..2", "1..3", "2..2",
+            "2..3", "3..3"
+        ],
         "in order, filtered by if:, and a later list may read the names before it"
     );
     let mut s = state.clone();
     choose(&game, &mut s, "2-p2");
-    assert_eq!(var(&game, &s, "picked", ""), 22, "both names are bound in do:");
+    assert_eq!(
+        var(&game, &s, "picked", ""),
+        22,
+        "both names are bound in do:"
+    );
     let mut s = state.clone();
     choose(&game, &mut s, "2..3");
     assert_eq!(var(&game, &s, "picked", ""), 230);
@@ -361,7 +416,8 @@ fn a_decision_with_options_over_several_lists_plays_and_resumes() {
     for (i, label) in labels.iter().enumerate() {
         let mut s = state.clone();
         let mut log = Vec::new();
-        game.apply(&mut s, Choice::Option(i), &mut Journal::on(&mut log)).unwrap();
+        game.apply(&mut s, Choice::Option(i), &mut Journal::on(&mut log))
+            .unwrap();
         assert_eq!(log, [format!("p1: {label}")]);
         assert!(matches!(game.status(&s), Status::Decision { .. }));
     }
@@ -378,14 +434,28 @@ fn one_step_logs_at_most_a_mebibyte() {
     let text = format!(
         "frontier: 1\nname: loud\nplayers: 2\nstate:\n  n: {{ init: 0 }}\nplay:\n  - while: \"n < 2000\"\n    do:\n      - log: \"{long}\"\n      - add: {{ n: 1 }}\n  - choose:\n      who: \"players[0]\"\n      options:\n        - label: again\n          do:\n            - log: \"{long}\"\nranking:\n  score: \"n\"\n"
     );
-    let game = load_source(&text_source("loud", "ruleset.yaml", text)).unwrap_or_else(|e| panic!("{e}"));
+    let game =
+        load_source(&text_source("loud", "ruleset.yaml", text)).unwrap_or_else(|e| panic!("{e}"));
     let mut log = Vec::new();
-    let mut state = game.start_logged(names(2), &mut Journal::on(&mut log)).unwrap();
-    assert_eq!(var(&game, &state, "n", ""), 2_000, "the loop ran to its end");
+    let mut state = game
+        .start_logged(names(2), &mut Journal::on(&mut log))
+        .unwrap();
+    assert_eq!(
+        var(&game, &state, "n", ""),
+        2_000,
+        "the loop ran to its end"
+    );
     assert_eq!(log.len(), 1_049);
     assert!(log[..1_048].iter().all(|line| *line == long));
-    assert_eq!(log[1_048], format!("{}… (this step's log stops here: it passed 1048576 bytes)", &long[..576]));
+    assert_eq!(
+        log[1_048],
+        format!(
+            "{}… (this step's log stops here: it passed 1048576 bytes)",
+            &long[..576]
+        )
+    );
     let mut next = Vec::new();
-    game.apply(&mut state, Choice::Option(0), &mut Journal::on(&mut next)).unwrap();
+    game.apply(&mut state, Choice::Option(0), &mut Journal::on(&mut next))
+        .unwrap();
     assert_eq!(next, ["p1: again".to_string(), long]);
 }

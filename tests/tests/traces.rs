@@ -12,12 +12,25 @@ use frontier_tests::*;
 fn check_file(path: &Path, optimizer: Optimizer) -> Result<usize, String> {
     let text = std::fs::read_to_string(path).unwrap();
     let trace = parse(&text).map_err(|e| format!("{e:?}"))?;
-    let RulesetRef::Name(name) = &trace.header.ruleset else { return Err("shipped traces name their ruleset".into()) };
+    let RulesetRef::Name(name) = &trace.header.ruleset else {
+        return Err("shipped traces name their ruleset".into());
+    };
     let src = source(&ruleset_path(name));
-    let game = load_with(&src, &resolve, &trace.header.params, Default::default(), optimizer).map_err(|e| e.to_string())?;
-    let start = starting_state(&game, &trace, |p| std::fs::read_to_string(path.parent().unwrap().join(p)).map_err(|e| e.to_string()))
-        .map_err(|d| d.to_string())?;
-    replay(&game, &trace, start, |_| {}).map(|r| r.steps).map_err(|d| format!("line {}: {d}", d.line))
+    let game = load_with(
+        &src,
+        &resolve,
+        &trace.header.params,
+        Default::default(),
+        optimizer,
+    )
+    .map_err(|e| e.to_string())?;
+    let start = starting_state(&game, &trace, |p| {
+        std::fs::read_to_string(path.parent().unwrap().join(p)).map_err(|e| e.to_string())
+    })
+    .map_err(|d| d.to_string())?;
+    replay(&game, &trace, start, |_| {})
+        .map(|r| r.steps)
+        .map_err(|d| format!("line {}: {d}", d.line))
 }
 
 #[test]
@@ -36,8 +49,14 @@ fn check_every_shipped_trace(optimizer: Optimizer) {
     let mut checked = 0;
     for name in ruleset_names() {
         let dir = workspace().join("rulesets").join(&name).join("traces");
-        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
-        let mut files: Vec<_> = entries.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "trace")).collect();
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        let mut files: Vec<_> = entries
+            .filter_map(|e| e.ok())
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "trace"))
+            .collect();
         files.sort();
         for f in files {
             check_file(&f, optimizer).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
@@ -54,11 +73,20 @@ fn written_traces_replay_to_the_same_end_for_every_player_count() {
         for n in game.meta.min_players as usize..=game.meta.max_players as usize {
             for seed in 0..12 {
                 let (record, end) = random_game(&game, n, seed, Recording::Steps);
-                let trace = write_trace(RulesetRef::Name(name.clone()), &names(n), None, &record.steps, Some(&record.outcome));
+                let trace = write_trace(
+                    RulesetRef::Name(name.clone()),
+                    &names(n),
+                    None,
+                    &record.steps,
+                    Some(&record.outcome),
+                );
                 let parsed = parse(&trace.to_text()).expect("a written trace parses");
-                let replayed = replay(&game, &parsed, game.start(names(n)).unwrap(), |_| {}).expect("a written trace checks");
+                let replayed = replay(&game, &parsed, game.start(names(n)).unwrap(), |_| {})
+                    .expect("a written trace checks");
                 assert_eq!(replayed.final_state, end);
-                assert!(matches!(game.status(&replayed.final_state), Status::Over(o) if *o == record.outcome));
+                assert!(
+                    matches!(game.status(&replayed.final_state), Status::Over(o) if *o == record.outcome)
+                );
             }
         }
     }
@@ -68,7 +96,14 @@ fn written_traces_replay_to_the_same_end_for_every_player_count() {
 fn a_changed_decision_is_reported_at_its_line() {
     let game = load_ruleset("go-west");
     let (record, _) = random_game(&game, 2, 8, Recording::Steps);
-    let text = write_trace(RulesetRef::Name("go-west".into()), &names(2), None, &record.steps, None).to_text();
+    let text = write_trace(
+        RulesetRef::Name("go-west".into()),
+        &names(2),
+        None,
+        &record.steps,
+        None,
+    )
+    .to_text();
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
     let target = lines.iter().rposition(|l| l.starts_with("p1: ")).unwrap();
     lines[target] = "p1: no-such-option".into();
@@ -85,10 +120,18 @@ fn a_changed_decision_is_reported_at_its_line() {
 /// California: 20 × 5 = 100 single-region moves are left; every player holds 30 tokens.
 #[test]
 fn assertions_fail_alike_with_and_without_the_optimizer() {
-    let trace_of = |assertion: &str| parse(&format!("frontier-trace 1\nruleset go-west\nplayers p1 p2\nseed 3\nassert {assertion}\n")).unwrap();
+    let trace_of = |assertion: &str| {
+        parse(&format!(
+            "frontier-trace 1\nruleset go-west\nplayers p1 p2\nseed 3\nassert {assertion}\n"
+        ))
+        .unwrap()
+    };
     let src = source(&ruleset_path("go-west"));
     for (assertion, expected) in [
-        ("wagon_moves_left() == 99", "assertion failed: wagon_moves_left() == 99; wagon_moves_left() = 100; 99 = 99"),
+        (
+            "wagon_moves_left() == 99",
+            "assertion failed: wagon_moves_left() == 99; wagon_moves_left() = 100; 99 = 99",
+        ),
         ("vp[p1] / (tokens[p1] - 30) == 0", "division by zero"),
     ] {
         let trace = trace_of(assertion);
@@ -96,21 +139,42 @@ fn assertions_fail_alike_with_and_without_the_optimizer() {
             .into_iter()
             .map(|optimizer| {
                 let game = load_with(&src, &resolve, &[], Default::default(), optimizer).unwrap();
-                replay(&game, &trace, game.start(names(2)).unwrap(), |_| {}).unwrap_err().message
+                replay(&game, &trace, game.start(names(2)).unwrap(), |_| {})
+                    .unwrap_err()
+                    .message
             })
             .collect();
-        assert!(messages[0].contains(expected), "{assertion}: {}", messages[0]);
-        assert_eq!(messages[0], messages[1], "{assertion}: the optimizer changes the message");
+        assert!(
+            messages[0].contains(expected),
+            "{assertion}: {}",
+            messages[0]
+        );
+        assert_eq!(
+            messages[0], messages[1],
+            "{assertion}: the optimizer changes the message"
+        );
     }
 }
 
 /// Checks trace text as if it were a file in `dir` (positions are read relative to it).
-fn check_text(text: &str, dir: &Path) -> Result<frontier_interpreter::trace::Replayed, frontier_interpreter::trace::Divergence> {
+fn check_text(
+    text: &str,
+    dir: &Path,
+) -> Result<frontier_interpreter::trace::Replayed, frontier_interpreter::trace::Divergence> {
     let trace = parse(text).unwrap_or_else(|e| panic!("{e:?} in\n{text}"));
-    let RulesetRef::Name(name) = &trace.header.ruleset else { panic!("examples name their ruleset") };
-    let game = load_with_params(&source(&workspace().join("rulesets").join(name)), &|_| Err("no variants here".into()), &trace.header.params, Default::default())
-        .unwrap_or_else(|e| panic!("{e}"));
-    let start = starting_state(&game, &trace, |p| std::fs::read_to_string(dir.join(p)).map_err(|e| e.to_string()))?;
+    let RulesetRef::Name(name) = &trace.header.ruleset else {
+        panic!("examples name their ruleset")
+    };
+    let game = load_with_params(
+        &source(&workspace().join("rulesets").join(name)),
+        &|_| Err("no variants here".into()),
+        &trace.header.params,
+        Default::default(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let start = starting_state(&game, &trace, |p| {
+        std::fs::read_to_string(dir.join(p)).map_err(|e| e.to_string())
+    })?;
     replay(&game, &trace, start, |_| {})
 }
 
@@ -137,9 +201,17 @@ fn every_trace_example_in_the_docs_checks_clean() {
     let docs = workspace().join("docs");
     let markdown = std::fs::read_to_string(docs.join("traces.md")).unwrap();
     let blocks = trace_blocks(&markdown);
-    assert!(!blocks.is_empty(), "docs/traces.md marks no example as ```trace");
+    assert!(
+        !blocks.is_empty(),
+        "docs/traces.md marks no example as ```trace"
+    );
     for (line, text) in blocks {
-        check_text(&text, &docs).unwrap_or_else(|d| panic!("docs/traces.md, example at line {line}: line {}: {d}", d.line));
+        check_text(&text, &docs).unwrap_or_else(|d| {
+            panic!(
+                "docs/traces.md, example at line {line}: line {}: {d}",
+                d.line
+            )
+        });
     }
 }
 
@@ -165,16 +237,30 @@ fn reject_and_expect_options_pass_and_fail_at_their_line() {
     let legal = format!("{END_OF_GAME}reject red: move wagon from:east\n");
     let d = check_text(&legal, &dir).unwrap_err();
     assert_eq!((d.line, d.column), (8, 1));
-    assert!(d.message.contains("is a legal option for red"), "{}", d.message);
+    assert!(
+        d.message.contains("is a legal option for red"),
+        "{}",
+        d.message
+    );
     assert!(d.legal.contains(&"move wagon from:east".to_string()));
     // one option too many, one missing
-    let wrong = format!("{END_OF_GAME}expect options red: move wagon from:east, move wagon from:midwest\n");
+    let wrong =
+        format!("{END_OF_GAME}expect options red: move wagon from:east, move wagon from:midwest\n");
     let d = check_text(&wrong, &dir).unwrap_err();
     assert_eq!(d.line, 8);
-    assert!(d.message.contains("not legal: 'move wagon from:midwest'") && d.message.contains("legal but not listed: 'move wagon from:great-plains'"), "{}", d.message);
+    assert!(
+        d.message.contains("not legal: 'move wagon from:midwest'")
+            && d.message
+                .contains("legal but not listed: 'move wagon from:great-plains'"),
+        "{}",
+        d.message
+    );
     // another player's decision
     let other = format!("{END_OF_GAME}reject green: move wagon from:midwest\n");
-    assert!(check_text(&other, &dir).unwrap_err().message.contains("red decides here"));
+    assert!(check_text(&other, &dir)
+        .unwrap_err()
+        .message
+        .contains("red decides here"));
 }
 
 #[test]
@@ -183,14 +269,29 @@ fn expect_winner_and_ranking() {
     let end = format!("{END_OF_GAME}red: move wagon from:east\n");
     let ok = format!("{end}expect winner green\nexpect ranking green=1 blue=2 red=3\nexpect ranking red=3\nassert vp[green] == 12\n");
     assert_eq!(check_text(&ok, &dir).unwrap().assertions, 1);
-    for (line, wants) in [("expect winner red", "expects the winner red"), ("expect winner green red", "expects the winner green and red"), ("expect ranking blue=1", "expects blue ranked 1")] {
+    for (line, wants) in [
+        ("expect winner red", "expects the winner red"),
+        (
+            "expect winner green red",
+            "expects the winner green and red",
+        ),
+        ("expect ranking blue=1", "expects blue ranked 1"),
+    ] {
         let d = check_text(&format!("{end}{line}\n"), &dir).unwrap_err();
         assert_eq!(d.line, 9, "{line}");
-        assert!(d.message.contains(wants) && d.message.contains("1. green (12)"), "{}", d.message);
+        assert!(
+            d.message.contains(wants) && d.message.contains("1. green (12)"),
+            "{}",
+            d.message
+        );
     }
     // not over yet
     let d = check_text(&format!("{END_OF_GAME}expect winner green\n"), &dir).unwrap_err();
-    assert!(d.message.contains("expects the game to be over"), "{}", d.message);
+    assert!(
+        d.message.contains("expects the game to be over"),
+        "{}",
+        d.message
+    );
 }
 
 #[test]
@@ -198,27 +299,56 @@ fn divergences_display_without_a_doubled_colon() {
     let dir = go_west_traces();
     let d = check_text("ruleset go-west\nplayers red green blue\nstart position \"positions/free-scoring-end.yaml\"\nassert vp[red] == 99\n", &dir).unwrap_err();
     let shown = d.to_string();
-    assert!(shown.starts_with("assertion failed: vp[red] == 99"), "{shown}");
-    let d = check_text(&format!("{END_OF_GAME}rule 5.1\nreject red: move wagon from:east\n"), &dir).unwrap_err();
-    assert!(d.to_string().starts_with("step 2 [rule 5.1]: 'move wagon from:east' is a legal option"), "{d}");
+    assert!(
+        shown.starts_with("assertion failed: vp[red] == 99"),
+        "{shown}"
+    );
+    let d = check_text(
+        &format!("{END_OF_GAME}rule 5.1\nreject red: move wagon from:east\n"),
+        &dir,
+    )
+    .unwrap_err();
+    assert!(
+        d.to_string()
+            .starts_with("step 2 [rule 5.1]: 'move wagon from:east' is a legal option"),
+        "{d}"
+    );
 }
 
 #[test]
 fn a_position_that_puts_a_card_in_a_hand_takes_it_out_of_the_deck() {
     let game = load_ruleset("go-west");
     let state = game
-        .state_from_yaml("players: [red, green]\nzones:\n  hand: { red: [gw-05, gw-17] }\n  discard: [gw-30]\n")
+        .state_from_yaml(
+            "players: [red, green]\nzones:\n  hand: { red: [gw-05, gw-17] }\n  discard: [gw-30]\n",
+        )
         .unwrap();
     let deck = frontier_tests::eval(&game, &state, "deck");
-    let frontier_interpreter::Value::List(deck) = deck else { panic!("{deck:?}") };
+    let frontier_interpreter::Value::List(deck) = deck else {
+        panic!("{deck:?}")
+    };
     assert_eq!(deck.len(), 56 - 3);
-    let kept = frontier_tests::eval(&game, &state, "contains(deck, cards[\"gw-05\"]) or contains(deck, cards[\"gw-30\"])");
+    let kept = frontier_tests::eval(
+        &game,
+        &state,
+        "contains(deck, cards[\"gw-05\"]) or contains(deck, cards[\"gw-30\"])",
+    );
     assert_eq!(kept, frontier_interpreter::Value::Bool(false));
     // written in two zones, or twice in one: an error naming the card
-    let twice = game.state_from_yaml("players: [red, green]\nzones:\n  hand: { red: [gw-05], green: [gw-05] }\n").unwrap_err();
+    let twice = game
+        .state_from_yaml(
+            "players: [red, green]\nzones:\n  hand: { red: [gw-05], green: [gw-05] }\n",
+        )
+        .unwrap_err();
     assert_eq!(twice, "zones: gw-05 is both in hand[red] and in hand[green] (each row of 'cards' is in one zone at a time)");
-    let deck_too = game.state_from_yaml("players: [red, green]\nzones:\n  hand: { red: [gw-05] }\n  deck: [gw-01, gw-05]\n").unwrap_err();
+    let deck_too = game
+        .state_from_yaml(
+            "players: [red, green]\nzones:\n  hand: { red: [gw-05] }\n  deck: [gw-01, gw-05]\n",
+        )
+        .unwrap_err();
     assert!(deck_too.contains("gw-05 is both in"), "{deck_too}");
-    let same = game.state_from_yaml("players: [red, green]\nzones:\n  deck: [gw-01, gw-01]\n").unwrap_err();
+    let same = game
+        .state_from_yaml("players: [red, green]\nzones:\n  deck: [gw-01, gw-01]\n")
+        .unwrap_err();
     assert!(same.contains("gw-01 is twice in deck"), "{same}");
 }

@@ -36,16 +36,25 @@ fn owner(game: &Game, state: &State, lot: &str) -> String {
 fn pieces(game: &Game, state: &State, zone: &str, town: &str) -> Vec<String> {
     let (_, z) = game.zone(zone).unwrap();
     let t = game.table("towns").unwrap().1.row_index(town).unwrap() as usize;
-    state.zones[z.base + t].iter().map(|p| state.names[*p as usize].clone()).collect()
+    state.zones[z.base + t]
+        .iter()
+        .map(|p| state.names[*p as usize].clone())
+        .collect()
 }
 
 fn count(game: &Game, state: &State, zone: &str, town: &str, p: &str) -> usize {
-    pieces(game, state, zone, town).iter().filter(|n| *n == p).count()
+    pieces(game, state, zone, town)
+        .iter()
+        .filter(|n| *n == p)
+        .count()
 }
 
 fn order(game: &Game, state: &State) -> Vec<String> {
     let (_, z) = game.zone("order").unwrap();
-    state.zones[z.base].iter().map(|p| state.names[*p as usize].clone()).collect()
+    state.zones[z.base]
+        .iter()
+        .map(|p| state.names[*p as usize].clone())
+        .collect()
 }
 
 fn dice(game: &Game, state: &mut State, faces: &[u8]) {
@@ -58,7 +67,12 @@ fn dice(game: &Game, state: &mut State, faces: &[u8]) {
 /// first player after an auction where the two others pass: `[a, b, first]` passes a then b.
 fn everybody_else_passes(game: &Game, state: &mut State, passers: &[&str]) {
     for p in passers {
-        assert_eq!(game.status(state).decider(), Some(seat(state, p)), "{p} should bid now; options {:?}", options(game, state));
+        assert_eq!(
+            game.status(state).decider(),
+            Some(seat(state, p)),
+            "{p} should bid now; options {:?}",
+            options(game, state)
+        );
         choose(game, state, "pass");
     }
 }
@@ -142,7 +156,10 @@ fn auction_raises_on_what_is_in_front_passers_pay_and_take_the_last_free_box() {
     choose(&g, &mut s, "pass");
     choose(&g, &mut s, "bid 5");
     assert_eq!(decider(&g, &s), "red");
-    let bids: Vec<String> = (6..=10).map(|b| format!("bid {b}")).chain(["pass".to_string()]).collect();
+    let bids: Vec<String> = (6..=10)
+        .map(|b| format!("bid {b}"))
+        .chain(["pass".to_string()])
+        .collect();
     assert_eq!(options(&g, &s), bids);
     choose(&g, &mut s, "bid 6");
     assert_eq!(money(&g, &s, "red"), 4);
@@ -152,7 +169,15 @@ fn auction_raises_on_what_is_in_front_passers_pay_and_take_the_last_free_box() {
     assert_eq!(decider(&g, &s), "yellow");
     choose(&g, &mut s, "pass");
     assert_eq!(order(&g, &s), ["red", "yellow", "green", "blue"]);
-    assert_eq!([money(&g, &s, "red"), money(&g, &s, "green"), money(&g, &s, "blue"), money(&g, &s, "yellow")], [4, 7, 10, 5]);
+    assert_eq!(
+        [
+            money(&g, &s, "red"),
+            money(&g, &s, "green"),
+            money(&g, &s, "blue"),
+            money(&g, &s, "yellow")
+        ],
+        [4, 7, 10, 5]
+    );
     // The action phase starts with red.
     assert_eq!(decider(&g, &s), "red");
     assert!(options(&g, &s).contains(&"action cowboys box 1".to_string()));
@@ -161,7 +186,11 @@ fn auction_raises_on_what_is_in_front_passers_pay_and_take_the_last_free_box() {
 #[test]
 fn a_player_without_money_can_only_pass() {
     let g = game();
-    let mut s = position(&g, "  turn: 5\n  money: { red: 0, green: 3, blue: 3 }", "  order: [red, green, blue]");
+    let mut s = position(
+        &g,
+        "  turn: 5\n  money: { red: 0, green: 3, blue: 3 }",
+        "  order: [red, green, blue]",
+    );
     assert_eq!(options(&g, &s), ["pass"]);
     choose(&g, &mut s, "pass");
     // green may bid 1..3.
@@ -173,7 +202,11 @@ fn a_player_without_money_can_only_pass() {
 
 /// Red acts first: the position's order is green, blue, red and both others pass the auction.
 fn red_first(g: &Game, vars: &str, zones: &str) -> State {
-    let mut s = position(g, &format!("  turn: 5\n{vars}"), &format!("  order: [green, blue, red]\n{zones}"));
+    let mut s = position(
+        g,
+        &format!("  turn: 5\n{vars}"),
+        &format!("  order: [green, blue, red]\n{zones}"),
+    );
     everybody_else_passes(g, &mut s, &["green", "blue"]);
     assert_eq!(decider(g, &s), "red");
     s
@@ -184,7 +217,11 @@ fn a_box_is_blocked_for_the_round_and_passing_discards_a_marker() {
     // «Actions»: two actions each in turn order; a box holding a marker cannot be taken
     // again this turn. Red takes cowboys box 1; blue, next, is no longer offered it.
     let g = game();
-    let mut s = red_first(&g, "  money: { red: 10, green: 10, blue: 10 }", "  posse: { abilene: [red, green, blue] }");
+    let mut s = red_first(
+        &g,
+        "  money: { red: 10, green: 10, blue: 10 }",
+        "  posse: { abilene: [red, green, blue] }",
+    );
     choose(&g, &mut s, "action cowboys box 1");
     choose(&g, &mut s, "place cowboy in Abilene");
     choose(&g, &mut s, "done");
@@ -200,7 +237,11 @@ fn a_box_is_blocked_for_the_round_and_passing_discards_a_marker() {
 #[test]
 fn the_third_cattle_box_is_used_only_with_five_players() {
     let g = game();
-    let mut s = red_first(&g, "  money: { red: 10, green: 10, blue: 10 }", "  posse: { san-antonia: [red] }");
+    let mut s = red_first(
+        &g,
+        "  money: { red: 10, green: 10, blue: 10 }",
+        "  posse: { san-antonia: [red] }",
+    );
     let opts = options(&g, &s);
     assert!(opts.contains(&"action cattle box 2".to_string()));
     assert!(!opts.contains(&"action cattle box 3".to_string()));
@@ -232,10 +273,20 @@ fn cattle_open_a_town_only_when_more_than_half_the_corrals_below_are_full() {
     choose(&g, &mut s, "action cattle box 1");
     assert_eq!(options(&g, &s), ["place cattle in San Antonia"]);
     choose(&g, &mut s, "place cattle in San Antonia");
-    assert_eq!(options(&g, &s), ["place cattle in San Antonia", "place cattle in Kansas City", "done"]);
+    assert_eq!(
+        options(&g, &s),
+        [
+            "place cattle in San Antonia",
+            "place cattle in Kansas City",
+            "done"
+        ]
+    );
     choose(&g, &mut s, "place cattle in Kansas City");
     assert_eq!(money(&g, &s, "red"), 10 - 2);
-    assert_eq!(pieces(&g, &s, "herd", "san-antonia"), ["green", "blue", "red"]);
+    assert_eq!(
+        pieces(&g, &s, "herd", "san-antonia"),
+        ["green", "blue", "red"]
+    );
     assert_eq!(pieces(&g, &s, "herd", "kansas-city"), ["red"]);
 }
 
@@ -253,7 +304,15 @@ fn a_farmer_blocks_its_corral_and_sends_a_cattle_back() {
     );
     choose(&g, &mut s, "action farmer");
     choose(&g, &mut s, "farmer in San Antonia");
-    assert_eq!(options(&g, &s), ["a free corral", "replace cattle of red", "replace cattle of green", "replace cattle of blue"]);
+    assert_eq!(
+        options(&g, &s),
+        [
+            "a free corral",
+            "replace cattle of red",
+            "replace cattle of green",
+            "replace cattle of blue"
+        ]
+    );
     choose(&g, &mut s, "replace cattle of green");
     assert_eq!(pieces(&g, &s, "herd", "san-antonia"), ["blue", "red"]);
     // blue: a cattle in San Antonia is still possible (one free corral); a farmer is not.
@@ -262,9 +321,15 @@ fn a_farmer_blocks_its_corral_and_sends_a_cattle_back() {
     choose(&g, &mut s, "place cattle in San Antonia");
     // The town is now full (3 cattle + the farmer) and blue has no cowboy in Kansas City:
     // no second cattle is possible, so the action ends without asking.
-    assert_eq!(pieces(&g, &s, "herd", "san-antonia"), ["blue", "red", "blue"]);
+    assert_eq!(
+        pieces(&g, &s, "herd", "san-antonia"),
+        ["blue", "red", "blue"]
+    );
     assert_eq!(decider(&g, &s), "green");
-    assert!(!options(&g, &s).contains(&"action cattle box 2".to_string()), "no free corral left in an open town");
+    assert!(
+        !options(&g, &s).contains(&"action cattle box 2".to_string()),
+        "no free corral left in an open town"
+    );
 }
 
 #[test]
@@ -279,7 +344,10 @@ fn buildings_one_of_each_type_per_town_at_most_two_of_yours_and_the_spaces() {
         "  posse: { abilene: [red] }",
     );
     choose(&g, &mut s, "action build jail");
-    assert_eq!(options(&g, &s), ["build jail in Dodge City", "build jail in Deadwood"]);
+    assert_eq!(
+        options(&g, &s),
+        ["build jail in Dodge City", "build jail in Deadwood"]
+    );
     choose(&g, &mut s, "build jail in Dodge City");
     assert_eq!(money(&g, &s, "red"), 27);
     assert_eq!(owner(&g, &s, "dodge-city-jail"), "red");
@@ -338,7 +406,14 @@ fn stagecoach_fares_departure_owner_else_arrival_owner_never_your_own() {
     choose(&g, &mut s, "move cowboy from Kansas City to Abilene");
     assert_eq!([money(&g, &s, "red"), money(&g, &s, "green")], [10, 12]);
     choose(&g, &mut s, "move cowboy from Deadwood to San Antonia");
-    assert_eq!([money(&g, &s, "red"), money(&g, &s, "green"), money(&g, &s, "blue")], [10, 13, 10]);
+    assert_eq!(
+        [
+            money(&g, &s, "red"),
+            money(&g, &s, "green"),
+            money(&g, &s, "blue")
+        ],
+        [10, 13, 10]
+    );
 
     // Blue, next in turn, moves its Abilene cowboy to Deadwood: the departure coach is red's
     // (not blue's), so red earns $1, and green nothing.
@@ -400,7 +475,14 @@ fn a_defender_who_retreats_gives_up_the_target_and_spreads_out() {
     );
     choose(&g, &mut s, "action showdown box 1");
     choose(&g, &mut s, "showdown in San Antonia");
-    assert_eq!(options(&g, &s), ["target 1 cattle of green", "target 1 cattle of blue", "target 2 cattle of green"]);
+    assert_eq!(
+        options(&g, &s),
+        [
+            "target 1 cattle of green",
+            "target 1 cattle of blue",
+            "target 2 cattle of green"
+        ]
+    );
     choose(&g, &mut s, "target 2 cattle of green");
     choose(&g, &mut s, "fire");
     dice(&g, &mut s, &[1, 1]);
@@ -411,7 +493,10 @@ fn a_defender_who_retreats_gives_up_the_target_and_spreads_out() {
     choose(&g, &mut s, "retreat cowboy to Abilene");
     assert!(!options(&g, &s).contains(&"retreat cowboy to Abilene".to_string()));
     choose(&g, &mut s, "retreat cowboy to Dodge City");
-    assert_eq!(pieces(&g, &s, "herd", "san-antonia"), ["blue", "red", "red"]);
+    assert_eq!(
+        pieces(&g, &s, "herd", "san-antonia"),
+        ["blue", "red", "red"]
+    );
     assert_eq!(var(&g, &s, "wanted", "red"), 1);
 }
 
@@ -439,7 +524,13 @@ fn the_sheriff_defending_a_farmer_dies_before_the_farmer() {
     assert_eq!(var(&g, &s, "sd_mode", ""), 0, "2 against 2: simultaneous");
     choose(&g, &mut s, "fire"); // red; the farmer has nobody to decide for it
     dice(&g, &mut s, &[6, 1, 2, 3]);
-    assert_eq!([var(&g, &s, "sd_d_sheriff", ""), var(&g, &s, "sd_d_last", "")], [0, 1]);
+    assert_eq!(
+        [
+            var(&g, &s, "sd_d_sheriff", ""),
+            var(&g, &s, "sd_d_last", "")
+        ],
+        [0, 1]
+    );
     choose(&g, &mut s, "fire");
     dice(&g, &mut s, &[5, 5, 1]);
     assert_eq!(var(&g, &s, "farmer_at", "kansas-city"), 0);
@@ -463,10 +554,21 @@ fn a_defender_without_cowboys_fires_one_die_and_the_attackers_bad_sheriff_joins(
     choose(&g, &mut s, "action showdown box 1");
     choose(&g, &mut s, "showdown in Deadwood");
     choose(&g, &mut s, "target store of green");
-    assert_eq!([var(&g, &s, "sd_a_cow", ""), var(&g, &s, "sd_a_sheriff", ""), var(&g, &s, "sd_d_last", ""), var(&g, &s, "sd_mode", "")], [1, 1, 1, 2]);
+    assert_eq!(
+        [
+            var(&g, &s, "sd_a_cow", ""),
+            var(&g, &s, "sd_a_sheriff", ""),
+            var(&g, &s, "sd_d_last", ""),
+            var(&g, &s, "sd_mode", "")
+        ],
+        [1, 1, 1, 2]
+    );
     choose(&g, &mut s, "fire"); // green
     dice(&g, &mut s, &[6]);
-    assert_eq!([var(&g, &s, "sd_a_cow", ""), var(&g, &s, "sd_a_sheriff", "")], [0, 1]);
+    assert_eq!(
+        [var(&g, &s, "sd_a_cow", ""), var(&g, &s, "sd_a_sheriff", "")],
+        [0, 1]
+    );
     assert_eq!(count(&g, &s, "posse", "deadwood", "red"), 0);
     choose(&g, &mut s, "fire"); // red's sheriff
     dice(&g, &mut s, &[5]);
@@ -511,9 +613,19 @@ fn when_no_wanted_marker_is_left_the_winner_takes_one_from_a_player_of_its_choic
     dice(&g, &mut s, &[4]); // the farmer, 1 fighter, fires first and has nobody to decide
     choose(&g, &mut s, "fire");
     dice(&g, &mut s, &[6, 2]);
-    assert_eq!(options(&g, &s), ["take wanted from green", "take wanted from blue"]);
+    assert_eq!(
+        options(&g, &s),
+        ["take wanted from green", "take wanted from blue"]
+    );
     choose(&g, &mut s, "take wanted from blue");
-    assert_eq!([var(&g, &s, "wanted", "red"), var(&g, &s, "wanted", "green"), var(&g, &s, "wanted", "blue")], [1, 7, 5]);
+    assert_eq!(
+        [
+            var(&g, &s, "wanted", "red"),
+            var(&g, &s, "wanted", "green"),
+            var(&g, &s, "wanted", "blue")
+        ],
+        [1, 7, 5]
+    );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -533,7 +645,9 @@ fn equal_scores_share_the_victory() {
         "  turn: 13\n  money: { red: 0, green: 0, blue: 0 }\n  lot_owner: { deadwood-hotel: red, deadwood-store: green }",
         "  order: [red, green, blue]",
     );
-    let Status::Over(outcome) = g.status(&s) else { panic!("the game should be over") };
+    let Status::Over(outcome) = g.status(&s) else {
+        panic!("the game should be over")
+    };
     assert_eq!(outcome.scores, vec![5, 5, 2]);
     assert_eq!(outcome.ranks, vec![1, 1, 3]);
 }
@@ -545,7 +659,11 @@ fn moving_cattle_goes_anywhere_free_even_to_a_closed_town_without_a_cowboy() {
     // cattle; moving one is still allowed to any free corral of another town. Only red's
     // own cattle can be moved (gap 7): every option starts from San Antonia.
     let g = game();
-    let mut s = red_first(&g, "  money: { red: 10, green: 10, blue: 10 }", "  herd: { san-antonia: [red, green, blue, green] }");
+    let mut s = red_first(
+        &g,
+        "  money: { red: 10, green: 10, blue: 10 }",
+        "  herd: { san-antonia: [red, green, blue, green] }",
+    );
     choose(&g, &mut s, "action move cattle");
     assert_eq!(
         options(&g, &s),
@@ -557,7 +675,10 @@ fn moving_cattle_goes_anywhere_free_even_to_a_closed_town_without_a_cowboy() {
         ]
     );
     choose(&g, &mut s, "move cattle from San Antonia to Deadwood");
-    assert_eq!(pieces(&g, &s, "herd", "san-antonia"), ["green", "blue", "green"]);
+    assert_eq!(
+        pieces(&g, &s, "herd", "san-antonia"),
+        ["green", "blue", "green"]
+    );
     assert_eq!(pieces(&g, &s, "herd", "deadwood"), ["red"]);
     assert_eq!(money(&g, &s, "red"), 10, "moving cattle is free");
 }
@@ -567,12 +688,26 @@ fn a_farmer_in_a_full_town_replaces_the_cattle_the_player_picks() {
     // «Fermier»: every corral of San Antonia is full (red, green, blue, green): the farmer
     // must take a cattle's corral; red picks one of blue's, which goes back to blue.
     let g = game();
-    let mut s = red_first(&g, "  money: { red: 10, green: 10, blue: 10 }", "  herd: { san-antonia: [red, green, blue, green] }");
+    let mut s = red_first(
+        &g,
+        "  money: { red: 10, green: 10, blue: 10 }",
+        "  herd: { san-antonia: [red, green, blue, green] }",
+    );
     choose(&g, &mut s, "action farmer");
     choose(&g, &mut s, "farmer in San Antonia");
-    assert_eq!(options(&g, &s), ["replace cattle of red", "replace cattle of green", "replace cattle of blue"]);
+    assert_eq!(
+        options(&g, &s),
+        [
+            "replace cattle of red",
+            "replace cattle of green",
+            "replace cattle of blue"
+        ]
+    );
     choose(&g, &mut s, "replace cattle of blue");
-    assert_eq!(pieces(&g, &s, "herd", "san-antonia"), ["red", "green", "green"]);
+    assert_eq!(
+        pieces(&g, &s, "herd", "san-antonia"),
+        ["red", "green", "green"]
+    );
     assert_eq!(var(&g, &s, "farmer_at", "san-antonia"), 1);
     assert_eq!(var(&g, &s, "farmer_in_hand", "red"), 0);
 }
@@ -596,7 +731,15 @@ fn robbers_holding_the_towns_jail_may_stay_and_nobody_robs_their_own_bank() {
     choose(&g, &mut s, "showdown in Abilene");
     assert_eq!(options(&g, &s), ["target bank of green"]);
     choose(&g, &mut s, "target bank of green");
-    assert_eq!([var(&g, &s, "sd_a_cow", ""), var(&g, &s, "sd_a_sheriff", ""), var(&g, &s, "sd_d_guard", ""), var(&g, &s, "sd_d_last", "")], [3, 1, 1, 0]);
+    assert_eq!(
+        [
+            var(&g, &s, "sd_a_cow", ""),
+            var(&g, &s, "sd_a_sheriff", ""),
+            var(&g, &s, "sd_d_guard", ""),
+            var(&g, &s, "sd_d_last", "")
+        ],
+        [3, 1, 1, 0]
+    );
     choose(&g, &mut s, "fire"); // green's guard
     dice(&g, &mut s, &[1]);
     choose(&g, &mut s, "fire"); // red

@@ -60,22 +60,37 @@ impl Catalogue {
         let mut broken = Vec::new();
         for e in source::RULESETS {
             match source::load_ruleset(e.name) {
-                Ok(game) => entries.push(Entry { name: e.name.to_string(), origin: Origin::Embedded, game: Arc::new(game) }),
+                Ok(game) => entries.push(Entry {
+                    name: e.name.to_string(),
+                    origin: Origin::Embedded,
+                    game: Arc::new(game),
+                }),
                 Err(message) => broken.push((e.name.to_string(), message)),
             }
         }
         if let Some(dir) = dir {
-            let listing = std::fs::read_dir(dir).map_err(|e| format!("--rulesets {}: {}", dir.display(), source::plain_io(&e)))?;
-            let mut paths: Vec<PathBuf> = listing.filter_map(|e| e.ok()).map(|e| e.path()).collect();
-            paths.retain(|p| p.join("ruleset.yaml").is_file() || p.extension().is_some_and(|x| x == "yaml" || x == "yml"));
+            let listing = std::fs::read_dir(dir)
+                .map_err(|e| format!("--rulesets {}: {}", dir.display(), source::plain_io(&e)))?;
+            let mut paths: Vec<PathBuf> =
+                listing.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+            paths.retain(|p| {
+                p.join("ruleset.yaml").is_file()
+                    || p.extension().is_some_and(|x| x == "yaml" || x == "yml")
+            });
             paths.sort();
             for path in paths {
                 let shown = path.display().to_string();
                 match source::load_ruleset(&shown) {
-                    Ok(game) if entries.iter().any(|e: &Entry| e.name == game.meta.name) => {
-                        broken.push((shown, format!("its name '{}' is taken by another ruleset", game.meta.name)))
-                    }
-                    Ok(game) => entries.push(Entry { name: game.meta.name.clone(), origin: Origin::Path(path), game: Arc::new(game) }),
+                    Ok(game) if entries.iter().any(|e: &Entry| e.name == game.meta.name) => broken
+                        .push((
+                            shown,
+                            format!("its name '{}' is taken by another ruleset", game.meta.name),
+                        )),
+                    Ok(game) => entries.push(Entry {
+                        name: game.meta.name.clone(),
+                        origin: Origin::Path(path),
+                        game: Arc::new(game),
+                    }),
                     Err(message) => broken.push((shown, message)),
                 }
             }
@@ -102,8 +117,23 @@ impl Entry {
             max_players: m.max_players,
             summary: m.summary.as_ref().map(|s| s.trim().to_string()),
             variant_of: m.variant.as_ref().map(|v| v.extends.clone()),
-            changes: m.variant.as_ref().map(|v| v.changes.clone()).unwrap_or_default(),
-            params: self.game.params.iter().map(|p| ParamSummary { name: p.name.clone(), value: p.value, min: p.min, max: p.max, doc: p.doc.clone() }).collect(),
+            changes: m
+                .variant
+                .as_ref()
+                .map(|v| v.changes.clone())
+                .unwrap_or_default(),
+            params: self
+                .game
+                .params
+                .iter()
+                .map(|p| ParamSummary {
+                    name: p.name.clone(),
+                    value: p.value,
+                    min: p.min,
+                    max: p.max,
+                    doc: p.doc.clone(),
+                })
+                .collect(),
         }
     }
 
@@ -111,7 +141,12 @@ impl Entry {
     pub fn reference(&self) -> RulesetRef {
         match &self.origin {
             Origin::Embedded => RulesetRef::Name(self.name.clone()),
-            Origin::Path(p) => RulesetRef::Path(std::fs::canonicalize(p).unwrap_or_else(|_| p.clone()).display().to_string()),
+            Origin::Path(p) => RulesetRef::Path(
+                std::fs::canonicalize(p)
+                    .unwrap_or_else(|_| p.clone())
+                    .display()
+                    .to_string(),
+            ),
         }
     }
 
@@ -121,9 +156,12 @@ impl Entry {
             return Ok(self.game.clone());
         }
         let source: RulesetSource = match &self.origin {
-            Origin::Embedded => source::embedded(&self.name).ok_or_else(|| format!("{} is not embedded", self.name))?,
+            Origin::Embedded => source::embedded(&self.name)
+                .ok_or_else(|| format!("{} is not embedded", self.name))?,
             Origin::Path(p) => source::from_path(p)?,
         };
-        source::load_source(&source, params).map(Arc::new).map_err(|e| e.to_string())
+        source::load_source(&source, params)
+            .map(Arc::new)
+            .map_err(|e| e.to_string())
     }
 }

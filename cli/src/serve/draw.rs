@@ -19,7 +19,12 @@ pub fn scene_html(scene: &Scene, decider: Option<u8>, targets: &[String]) -> Str
     if !scene.counters.is_empty() {
         out.push_str("<div class=\"counters\">");
         for c in &scene.counters {
-            let _ = write!(out, "<span class=\"counter\"><b>{}</b> {}</span>", esc(&c.name), esc(&c.value));
+            let _ = write!(
+                out,
+                "<span class=\"counter\"><b>{}</b> {}</span>",
+                esc(&c.name),
+                esc(&c.value)
+            );
         }
         out.push_str("</div>");
     }
@@ -50,7 +55,11 @@ pub fn scene_html(scene: &Scene, decider: Option<u8>, targets: &[String]) -> Str
     }
     out.push_str("<div class=\"players\">");
     for p in &scene.players {
-        let current = if Some(p.seat) == decider { " current" } else { "" };
+        let current = if Some(p.seat) == decider {
+            " current"
+        } else {
+            ""
+        };
         let _ = write!(
             out,
             "<section class=\"player{current}\" data-key=\"player:{}\"><h3><span class=\"dot\" style=\"background:{}\"></span>{}</h3>",
@@ -61,7 +70,12 @@ pub fn scene_html(scene: &Scene, decider: Option<u8>, targets: &[String]) -> Str
         if !p.counters.is_empty() {
             out.push_str("<div class=\"counters\">");
             for c in &p.counters {
-                let _ = write!(out, "<span class=\"counter\"><b>{}</b> {}</span>", esc(&c.name), esc(&c.value));
+                let _ = write!(
+                    out,
+                    "<span class=\"counter\"><b>{}</b> {}</span>",
+                    esc(&c.name),
+                    esc(&c.value)
+                );
             }
             out.push_str("</div>");
         }
@@ -80,7 +94,11 @@ fn zone(z: &ZoneShown) -> String {
         Some(n) => format!(" ({n})"),
         None => " (hidden)".to_string(),
     };
-    let _ = write!(out, "<div class=\"zone\"><div class=\"zone-name\">{}{count}</div><div class=\"cards\">", esc(&z.name));
+    let _ = write!(
+        out,
+        "<div class=\"zone\"><div class=\"zone-name\">{}{count}</div><div class=\"cards\">",
+        esc(&z.name)
+    );
     if z.cards.len() > 3 && z.cards.iter().all(|c| c.face_down) {
         // A pile the viewer cannot see into (a deck): one back, not one per card.
         let _ = write!(out, "<div class=\"card face-down pile\"></div><span class=\"pile-count\">× {}</span></div></div>", z.cards.len());
@@ -97,10 +115,21 @@ fn card(c: &Card) -> String {
     if c.face_down {
         return "<div class=\"card face-down\"></div>".to_string();
     }
-    let key = c.key.as_deref().map(|k| format!(" data-key=\"{}\"", esc(k))).unwrap_or_default();
+    let key = c
+        .key
+        .as_deref()
+        .map(|k| format!(" data-key=\"{}\"", esc(k)))
+        .unwrap_or_default();
     let fields: Vec<String> = c.fields.iter().map(|(k, v)| format!("{k}: {v}")).collect();
-    let style = c.seat.map(|s| format!(" style=\"border-color:{}\"", seat_colour(s))).unwrap_or_default();
-    let body = if c.text.is_empty() { fields.join(", ") } else { c.text.clone() };
+    let style = c
+        .seat
+        .map(|s| format!(" style=\"border-color:{}\"", seat_colour(s)))
+        .unwrap_or_default();
+    let body = if c.text.is_empty() {
+        fields.join(", ")
+    } else {
+        c.text.clone()
+    };
     format!(
         "<div class=\"card\"{key}{style} title=\"{}\"><b>{}</b><span>{}</span></div>",
         esc(&fields.join("\n")),
@@ -112,7 +141,11 @@ fn card(c: &Card) -> String {
 fn tracks(list: &[TrackShown]) -> String {
     let slot_w = 56;
     // Titles are measured in characters (about 7 px each at the track font's size).
-    let longest = list.iter().map(|t| t.title.chars().count()).max().unwrap_or(0) as i32;
+    let longest = list
+        .iter()
+        .map(|t| t.title.chars().count())
+        .max()
+        .unwrap_or(0) as i32;
     let title_w = (longest * 7 + 14).clamp(90, 520);
     let row_h = 34;
     let most = list.iter().map(|t| t.slots).max().unwrap_or(0).max(1) as i32;
@@ -122,18 +155,43 @@ fn tracks(list: &[TrackShown]) -> String {
     let _ = write!(out, "<svg class=\"tracks\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" xmlns=\"http://www.w3.org/2000/svg\">");
     for (i, t) in list.iter().enumerate() {
         let y = i as i32 * row_h + 4;
-        let key = t.key.as_deref().map(|k| format!(" data-key=\"{}\"", esc(k))).unwrap_or_default();
+        let key = t
+            .key
+            .as_deref()
+            .map(|k| format!(" data-key=\"{}\"", esc(k)))
+            .unwrap_or_default();
         let _ = write!(out, "<g class=\"track\"{key}><rect class=\"track-bg\" x=\"0\" y=\"{y}\" width=\"{width}\" height=\"{}\" rx=\"4\"/>", row_h - 4);
-        let _ = write!(out, "<text x=\"6\" y=\"{}\" class=\"track-title\">{}</text>", y + 19, esc(&t.title));
+        let _ = write!(
+            out,
+            "<text x=\"6\" y=\"{}\" class=\"track-title\">{}</text>",
+            y + 19,
+            esc(&t.title)
+        );
         for s in 0..t.slots as i32 {
             let x = title_w + s * (slot_w + 4);
             let piece = t.pieces.get(s as usize);
-            let fill = piece.and_then(|p| p.seat).map(seat_colour).unwrap_or(if piece.is_some() { "#e8dcc0" } else { "#fffaf0" });
-            let pkey = piece.and_then(|p| p.key.as_deref()).map(|k| format!(" data-key=\"{}\"", esc(k))).unwrap_or_default();
+            let fill = piece
+                .and_then(|p| p.seat)
+                .map(seat_colour)
+                .unwrap_or(if piece.is_some() {
+                    "#e8dcc0"
+                } else {
+                    "#fffaf0"
+                });
+            let pkey = piece
+                .and_then(|p| p.key.as_deref())
+                .map(|k| format!(" data-key=\"{}\"", esc(k)))
+                .unwrap_or_default();
             let _ = write!(out, "<rect class=\"slot\"{pkey} x=\"{x}\" y=\"{}\" width=\"{slot_w}\" height=\"{}\" rx=\"3\" fill=\"{fill}\"/>", y + 3, row_h - 10);
             if let Some(p) = piece {
                 let label = if p.face_down { "?" } else { p.id.as_str() };
-                let _ = write!(out, "<text x=\"{}\" y=\"{}\" class=\"slot-text\" text-anchor=\"middle\">{}</text>", x + slot_w / 2, y + 19, esc(label));
+                let _ = write!(
+                    out,
+                    "<text x=\"{}\" y=\"{}\" class=\"slot-text\" text-anchor=\"middle\">{}</text>",
+                    x + slot_w / 2,
+                    y + 19,
+                    esc(label)
+                );
             }
         }
         out.push_str("</g>");
@@ -150,7 +208,11 @@ fn board(b: &BoardShown, targets: &[String]) -> String {
             Some((r.parse().ok()?, c.parse().ok()?, k.as_str()))
         })
         .collect();
-    let points = b.cells.iter().map(|c| (c.row as i32, c.col as i32)).chain(target_cells.iter().map(|(r, c, _)| (*r, *c)));
+    let points = b
+        .cells
+        .iter()
+        .map(|c| (c.row as i32, c.col as i32))
+        .chain(target_cells.iter().map(|(r, c, _)| (*r, *c)));
     let (mut top, mut left, mut bottom, mut right) = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
     for (r, c) in points {
         top = top.min(r);
@@ -159,7 +221,11 @@ fn board(b: &BoardShown, targets: &[String]) -> String {
         right = right.max(c);
     }
     let mut out = String::new();
-    let _ = write!(out, "<figure class=\"board\"><figcaption>{}</figcaption>", esc(&b.name));
+    let _ = write!(
+        out,
+        "<figure class=\"board\"><figcaption>{}</figcaption>",
+        esc(&b.name)
+    );
     if top == i32::MAX {
         out.push_str("<p class=\"empty\">(empty)</p></figure>");
         return out;
@@ -171,16 +237,35 @@ fn board(b: &BoardShown, targets: &[String]) -> String {
     let height = (bottom - top + 1) * CELL + margin + 2;
     let _ = write!(out, "<svg class=\"grid\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" xmlns=\"http://www.w3.org/2000/svg\">");
     for col in left..=right {
-        let _ = write!(out, "<text class=\"axis\" x=\"{}\" y=\"12\" text-anchor=\"middle\">{col}</text>", margin + (col - left) * CELL + CELL / 2);
+        let _ = write!(
+            out,
+            "<text class=\"axis\" x=\"{}\" y=\"12\" text-anchor=\"middle\">{col}</text>",
+            margin + (col - left) * CELL + CELL / 2
+        );
     }
     for row in top..=bottom {
-        let _ = write!(out, "<text class=\"axis\" x=\"2\" y=\"{}\">{row}</text>", margin + (row - top) * CELL + CELL / 2 + 4);
+        let _ = write!(
+            out,
+            "<text class=\"axis\" x=\"2\" y=\"{}\">{row}</text>",
+            margin + (row - top) * CELL + CELL / 2 + 4
+        );
     }
     let inside = |r: i32, c: i32| r >= top && r <= bottom && c >= left && c <= right;
-    for cell in b.cells.iter().filter(|c| inside(c.row as i32, c.col as i32)) {
-        let (x, y) = (margin + (cell.col as i32 - left) * CELL, margin + (cell.row as i32 - top) * CELL);
+    for cell in b
+        .cells
+        .iter()
+        .filter(|c| inside(c.row as i32, c.col as i32))
+    {
+        let (x, y) = (
+            margin + (cell.col as i32 - left) * CELL,
+            margin + (cell.row as i32 - top) * CELL,
+        );
         let fill = cell.colour.as_deref().map(css_colour).unwrap_or("#f3ead7");
-        let key = cell.key.as_deref().map(|k| format!(" data-item=\"{}\"", esc(k))).unwrap_or_default();
+        let key = cell
+            .key
+            .as_deref()
+            .map(|k| format!(" data-item=\"{}\"", esc(k)))
+            .unwrap_or_default();
         let _ = write!(
             out,
             "<g class=\"cell\" data-key=\"cell:{},{}\"{key}><rect x=\"{x}\" y=\"{y}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"{fill}\"/><text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text></g>",
@@ -192,7 +277,10 @@ fn board(b: &BoardShown, targets: &[String]) -> String {
         );
     }
     for (r, c, key) in target_cells.iter().filter(|(r, c, _)| inside(*r, *c)) {
-        if b.cells.iter().any(|cell| cell.row as i32 == *r && cell.col as i32 == *c) {
+        if b.cells
+            .iter()
+            .any(|cell| cell.row as i32 == *r && cell.col as i32 == *c)
+        {
             continue;
         }
         let (x, y) = (margin + (c - left) * CELL, margin + (r - top) * CELL);
@@ -272,15 +360,23 @@ pub fn css_colour(name: &str) -> &str {
         "bright_cyan" => "#aef0f0",
         "bright_white" => "#ffffff",
         // A CSS colour written out (#rgb, #rrggbb): kept when it holds nothing else.
-        other if other.starts_with('#') && other.len() <= 7 && other[1..].bytes().all(|b| b.is_ascii_hexdigit()) => other,
+        other
+            if other.starts_with('#')
+                && other.len() <= 7
+                && other[1..].bytes().all(|b| b.is_ascii_hexdigit()) =>
+        {
+            other
+        }
         _ => "#efe6d2",
     }
 }
 
 /// Each seat's colour, for its pieces and its panel.
 pub fn seat_colour(seat: u8) -> &'static str {
-    const COLOURS: [&str; 10] =
-        ["#e4572e", "#3f88c5", "#f2a541", "#4caf50", "#9c6ade", "#17bebb", "#d1495b", "#8d6a4f", "#2e4057", "#b8b42d"];
+    const COLOURS: [&str; 10] = [
+        "#e4572e", "#3f88c5", "#f2a541", "#4caf50", "#9c6ade", "#17bebb", "#d1495b", "#8d6a4f",
+        "#2e4057", "#b8b42d",
+    ];
     COLOURS[seat as usize % COLOURS.len()]
 }
 

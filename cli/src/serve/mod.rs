@@ -66,13 +66,24 @@ pub fn router(app: api::Shared) -> Router {
 }
 
 /// The application state for these arguments: the rulesets loaded, an empty store.
-pub fn app(rulesets: Option<&std::path::Path>, max_games: usize, idle: Duration) -> Result<api::Shared, String> {
+pub fn app(
+    rulesets: Option<&std::path::Path>,
+    max_games: usize,
+    idle: Duration,
+) -> Result<api::Shared, String> {
     let catalogue = catalogue::Catalogue::load(rulesets)?;
-    Ok(Arc::new(api::App { catalogue, store: store::Store::new(max_games, idle) }))
+    Ok(Arc::new(api::App {
+        catalogue,
+        store: store::Store::new(max_games, idle),
+    }))
 }
 
 pub fn run(args: ServeArgs) -> Result<(), String> {
-    let app = app(args.rulesets.as_deref(), args.max_games as usize, Duration::from_secs(args.idle_minutes * 60))?;
+    let app = app(
+        args.rulesets.as_deref(),
+        args.max_games as usize,
+        Duration::from_secs(args.idle_minutes * 60),
+    )?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_io()
         .enable_time()
@@ -80,17 +91,27 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
         .map_err(|e| format!("cannot start the server: {e}"))?;
     runtime.block_on(async move {
         let address = SocketAddr::new(args.bind, args.port);
-        let listener = tokio::net::TcpListener::bind(address).await.map_err(|e| format!("cannot listen on {address}: {e}"))?;
+        let listener = tokio::net::TcpListener::bind(address)
+            .await
+            .map_err(|e| format!("cannot listen on {address}: {e}"))?;
         let bound = listener.local_addr().map_err(|e| e.to_string())?;
         let url = format!("http://{bound}/");
-        println!("frontier serve: {} rulesets at {url} (Ctrl-C stops)", app.catalogue.entries.len());
+        println!(
+            "frontier serve: {} rulesets at {url} (Ctrl-C stops)",
+            app.catalogue.entries.len()
+        );
         for (name, message) in &app.catalogue.broken {
-            eprintln!("not offered: {name}: {}", message.lines().next().unwrap_or_default());
+            eprintln!(
+                "not offered: {name}: {}",
+                message.lines().next().unwrap_or_default()
+            );
         }
         if args.open {
             open_browser(&url);
         }
-        axum::serve(listener, router(app)).await.map_err(|e| format!("the server stopped: {e}"))
+        axum::serve(listener, router(app))
+            .await
+            .map_err(|e| format!("the server stopped: {e}"))
     })
 }
 
@@ -103,7 +124,12 @@ fn open_browser(url: &str) {
     } else {
         "xdg-open"
     };
-    if let Err(e) = std::process::Command::new(opener).arg(url).stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null()).spawn() {
+    if let Err(e) = std::process::Command::new(opener)
+        .arg(url)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+    {
         eprintln!("cannot open a browser ({opener}: {e}); open {url}");
     }
 }

@@ -17,15 +17,34 @@ const REPLAY_JS: &str = include_str!("assets/replay.js");
 
 /// A page: the layout with its title, body and script.
 fn page(title: &str, body: &str, script: &str) -> Html<String> {
-    Html(LAYOUT.replace("{title}", &esc(title)).replace("{script}", script).replace("{body}", body))
+    Html(
+        LAYOUT
+            .replace("{title}", &esc(title))
+            .replace("{script}", script)
+            .replace("{body}", body),
+    )
 }
 
 pub async fn start(State(app): State<Shared>) -> Html<String> {
     let mut body = String::from("<h1>Frontier</h1><p class=\"lead\">Pick a ruleset, seat people and bots, and play. Or <a href=\"/replay\">replay a trace</a>.</p><div id=\"rulesets\">");
     for entry in &app.catalogue.entries {
         let s = entry.summary();
-        let players = if s.min_players == s.max_players { format!("{} players", s.min_players) } else { format!("{}–{} players", s.min_players, s.max_players) };
-        let variant = s.variant_of.as_ref().map(|v| format!("<p class=\"variant\">a variant of {}: {}</p>", esc(v), esc(&s.changes.join("; ")))).unwrap_or_default();
+        let players = if s.min_players == s.max_players {
+            format!("{} players", s.min_players)
+        } else {
+            format!("{}–{} players", s.min_players, s.max_players)
+        };
+        let variant = s
+            .variant_of
+            .as_ref()
+            .map(|v| {
+                format!(
+                    "<p class=\"variant\">a variant of {}: {}</p>",
+                    esc(v),
+                    esc(&s.changes.join("; "))
+                )
+            })
+            .unwrap_or_default();
         let params: String = s
             .params
             .iter()
@@ -44,7 +63,11 @@ pub async fn start(State(app): State<Shared>) -> Html<String> {
                 )
             })
             .collect();
-        let params = if params.is_empty() { String::new() } else { format!("<details class=\"params\"><summary>parameters</summary>{params}</details>") };
+        let params = if params.is_empty() {
+            String::new()
+        } else {
+            format!("<details class=\"params\"><summary>parameters</summary>{params}</details>")
+        };
         body.push_str(&format!(
             "<article class=\"ruleset\" data-name=\"{name}\" data-min=\"{min}\" data-max=\"{max}\"><h2>{title} <code>{name}</code></h2><p class=\"players\">{players}</p>{variant}<p class=\"summary\">{summary}</p>{params}<form class=\"new-game\"></form></article>",
             name = esc(&s.name),
@@ -56,7 +79,11 @@ pub async fn start(State(app): State<Shared>) -> Html<String> {
     }
     body.push_str("</div>");
     for (name, message) in &app.catalogue.broken {
-        body.push_str(&format!("<p class=\"broken\">not offered: <code>{}</code>: {}</p>", esc(name), esc(message.lines().next().unwrap_or_default())));
+        body.push_str(&format!(
+            "<p class=\"broken\">not offered: <code>{}</code>: {}</p>",
+            esc(name),
+            esc(message.lines().next().unwrap_or_default())
+        ));
     }
     page("Frontier", &body, "start.js")
 }
@@ -85,9 +112,20 @@ pub async fn asset(Path(file): Path<String>) -> Response {
         "replay.js" => (REPLAY_JS, "text/javascript; charset=utf-8"),
         _ => return (StatusCode::NOT_FOUND, "no such asset").into_response(),
     };
-    ([(header::CONTENT_TYPE, kind), (header::CACHE_CONTROL, "no-cache")], text).into_response()
+    (
+        [
+            (header::CONTENT_TYPE, kind),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        text,
+    )
+        .into_response()
 }
 
 pub async fn not_found() -> Response {
-    (StatusCode::NOT_FOUND, Html("<p>No such page. <a href=\"/\">The start page</a>.</p>")).into_response()
+    (
+        StatusCode::NOT_FOUND,
+        Html("<p>No such page. <a href=\"/\">The start page</a>.</p>"),
+    )
+        .into_response()
 }

@@ -7,8 +7,8 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use frontier_interpreter::frontier_grammar::trace::RulesetRef;
-use frontier_interpreter::runner::Step;
 use frontier_interpreter::model::Element;
+use frontier_interpreter::runner::Step;
 use frontier_interpreter::scene::Viewer;
 use frontier_interpreter::{Game, Journal, State, Status};
 
@@ -20,7 +20,6 @@ pub struct LogLine {
     pub after_step: usize,
     pub text: String,
 }
-
 
 pub struct WebGame {
     pub game: Arc<Game>,
@@ -39,13 +38,37 @@ pub struct WebGame {
 
 impl WebGame {
     /// A new game after its setup, played on until a person decides or it is over.
-    pub fn start(game: Arc<Game>, ruleset: String, reference: RulesetRef, params: Vec<(String, i64)>, specs: Vec<String>, seed: u64) -> Result<WebGame, String> {
+    pub fn start(
+        game: Arc<Game>,
+        ruleset: String,
+        reference: RulesetRef,
+        params: Vec<(String, i64)>,
+        specs: Vec<String>,
+        seed: u64,
+    ) -> Result<WebGame, String> {
         let names = crate::seat_names(specs.len());
         let seats = seats_for(&specs, seed)?;
         let mut setup_log = Vec::new();
-        let state = game.start_logged(names.clone(), &mut Journal::on(&mut setup_log)).map_err(|e| e.to_string())?;
-        let log = setup_log.into_iter().map(|text| LogLine { after_step: 0, text }).collect();
-        let mut web = WebGame { game, ruleset, reference, params, specs, seed, table: Table::new(names, state, seed, seats), log };
+        let state = game
+            .start_logged(names.clone(), &mut Journal::on(&mut setup_log))
+            .map_err(|e| e.to_string())?;
+        let log = setup_log
+            .into_iter()
+            .map(|text| LogLine {
+                after_step: 0,
+                text,
+            })
+            .collect();
+        let mut web = WebGame {
+            game,
+            ruleset,
+            reference,
+            params,
+            specs,
+            seed,
+            table: Table::new(names, state, seed, seats),
+            log,
+        };
         web.advance()?;
         Ok(web)
     }
@@ -59,26 +82,43 @@ impl WebGame {
     }
 
     pub fn is_human(&self, seat: u8) -> bool {
-        matches!(self.table.seats.get(seat as usize), Some(crate::table::Seat::Human))
+        matches!(
+            self.table.seats.get(seat as usize),
+            Some(crate::table::Seat::Human)
+        )
     }
 
     /// Takes option `option` for `seat`, then plays the bots and chance that follow.
     pub fn choose(&mut self, seat: u8, option: usize) -> Result<(), Refusal> {
         let Status::Decision { player, options } = self.game.status(&self.table.state) else {
-            return Err(Refusal::Conflict("the game is not waiting for a decision".into()));
+            return Err(Refusal::Conflict(
+                "the game is not waiting for a decision".into(),
+            ));
         };
         if player != seat {
-            return Err(Refusal::Conflict(format!("it is {}'s decision, not {}'s", self.table.names[player as usize], self.seat_name(seat))));
+            return Err(Refusal::Conflict(format!(
+                "it is {}'s decision, not {}'s",
+                self.table.names[player as usize],
+                self.seat_name(seat)
+            )));
         }
         if !self.is_human(seat) {
-            return Err(Refusal::Conflict(format!("{} is played by a bot", self.seat_name(seat))));
+            return Err(Refusal::Conflict(format!(
+                "{} is played by a bot",
+                self.seat_name(seat)
+            )));
         }
         if option >= options {
-            return Err(Refusal::Invalid(format!("option {option} does not exist: the decision has {options} options (0 to {})", options - 1)));
+            return Err(Refusal::Invalid(format!(
+                "option {option} does not exist: the decision has {options} options (0 to {})",
+                options - 1
+            )));
         }
         self.table.remember(seat);
         let mut lines = Vec::new();
-        self.table.apply_option(&self.game, seat, option, &mut lines).map_err(Refusal::Game)?;
+        self.table
+            .apply_option(&self.game, seat, option, &mut lines)
+            .map_err(Refusal::Game)?;
         self.log_lines(lines);
         self.advance().map_err(Refusal::Game)
     }
@@ -96,14 +136,24 @@ impl WebGame {
     /// Whether `seat` may undo now (and the refusal's reason when not).
     pub fn undo_point(&self, seat: u8) -> Result<usize, Refusal> {
         let Some(at) = self.table.last_decision_of(seat) else {
-            return Err(Refusal::Conflict(format!("{} has no decision to take back", self.seat_name(seat))));
+            return Err(Refusal::Conflict(format!(
+                "{} has no decision to take back",
+                self.seat_name(seat)
+            )));
         };
         let snapshot = &self.table.history[at];
-        if self.table.steps[snapshot.steps..].iter().any(|s| matches!(s, Step::Chance { .. })) {
-            return Err(Refusal::Conflict("a chance result came up since that decision: it cannot be taken back".into()));
+        if self.table.steps[snapshot.steps..]
+            .iter()
+            .any(|s| matches!(s, Step::Chance { .. }))
+        {
+            return Err(Refusal::Conflict(
+                "a chance result came up since that decision: it cannot be taken back".into(),
+            ));
         }
         if self.sees_more_than(seat, &snapshot.state) {
-            return Err(Refusal::Conflict("something hidden was shown since that decision: it cannot be taken back".into()));
+            return Err(Refusal::Conflict(
+                "something hidden was shown since that decision: it cannot be taken back".into(),
+            ));
         }
         Ok(at)
     }
@@ -115,7 +165,10 @@ impl WebGame {
         let split = |state: &State| {
             let (mut seen, mut hidden) = (HashSet::new(), HashSet::new());
             for zone in 0..state.zones.len() {
-                let flags = self.game.seen_positions(state, seat, zone).unwrap_or_default();
+                let flags = self
+                    .game
+                    .seen_positions(state, seat, zone)
+                    .unwrap_or_default();
                 // An element is its code within what the zone holds (a table's rows, players).
                 let kind = match self.game.zones[self.game.zone_of_instance(zone).0].of {
                     Element::Player => None,
@@ -133,7 +186,9 @@ impl WebGame {
         };
         let (seen_then, hidden_then) = split(before);
         let (seen_now, _) = split(&self.table.state);
-        seen_now.iter().any(|e| hidden_then.contains(e) && !seen_then.contains(e))
+        seen_now
+            .iter()
+            .any(|e| hidden_then.contains(e) && !seen_then.contains(e))
     }
 
     /// How a viewer asking for `seat` sees the game: that seat, or everything once it is over.
@@ -146,20 +201,28 @@ impl WebGame {
     }
 
     fn seat_name(&self, seat: u8) -> String {
-        self.table.names.get(seat as usize).cloned().unwrap_or_else(|| format!("seat {seat}"))
+        self.table
+            .names
+            .get(seat as usize)
+            .cloned()
+            .unwrap_or_else(|| format!("seat {seat}"))
     }
 
     /// Log lines written by the step just taken.
     fn log_lines(&mut self, lines: Vec<String>) {
         let after_step = self.table.steps.len();
-        self.log.extend(lines.into_iter().map(|text| LogLine { after_step, text }));
+        self.log
+            .extend(lines.into_iter().map(|text| LogLine { after_step, text }));
     }
 
     /// Plays chance and bots, and a person's single option, until a person has a choice
     /// to make or the game is over.
     fn advance(&mut self) -> Result<(), String> {
         let log = &mut self.log;
-        self.table.play_until_person(&self.game, Forced::Taken, &mut |after_step, text| log.push(LogLine { after_step, text }))?;
+        self.table
+            .play_until_person(&self.game, Forced::Taken, &mut |after_step, text| {
+                log.push(LogLine { after_step, text })
+            })?;
         Ok(())
     }
 

@@ -22,8 +22,16 @@ struct Held {
 
 impl Store {
     pub fn new(limit: usize, idle: Duration) -> Store {
-        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(0);
-        Store { games: Mutex::new(HashMap::new()), limit, idle, counter: Mutex::new(nanos) }
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(0);
+        Store {
+            games: Mutex::new(HashMap::new()),
+            limit,
+            idle,
+            counter: Mutex::new(nanos),
+        }
     }
 
     /// Keeps a new game and gives its id, or says that the server holds as many as it may.
@@ -39,7 +47,13 @@ impl Store {
             ));
         }
         let id = self.next_id();
-        games.insert(id.clone(), Held { game: Arc::new(Mutex::new(game)), last_used: now });
+        games.insert(
+            id.clone(),
+            Held {
+                game: Arc::new(Mutex::new(game)),
+                last_used: now,
+            },
+        );
         Ok(id)
     }
 

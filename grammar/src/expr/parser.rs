@@ -39,7 +39,10 @@ pub struct Bounds {
 
 impl Bounds {
     /// The bounds a ruleset is held to unless a command changes them.
-    pub const DEFAULT: Bounds = Bounds { nesting: 64, operators: 256 };
+    pub const DEFAULT: Bounds = Bounds {
+        nesting: 64,
+        operators: 256,
+    };
 }
 
 impl Default for Bounds {
@@ -61,11 +64,15 @@ fn check_size(source: &str, bounds: Bounds) -> Result<(), SyntaxError> {
     // opened in it so far.
     let mut open_here: Vec<usize> = vec![0];
     let mut previous = ' ';
-    let too_many = |offset| SyntaxError {
+    let too_many = |offset| {
+        SyntaxError {
         offset,
         message: format!("more than {} operators in one expression: split it (functions: can name its parts), or --limit operators=N raises the limit", bounds.operators),
+    }
     };
-    let too_deep = |offset| SyntaxError { offset, message: format!("nested more than {} deep (brackets, conditionals, lambdas; --limit nesting=N raises the limit)", bounds.nesting) };
+    let too_deep = |offset| {
+        SyntaxError { offset, message: format!("nested more than {} deep (brackets, conditionals, lambdas; --limit nesting=N raises the limit)", bounds.nesting) }
+    };
     for (offset, c) in source.char_indices() {
         let word_starts = !(previous.is_alphanumeric() || previous == '_');
         let after = previous;
@@ -85,7 +92,11 @@ fn check_size(source: &str, bounds: Bounds) -> Result<(), SyntaxError> {
                 opens = true;
             }
             ')' | ']' | '}' => {
-                let closed = if open_here.len() > 1 { open_here.pop().unwrap_or(0) } else { 0 };
+                let closed = if open_here.len() > 1 {
+                    open_here.pop().unwrap_or(0)
+                } else {
+                    0
+                };
                 depth = depth.saturating_sub(closed + 1);
             }
             ',' => {
@@ -122,7 +133,8 @@ fn check_size(source: &str, bounds: Bounds) -> Result<(), SyntaxError> {
 
 /// Whether the keyword `word` stands at `offset` (not the start of a longer name).
 fn is_word_at(source: &str, offset: usize, word: &str) -> bool {
-    source[offset..].starts_with(word) && !source[offset + word.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
+    source[offset..].starts_with(word)
+        && !source[offset + word.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
 }
 
 /// Parses one expression, e.g. `count(track[r], it) > 2 and not pawn[active]`.
@@ -133,7 +145,10 @@ pub fn parse_expr(source: &str, bounds: Bounds) -> Result<Expr, SyntaxError> {
     let root = pairs.next().and_then(|p| p.into_inner().next());
     match root {
         Some(expr) => build_expr(expr),
-        None => Err(SyntaxError { offset: 0, message: "empty expression".into() }),
+        None => Err(SyntaxError {
+            offset: 0,
+            message: "empty expression".into(),
+        }),
     }
 }
 
@@ -143,10 +158,14 @@ pub fn parse_template(source: &str, bounds: Bounds) -> Result<Vec<TemplatePart>,
     check_size(source, bounds)?;
     let mut pairs = ExprGrammar::parse(Rule::template, source).map_err(to_syntax_error)?;
     let mut parts = Vec::new();
-    let Some(root) = pairs.next() else { return Ok(parts) };
+    let Some(root) = pairs.next() else {
+        return Ok(parts);
+    };
     for part in root.into_inner() {
         match part.as_rule() {
-            Rule::text => parts.push(TemplatePart::Text(part.as_str().replace("{{", "{").replace("}}", "}"))),
+            Rule::text => parts.push(TemplatePart::Text(
+                part.as_str().replace("{{", "{").replace("}}", "}"),
+            )),
             Rule::hole => {
                 if let Some(expr) = part.into_inner().next() {
                     parts.push(TemplatePart::Hole(build_expr(expr)?));
@@ -165,7 +184,8 @@ fn to_syntax_error(error: pest::error::Error<Rule>) -> SyntaxError {
     };
     let message = match &error.variant {
         pest::error::ErrorVariant::ParsingError { positives, .. } => {
-            let mut wanted: Vec<(u8, &str)> = positives.iter().filter_map(|r| describe_rule(*r)).collect();
+            let mut wanted: Vec<(u8, &str)> =
+                positives.iter().filter_map(|r| describe_rule(*r)).collect();
             wanted.sort_unstable();
             wanted.dedup();
             let wanted: Vec<&str> = wanted.into_iter().map(|(_, what)| what).collect();
@@ -191,13 +211,21 @@ fn describe_rule(rule: Rule) -> Option<(u8, &'static str)> {
         Rule::kw_then => (0, "'then'"),
         Rule::kw_else => (0, "'else'"),
         Rule::comma => (1, "','"),
-        Rule::expr | Rule::primary | Rule::paren | Rule::int | Rule::name | Rule::call | Rule::list | Rule::string | Rule::row => {
-            (2, "a value")
-        }
+        Rule::expr
+        | Rule::primary
+        | Rule::paren
+        | Rule::int
+        | Rule::name
+        | Rule::call
+        | Rule::list
+        | Rule::string
+        | Rule::row => (2, "a value"),
         Rule::row_id => (2, "a row id"),
         Rule::hole => (2, "'{'"),
         Rule::field | Rule::index => (3, "'.' or '['"),
-        Rule::or | Rule::and | Rule::eq | Rule::ne | Rule::le | Rule::ge | Rule::lt | Rule::gt => (4, "an operator"),
+        Rule::or | Rule::and | Rule::eq | Rule::ne | Rule::le | Rule::ge | Rule::lt | Rule::gt => {
+            (4, "an operator")
+        }
         Rule::add | Rule::sub | Rule::mul | Rule::div | Rule::rem | Rule::in_ => (4, "an operator"),
         Rule::EOI => (5, "the end of the expression"),
         _ => return None,
@@ -219,7 +247,9 @@ fn pratt() -> &'static PrattParser<Rule> {
                 | Op::infix(Rule::ge, Assoc::Left)
                 | Op::infix(Rule::in_, Assoc::Left))
             .op(Op::infix(Rule::add, Assoc::Left) | Op::infix(Rule::sub, Assoc::Left))
-            .op(Op::infix(Rule::mul, Assoc::Left) | Op::infix(Rule::div, Assoc::Left) | Op::infix(Rule::rem, Assoc::Left))
+            .op(Op::infix(Rule::mul, Assoc::Left)
+                | Op::infix(Rule::div, Assoc::Left)
+                | Op::infix(Rule::rem, Assoc::Left))
             .op(Op::prefix(Rule::neg))
             .op(Op::postfix(Rule::field) | Op::postfix(Rule::index))
     })
@@ -240,28 +270,48 @@ fn build_pratt(pairs: Pairs<Rule>) -> Result<Expr, SyntaxError> {
         .map_prefix(|op, rhs| {
             let rhs = rhs?;
             let span = Span::new(op.as_span().start(), rhs.span.end);
-            let op = if op.as_rule() == Rule::neg { UnaryOp::Neg } else { UnaryOp::Not };
+            let op = if op.as_rule() == Rule::neg {
+                UnaryOp::Neg
+            } else {
+                UnaryOp::Not
+            };
             // Fold `-5` into a literal so that i64::MIN is expressible and constants stay constants.
             if let (UnaryOp::Neg, ExprKind::Int(n)) = (op, &rhs.kind) {
-                return Ok(Expr { kind: ExprKind::Int(n.wrapping_neg()), span });
+                return Ok(Expr {
+                    kind: ExprKind::Int(n.wrapping_neg()),
+                    span,
+                });
             }
-            Ok(Expr { kind: ExprKind::Unary(op, Box::new(rhs)), span })
+            Ok(Expr {
+                kind: ExprKind::Unary(op, Box::new(rhs)),
+                span,
+            })
         })
         .map_postfix(|lhs, op| {
             let lhs = lhs?;
             let span = Span::new(lhs.span.start, op.as_span().end());
             let kind = match op.as_rule() {
                 Rule::field => {
-                    let name = op.into_inner().next().map(build_name).ok_or_else(|| missing(span))?;
+                    let name = op
+                        .into_inner()
+                        .next()
+                        .map(build_name)
+                        .ok_or_else(|| missing(span))?;
                     ExprKind::Field(Box::new(lhs), name)
                 }
                 _ => {
                     // `base[i, j]` is `base[i][j]`: each index wraps the node before it.
                     let mut indexes = op.into_inner().filter(|p| p.as_rule() == Rule::expr);
                     let first = indexes.next().ok_or_else(|| missing(span))?;
-                    let mut node = Expr { kind: ExprKind::Index(Box::new(lhs), Box::new(build_expr(first)?)), span };
+                    let mut node = Expr {
+                        kind: ExprKind::Index(Box::new(lhs), Box::new(build_expr(first)?)),
+                        span,
+                    };
                     for index in indexes {
-                        node = Expr { kind: ExprKind::Index(Box::new(node), Box::new(build_expr(index)?)), span };
+                        node = Expr {
+                            kind: ExprKind::Index(Box::new(node), Box::new(build_expr(index)?)),
+                            span,
+                        };
                     }
                     return Ok(node);
                 }
@@ -287,17 +337,26 @@ fn build_pratt(pairs: Pairs<Rule>) -> Result<Expr, SyntaxError> {
                 _ => BinaryOp::Rem,
             };
             let span = Span::new(lhs.span.start, rhs.span.end);
-            Ok(Expr { kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), span })
+            Ok(Expr {
+                kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
+                span,
+            })
         })
         .parse(pairs)
 }
 
 fn missing(span: Span) -> SyntaxError {
-    SyntaxError { offset: span.start, message: "incomplete expression".into() }
+    SyntaxError {
+        offset: span.start,
+        message: "incomplete expression".into(),
+    }
 }
 
 fn build_name(pair: Pair<Rule>) -> Name {
-    Name { text: pair.as_str().to_string(), span: span_of(&pair) }
+    Name {
+        text: pair.as_str().to_string(),
+        span: span_of(&pair),
+    }
 }
 
 fn build_primary(pair: Pair<Rule>) -> Result<Expr, SyntaxError> {
@@ -314,19 +373,34 @@ fn build_primary(pair: Pair<Rule>) -> Result<Expr, SyntaxError> {
         Rule::boolean => ExprKind::Bool(pair.as_str() == "true"),
         Rule::none => ExprKind::None,
         Rule::string => {
-            let inner = pair.into_inner().next().map(|p| p.as_str().to_string()).unwrap_or_default();
+            let inner = pair
+                .into_inner()
+                .next()
+                .map(|p| p.as_str().to_string())
+                .unwrap_or_default();
             ExprKind::Str(inner)
         }
         Rule::name => ExprKind::Name(build_name(pair)),
         Rule::call => {
             let mut inner = pair.into_inner();
             let name = inner.next().map(build_name).ok_or_else(|| missing(span))?;
-            let args = inner.filter(|p| p.as_rule() == Rule::expr).map(build_expr).collect::<Result<Vec<_>, _>>()?;
+            let args = inner
+                .filter(|p| p.as_rule() == Rule::expr)
+                .map(build_expr)
+                .collect::<Result<Vec<_>, _>>()?;
             ExprKind::Call(name, args)
         }
-        Rule::list => ExprKind::List(pair.into_inner().filter(|p| p.as_rule() == Rule::expr).map(build_expr).collect::<Result<Vec<_>, _>>()?),
+        Rule::list => ExprKind::List(
+            pair.into_inner()
+                .filter(|p| p.as_rule() == Rule::expr)
+                .map(build_expr)
+                .collect::<Result<Vec<_>, _>>()?,
+        ),
         Rule::conditional => {
-            let mut parts = pair.into_inner().filter(|p| p.as_rule() == Rule::expr).map(build_expr);
+            let mut parts = pair
+                .into_inner()
+                .filter(|p| p.as_rule() == Rule::expr)
+                .map(build_expr);
             let mut next = || parts.next().unwrap_or_else(|| Err(missing(span)));
             let (c, a, b) = (next()?, next()?, next()?);
             ExprKind::If(Box::new(c), Box::new(a), Box::new(b))
@@ -345,12 +419,18 @@ fn build_primary(pair: Pair<Rule>) -> Result<Expr, SyntaxError> {
         Rule::lambda => {
             let mut inner = pair.into_inner();
             let name = inner.next().map(build_name).ok_or_else(|| missing(span))?;
-            let body = inner.next().map(build_expr).ok_or_else(|| missing(span))??;
+            let body = inner
+                .next()
+                .map(build_expr)
+                .ok_or_else(|| missing(span))??;
             ExprKind::Lambda(name, Box::new(body))
         }
         Rule::paren => {
             let inner = pair.into_inner().next().ok_or_else(|| missing(span))?;
-            return Ok(Expr { span, ..build_expr(inner)? });
+            return Ok(Expr {
+                span,
+                ..build_expr(inner)?
+            });
         }
         _ => return Err(missing(span)),
     };

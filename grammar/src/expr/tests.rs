@@ -17,13 +17,23 @@ fn sexpr(e: &Expr) -> String {
             let args: Vec<String> = args.iter().map(sexpr).collect();
             format!("({} {})", n.text, args.join(" ")).replace(" )", ")")
         }
-        ExprKind::List(items) => format!("[{}]", items.iter().map(sexpr).collect::<Vec<_>>().join(" ")),
+        ExprKind::List(items) => format!(
+            "[{}]",
+            items.iter().map(sexpr).collect::<Vec<_>>().join(" ")
+        ),
         ExprKind::Unary(UnaryOp::Neg, x) => format!("(neg {})", sexpr(x)),
         ExprKind::Unary(UnaryOp::Not, x) => format!("(not {})", sexpr(x)),
         ExprKind::Binary(op, a, b) => format!("({} {} {})", op.symbol(), sexpr(a), sexpr(b)),
         ExprKind::If(c, a, b) => format!("(if {} {} {})", sexpr(c), sexpr(a), sexpr(b)),
         ExprKind::Lambda(x, body) => format!("(=> {} {})", x.text, sexpr(body)),
-        ExprKind::Row(table, id) => format!("(@ {}{})", table.as_ref().map(|t| format!("{} ", t.text)).unwrap_or_default(), id.text),
+        ExprKind::Row(table, id) => format!(
+            "(@ {}{})",
+            table
+                .as_ref()
+                .map(|t| format!("{} ", t.text))
+                .unwrap_or_default(),
+            id.text
+        ),
     }
 }
 
@@ -61,10 +71,19 @@ fn row_literals() {
 
 #[test]
 fn lambdas() {
-    check("map(players, p => money[p])", "(map players (=> p ([] money p)))");
+    check(
+        "map(players, p => money[p])",
+        "(map players (=> p ([] money p)))",
+    );
     // The body extends as far as it can.
-    check("filter(l, x => x > 1 and y)", "(filter l (=> x (and (> x 1) y)))");
-    check("any(a, x => all(b, y => x == y))", "(any a (=> x (all b (=> y (== x y)))))");
+    check(
+        "filter(l, x => x > 1 and y)",
+        "(filter l (=> x (and (> x 1) y)))",
+    );
+    check(
+        "any(a, x => all(b, y => x == y))",
+        "(any a (=> x (all b (=> y (== x y)))))",
+    );
     check("x => 1", "(=> x 1)");
     check("f(=> 1)", "error at 2: expected ')' or a value");
 }
@@ -82,7 +101,10 @@ fn sources_too_deep_or_too_long_are_refused_before_parsing() {
     let fields = format!("a{}", ".b".repeat(5_000));
     check(&fields, "error at 513: more than 256 operators in one expression: split it (functions: can name its parts), or --limit operators=N raises the limit");
     // A name containing "not" is no operator.
-    check(&vec!["nothing"; 300].join(" "), "error at 8: expected '.' or '[' or an operator or the end of the expression");
+    check(
+        &vec!["nothing"; 300].join(" "),
+        "error at 8: expected '.' or '[' or an operator or the end of the expression",
+    );
     // Brackets and operators inside texts do not count.
     let text = "((((+".repeat(500);
     check(&format!("\"{text}\""), &format!("{text:?}"));
@@ -110,12 +132,18 @@ fn paths_calls_lists() {
     check("track[r][0]", "([] ([] track r) 0)");
     // Two indexes in one pair of brackets are two indexes in a row.
     check("supply[active, s]", "([] ([] supply active) s)");
-    check("supply[p, s.next][0]", "([] ([] ([] supply p) (. s next)) 0)");
+    check(
+        "supply[p, s.next][0]",
+        "([] ([] ([] supply p) (. s next)) 0)",
+    );
     check("supply[p,]", "error at 9: expected a value");
     check("count(track[r], it)", "(count ([] track r) it)");
     check("len()", "(len)");
     check("[1, 2, 3,]", "[1 2 3]");
-    check("sort_by(xs, -count(xs, it))", "(sort_by xs (neg (count xs it)))");
+    check(
+        "sort_by(xs, -count(xs, it))",
+        "(sort_by xs (neg (count xs it)))",
+    );
     check("if a > 1 then b else c + 1", "(if (> a 1) b (+ c 1))");
     check("regions[\"east\"].track", "(. ([] regions \"east\") track)");
 }
@@ -123,16 +151,40 @@ fn paths_calls_lists() {
 #[test]
 fn errors_point_at_the_problem() {
     check("1 +", "error at 3: expected a value");
-    check("a b", "error at 2: expected '.' or '[' or an operator or the end of the expression");
-    check("99999999999999999999", "error at 0: number 99999999999999999999 is too large");
+    check(
+        "a b",
+        "error at 2: expected '.' or '[' or an operator or the end of the expression",
+    );
+    check(
+        "99999999999999999999",
+        "error at 0: number 99999999999999999999 is too large",
+    );
     check("f(1,,2)", "error at 4: expected ')' or a value");
     // What closes or continues the construct at hand comes first: the likeliest fix.
-    check("max(1, 2", "error at 8: expected ')' or ',' or '.' or '[' or an operator");
-    check("len([1, 2)", "error at 9: expected ']' or ',' or '.' or '[' or an operator");
-    check("(1 + 2", "error at 6: expected ')' or '.' or '[' or an operator");
-    check("x[1", "error at 3: expected ']' or ',' or '.' or '[' or an operator");
-    check("if v then 1", "error at 11: expected 'else' or '.' or '[' or an operator");
-    check("if v 1 else 2", "error at 5: expected 'then' or '.' or '[' or an operator");
+    check(
+        "max(1, 2",
+        "error at 8: expected ')' or ',' or '.' or '[' or an operator",
+    );
+    check(
+        "len([1, 2)",
+        "error at 9: expected ']' or ',' or '.' or '[' or an operator",
+    );
+    check(
+        "(1 + 2",
+        "error at 6: expected ')' or '.' or '[' or an operator",
+    );
+    check(
+        "x[1",
+        "error at 3: expected ']' or ',' or '.' or '[' or an operator",
+    );
+    check(
+        "if v then 1",
+        "error at 11: expected 'else' or '.' or '[' or an operator",
+    );
+    check(
+        "if v 1 else 2",
+        "error at 5: expected 'then' or '.' or '[' or an operator",
+    );
     // A separator stands only after an item: `f(,)` and `[,]` are not empty calls or lists.
     check("f(,)", "error at 2: expected ')' or a value");
     check("[,]", "error at 1: expected ']' or a value");
@@ -148,8 +200,13 @@ fn spans_cover_the_source() {
     // it, quoted in runtime errors, is `x / (y - 30)`, not `x / (y - 30`.
     let source = "x / (y - 30) == (0)";
     let e = parse_expr(source, Bounds::DEFAULT).unwrap();
-    let ExprKind::Binary(_, division, zero) = &e.kind else { panic!("{e:?}") };
-    assert_eq!(&source[division.span.start..division.span.end], "x / (y - 30)");
+    let ExprKind::Binary(_, division, zero) = &e.kind else {
+        panic!("{e:?}")
+    };
+    assert_eq!(
+        &source[division.span.start..division.span.end],
+        "x / (y - 30)"
+    );
     assert_eq!(&source[zero.span.start..zero.span.end], "(0)");
 }
 
@@ -162,7 +219,10 @@ fn templates() {
     assert_eq!(parts[2], TemplatePart::Text(" {x}".into()));
     assert!(parse_template("broken {", Bounds::DEFAULT).is_err());
     let unclosed = parse_template("from:{r", Bounds::DEFAULT).unwrap_err();
-    assert_eq!((unclosed.offset, unclosed.message.as_str()), (7, "expected '}' or '.' or '[' or an operator"));
+    assert_eq!(
+        (unclosed.offset, unclosed.message.as_str()),
+        (7, "expected '}' or '.' or '[' or an operator")
+    );
     assert_eq!(parse_template("", Bounds::DEFAULT).unwrap(), vec![]);
 }
 
@@ -185,22 +245,55 @@ proptest! {
 fn the_bounds_are_data() {
     let deep = format!("{}1{}", "(".repeat(100), ")".repeat(100));
     assert!(parse_expr(&deep, Bounds::DEFAULT).is_err());
-    assert!(parse_expr(&deep, Bounds { nesting: 100, ..Bounds::DEFAULT }).is_ok());
+    assert!(parse_expr(
+        &deep,
+        Bounds {
+            nesting: 100,
+            ..Bounds::DEFAULT
+        }
+    )
+    .is_ok());
     let long = vec!["1"; 300].join(" + ");
     assert!(parse_expr(&long, Bounds::DEFAULT).is_err());
-    assert!(parse_expr(&long, Bounds { operators: 299, ..Bounds::DEFAULT }).is_ok());
-    assert!(parse_expr(&long, Bounds { operators: 298, ..Bounds::DEFAULT }).is_err());
+    assert!(parse_expr(
+        &long,
+        Bounds {
+            operators: 299,
+            ..Bounds::DEFAULT
+        }
+    )
+    .is_ok());
+    assert!(parse_expr(
+        &long,
+        Bounds {
+            operators: 298,
+            ..Bounds::DEFAULT
+        }
+    )
+    .is_err());
     // Conditionals and lambdas nest without brackets: each counts a level of nesting
     // until the bracket around it closes or a `,` ends its list element.
     let ifs = format!("{}1", "if true then 1 else ".repeat(70));
     check(&ifs, "error at 1280: nested more than 64 deep (brackets, conditionals, lambdas; --limit nesting=N raises the limit)");
-    assert!(parse_expr(&ifs, Bounds { nesting: 70, ..Bounds::DEFAULT }).is_ok());
+    assert!(parse_expr(
+        &ifs,
+        Bounds {
+            nesting: 70,
+            ..Bounds::DEFAULT
+        }
+    )
+    .is_ok());
     let lambdas = format!("map(players, {}1)", "x => ".repeat(70));
-    assert!(parse_expr(&lambdas, Bounds::DEFAULT).unwrap_err().message.starts_with("nested more than 64 deep"));
+    assert!(parse_expr(&lambdas, Bounds::DEFAULT)
+        .unwrap_err()
+        .message
+        .starts_with("nested more than 64 deep"));
     let listed = format!("[{}]", vec!["if true then 1 else 2"; 100].join(", "));
-    assert!(parse_expr(&listed, Bounds::DEFAULT).is_ok(), "conditionals side by side do not nest");
+    assert!(
+        parse_expr(&listed, Bounds::DEFAULT).is_ok(),
+        "conditionals side by side do not nest"
+    );
     // Names that only begin with `if` or `not` are not operators.
     let names = vec!["iffy"; 200].join(" + ") + " + " + &vec!["nothing"; 50].join(" + ");
     assert!(parse_expr(&names, Bounds::DEFAULT).is_ok());
 }
-

@@ -264,7 +264,10 @@ impl<'t> Assembler<'t> {
                 return None;
             }
             if players.iter().any(|player| player == name.text) {
-                self.report(name.at, format!("{what} for '{}' is given twice", name.text));
+                self.report(
+                    name.at,
+                    format!("{what} for '{}' is given twice", name.text),
+                );
                 return None;
             }
             players.push(name.text.to_string());

@@ -210,7 +210,9 @@ fn expectation(parts: Vec<Pair<'_, Rule>>) -> Result<StatementKind<'_>, Problem>
     };
     Ok(match (first, rest) {
         (Rule::winner, names) => K::ExpectWinner(names.iter().map(word).collect()),
-        (Rule::ranking, places) => K::ExpectRanking(places.iter().map(place).collect::<Result<_, _>>()?),
+        (Rule::ranking, places) => {
+            K::ExpectRanking(places.iter().map(place).collect::<Result<_, _>>()?)
+        }
         (Rule::options, [player, label]) => K::ExpectOptions {
             player: word(player),
             labels: option_list(label)?,

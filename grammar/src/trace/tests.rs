@@ -547,22 +547,33 @@ fn step_kind(players: &[String]) -> impl Strategy<Value = LineKind> {
         (player, label()).prop_map(|(player, label)| LineKind::Decision { player, label }),
         label().prop_map(|label| LineKind::Chance { label }),
         expression().prop_map(|source| LineKind::Assert { source, offset: 0 }),
-        (scores.clone(), prop::collection::vec(any::<i64>(), players.len())).prop_map(|(names, values)| {
-            LineKind::ExpectOver {
-                scores: names.into_iter().zip(values).collect(),
-            }
-        }),
+        (
+            scores.clone(),
+            prop::collection::vec(any::<i64>(), players.len())
+        )
+            .prop_map(|(names, values)| {
+                LineKind::ExpectOver {
+                    scores: names.into_iter().zip(values).collect(),
+                }
+            }),
         (prop::sample::select(players.to_vec()), label())
             .prop_map(|(player, label)| LineKind::Reject { player, label }),
-        (prop::sample::select(players.to_vec()), prop::collection::vec(label(), 1..4))
+        (
+            prop::sample::select(players.to_vec()),
+            prop::collection::vec(label(), 1..4)
+        )
             .prop_map(|(player, labels)| LineKind::ExpectOptions { player, labels }),
         prop::sample::subsequence(players.to_vec(), 1..=players.len())
             .prop_map(|players| LineKind::ExpectWinner { players }),
-        (prop::sample::subsequence(players.to_vec(), 1..=players.len()), prop::collection::vec(1..=u32::MAX, players.len())).prop_map(|(names, ranks)| {
-            LineKind::ExpectRanking {
-                ranks: names.into_iter().zip(ranks).collect(),
-            }
-        }),
+        (
+            prop::sample::subsequence(players.to_vec(), 1..=players.len()),
+            prop::collection::vec(1..=u32::MAX, players.len())
+        )
+            .prop_map(|(names, ranks)| {
+                LineKind::ExpectRanking {
+                    ranks: names.into_iter().zip(ranks).collect(),
+                }
+            }),
     ]
 }
 

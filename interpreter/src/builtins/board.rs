@@ -25,7 +25,11 @@ fn pos_list(items: impl IntoIterator<Item = Pos>) -> Value {
 }
 
 /// `f(board, …)` with `arity` arguments: the board argument lowered, or nothing.
-fn lower_board(c: &mut Compiler, site: &CallSite, arity: usize) -> Option<(Expr, crate::model::Element)> {
+fn lower_board(
+    c: &mut Compiler,
+    site: &CallSite,
+    arity: usize,
+) -> Option<(Expr, crate::model::Element)> {
     if !c.arity(site.span, site.name(), site.args, &[arity]) {
         return None;
     }
@@ -37,9 +41,11 @@ fn lower_board(c: &mut Compiler, site: &CallSite, arity: usize) -> Option<(Expr,
 
 pub const CELLS: Builtin = Builtin {
     name: "cells",
-    forms: &[
-        Form { call: "cells(board)", result: "list of positions", meaning: "The occupied cells, in reading order (by row, then column)." },
-    ],
+    forms: &[Form {
+        call: "cells(board)",
+        result: "list of positions",
+        meaning: "The occupied cells, in reading order (by row, then column).",
+    }],
     lower: |c, site| match lower_board(c, site, 1) {
         Some((b, _)) => (site.call(eval_cells, vec![b]), positions()),
         None => nothing(),
@@ -68,14 +74,18 @@ pub const HOLES: Builtin = Builtin {
 };
 
 fn eval_holes(args: &[Expr], env: &Env) -> Result<Value> {
-    Ok(pos_list(board(args, env)?.holes().map_err(RuntimeError::new)?))
+    Ok(pos_list(
+        board(args, env)?.holes().map_err(RuntimeError::new)?,
+    ))
 }
 
 pub const AT: Builtin = Builtin {
     name: "at",
-    forms: &[
-        Form { call: "at(board, p)", result: "element", meaning: "The element at `p`, or `none` if the cell is empty." },
-    ],
+    forms: &[Form {
+        call: "at(board, p)",
+        result: "element",
+        meaning: "The element at `p`, or `none` if the cell is empty.",
+    }],
     lower: lower_at,
     reduce: None,
     pure: false,
@@ -83,13 +93,17 @@ pub const AT: Builtin = Builtin {
 };
 
 fn lower_at(c: &mut Compiler, site: &CallSite) -> Compiled {
-    let Some((b, of)) = lower_board(c, site, 2) else { return nothing() };
+    let Some((b, of)) = lower_board(c, site, 2) else {
+        return nothing();
+    };
     let p = c.expect(&site.args[1], site.scope, &Type::Pos);
     (site.call(eval_at, vec![b, p]), of.value_type())
 }
 
 fn eval_at(args: &[Expr], env: &Env) -> Result<Value> {
-    let Expr::Board(b) = &args[0] else { return Ok(Value::None) };
+    let Expr::Board(b) = &args[0] else {
+        return Ok(Value::None);
+    };
     let found = board(args, env)?.get(as_pos(&args[1].eval(env)?)?);
     Ok(found.map_or(Value::None, |e| decode_element(b.of, e)))
 }
@@ -106,17 +120,28 @@ pub const GROUPS: Builtin = Builtin {
 };
 
 fn lower_groups(c: &mut Compiler, site: &CallSite) -> Compiled {
-    let Some((b, of)) = lower_board(c, site, 2) else { return nothing() };
+    let Some((b, of)) = lower_board(c, site, 2) else {
+        return nothing();
+    };
     let (pred, ty) = c.per_element(&site.args[1], site.scope, &of.value_type());
     if !Type::Bool.accepts(&ty) {
-        let message = format!("expected {}, found {}", c.type_name(&Type::Bool), c.type_name(&ty));
+        let message = format!(
+            "expected {}, found {}",
+            c.type_name(&Type::Bool),
+            c.type_name(&ty)
+        );
         c.report(site.args[1].span, message);
     }
-    (site.call(eval_groups, vec![b, pred]), Type::List(Box::new(positions())))
+    (
+        site.call(eval_groups, vec![b, pred]),
+        Type::List(Box::new(positions())),
+    )
 }
 
 fn eval_groups(args: &[Expr], env: &Env) -> Result<Value> {
-    let Expr::Board(b) = &args[0] else { return Ok(Value::None) };
+    let Expr::Board(b) = &args[0] else {
+        return Ok(Value::None);
+    };
     let grid = board(args, env)?;
     let groups = grid.groups(|e| args[1].apply_bool(env, &decode_element(b.of, e)))?;
     Ok(Value::list(groups.into_iter().map(pos_list).collect()))
@@ -134,7 +159,9 @@ pub const PLACEMENTS: Builtin = Builtin {
 };
 
 fn lower_placements(c: &mut Compiler, site: &CallSite) -> Compiled {
-    let Some((b, _)) = lower_board(c, site, 3) else { return nothing() };
+    let Some((b, _)) = lower_board(c, site, 3) else {
+        return nothing();
+    };
     let rows = c.expect(&site.args[1], site.scope, &Type::Int);
     let cols = c.expect(&site.args[2], site.scope, &Type::Int);
     (site.call(eval_placements, vec![b, rows, cols]), positions())
@@ -144,16 +171,20 @@ fn eval_placements(args: &[Expr], env: &Env) -> Result<Value> {
     let grid = board(args, env)?;
     let (r, c) = (args[1].int(env)?, args[2].int(env)?);
     if !(1..=64).contains(&r) || !(1..=64).contains(&c) {
-        return Err(RuntimeError::new(format!("placements of a {r}×{c} piece: sizes go from 1 to 64")));
+        return Err(RuntimeError::new(format!(
+            "placements of a {r}×{c} piece: sizes go from 1 to 64"
+        )));
     }
     Ok(pos_list(grid.placements(r as i16, c as i16)))
 }
 
 pub const POS: Builtin = Builtin {
     name: "pos",
-    forms: &[
-        Form { call: "pos(row, col)", result: "position", meaning: "The position; `p.row` and `p.col` read it back. Written `(row,col)` in labels." },
-    ],
+    forms: &[Form {
+        call: "pos(row, col)",
+        result: "position",
+        meaning: "The position; `p.row` and `p.col` read it back. Written `(row,col)` in labels.",
+    }],
     lower: lower_pos,
     reduce: None,
     pure: true,
@@ -201,10 +232,17 @@ fn lower_neighbours(c: &mut Compiler, site: &CallSite) -> Compiled {
     let (p, ty) = c.compile(&site.args[0], site.scope);
     if let Type::Row(_) = ty {
         super::geometry::hex_table(c, site, 0, &ty);
-        return (site.call(super::geometry::eval_hex_neighbours, vec![p]), Type::List(Box::new(ty)));
+        return (
+            site.call(super::geometry::eval_hex_neighbours, vec![p]),
+            Type::List(Box::new(ty)),
+        );
     }
     if !Type::Pos.accepts(&ty) {
-        let message = format!("expected {}, found {}", c.type_name(&Type::Pos), c.type_name(&ty));
+        let message = format!(
+            "expected {}, found {}",
+            c.type_name(&Type::Pos),
+            c.type_name(&ty)
+        );
         c.report(site.args[0].span, message);
     }
     (site.call(eval_neighbours, vec![p]), positions())
@@ -231,8 +269,13 @@ fn lower_rotate(c: &mut Compiler, site: &CallSite) -> Compiled {
     }
     let (piece, ty) = c.compile(&site.args[0], site.scope);
     let turns = c.expect(&site.args[1], site.scope, &Type::Int);
-    if !matches!(&ty, Type::List(row) if matches!(**row, Type::List(_) | Type::Any)) && ty != Type::Any {
-        let message = format!("rotate needs a list of rows (lists), found {}", c.type_name(&ty));
+    if !matches!(&ty, Type::List(row) if matches!(**row, Type::List(_) | Type::Any))
+        && ty != Type::Any
+    {
+        let message = format!(
+            "rotate needs a list of rows (lists), found {}",
+            c.type_name(&ty)
+        );
         c.report(site.args[0].span, message);
     }
     (site.call(eval_rotate, vec![piece, turns]), ty)
@@ -240,7 +283,10 @@ fn lower_rotate(c: &mut Compiler, site: &CallSite) -> Compiled {
 
 fn eval_rotate(args: &[Expr], env: &Env) -> Result<Value> {
     let rows = as_list(args[0].eval(env)?)?;
-    let rows: Vec<Vec<Value>> = rows.iter().map(|r| as_list(r.clone()).map(|r| r.to_vec())).collect::<Result<_>>()?;
+    let rows: Vec<Vec<Value>> = rows
+        .iter()
+        .map(|r| as_list(r.clone()).map(|r| r.to_vec()))
+        .collect::<Result<_>>()?;
     if rows.iter().any(|r| r.len() != rows[0].len()) {
         return Err(RuntimeError::new("rotate needs rows of equal length"));
     }

@@ -16,13 +16,21 @@ fn hexes_of(ty: &Type) -> Type {
 }
 
 /// Checks that `ty` is a row of a table with a hex geometry, reporting at `arg` otherwise.
-pub(super) fn hex_table(c: &mut Compiler, site: &CallSite, arg: usize, ty: &Type) -> Option<TableId> {
+pub(super) fn hex_table(
+    c: &mut Compiler,
+    site: &CallSite,
+    arg: usize,
+    ty: &Type,
+) -> Option<TableId> {
     match ty {
         Type::Row(t) if c.decls.tables[t.index()].hex => Some(*t),
         Type::Any => None,
         other => {
-            let message =
-                format!("{} needs a row of a table with a hex geometry, found {}", site.name(), c.type_name(other));
+            let message = format!(
+                "{} needs a row of a table with a hex geometry, found {}",
+                site.name(),
+                c.type_name(other)
+            );
             c.report(site.args[arg].span, message);
             None
         }
@@ -34,7 +42,10 @@ fn hex_coordinates(c: &mut Compiler, site: &CallSite, arg: usize, ty: &Type) {
     if let Some(t) = hex_table(c, site, arg, ty) {
         if !c.decls.tables[t.index()].coordinates {
             let table = &c.decls.tables[t.index()].name;
-            let message = format!("{} needs hex coordinates, and {table} only lists its neighbours", site.name());
+            let message = format!(
+                "{} needs hex coordinates, and {table} only lists its neighbours",
+                site.name()
+            );
             c.report(site.args[arg].span, message);
         }
     }
@@ -42,7 +53,10 @@ fn hex_coordinates(c: &mut Compiler, site: &CallSite, arg: usize, ty: &Type) {
 
 /// The hexes of the table that `t` belongs to.
 fn geometry<'e>(env: &Env<'e>, t: TableId) -> Result<&'e HexTable> {
-    env.game.tables[t.index()].geometry.as_ref().ok_or_else(|| RuntimeError::new("the table has no hex geometry"))
+    env.game.tables[t.index()]
+        .geometry
+        .as_ref()
+        .ok_or_else(|| RuntimeError::new("the table has no hex geometry"))
 }
 
 /// A hex: its table and row.
@@ -68,7 +82,12 @@ fn rows_of(arg: &Expr, env: &Env) -> Result<(Option<TableId>, Vec<u16>)> {
 pub(super) fn eval_hex_neighbours(args: &[Expr], env: &Env) -> Result<Value> {
     let (t, r) = hex(&args[0].eval(env)?)?;
     let g = geometry(env, t)?;
-    Ok(Value::list(g.neighbours[r as usize].iter().map(|n| Value::Row(t, *n)).collect()))
+    Ok(Value::list(
+        g.neighbours[r as usize]
+            .iter()
+            .map(|n| Value::Row(t, *n))
+            .collect(),
+    ))
 }
 
 pub const COMPONENTS: Builtin = Builtin {
@@ -90,7 +109,10 @@ fn lower_components(c: &mut Compiler, site: &CallSite) -> Compiled {
     }
     let (cells, elem) = c.list_arg(&site.args[0], site.scope);
     hex_table(c, site, 0, &elem);
-    (site.call(eval_components, vec![cells]), hexes_of(&hexes_of(&elem)))
+    (
+        site.call(eval_components, vec![cells]),
+        hexes_of(&hexes_of(&elem)),
+    )
 }
 
 fn eval_components(args: &[Expr], env: &Env) -> Result<Value> {
@@ -98,11 +120,22 @@ fn eval_components(args: &[Expr], env: &Env) -> Result<Value> {
 }
 
 /// The groups `find` makes of the hexes of `args[0]`, as lists of rows.
-fn groups_of(args: &[Expr], env: &Env, find: fn(&HexTable, &[u16]) -> Vec<Vec<u16>>) -> Result<Value> {
+fn groups_of(
+    args: &[Expr],
+    env: &Env,
+    find: fn(&HexTable, &[u16]) -> Vec<Vec<u16>>,
+) -> Result<Value> {
     let (table, rows) = rows_of(&args[0], env)?;
-    let Some(t) = table else { return Ok(Value::list(Vec::new())) };
+    let Some(t) = table else {
+        return Ok(Value::list(Vec::new()));
+    };
     let groups = find(geometry(env, t)?, &rows);
-    Ok(Value::list(groups.into_iter().map(|g| Value::list(g.into_iter().map(|r| Value::Row(t, r)).collect())).collect()))
+    Ok(Value::list(
+        groups
+            .into_iter()
+            .map(|g| Value::list(g.into_iter().map(|r| Value::Row(t, r)).collect()))
+            .collect(),
+    ))
 }
 
 pub const LINES: Builtin = Builtin {
@@ -124,7 +157,10 @@ fn lower_lines(c: &mut Compiler, site: &CallSite) -> Compiled {
     }
     let (cells, elem) = c.list_arg(&site.args[0], site.scope);
     hex_coordinates(c, site, 0, &elem);
-    (site.call(eval_lines, vec![cells]), hexes_of(&hexes_of(&elem)))
+    (
+        site.call(eval_lines, vec![cells]),
+        hexes_of(&hexes_of(&elem)),
+    )
 }
 
 fn eval_lines(args: &[Expr], env: &Env) -> Result<Value> {

@@ -36,7 +36,11 @@ fn lower_knows(c: &mut Compiler, site: &CallSite) -> Compiled {
 fn eval_knows(args: &[Expr], env: &Env) -> Result<Value> {
     let viewer = match args[0].eval(env)? {
         Value::Player(p) => p,
-        other => return Err(RuntimeError::new(format!("knows: expected a player, found {other:?}"))),
+        other => {
+            return Err(RuntimeError::new(format!(
+                "knows: expected a player, found {other:?}"
+            )))
+        }
     };
     let Value::Row(t, row) = args[1].eval(env)? else {
         return Ok(Value::Bool(false));

@@ -20,17 +20,21 @@ fn list(args: &[Expr], i: usize, env: &Env) -> Result<std::sync::Arc<Vec<Value>>
 
 pub const LEN: Builtin = Builtin {
     name: "len",
-    forms: &[
-        Form { call: "len(list)", result: "int", meaning: "The number of elements." },
-    ],
+    forms: &[Form {
+        call: "len(list)",
+        result: "int",
+        meaning: "The number of elements.",
+    }],
     lower: lower_len,
     reduce: Some(|args| match args {
         [Expr::Zone(z)] => Some(Expr::ZoneLen(z.clone())),
         [Expr::Players] => Some(Expr::PlayerCount),
         // The length of a filtered list is a count: no list is built.
-        [Expr::Filter { list, cond }] => {
-            Some(Expr::Call { builtin: &COUNT_IF, eval: eval_count_if, args: vec![(**list).clone(), (**cond).clone()] })
-        }
+        [Expr::Filter { list, cond }] => Some(Expr::Call {
+            builtin: &COUNT_IF,
+            eval: eval_count_if,
+            args: vec![(**list).clone(), (**cond).clone()],
+        }),
         _ => None,
     }),
     pure: true,
@@ -52,8 +56,16 @@ fn eval_len(args: &[Expr], env: &Env) -> Result<Value> {
 pub const COUNT: Builtin = Builtin {
     name: "count",
     forms: &[
-        Form { call: "count(list)", result: "int", meaning: "The same as `len`." },
-        Form { call: "count(list, x)", result: "int", meaning: "How many elements equal `x`." },
+        Form {
+            call: "count(list)",
+            result: "int",
+            meaning: "The same as `len`.",
+        },
+        Form {
+            call: "count(list, x)",
+            result: "int",
+            meaning: "How many elements equal `x`.",
+        },
     ],
     lower: lower_count,
     reduce: Some(|args| match args {
@@ -95,7 +107,11 @@ fn lower_condition(c: &mut Compiler, site: &CallSite) -> Option<(Expr, Expr, Typ
     let (l, elem) = c.list_arg(&site.args[0], site.scope);
     let (pred, pred_ty) = c.per_element(&site.args[1], site.scope, &elem);
     if !Type::Bool.accepts(&pred_ty) {
-        let message = format!("the condition of {} must be true/false, found {}", site.name(), c.type_name(&pred_ty));
+        let message = format!(
+            "the condition of {} must be true/false, found {}",
+            site.name(),
+            c.type_name(&pred_ty)
+        );
         c.report(site.args[1].span, message);
     }
     Some((l, pred, elem))
@@ -103,16 +119,22 @@ fn lower_condition(c: &mut Compiler, site: &CallSite) -> Option<(Expr, Expr, Typ
 
 pub const COUNT_IF: Builtin = Builtin {
     name: "count_if",
-    forms: &[
-        Form { call: "count_if(list, cond)", result: "int", meaning: "How many elements satisfy `cond` (per element)." },
-    ],
+    forms: &[Form {
+        call: "count_if(list, cond)",
+        result: "int",
+        meaning: "How many elements satisfy `cond` (per element).",
+    }],
     lower: |c, site| match lower_condition(c, site) {
         Some((l, pred, _)) => (site.call(eval_count_if, vec![l, pred]), Type::Int),
         None => nothing(),
     },
     reduce: Some(|args| {
         let (rows, cond) = crate::optimize::rows_where(&args[0], &args[1])?;
-        Some(Expr::Call { builtin: &COUNT_IF, eval: eval_count_if, args: vec![rows, cond] })
+        Some(Expr::Call {
+            builtin: &COUNT_IF,
+            eval: eval_count_if,
+            args: vec![rows, cond],
+        })
     }),
     pure: true,
     unroll: Some(Unroll::Total(Total::Count)),
@@ -130,13 +152,19 @@ pub(crate) fn count_test(op: crate::ir::CmpOp, count: &Expr, n: i64) -> Option<E
         _ => return None,
     };
     let search = match count {
-        Expr::Call { builtin, args, .. } if builtin.name == COUNT_IF.name => {
-            Expr::Call { builtin: &ANY, eval: eval_any, args: args.clone() }
-        }
+        Expr::Call { builtin, args, .. } if builtin.name == COUNT_IF.name => Expr::Call {
+            builtin: &ANY,
+            eval: eval_any,
+            args: args.clone(),
+        },
         Expr::ZoneCount(z, x) => Expr::ZoneContains(z.clone(), x.clone()),
         _ => return None,
     };
-    Some(if some { search } else { Expr::Not(search.boxed()) })
+    Some(if some {
+        search
+    } else {
+        Expr::Not(search.boxed())
+    })
 }
 
 fn eval_count_if(args: &[Expr], env: &Env) -> Result<Value> {
@@ -150,11 +178,19 @@ fn eval_count_if(args: &[Expr], env: &Env) -> Result<Value> {
 
 pub const FILTER: Builtin = Builtin {
     name: "filter",
-    forms: &[
-        Form { call: "filter(list, cond)", result: "list", meaning: "The elements that satisfy `cond` (per element), in order." },
-    ],
+    forms: &[Form {
+        call: "filter(list, cond)",
+        result: "list",
+        meaning: "The elements that satisfy `cond` (per element), in order.",
+    }],
     lower: |c, site| match lower_condition(c, site) {
-        Some((l, pred, elem)) => (Expr::Filter { list: l.boxed(), cond: pred.boxed() }, list_of(elem)),
+        Some((l, pred, elem)) => (
+            Expr::Filter {
+                list: l.boxed(),
+                cond: pred.boxed(),
+            },
+            list_of(elem),
+        ),
         None => nothing(),
     },
     reduce: None,
@@ -164,16 +200,22 @@ pub const FILTER: Builtin = Builtin {
 
 pub const ANY: Builtin = Builtin {
     name: "any",
-    forms: &[
-        Form { call: "any(list, cond)", result: "bool", meaning: "Whether some element satisfies `cond` (per element); false for an empty list." },
-    ],
+    forms: &[Form {
+        call: "any(list, cond)",
+        result: "bool",
+        meaning: "Whether some element satisfies `cond` (per element); false for an empty list.",
+    }],
     lower: |c, site| match lower_condition(c, site) {
         Some((l, pred, _)) => (site.call(eval_any, vec![l, pred]), Type::Bool),
         None => nothing(),
     },
     reduce: Some(|args| {
         let (rows, cond) = crate::optimize::rows_where(&args[0], &args[1])?;
-        Some(Expr::Call { builtin: &ANY, eval: eval_any, args: vec![rows, cond] })
+        Some(Expr::Call {
+            builtin: &ANY,
+            eval: eval_any,
+            args: vec![rows, cond],
+        })
     }),
     pure: true,
     unroll: Some(Unroll::Test(Quantifier::Any)),
@@ -190,9 +232,11 @@ pub(crate) fn eval_any(args: &[Expr], env: &Env) -> Result<Value> {
 
 pub const ALL: Builtin = Builtin {
     name: "all",
-    forms: &[
-        Form { call: "all(list, cond)", result: "bool", meaning: "Whether every element satisfies `cond` (per element); true for an empty list." },
-    ],
+    forms: &[Form {
+        call: "all(list, cond)",
+        result: "bool",
+        meaning: "Whether every element satisfies `cond` (per element); true for an empty list.",
+    }],
     lower: |c, site| match lower_condition(c, site) {
         Some((l, pred, _)) => (site.call(eval_all, vec![l, pred]), Type::Bool),
         None => nothing(),
@@ -213,9 +257,11 @@ pub(crate) fn eval_all(args: &[Expr], env: &Env) -> Result<Value> {
 
 pub const MAP: Builtin = Builtin {
     name: "map",
-    forms: &[
-        Form { call: "map(list, expr)", result: "list", meaning: "`expr` (per element) for each element." },
-    ],
+    forms: &[Form {
+        call: "map(list, expr)",
+        result: "list",
+        meaning: "`expr` (per element) for each element.",
+    }],
     lower: lower_map,
     reduce: None,
     pure: true,
@@ -233,7 +279,12 @@ fn lower_map(c: &mut Compiler, site: &CallSite) -> Compiled {
 
 fn eval_map(args: &[Expr], env: &Env) -> Result<Value> {
     let items = list(args, 0, env)?;
-    Ok(Value::list(items.iter().map(|v| args[1].apply(env, v)).collect::<Result<Vec<_>>>()?))
+    Ok(Value::list(
+        items
+            .iter()
+            .map(|v| args[1].apply(env, v))
+            .collect::<Result<Vec<_>>>()?,
+    ))
 }
 
 pub const SORT_BY: Builtin = Builtin {
@@ -254,7 +305,10 @@ fn lower_sort_by(c: &mut Compiler, site: &CallSite) -> Compiled {
     let (l, elem) = c.list_arg(&site.args[0], site.scope);
     let (key, key_ty) = c.per_element(&site.args[1], site.scope, &elem);
     if !Type::Int.accepts(&key_ty) {
-        let message = format!("sort_by needs a number as key, found {}", c.type_name(&key_ty));
+        let message = format!(
+            "sort_by needs a number as key, found {}",
+            c.type_name(&key_ty)
+        );
         c.report(site.args[1].span, message);
     }
     (site.call(eval_sort_by, vec![l, key]), list_of(elem))
@@ -274,8 +328,16 @@ pub(crate) fn eval_sort_by(args: &[Expr], env: &Env) -> Result<Value> {
 pub const SUM: Builtin = Builtin {
     name: "sum",
     forms: &[
-        Form { call: "sum(list)", result: "int", meaning: "The total of a list of numbers; 0 for an empty list." },
-        Form { call: "sum(list, expr)", result: "int", meaning: "The total of the number `expr` (per element)." },
+        Form {
+            call: "sum(list)",
+            result: "int",
+            meaning: "The total of a list of numbers; 0 for an empty list.",
+        },
+        Form {
+            call: "sum(list, expr)",
+            result: "int",
+            meaning: "The total of the number `expr` (per element).",
+        },
     ],
     lower: lower_sum,
     reduce: None,
@@ -297,7 +359,10 @@ fn lower_sum(c: &mut Compiler, site: &CallSite) -> Compiled {
     }
     let (key, key_ty) = c.per_element(&site.args[1], site.scope, &elem);
     if !Type::Int.accepts(&key_ty) {
-        let message = format!("sum needs a number per element, found {}", c.type_name(&key_ty));
+        let message = format!(
+            "sum needs a number per element, found {}",
+            c.type_name(&key_ty)
+        );
         c.report(site.args[1].span, message);
     }
     (site.call(eval_sum_of, vec![l, key]), Type::Int)
@@ -306,7 +371,9 @@ fn lower_sum(c: &mut Compiler, site: &CallSite) -> Compiled {
 /// The running total of a `sum` plus the next number, checked.
 pub(crate) fn sum_add(total: i64, n: i64) -> Result<i64> {
     total.checked_add(n).ok_or_else(|| {
-        RuntimeError::new(format!("sum: {total} + {n} is outside the whole numbers a state holds (−2⁶³ to 2⁶³−1)"))
+        RuntimeError::new(format!(
+            "sum: {total} + {n} is outside the whole numbers a state holds (−2⁶³ to 2⁶³−1)"
+        ))
     })
 }
 
@@ -344,9 +411,21 @@ pub const MIN: Builtin = Builtin {
 pub const MAX: Builtin = Builtin {
     name: "max",
     forms: &[
-        Form { call: "max(list)", result: "int", meaning: "The largest number of a list; 0 for an empty list." },
-        Form { call: "max(list, key)", result: "int", meaning: "The largest number `key` (per element); 0 for an empty list." },
-        Form { call: "max(a, b, …)", result: "int", meaning: "The largest of two or more numbers." },
+        Form {
+            call: "max(list)",
+            result: "int",
+            meaning: "The largest number of a list; 0 for an empty list.",
+        },
+        Form {
+            call: "max(list, key)",
+            result: "int",
+            meaning: "The largest number `key` (per element); 0 for an empty list.",
+        },
+        Form {
+            call: "max(a, b, …)",
+            result: "int",
+            meaning: "The largest of two or more numbers.",
+        },
     ],
     lower: lower_min_max,
     reduce: None,
@@ -357,7 +436,10 @@ pub const MAX: Builtin = Builtin {
 fn lower_min_max(c: &mut Compiler, site: &CallSite) -> Compiled {
     let f = site.name();
     if site.args.is_empty() {
-        return c.error(site.span, format!("{f} needs a list or at least two numbers"));
+        return c.error(
+            site.span,
+            format!("{f} needs a list or at least two numbers"),
+        );
     }
     let is_max = f == "max";
     let (first, first_ty) = c.compile(&site.args[0], site.scope);
@@ -374,7 +456,11 @@ fn lower_min_max(c: &mut Compiler, site: &CallSite) -> Compiled {
                     c.report(site.args[0].span, message);
                 }
             }
-            let eval = if is_max { eval_max_of_list } else { eval_min_of_list };
+            let eval = if is_max {
+                eval_max_of_list
+            } else {
+                eval_min_of_list
+            };
             (site.call(eval, vec![first]), Type::Int)
         }
         // A list and a number per element.
@@ -382,19 +468,39 @@ fn lower_min_max(c: &mut Compiler, site: &CallSite) -> Compiled {
             let elem = (**elem).clone();
             let (key, key_ty) = c.per_element(&site.args[1], site.scope, &elem);
             if !Type::Int.accepts(&key_ty) {
-                let message = format!("{f} needs a number per element, found {}", c.type_name(&key_ty));
+                let message = format!(
+                    "{f} needs a number per element, found {}",
+                    c.type_name(&key_ty)
+                );
                 c.report(site.args[1].span, message);
             }
-            (site.call(if is_max { eval_max_of } else { eval_min_of }, vec![first, key]), Type::Int)
+            (
+                site.call(
+                    if is_max { eval_max_of } else { eval_min_of },
+                    vec![first, key],
+                ),
+                Type::Int,
+            )
         }
         _ => {
             if !Type::Int.accepts(&first_ty) {
-                let message = format!("expected {}, found {}", c.type_name(&Type::Int), c.type_name(&first_ty));
+                let message = format!(
+                    "expected {}, found {}",
+                    c.type_name(&Type::Int),
+                    c.type_name(&first_ty)
+                );
                 c.report(site.args[0].span, message);
             }
             let mut parts = vec![first];
-            parts.extend(site.args[1..].iter().map(|a| c.expect(a, site.scope, &Type::Int)));
-            (site.call(if is_max { eval_max } else { eval_min }, parts), Type::Int)
+            parts.extend(
+                site.args[1..]
+                    .iter()
+                    .map(|a| c.expect(a, site.scope, &Type::Int)),
+            );
+            (
+                site.call(if is_max { eval_max } else { eval_min }, parts),
+                Type::Int,
+            )
         }
     }
 }
@@ -450,7 +556,11 @@ fn lower_arg_best(c: &mut Compiler, site: &CallSite, eval: crate::ir::BuiltinEva
     let (l, elem) = c.list_arg(&site.args[0], site.scope);
     let (key, key_ty) = c.per_element(&site.args[1], site.scope, &elem);
     if !Type::Int.accepts(&key_ty) {
-        let message = format!("{} needs a number per element, found {}", site.name(), c.type_name(&key_ty));
+        let message = format!(
+            "{} needs a number per element, found {}",
+            site.name(),
+            c.type_name(&key_ty)
+        );
         c.report(site.args[1].span, message);
     }
     (site.call(eval, vec![l, key]), elem)
@@ -499,7 +609,12 @@ pub(crate) fn eval_max(args: &[Expr], env: &Env) -> Result<Value> {
 }
 
 /// `f(list)` with the list's element type as result or list type.
-fn lower_one_list(c: &mut Compiler, site: &CallSite, eval: crate::ir::BuiltinEval, result: fn(Type) -> Type) -> Compiled {
+fn lower_one_list(
+    c: &mut Compiler,
+    site: &CallSite,
+    eval: crate::ir::BuiltinEval,
+    result: fn(Type) -> Type,
+) -> Compiled {
     if !c.arity(site.span, site.name(), site.args, &[1]) {
         return nothing();
     }
@@ -509,9 +624,11 @@ fn lower_one_list(c: &mut Compiler, site: &CallSite, eval: crate::ir::BuiltinEva
 
 pub const FIRST: Builtin = Builtin {
     name: "first",
-    forms: &[
-        Form { call: "first(list)", result: "element", meaning: "The first element; `none` for an empty list." },
-    ],
+    forms: &[Form {
+        call: "first(list)",
+        result: "element",
+        meaning: "The first element; `none` for an empty list.",
+    }],
     lower: |c, site| lower_one_list(c, site, eval_first, |elem| elem),
     reduce: Some(|args| match args {
         [Expr::Zone(z)] => Some(Expr::ZoneFirst(z.clone())),
@@ -527,9 +644,11 @@ fn eval_first(args: &[Expr], env: &Env) -> Result<Value> {
 
 pub const LAST: Builtin = Builtin {
     name: "last",
-    forms: &[
-        Form { call: "last(list)", result: "element", meaning: "The last element; `none` for an empty list." },
-    ],
+    forms: &[Form {
+        call: "last(list)",
+        result: "element",
+        meaning: "The last element; `none` for an empty list.",
+    }],
     lower: |c, site| lower_one_list(c, site, eval_last, |elem| elem),
     reduce: Some(|args| match args {
         [Expr::Zone(z)] => Some(Expr::ZoneLast(z.clone())),
@@ -545,9 +664,11 @@ fn eval_last(args: &[Expr], env: &Env) -> Result<Value> {
 
 pub const REVERSE: Builtin = Builtin {
     name: "reverse",
-    forms: &[
-        Form { call: "reverse(list)", result: "list", meaning: "The elements in reverse order." },
-    ],
+    forms: &[Form {
+        call: "reverse(list)",
+        result: "list",
+        meaning: "The elements in reverse order.",
+    }],
     lower: |c, site| lower_one_list(c, site, eval_reverse, list_of),
     reduce: None,
     pure: true,
@@ -573,9 +694,11 @@ pub const TAKE: Builtin = Builtin {
 
 pub const DROP: Builtin = Builtin {
     name: "drop",
-    forms: &[
-        Form { call: "drop(list, n)", result: "list", meaning: "All but the first `n` elements." },
-    ],
+    forms: &[Form {
+        call: "drop(list, n)",
+        result: "list",
+        meaning: "All but the first `n` elements.",
+    }],
     lower: |c, site| lower_take_drop(c, site, eval_drop),
     reduce: None,
     pure: true,
@@ -619,7 +742,12 @@ fn eval_drop(args: &[Expr], env: &Env) -> Result<Value> {
 }
 
 /// `f(list, x)` with `x` of the list's element type.
-fn lower_search(c: &mut Compiler, site: &CallSite, eval: crate::ir::BuiltinEval, result: Type) -> Compiled {
+fn lower_search(
+    c: &mut Compiler,
+    site: &CallSite,
+    eval: crate::ir::BuiltinEval,
+    result: Type,
+) -> Compiled {
     if !c.arity(site.span, site.name(), site.args, &[2]) {
         return nothing();
     }
@@ -630,9 +758,11 @@ fn lower_search(c: &mut Compiler, site: &CallSite, eval: crate::ir::BuiltinEval,
 
 pub const CONTAINS: Builtin = Builtin {
     name: "contains",
-    forms: &[
-        Form { call: "contains(list, x)", result: "bool", meaning: "Whether the list holds `x`; the same as `x in list`." },
-    ],
+    forms: &[Form {
+        call: "contains(list, x)",
+        result: "bool",
+        meaning: "Whether the list holds `x`; the same as `x in list`.",
+    }],
     lower: |c, site| lower_search(c, site, eval_contains, Type::Bool),
     reduce: Some(|args| match args {
         [Expr::Zone(z), x] => Some(Expr::ZoneContains(z.clone(), x.clone().boxed())),
@@ -654,9 +784,11 @@ fn eval_contains(args: &[Expr], env: &Env) -> Result<Value> {
 
 pub const INDEX_OF: Builtin = Builtin {
     name: "index_of",
-    forms: &[
-        Form { call: "index_of(list, x)", result: "int", meaning: "The position of the first `x`, from 0; -1 if absent." },
-    ],
+    forms: &[Form {
+        call: "index_of(list, x)",
+        result: "int",
+        meaning: "The position of the first `x`, from 0; -1 if absent.",
+    }],
     lower: |c, site| lower_search(c, site, eval_index_of, Type::Int),
     reduce: Some(|args| match args {
         [Expr::Zone(z), x] => Some(Expr::ZoneIndexOf(z.clone(), x.clone().boxed())),
@@ -666,9 +798,15 @@ pub const INDEX_OF: Builtin = Builtin {
                 Some(Value::Row(t, 0)) => *t,
                 _ => return None,
             };
-            let in_order = rows.iter().enumerate().all(|(i, r)| *r == Value::Row(table, i as u16));
+            let in_order = rows
+                .iter()
+                .enumerate()
+                .all(|(i, r)| *r == Value::Row(table, i as u16));
             let count = u16::try_from(rows.len()).ok()?;
-            in_order.then(|| Expr::RowNumber { row: x.clone().boxed(), count })
+            in_order.then(|| Expr::RowNumber {
+                row: x.clone().boxed(),
+                count,
+            })
         }
         _ => None,
     }),
@@ -678,14 +816,21 @@ pub const INDEX_OF: Builtin = Builtin {
 
 fn eval_index_of(args: &[Expr], env: &Env) -> Result<Value> {
     let x = args[1].eval(env)?;
-    Ok(Value::Int(list(args, 0, env)?.iter().position(|v| *v == x).map_or(-1, |i| i as i64)))
+    Ok(Value::Int(
+        list(args, 0, env)?
+            .iter()
+            .position(|v| *v == x)
+            .map_or(-1, |i| i as i64),
+    ))
 }
 
 pub const CONCAT: Builtin = Builtin {
     name: "concat",
-    forms: &[
-        Form { call: "concat(a, b)", result: "list", meaning: "The elements of `a`, then those of `b`." },
-    ],
+    forms: &[Form {
+        call: "concat(a, b)",
+        result: "list",
+        meaning: "The elements of `a`, then those of `b`.",
+    }],
     lower: lower_concat,
     reduce: None,
     pure: true,
@@ -772,7 +917,11 @@ fn lower_next_player(c: &mut Compiler, site: &CallSite) -> Compiled {
 fn seat_condition(c: &mut Compiler, site: &CallSite) -> Expr {
     let (cond, ty) = c.per_element(&site.args[1], site.scope, &Type::Player);
     if !Type::Bool.accepts(&ty) {
-        let message = format!("the condition of {} must be true/false, found {}", site.name(), c.type_name(&ty));
+        let message = format!(
+            "the condition of {} must be true/false, found {}",
+            site.name(),
+            c.type_name(&ty)
+        );
         c.report(site.args[1].span, message);
     }
     cond
@@ -839,7 +988,10 @@ fn eval_seats_from(args: &[Expr], env: &Env) -> Result<Value> {
     let mut out = Vec::with_capacity(n);
     // From p itself: the seats after the one before p.
     for q in seats_after((p + n - 1) % n, n) {
-        if args.get(1).map_or(Ok(true), |cond| cond.apply_bool(env, &q))? {
+        if args
+            .get(1)
+            .map_or(Ok(true), |cond| cond.apply_bool(env, &q))?
+        {
             out.push(q);
         }
     }
@@ -848,9 +1000,11 @@ fn eval_seats_from(args: &[Expr], env: &Env) -> Result<Value> {
 
 pub const ABS: Builtin = Builtin {
     name: "abs",
-    forms: &[
-        Form { call: "abs(n)", result: "int", meaning: "The absolute value." },
-    ],
+    forms: &[Form {
+        call: "abs(n)",
+        result: "int",
+        meaning: "The absolute value.",
+    }],
     lower: lower_abs,
     reduce: None,
     pure: true,
@@ -867,9 +1021,11 @@ fn lower_abs(c: &mut Compiler, site: &CallSite) -> Compiled {
 
 fn eval_abs(args: &[Expr], env: &Env) -> Result<Value> {
     let x = args[0].int(env)?;
-    x.checked_abs()
-        .map(Value::Int)
-        .ok_or_else(|| RuntimeError::new(format!("abs({x}) is outside the whole numbers a state holds (−2⁶³ to 2⁶³−1)")))
+    x.checked_abs().map(Value::Int).ok_or_else(|| {
+        RuntimeError::new(format!(
+            "abs({x}) is outside the whole numbers a state holds (−2⁶³ to 2⁶³−1)"
+        ))
+    })
 }
 
 pub const TEXT: Builtin = Builtin {
@@ -888,7 +1044,11 @@ fn lower_text(c: &mut Compiler, site: &CallSite) -> Compiled {
     if site.args.is_empty() {
         return c.error(site.span, "text needs at least one value");
     }
-    let parts = site.args.iter().map(|a| c.compile(a, site.scope).0).collect();
+    let parts = site
+        .args
+        .iter()
+        .map(|a| c.compile(a, site.scope).0)
+        .collect();
     (site.call(eval_text, parts), Type::Str)
 }
 
@@ -925,12 +1085,19 @@ fn lower_colour(c: &mut Compiler, site: &CallSite) -> Compiled {
 
 fn eval_colour(args: &[Expr], env: &Env) -> Result<Value> {
     let mut text = String::new();
-    env.game.write_value(&mut text, &args[0].eval(env)?, &env.state.names);
+    env.game
+        .write_value(&mut text, &args[0].eval(env)?, &env.state.names);
     let name = match args[1].eval(env)? {
         Value::Str(s) => s,
-        other => return Err(RuntimeError::new(format!("colour: a colour name is a text, not {other:?}"))),
+        other => {
+            return Err(RuntimeError::new(format!(
+                "colour: a colour name is a text, not {other:?}"
+            )))
+        }
     };
-    Ok(Value::Str(std::sync::Arc::from(crate::render::mark_colour(&text, &name).as_str())))
+    Ok(Value::Str(std::sync::Arc::from(
+        crate::render::mark_colour(&text, &name).as_str(),
+    )))
 }
 
 pub const PAD: Builtin = Builtin {
@@ -960,10 +1127,13 @@ const MAX_PAD: i64 = 1_000;
 
 fn eval_pad(args: &[Expr], env: &Env) -> Result<Value> {
     let mut out = String::new();
-    env.game.write_value(&mut out, &args[0].eval(env)?, &env.state.names);
+    env.game
+        .write_value(&mut out, &args[0].eval(env)?, &env.state.names);
     let width = args[1].int(env)?;
     if width > MAX_PAD {
-        return Err(RuntimeError::new(format!("pad to {width} characters: at most {MAX_PAD}")));
+        return Err(RuntimeError::new(format!(
+            "pad to {width} characters: at most {MAX_PAD}"
+        )));
     }
     let missing = (width.max(0) as usize).saturating_sub(crate::render::visible_width(&out));
     out.extend(std::iter::repeat_n(' ', missing));

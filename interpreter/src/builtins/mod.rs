@@ -69,7 +69,11 @@ impl CallSite<'_, '_> {
     }
     /// The IR node of this call with the chosen evaluation.
     pub fn call(&self, eval: crate::ir::BuiltinEval, args: Vec<Expr>) -> Expr {
-        Expr::Call { builtin: self.builtin, eval, args }
+        Expr::Call {
+            builtin: self.builtin,
+            eval,
+            args,
+        }
     }
 }
 
@@ -135,7 +139,10 @@ pub fn is_builtin(name: &str) -> bool {
 pub fn markdown_table() -> String {
     let mut out = String::from("| Call | Result | Meaning |\n|---|---|---|\n");
     for form in BUILTINS.iter().flat_map(|b| b.forms) {
-        out.push_str(&format!("| `{}` | {} | {} |\n", form.call, form.result, form.meaning));
+        out.push_str(&format!(
+            "| `{}` | {} | {} |\n",
+            form.call, form.result, form.meaning
+        ));
     }
     out
 }
@@ -158,8 +165,18 @@ mod tests {
         for b in BUILTINS {
             assert!(!b.forms.is_empty(), "{} has no documented call", b.name);
             for form in b.forms {
-                assert!(form.call.starts_with(&format!("{}(", b.name)), "{}: {}", b.name, form.call);
-                assert!(!form.result.is_empty() && !form.meaning.is_empty(), "{}: {}", b.name, form.call);
+                assert!(
+                    form.call.starts_with(&format!("{}(", b.name)),
+                    "{}: {}",
+                    b.name,
+                    form.call
+                );
+                assert!(
+                    !form.result.is_empty() && !form.meaning.is_empty(),
+                    "{}: {}",
+                    b.name,
+                    form.call
+                );
             }
         }
     }

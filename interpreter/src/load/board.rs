@@ -14,7 +14,12 @@ use crate::model::Board;
 use crate::value::Type;
 
 impl Builder {
-    pub(super) fn boards(&mut self, value: Option<&Yaml>, decls: &mut Decls, max_players: usize) -> (Vec<Board>, usize) {
+    pub(super) fn boards(
+        &mut self,
+        value: Option<&Yaml>,
+        decls: &mut Decls,
+        max_players: usize,
+    ) -> (Vec<Board>, usize) {
         let mut out = Vec::new();
         let mut slots = 0;
         let mut displays = Vec::new();
@@ -34,20 +39,52 @@ impl Builder {
             let base = slots;
             let len = Self::domain_len(decls, per, max_players);
             slots += len;
-            decls.boards.push(BoardDecl { name: name.to_string(), of, per, base, len });
+            decls.boards.push(BoardDecl {
+                name: name.to_string(),
+                of,
+                per,
+                base,
+                len,
+            });
             let doc = self.string(m, "doc", &path);
             let rule = self.rule(m, &path);
-            displays.push((m.get("cell_text").cloned(), m.get("cell_colour").cloned(), path));
-            out.push(Board { name: name.to_string(), of, per, base, cell_text: None, cell_colour: None, doc, rule });
+            displays.push((
+                m.get("cell_text").cloned(),
+                m.get("cell_colour").cloned(),
+                path,
+            ));
+            out.push(Board {
+                name: name.to_string(),
+                of,
+                per,
+                base,
+                cell_text: None,
+                cell_colour: None,
+                doc,
+                rule,
+            });
         }
         // Display expressions may read any declaration, so they compile once all are known.
         for (board, (text, colour, path)) in out.iter_mut().zip(displays) {
-            let scope = Scope { locals: &[], it: Some(board.of.value_type()) };
+            let scope = Scope {
+                locals: &[],
+                it: Some(board.of.value_type()),
+            };
             if let Some(text) = text {
-                board.cell_text = Some(self.template(decls, &text, &join(&path, "cell_text"), &scope));
+                board.cell_text =
+                    Some(self.template(decls, &text, &join(&path, "cell_text"), &scope));
             }
             if let Some(colour) = colour {
-                board.cell_colour = Some(self.expression(decls, &colour, &join(&path, "cell_colour"), &scope, Some(&Type::Str)).0);
+                board.cell_colour = Some(
+                    self.expression(
+                        decls,
+                        &colour,
+                        &join(&path, "cell_colour"),
+                        &scope,
+                        Some(&Type::Str),
+                    )
+                    .0,
+                );
             }
         }
         (out, slots)
@@ -55,7 +92,13 @@ impl Builder {
 }
 
 /// The board instance a statement names: `town` or `town[p]`, with its element type.
-pub(super) fn board_ref(b: &mut Builder, decls: &Decls, scope: &Scope, v: &Yaml, path: &str) -> Option<(BoardRead, Type)> {
+pub(super) fn board_ref(
+    b: &mut Builder,
+    decls: &Decls,
+    scope: &Scope,
+    v: &Yaml,
+    path: &str,
+) -> Option<(BoardRead, Type)> {
     let (ast, source) = b.parse_expression(v, path)?;
     let mut compiler = Compiler::with_source(decls, &source);
     let found = compiler.board_read(&ast, scope);
@@ -84,6 +127,12 @@ impl Compiler<'_> {
         let decl: &BoardDecl = &self.decls.boards[b];
         let (per, of, base, len) = (decl.per, decl.of, decl.base as u32, decl.len as u32);
         let index = self.instance_index(arg.span, "board", &name.text, per, &indexes, scope)?;
-        Some(BoardRead { base, len, index, of, name: Arc::from(name.text.as_str()) })
+        Some(BoardRead {
+            base,
+            len,
+            index,
+            of,
+            name: Arc::from(name.text.as_str()),
+        })
     }
 }

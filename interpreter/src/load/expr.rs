@@ -29,7 +29,9 @@ pub(crate) trait Declared {
 
 impl<T: Declared> Named<T> {
     pub fn push(&mut self, item: T) {
-        self.by_name.entry(item.name().to_string()).or_insert(self.items.len());
+        self.by_name
+            .entry(item.name().to_string())
+            .or_insert(self.items.len());
         self.items.push(item);
     }
 
@@ -45,7 +47,10 @@ impl<T: Declared> Named<T> {
 
 impl<T> Default for Named<T> {
     fn default() -> Self {
-        Named { items: Vec::new(), by_name: Default::default() }
+        Named {
+            items: Vec::new(),
+            by_name: Default::default(),
+        }
     }
 }
 
@@ -151,9 +156,11 @@ impl Decls {
     pub fn key_index(&self, per: Domain, parts: Vec<Expr>) -> Expr {
         let mut parts = parts.into_iter();
         match (per, parts.next(), parts.next()) {
-            (Domain::Pair(_, b), Some(first), Some(second)) => {
-                Expr::Pair { first: first.boxed(), second: second.boxed(), stride: self.axis_len(b) as u32 }
-            }
+            (Domain::Pair(_, b), Some(first), Some(second)) => Expr::Pair {
+                first: first.boxed(),
+                second: second.boxed(),
+                stride: self.axis_len(b) as u32,
+            },
             (_, Some(one), None) => one,
             _ => Expr::Const(Value::None),
         }
@@ -171,8 +178,16 @@ impl Decls {
                 Axis::Table(t) => self.tables[t.index()].name.clone(),
             })
             .collect();
-        let count = if keys.len() == 1 { "one key" } else { "two keys" };
-        format!("{what} has {count} ({}): write {name}{}", keys.join(" and "), blanks(per))
+        let count = if keys.len() == 1 {
+            "one key"
+        } else {
+            "two keys"
+        };
+        format!(
+            "{what} has {count} ({}): write {name}{}",
+            keys.join(" and "),
+            blanks(per)
+        )
     }
 }
 
@@ -202,10 +217,16 @@ impl TableDecl {
     pub fn of(t: &crate::model::Table) -> TableDecl {
         TableDecl {
             name: t.name.clone(),
-            columns: t.columns.iter().map(|c| (c.name.clone(), c.ty.clone())).collect(),
+            columns: t
+                .columns
+                .iter()
+                .map(|c| (c.name.clone(), c.ty.clone()))
+                .collect(),
             row_ids: t.rows.iter().map(|r| r.id.clone()).collect(),
             row_index: t.ids.clone(),
-            column_values: (0..t.columns.len()).map(|c| t.rows.iter().map(|r| r.values[c].clone()).collect()).collect(),
+            column_values: (0..t.columns.len())
+                .map(|c| t.rows.iter().map(|r| r.values[c].clone()).collect())
+                .collect(),
             hex: t.geometry.is_some(),
             coordinates: t.geometry.as_ref().is_some_and(|g| g.layout.is_some()),
         }
@@ -239,7 +260,13 @@ pub(crate) struct BoardDecl {
 impl ZoneDecl {
     /// The zone instance `index` selects (none for a single zone).
     pub fn read(&self, index: Option<Box<Expr>>) -> ZoneRead {
-        ZoneRead { base: self.base as u32, len: self.len as u32, index, of: self.of, name: Arc::from(self.name.as_str()) }
+        ZoneRead {
+            base: self.base as u32,
+            len: self.len as u32,
+            index,
+            of: self.of,
+            name: Arc::from(self.name.as_str()),
+        }
     }
 }
 
@@ -302,7 +329,8 @@ pub(crate) fn name_and_indexes(e: &Ast) -> Option<(&Name, Vec<&Ast>)> {
 
 /// What `'it'` undefined is reported as; the loader adds to it where `it` is undefined on
 /// purpose (the init of a two-key declaration).
-pub(crate) const IT_UNDEFINED: &str = "'it' is only defined inside a per-element argument (filter, sort_by, …)";
+pub(crate) const IT_UNDEFINED: &str =
+    "'it' is only defined inside a per-element argument (filter, sort_by, …)";
 
 /// `[…]` or `[…, …]`: how a declaration with these keys is indexed, for messages.
 pub(crate) fn blanks(per: Domain) -> &'static str {
@@ -324,17 +352,39 @@ pub(crate) fn code_of_type(ty: &Type) -> Code {
 
 impl<'a> Compiler<'a> {
     pub fn new(decls: &'a Decls) -> Compiler<'a> {
-        Compiler { decls, errors: Vec::new(), source: None, function_params: &[], lambdas: Vec::new() }
+        Compiler {
+            decls,
+            errors: Vec::new(),
+            source: None,
+            function_params: &[],
+            lambdas: Vec::new(),
+        }
     }
 
     /// A compiler that knows the source text of what it compiles.
     pub fn with_source(decls: &'a Decls, source: &'a str) -> Compiler<'a> {
-        Compiler { decls, errors: Vec::new(), source: Some(source), function_params: &[], lambdas: Vec::new() }
+        Compiler {
+            decls,
+            errors: Vec::new(),
+            source: Some(source),
+            function_params: &[],
+            lambdas: Vec::new(),
+        }
     }
 
     /// A compiler for the body of a function with these parameters.
-    pub fn for_function(decls: &'a Decls, source: &'a str, params: &'a [(String, Type)]) -> Compiler<'a> {
-        Compiler { decls, errors: Vec::new(), source: Some(source), function_params: params, lambdas: Vec::new() }
+    pub fn for_function(
+        decls: &'a Decls,
+        source: &'a str,
+        params: &'a [(String, Type)],
+    ) -> Compiler<'a> {
+        Compiler {
+            decls,
+            errors: Vec::new(),
+            source: Some(source),
+            function_params: params,
+            lambdas: Vec::new(),
+        }
     }
 
     /// Whether a local, `it` or a parameter of the function being compiled hides a
@@ -346,7 +396,10 @@ impl<'a> Compiler<'a> {
     }
 
     pub(crate) fn report(&mut self, span: Span, message: impl Into<String>) {
-        self.errors.push(ExprError { span, message: message.into() });
+        self.errors.push(ExprError {
+            span,
+            message: message.into(),
+        });
     }
 
     /// Reports an error and stands in for the faulty expression.
@@ -357,7 +410,11 @@ impl<'a> Compiler<'a> {
 
     /// The text of a node, for runtime messages.
     fn text(&self, span: Span) -> Arc<str> {
-        Arc::from(self.source.and_then(|s| s.get(span.start..span.end)).unwrap_or("?"))
+        Arc::from(
+            self.source
+                .and_then(|s| s.get(span.start..span.end))
+                .unwrap_or("?"),
+        )
     }
 
     pub fn type_name(&self, ty: &Type) -> String {
@@ -368,7 +425,11 @@ impl<'a> Compiler<'a> {
     pub fn expect(&mut self, expr: &Ast, scope: &Scope, want: &Type) -> Expr {
         let (eval, ty) = self.compile(expr, scope);
         if !want.accepts(&ty) {
-            let message = format!("expected {}, found {}", self.type_name(want), self.type_name(&ty));
+            let message = format!(
+                "expected {}, found {}",
+                self.type_name(want),
+                self.type_name(&ty)
+            );
             self.report(expr.span, message);
         }
         eval
@@ -390,11 +451,17 @@ impl<'a> Compiler<'a> {
         match (per, indexes.len()) {
             (Domain::Global, 0) => Some(None),
             (Domain::Global, _) => {
-                self.report(span, format!("{kind} '{name}' is a single {kind}: it cannot be indexed"));
+                self.report(
+                    span,
+                    format!("{kind} '{name}' is a single {kind}: it cannot be indexed"),
+                );
                 None
             }
             (Domain::Players | Domain::Table(_), 0) => {
-                self.report(span, format!("{kind} '{name}' has one instance per index: write {name}[…]"));
+                self.report(
+                    span,
+                    format!("{kind} '{name}' has one instance per index: write {name}[…]"),
+                );
                 None
             }
             (_, n) if n == keys => Some(Some(self.keyed_index(per, indexes, scope))),
@@ -408,8 +475,18 @@ impl<'a> Compiler<'a> {
 
     /// The index of an entry of a declaration with keys, from as many indexes as it has
     /// keys, each checked against its key.
-    pub(crate) fn keyed_index(&mut self, per: Domain, indexes: &[&Ast], scope: &Scope) -> Box<Expr> {
-        let parts = per.keys().iter().zip(indexes).map(|(key, index)| self.expect(index, scope, &key.index_type())).collect();
+    pub(crate) fn keyed_index(
+        &mut self,
+        per: Domain,
+        indexes: &[&Ast],
+        scope: &Scope,
+    ) -> Box<Expr> {
+        let parts = per
+            .keys()
+            .iter()
+            .zip(indexes)
+            .map(|(key, index)| self.expect(index, scope, &key.index_type()))
+            .collect();
         self.decls.key_index(per, parts).boxed()
     }
 
@@ -451,7 +528,11 @@ impl<'a> Compiler<'a> {
         } else if b.accepts(a) {
             b.clone()
         } else {
-            let message = format!("the two branches differ: {} and {}", self.type_name(a), self.type_name(b));
+            let message = format!(
+                "the two branches differ: {} and {}",
+                self.type_name(a),
+                self.type_name(b)
+            );
             self.report(span, message);
             Type::Any
         }
@@ -479,9 +560,18 @@ impl<'a> Compiler<'a> {
     fn name(&mut self, name: &Name, scope: &Scope) -> Compiled {
         let text = name.text.as_str();
         // A lambda's element, innermost first.
-        let named = self.lambdas.iter().rev().enumerate().find(|(_, (n, _))| n.as_deref() == Some(text));
+        let named = self
+            .lambdas
+            .iter()
+            .rev()
+            .enumerate()
+            .find(|(_, (n, _))| n.as_deref() == Some(text));
         if let Some((depth, (_, ty))) = named {
-            let read = if depth == 0 { Expr::It } else { Expr::Outer(depth as u8) };
+            let read = if depth == 0 {
+                Expr::It
+            } else {
+                Expr::Outer(depth as u8)
+            };
             return (read, ty.clone());
         }
         if text == "it" {
@@ -504,17 +594,34 @@ impl<'a> Compiler<'a> {
         }
         if let Some(var) = self.decls.vars.get(text) {
             if var.per != Domain::Global {
-                let message = format!("'{text}' has one value per {}: write {text}{}", self.domain_word(var.per), blanks(var.per));
+                let message = format!(
+                    "'{text}' has one value per {}: write {text}{}",
+                    self.domain_word(var.per),
+                    blanks(var.per)
+                );
                 return self.error(name.span, message);
             }
-            return (Expr::Var { slot: var.base as u32, code: code_of_type(&var.ty) }, var.ty.clone());
+            return (
+                Expr::Var {
+                    slot: var.base as u32,
+                    code: code_of_type(&var.ty),
+                },
+                var.ty.clone(),
+            );
         }
         if let Some(zone) = self.decls.zones.get(text) {
             if zone.per != Domain::Global {
-                let message = format!("zone '{text}' has one instance per {}: write {text}{}", self.domain_word(zone.per), blanks(zone.per));
+                let message = format!(
+                    "zone '{text}' has one instance per {}: write {text}{}",
+                    self.domain_word(zone.per),
+                    blanks(zone.per)
+                );
                 return self.error(name.span, message);
             }
-            return (Expr::Zone(zone.read(None)), Type::List(Box::new(zone.of.value_type())));
+            return (
+                Expr::Zone(zone.read(None)),
+                Type::List(Box::new(zone.of.value_type())),
+            );
         }
         if self.decls.boards.get(text).is_some() {
             return self.board_as_value(name.span, text);
@@ -534,20 +641,37 @@ impl<'a> Compiler<'a> {
         let tables = &self.decls.tables;
         let found: Vec<(usize, usize)> = match table {
             Some(name) => match tables.position(&name.text) {
-                Some(t) => tables[t].row_index.get(&id.text).map(|&r| (t, r as usize)).into_iter().collect(),
+                Some(t) => tables[t]
+                    .row_index
+                    .get(&id.text)
+                    .map(|&r| (t, r as usize))
+                    .into_iter()
+                    .collect(),
                 None => {
                     let candidates = tables.iter().map(|t| t.name.clone()).collect();
                     return self.unknown(name, "table", candidates);
                 }
             },
-            None => self.decls.rows_by_id.get(&id.text).map_or_else(Vec::new, |rows| rows.iter().map(|&(t, r)| (t, r as usize)).collect()),
+            None => self
+                .decls
+                .rows_by_id
+                .get(&id.text)
+                .map_or_else(Vec::new, |rows| {
+                    rows.iter().map(|&(t, r)| (t, r as usize)).collect()
+                }),
         };
         match found.as_slice() {
-            [(t, r)] => (Expr::Const(Value::Row(TableId::at(*t), *r as u16)), Type::Row(TableId::at(*t))),
+            [(t, r)] => (
+                Expr::Const(Value::Row(TableId::at(*t), *r as u16)),
+                Type::Row(TableId::at(*t)),
+            ),
             [] => {
                 let candidates: Vec<String> = match table.and_then(|n| tables.get(&n.text)) {
                     Some(t) => t.row_ids.clone(),
-                    None => tables.iter().flat_map(|t| t.row_ids.iter().cloned()).collect(),
+                    None => tables
+                        .iter()
+                        .flat_map(|t| t.row_ids.iter().cloned())
+                        .collect(),
                 };
                 let hint = did_you_mean(&id.text, &candidates);
                 let message = match table {
@@ -575,13 +699,20 @@ impl<'a> Compiler<'a> {
             Domain::Global => "game".into(),
             Domain::Players => "player".into(),
             Domain::Table(t) => format!("row of {}", self.decls.tables[t.index()].name),
-            Domain::Pair(a, b) => format!("pair of {} and {}", self.domain_word(a.domain()), self.domain_word(b.domain())),
+            Domain::Pair(a, b) => format!(
+                "pair of {} and {}",
+                self.domain_word(a.domain()),
+                self.domain_word(b.domain())
+            ),
         }
     }
 
     /// Reads a board's name used as a plain value: boards are read through built-ins.
     fn board_as_value(&mut self, span: Span, name: &str) -> Compiled {
-        self.error(span, format!("board '{name}' is read with cells(), at(), groups(), holes() or placements()"))
+        self.error(
+            span,
+            format!("board '{name}' is read with cells(), at(), groups(), holes() or placements()"),
+        )
     }
 
     fn field(&mut self, base: &Ast, field: &Name, scope: &Scope) -> Compiled {
@@ -599,26 +730,60 @@ impl<'a> Compiler<'a> {
                 };
                 let ty = table.columns[c].1.clone();
                 let values = table.column_values[c].clone();
-                (Expr::Column { values, row: base_ir.boxed(), name: Arc::from(field.text.as_str()) }, ty)
+                (
+                    Expr::Column {
+                        values,
+                        row: base_ir.boxed(),
+                        name: Arc::from(field.text.as_str()),
+                    },
+                    ty,
+                )
             }
             Type::Player => {
-                if let Some(var) = self.decls.vars.get(&field.text).filter(|v| matches!(v.per, Domain::Pair(..))) {
+                if let Some(var) = self
+                    .decls
+                    .vars
+                    .get(&field.text)
+                    .filter(|v| matches!(v.per, Domain::Pair(..)))
+                {
                     let message = self.keys_message(&format!("'{}'", var.name), &var.name, var.per);
                     return self.error(field.span, message);
                 }
-                let Some(var) = self.decls.vars.get(&field.text).filter(|v| v.per == Domain::Players) else {
-                    let candidates =
-                        self.decls.vars.iter().filter(|v| v.per == Domain::Players).map(|v| v.name.clone()).collect();
+                let Some(var) = self
+                    .decls
+                    .vars
+                    .get(&field.text)
+                    .filter(|v| v.per == Domain::Players)
+                else {
+                    let candidates = self
+                        .decls
+                        .vars
+                        .iter()
+                        .filter(|v| v.per == Domain::Players)
+                        .map(|v| v.name.clone())
+                        .collect();
                     return self.unknown(field, "per-player variable", candidates);
                 };
                 let name = Arc::from(var.name.as_str());
-                (Expr::VarAt { base: var.base as u32, code: code_of_type(&var.ty), index: base_ir.boxed(), name }, var.ty.clone())
+                (
+                    Expr::VarAt {
+                        base: var.base as u32,
+                        code: code_of_type(&var.ty),
+                        index: base_ir.boxed(),
+                        name,
+                    },
+                    var.ty.clone(),
+                )
             }
             Type::Pos if field.text == "row" => (Expr::PosRow(base_ir.boxed()), Type::Int),
             Type::Pos if field.text == "col" => (Expr::PosCol(base_ir.boxed()), Type::Int),
             Type::Any => nothing(),
             other => {
-                let message = format!("{} has no fields ('.{}')", self.type_name(&other), field.text);
+                let message = format!(
+                    "{} has no fields ('.{}')",
+                    self.type_name(&other),
+                    field.text
+                );
                 self.error(field.span, message)
             }
         }
@@ -634,48 +799,96 @@ impl<'a> Compiler<'a> {
             if !self.hides(scope, &name.text) {
                 if let Some(var) = self.decls.vars.get(&name.text) {
                     if var.per == Domain::Global {
-                        return self.error(name.span, format!("'{}' has a single value: it cannot be indexed", name.text));
+                        return self.error(
+                            name.span,
+                            format!("'{}' has a single value: it cannot be indexed", name.text),
+                        );
                     }
-                    let (base, code, ty, per) = (var.base as u32, code_of_type(&var.ty), var.ty.clone(), var.per);
+                    let (base, code, ty, per) = (
+                        var.base as u32,
+                        code_of_type(&var.ty),
+                        var.ty.clone(),
+                        var.per,
+                    );
                     if indexes.len() != per.keys().len() {
-                        let message = self.keys_message(&format!("'{}'", name.text), &name.text, per);
+                        let message =
+                            self.keys_message(&format!("'{}'", name.text), &name.text, per);
                         return self.error(span, message);
                     }
                     let index = self.keyed_index(per, &indexes, scope);
-                    return (Expr::VarAt { base, code, index, name: Arc::from(name.text.as_str()) }, ty);
+                    return (
+                        Expr::VarAt {
+                            base,
+                            code,
+                            index,
+                            name: Arc::from(name.text.as_str()),
+                        },
+                        ty,
+                    );
                 }
                 if let Some(zone) = self.decls.zones.get(&name.text) {
                     if zone.per == Domain::Global {
-                        return self.error(name.span, format!("zone '{}' is a single zone: it cannot be indexed", name.text));
+                        return self.error(
+                            name.span,
+                            format!(
+                                "zone '{}' is a single zone: it cannot be indexed",
+                                name.text
+                            ),
+                        );
                     }
                     let keys = zone.per.keys().len();
                     if indexes.len() < keys {
-                        let message = self.keys_message(&format!("zone '{}'", name.text), &name.text, zone.per);
+                        let message = self.keys_message(
+                            &format!("zone '{}'", name.text),
+                            &name.text,
+                            zone.per,
+                        );
                         return self.error(span, message);
                     }
                     let elem = zone.of.value_type();
                     let index = Some(self.keyed_index(zone.per, &indexes[..keys], scope));
-                    let mut read = (Expr::Zone(zone.read(index)), Type::List(Box::new(elem.clone())));
+                    let mut read = (
+                        Expr::Zone(zone.read(index)),
+                        Type::List(Box::new(elem.clone())),
+                    );
                     // Any further index is a position in the instance's list: `hand[p][0]`.
                     for at in &indexes[keys..] {
                         let (at_ir, at_ty) = self.compile(at, scope);
                         if matches!(at_ty, Type::Player | Type::Row(_)) {
                             // A key too many, rather than a position.
-                            let message = self.keys_message(&format!("zone '{}'", name.text), &name.text, zone.per);
-                            return self.error(span, format!("{message}, then a position in its list (a number)"));
+                            let message = self.keys_message(
+                                &format!("zone '{}'", name.text),
+                                &name.text,
+                                zone.per,
+                            );
+                            return self.error(
+                                span,
+                                format!("{message}, then a position in its list (a number)"),
+                            );
                         }
                         if !Type::Int.accepts(&at_ty) {
-                            let message = format!("expected {}, found {}", self.type_name(&Type::Int), self.type_name(&at_ty));
+                            let message = format!(
+                                "expected {}, found {}",
+                                self.type_name(&Type::Int),
+                                self.type_name(&at_ty)
+                            );
                             self.report(at.span, message);
                         }
-                        read = (Expr::Index { list: read.0.boxed(), at: at_ir.boxed() }, elem.clone());
+                        read = (
+                            Expr::Index {
+                                list: read.0.boxed(),
+                                at: at_ir.boxed(),
+                            },
+                            elem.clone(),
+                        );
                     }
                     return read;
                 }
                 if self.decls.boards.get(&name.text).is_some() {
                     return self.board_as_value(name.span, &name.text);
                 }
-                if let (Some(t), [_]) = (self.decls.tables.position(&name.text), indexes.as_slice()) {
+                if let (Some(t), [_]) = (self.decls.tables.position(&name.text), indexes.as_slice())
+                {
                     let t = TableId::at(t);
                     if let ExprKind::Str(id) = &index.kind {
                         let table = &self.decls.tables[t.index()];
@@ -684,7 +897,8 @@ impl<'a> Compiler<'a> {
                             None => {
                                 let candidates = table.row_ids.clone();
                                 let hint = did_you_mean(id, &candidates);
-                                let message = format!("table {} has no row '{id}'{hint}", table.name);
+                                let message =
+                                    format!("table {} has no row '{id}'{hint}", table.name);
                                 self.error(index.span, message)
                             }
                         };
@@ -708,7 +922,13 @@ impl<'a> Compiler<'a> {
                 return self.error(span, message);
             }
         };
-        (Expr::Index { list: list.boxed(), at: at.boxed() }, elem)
+        (
+            Expr::Index {
+                list: list.boxed(),
+                at: at.boxed(),
+            },
+            elem,
+        )
     }
 
     fn list(&mut self, span: Span, items: &[Ast], scope: &Scope) -> Compiled {
@@ -716,7 +936,11 @@ impl<'a> Compiler<'a> {
         let mut ty = Type::Any;
         for item in items {
             let (e, t) = self.compile(item, scope);
-            ty = if ty == Type::Any { t } else { self.unify(span, &ty, &t) };
+            ty = if ty == Type::Any {
+                t
+            } else {
+                self.unify(span, &ty, &t)
+            };
             out.push(e);
         }
         (Expr::List(out), Type::List(Box::new(ty)))
@@ -741,7 +965,14 @@ impl<'a> Compiler<'a> {
             And | Or => {
                 let a = self.expect(a, scope, &Type::Bool).boxed();
                 let b = self.expect(b, scope, &Type::Bool).boxed();
-                (if op == And { Expr::And(a, b) } else { Expr::Or(a, b) }, Type::Bool)
+                (
+                    if op == And {
+                        Expr::And(a, b)
+                    } else {
+                        Expr::Or(a, b)
+                    },
+                    Type::Bool,
+                )
             }
             Add | Sub | Mul | Div | Rem => {
                 let a = self.expect(a, scope, &Type::Int).boxed();
@@ -753,7 +984,15 @@ impl<'a> Compiler<'a> {
                     Div => ArithOp::Div,
                     _ => ArithOp::Rem,
                 };
-                (Expr::Arith { op, a, b, source: self.text(span) }, Type::Int)
+                (
+                    Expr::Arith {
+                        op,
+                        a,
+                        b,
+                        source: self.text(span),
+                    },
+                    Type::Int,
+                )
             }
             Lt | Le | Gt | Ge => {
                 let a = self.expect(a, scope, &Type::Int).boxed();
@@ -770,44 +1009,95 @@ impl<'a> Compiler<'a> {
                 let (a_ir, a_ty) = self.compile(a, scope);
                 let (b_ir, b_ty) = self.compile(b, scope);
                 if !a_ty.accepts(&b_ty) && !b_ty.accepts(&a_ty) {
-                    let message = format!("cannot compare {} with {}", self.type_name(&a_ty), self.type_name(&b_ty));
+                    let message = format!(
+                        "cannot compare {} with {}",
+                        self.type_name(&a_ty),
+                        self.type_name(&b_ty)
+                    );
                     return self.error(span, message);
                 }
                 let (a, b) = (a_ir.boxed(), b_ir.boxed());
                 if a_ty == Type::Int && b_ty == Type::Int {
-                    return (Expr::Compare { op: if op == Eq { CmpOp::Eq } else { CmpOp::Ne }, a, b }, Type::Bool);
+                    return (
+                        Expr::Compare {
+                            op: if op == Eq { CmpOp::Eq } else { CmpOp::Ne },
+                            a,
+                            b,
+                        },
+                        Type::Bool,
+                    );
                 }
                 let element = |t: &Type| matches!(t, Type::Player | Type::Row(_));
                 if element(&a_ty) && a_ty == b_ty {
-                    return (Expr::Same { a, b, negate: op == Ne }, Type::Bool);
+                    return (
+                        Expr::Same {
+                            a,
+                            b,
+                            negate: op == Ne,
+                        },
+                        Type::Bool,
+                    );
                 }
-                (Expr::Equal { a, b, negate: op == Ne }, Type::Bool)
+                (
+                    Expr::Equal {
+                        a,
+                        b,
+                        negate: op == Ne,
+                    },
+                    Type::Bool,
+                )
             }
             In => {
                 let (item, a_ty) = self.compile(a, scope);
                 let (list, b_ty) = self.compile(b, scope);
                 match &b_ty {
                     Type::List(e) if !e.accepts(&a_ty) => {
-                        let message = format!("{} can never be in {}", self.type_name(&a_ty), self.type_name(&b_ty));
+                        let message = format!(
+                            "{} can never be in {}",
+                            self.type_name(&a_ty),
+                            self.type_name(&b_ty)
+                        );
                         return self.error(span, message);
                     }
                     Type::List(_) | Type::Any => {}
                     other => {
-                        let message = format!("'in' needs a list on its right, found {}", self.type_name(other));
+                        let message = format!(
+                            "'in' needs a list on its right, found {}",
+                            self.type_name(other)
+                        );
                         return self.error(span, message);
                     }
                 }
-                (Expr::In { item: item.boxed(), list: list.boxed() }, Type::Bool)
+                (
+                    Expr::In {
+                        item: item.boxed(),
+                        list: list.boxed(),
+                    },
+                    Type::Bool,
+                )
             }
         }
     }
 
-    pub(crate) fn arity(&mut self, span: Span, name: &str, args: &[Ast], allowed: &[usize]) -> bool {
+    pub(crate) fn arity(
+        &mut self,
+        span: Span,
+        name: &str,
+        args: &[Ast],
+        allowed: &[usize],
+    ) -> bool {
         if allowed.contains(&args.len()) {
             return true;
         }
         let want: Vec<String> = allowed.iter().map(|n| n.to_string()).collect();
-        self.report(span, format!("{name} takes {} argument(s), not {}", want.join(" or "), args.len()));
+        self.report(
+            span,
+            format!(
+                "{name} takes {} argument(s), not {}",
+                want.join(" or "),
+                args.len()
+            ),
+        );
         false
     }
 
@@ -833,10 +1123,16 @@ impl<'a> Compiler<'a> {
             _ => (None, arg),
         };
         if self.lambdas.len() >= MAX_LAMBDA_DEPTH {
-            return self.error(arg.span, format!("lambdas are nested more than {MAX_LAMBDA_DEPTH} deep"));
+            return self.error(
+                arg.span,
+                format!("lambdas are nested more than {MAX_LAMBDA_DEPTH} deep"),
+            );
         }
         self.lambdas.push((name, elem.clone()));
-        let inner = Scope { locals: scope.locals, it: Some(elem.clone()) };
+        let inner = Scope {
+            locals: scope.locals,
+            it: Some(elem.clone()),
+        };
         let (body, ty) = self.compile(body, &inner);
         self.lambdas.pop();
         (Expr::Lambda(body.boxed()), ty)
@@ -844,7 +1140,15 @@ impl<'a> Compiler<'a> {
 
     fn call(&mut self, span: Span, name: &Name, args: &[Ast], scope: &Scope) -> Compiled {
         if let Some(builtin) = builtins::find(&name.text) {
-            return (builtin.lower)(self, &CallSite { builtin, span, args, scope });
+            return (builtin.lower)(
+                self,
+                &CallSite {
+                    builtin,
+                    span,
+                    args,
+                    scope,
+                },
+            );
         }
         match self.decls.function_ids.get(&name.text).copied() {
             Some(id) => self.function_call(span, id, args, scope),
@@ -856,16 +1160,37 @@ impl<'a> Compiler<'a> {
     fn function_call(&mut self, span: Span, id: usize, args: &[Ast], scope: &Scope) -> Compiled {
         let sig = &self.decls.functions[id];
         if sig.params.len() != args.len() {
-            let message = format!("function {} takes {} argument(s), not {}", sig.name, sig.params.len(), args.len());
+            let message = format!(
+                "function {} takes {} argument(s), not {}",
+                sig.name,
+                sig.params.len(),
+                args.len()
+            );
             return self.error(span, message);
         }
         let returns = sig.returns.clone();
-        let args = sig.params.iter().zip(args).map(|((_, ty), arg)| self.expect(arg, scope, ty)).collect();
-        (Expr::Function { id: crate::ir::FunctionId::at(id), args }, returns)
+        let args = sig
+            .params
+            .iter()
+            .zip(args)
+            .map(|((_, ty), arg)| self.expect(arg, scope, ty))
+            .collect();
+        (
+            Expr::Function {
+                id: crate::ir::FunctionId::at(id),
+                args,
+            },
+            returns,
+        )
     }
 
     fn script_call(&mut self, span: Span, name: &Name, args: &[Ast], scope: &Scope) -> Compiled {
-        let found = self.decls.script_functions.iter().find(|(n, _)| *n == name.text).cloned();
+        let found = self
+            .decls
+            .script_functions
+            .iter()
+            .find(|(n, _)| *n == name.text)
+            .cloned();
         if self.decls.scripts_unreadable {
             // What the call would mean is unknown until the scripts compile.
             return nothing();
@@ -877,10 +1202,24 @@ impl<'a> Compiler<'a> {
             return self.unknown(name, "function", candidates);
         };
         if arity != args.len() {
-            return self.error(span, format!("script function {} takes {arity} argument(s), not {}", name.text, args.len()));
+            return self.error(
+                span,
+                format!(
+                    "script function {} takes {arity} argument(s), not {}",
+                    name.text,
+                    args.len()
+                ),
+            );
         }
         let args = args.iter().map(|a| self.compile(a, scope).0).collect();
-        (Expr::Script { scripts, name: Arc::from(name.text.as_str()), args }, Type::Any)
+        (
+            Expr::Script {
+                scripts,
+                name: Arc::from(name.text.as_str()),
+                args,
+            },
+            Type::Any,
+        )
     }
 }
 
@@ -895,28 +1234,66 @@ impl Decls {
     pub(crate) fn from_game(game: &crate::model::Game) -> Decls {
         let mut decls = Decls {
             tables: game.tables.iter().map(TableDecl::of).collect(),
-            params: game.params.iter().map(|p| (p.name.clone(), p.value)).collect(),
+            params: game
+                .params
+                .iter()
+                .map(|p| (p.name.clone(), p.value))
+                .collect(),
             max_players: game.meta.max_players as usize,
-            vars: game.vars.iter().map(|v| VarDecl { name: v.name.clone(), ty: v.ty.clone(), per: v.per, base: v.base }).collect(),
+            vars: game
+                .vars
+                .iter()
+                .map(|v| VarDecl {
+                    name: v.name.clone(),
+                    ty: v.ty.clone(),
+                    per: v.per,
+                    base: v.base,
+                })
+                .collect(),
             zones: game
                 .zones
                 .iter()
-                .map(|z| ZoneDecl { name: z.name.clone(), of: z.of, per: z.per, base: z.base, len: game.domain_len(z.per) })
+                .map(|z| ZoneDecl {
+                    name: z.name.clone(),
+                    of: z.of,
+                    per: z.per,
+                    base: z.base,
+                    len: game.domain_len(z.per),
+                })
                 .collect(),
             boards: game
                 .boards
                 .iter()
-                .map(|b| BoardDecl { name: b.name.clone(), of: b.of, per: b.per, base: b.base, len: game.domain_len(b.per) })
+                .map(|b| BoardDecl {
+                    name: b.name.clone(),
+                    of: b.of,
+                    per: b.per,
+                    base: b.base,
+                    len: game.domain_len(b.per),
+                })
                 .collect(),
-            script_functions: game.scripts.as_ref().map(|s| s.functions()).unwrap_or_default(),
+            script_functions: game
+                .scripts
+                .as_ref()
+                .map(|s| s.functions())
+                .unwrap_or_default(),
             scripts: game.scripts.clone(),
             scripts_unreadable: false,
-            function_ids: game.functions.iter().enumerate().map(|(i, f)| (f.name.clone(), i)).collect(),
+            function_ids: game
+                .functions
+                .iter()
+                .enumerate()
+                .map(|(i, f)| (f.name.clone(), i))
+                .collect(),
             rows_by_id: Default::default(),
             functions: game
                 .functions
                 .iter()
-                .map(|f| FunctionSig { name: f.name.clone(), params: f.params.clone(), returns: f.returns.clone() })
+                .map(|f| FunctionSig {
+                    name: f.name.clone(),
+                    params: f.params.clone(),
+                    returns: f.returns.clone(),
+                })
                 .collect(),
         };
         decls.index_rows();

@@ -23,7 +23,11 @@ use crate::model::MAX_FUNCTION_NESTING;
 
 impl Builder {
     /// Reads the signatures of `functions:` into `decls.functions`.
-    pub(super) fn declare_functions(&mut self, value: Option<&Yaml>, decls: &mut Decls) -> Vec<Declared> {
+    pub(super) fn declare_functions(
+        &mut self,
+        value: Option<&Yaml>,
+        decls: &mut Decls,
+    ) -> Vec<Declared> {
         let shape = "a function is a mapping: {params: {name: type, …}, returns: type, value: \"expression\"}";
         let mut out = Vec::new();
         for (name, path, m) in self.declarations(value, "functions", shape) {
@@ -31,7 +35,9 @@ impl Builder {
                 break;
             }
             self.check_keys(&m, &path, &crate::format::key_lists().function);
-            if crate::builtins::is_builtin(&name) || decls.script_functions.iter().any(|(n, _)| *n == name) {
+            if crate::builtins::is_builtin(&name)
+                || decls.script_functions.iter().any(|(n, _)| *n == name)
+            {
                 self.error(&path, format!("function '{name}' has the name of a built-in or script function: rename it"));
             } else if decls.function_ids.contains_key(&name) {
                 self.error(&path, format!("function '{name}' is declared twice"));
@@ -45,12 +51,27 @@ impl Builder {
                 }
             };
             if m.get("value").is_none() {
-                self.error(&path, "missing 'value': the expression the function computes");
+                self.error(
+                    &path,
+                    "missing 'value': the expression the function computes",
+                );
             }
-            decls.function_ids.entry(name.clone()).or_insert(decls.functions.len());
-            decls.functions.push(FunctionSig { name, params, returns });
+            decls
+                .function_ids
+                .entry(name.clone())
+                .or_insert(decls.functions.len());
+            decls.functions.push(FunctionSig {
+                name,
+                params,
+                returns,
+            });
             let (doc, rule) = (self.string(&m, "doc", &path), self.rule(&m, &path));
-            out.push(Declared { body: m.get("value").cloned(), path, doc, rule });
+            out.push(Declared {
+                body: m.get("value").cloned(),
+                path,
+                doc,
+                rule,
+            });
         }
         out
     }
@@ -60,10 +81,21 @@ impl Builder {
         let mut out = Vec::new();
         for (sig, d) in decls.functions.iter().zip(declared) {
             let vpath = join(&d.path, "value");
-            let (body, source) = match d.body.as_ref().and_then(|b| self.parse_expression(b, &vpath)) {
+            let (body, source) = match d
+                .body
+                .as_ref()
+                .and_then(|b| self.parse_expression(b, &vpath))
+            {
                 Some((ast, source)) => {
                     let mut compiler = super::Compiler::for_function(decls, &source, &sig.params);
-                    let body = compiler.expect(&ast, &Scope { locals: &[], it: None }, &sig.returns);
+                    let body = compiler.expect(
+                        &ast,
+                        &Scope {
+                            locals: &[],
+                            it: None,
+                        },
+                        &sig.returns,
+                    );
                     for e in compiler.errors {
                         self.expr_error(&vpath, &source, e.span, e.message);
                     }
@@ -93,13 +125,20 @@ impl Builder {
         let CallGraph { on_cycle, depth } = call_graph(&calls);
         for (reported, &f) in on_cycle.iter().enumerate() {
             if reported == MAX_REPORTED_CYCLES {
-                let message = format!("{} more functions call themselves: recursion is not allowed", on_cycle.len() - reported);
+                let message = format!(
+                    "{} more functions call themselves: recursion is not allowed",
+                    on_cycle.len() - reported
+                );
                 self.error("functions", message);
                 break;
             }
             let cycle = way_back(f, &calls);
             let names: Vec<&str> = cycle.iter().map(|&i| functions[i].name.as_str()).collect();
-            let message = format!("function '{}' calls itself ({}): recursion is not allowed", functions[f].name, names.join(" → "));
+            let message = format!(
+                "function '{}' calls itself ({}): recursion is not allowed",
+                functions[f].name,
+                names.join(" → ")
+            );
             self.error(&format!("functions.{}", functions[f].name), message);
         }
         if let Some(f) = (0..functions.len()).find(|&f| depth[f] > MAX_FUNCTION_NESTING) {
@@ -194,7 +233,9 @@ fn call_graph(calls: &[Vec<usize>]) -> CallGraph {
             }
         }
     }
-    let on_cycle = (0..n).filter(|&f| size[group[f]] > 1 || calls[f].contains(&f)).collect();
+    let on_cycle = (0..n)
+        .filter(|&f| size[group[f]] > 1 || calls[f].contains(&f))
+        .collect();
     CallGraph { on_cycle, depth }
 }
 
@@ -208,7 +249,9 @@ fn way_back(start: usize, calls: &[Vec<usize>]) -> Vec<usize> {
             if g == start {
                 // f, the function that called it, …, back to one `start` calls.
                 let mut chain = vec![f];
-                while let Some(caller) = came_from[*chain.last().unwrap_or(&start)].filter(|&c| c != start) {
+                while let Some(caller) =
+                    came_from[*chain.last().unwrap_or(&start)].filter(|&c| c != start)
+                {
                     chain.push(caller);
                 }
                 chain.reverse();

@@ -19,7 +19,9 @@ pub(crate) fn segments(path: &str) -> Vec<Segment> {
             }
             rest = &rest[open..];
             while let Some(stripped) = rest.strip_prefix('[') {
-                let Some(close) = stripped.find(']') else { break };
+                let Some(close) = stripped.find(']') else {
+                    break;
+                };
                 if let Ok(i) = stripped[..close].parse() {
                     out.push(Segment::Index(i));
                 }
@@ -54,7 +56,11 @@ fn analyse(line: &str) -> Option<Line<'_>> {
         col += rest.len() - after.len();
         rest = after;
     }
-    Some(Line { content_col: col, dashes, content: rest })
+    Some(Line {
+        content_col: col,
+        dashes,
+        content: rest,
+    })
 }
 
 fn key_of(content: &str) -> Option<&str> {
@@ -76,14 +82,18 @@ pub(crate) fn locate(text: &str, path: &str) -> Option<(usize, usize)> {
         match segment {
             Segment::Key(key) => {
                 // The direct children are the keys at the first content column in range.
-                let Some(child_col) = (start..end).find_map(|i| lines[i].as_ref().map(|l| l.content_col)) else {
+                let Some(child_col) =
+                    (start..end).find_map(|i| lines[i].as_ref().map(|l| l.content_col))
+                else {
                     return found;
                 };
                 if child_col as isize <= parent_col && found.is_some() {
                     return found;
                 }
                 let Some(i) = (start..end).find(|&i| {
-                    lines[i].as_ref().is_some_and(|l| l.content_col == child_col && key_of(l.content) == Some(key.as_str()))
+                    lines[i].as_ref().is_some_and(|l| {
+                        l.content_col == child_col && key_of(l.content) == Some(key.as_str())
+                    })
                 }) else {
                     return found;
                 };
@@ -96,12 +106,22 @@ pub(crate) fn locate(text: &str, path: &str) -> Option<(usize, usize)> {
                 // Items are lines whose dash stands at the first dash column in range, or the
                 // line of the key itself when it opens a flow sequence.
                 let items: Vec<(usize, usize)> = (start..end)
-                    .filter_map(|i| lines[i].as_ref().and_then(|l| l.dashes.first().map(|d| (i, *d))))
+                    .filter_map(|i| {
+                        lines[i]
+                            .as_ref()
+                            .and_then(|l| l.dashes.first().map(|d| (i, *d)))
+                    })
                     .collect();
-                let Some(&(_, item_col)) = items.first() else { return found };
+                let Some(&(_, item_col)) = items.first() else {
+                    return found;
+                };
                 let mut matching = items.iter().filter(|(_, d)| *d == item_col);
-                let Some(&(i, d)) = matching.nth(n) else { return found };
-                let Some(line) = lines[i].as_ref() else { return found };
+                let Some(&(i, d)) = matching.nth(n) else {
+                    return found;
+                };
+                let Some(line) = lines[i].as_ref() else {
+                    return found;
+                };
                 found = Some((i + 1, line.content_col + 1));
                 parent_col = d as isize;
                 // The item's own keys begin on its dash line.
@@ -116,13 +136,21 @@ pub(crate) fn locate(text: &str, path: &str) -> Option<(usize, usize)> {
 /// The first line at or after `from` whose content stands at or left of `col`.
 fn block_end(lines: &[Option<Line>], from: usize, col: usize) -> usize {
     (from..lines.len())
-        .find(|&i| lines[i].as_ref().is_some_and(|l| l.dashes.first().copied().unwrap_or(l.content_col) <= col))
+        .find(|&i| {
+            lines[i]
+                .as_ref()
+                .is_some_and(|l| l.dashes.first().copied().unwrap_or(l.content_col) <= col)
+        })
         .unwrap_or(lines.len())
 }
 
 fn item_end(lines: &[Option<Line>], from: usize, dash_col: usize) -> usize {
     (from..lines.len())
-        .find(|&i| lines[i].as_ref().is_some_and(|l| l.dashes.first().copied().unwrap_or(l.content_col) <= dash_col))
+        .find(|&i| {
+            lines[i]
+                .as_ref()
+                .is_some_and(|l| l.dashes.first().copied().unwrap_or(l.content_col) <= dash_col)
+        })
         .unwrap_or(lines.len())
 }
 

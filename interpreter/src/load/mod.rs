@@ -51,22 +51,40 @@ pub fn load(source: &RulesetSource, resolve: Resolver) -> Result<Game, LoadError
 /// Loads a ruleset with some parameters overridden (as a variant would), held to
 /// `limits`: its expressions when they are parsed, its state's size when it is laid out,
 /// and its games (`Game::limits`) when they run.
-pub fn load_with_params(source: &RulesetSource, resolve: Resolver, params: &[(String, i64)], limits: Limits) -> Result<Game, LoadError> {
+pub fn load_with_params(
+    source: &RulesetSource,
+    resolve: Resolver,
+    params: &[(String, i64)],
+    limits: Limits,
+) -> Result<Game, LoadError> {
     load_with(source, resolve, params, limits, Optimizer::On)
 }
 
 /// [`load_with_params`], with or without the optimizer.
-pub fn load_with(source: &RulesetSource, resolve: Resolver, params: &[(String, i64)], limits: Limits, optimizer: Optimizer) -> Result<Game, LoadError> {
+pub fn load_with(
+    source: &RulesetSource,
+    resolve: Resolver,
+    params: &[(String, i64)],
+    limits: Limits,
+    optimizer: Optimizer,
+) -> Result<Game, LoadError> {
     let layers = variant::read_layers(source, resolve)?;
     let mut merged = variant::merge(&layers);
     // Parameters nothing declares are reported with every other problem of the ruleset.
     let mut unknown = variant::unknown_params(&layers);
     if !params.is_empty() {
-        let declared = merged.get("params").and_then(Yaml::as_mapping).cloned().unwrap_or_default();
+        let declared = merged
+            .get("params")
+            .and_then(Yaml::as_mapping)
+            .cloned()
+            .unwrap_or_default();
         let mut overlay = Mapping::new();
         for (name, value) in params {
             if !declared.contains_key(name.as_str()) {
-                let names: Vec<String> = declared.keys().filter_map(|k| k.as_str().map(str::to_string)).collect();
+                let names: Vec<String> = declared
+                    .keys()
+                    .filter_map(|k| k.as_str().map(str::to_string))
+                    .collect();
                 let hint = did_you_mean(name, &names);
                 unknown.push(Diagnostic {
                     file: source.file.clone(),
@@ -81,13 +99,31 @@ pub fn load_with(source: &RulesetSource, resolve: Resolver, params: &[(String, i
         top.insert("params".into(), Yaml::Mapping(overlay));
         variant::overlay(&mut merged, &Yaml::Mapping(top));
     }
-    let files: Vec<(String, String)> = layers.iter().map(|l| (l.source.file.clone(), l.source.text.clone())).collect();
-    let scripts: Vec<(String, String)> = layers.iter().flat_map(|l| l.source.scripts.clone()).collect();
-    let mut builder = Builder { files, diagnostics: unknown, limits, optimizer };
+    let files: Vec<(String, String)> = layers
+        .iter()
+        .map(|l| (l.source.file.clone(), l.source.text.clone()))
+        .collect();
+    let scripts: Vec<(String, String)> = layers
+        .iter()
+        .flat_map(|l| l.source.scripts.clone())
+        .collect();
+    let mut builder = Builder {
+        files,
+        diagnostics: unknown,
+        limits,
+        optimizer,
+    };
     let game = builder.build(&merged, &scripts, &source.origin);
     if builder.full() {
-        let message = format!("more problems may follow: loading stops after {MAX_DIAGNOSTICS}; mend these first");
-        builder.diagnostics.push(Diagnostic { file: source.file.clone(), position: None, path: String::new(), message });
+        let message = format!(
+            "more problems may follow: loading stops after {MAX_DIAGNOSTICS}; mend these first"
+        );
+        builder.diagnostics.push(Diagnostic {
+            file: source.file.clone(),
+            position: None,
+            path: String::new(),
+            message,
+        });
     }
     match game {
         Some(mut game) if builder.diagnostics.is_empty() => {
@@ -100,8 +136,15 @@ pub fn load_with(source: &RulesetSource, resolve: Resolver, params: &[(String, i
             // A problem in a base names the variant that asked for it.
             let mut diagnostics = builder.diagnostics;
             for d in diagnostics.iter_mut() {
-                if let Some(at) = layers.iter().position(|l| l.source.file == d.file).filter(|at| *at > 0) {
-                    d.message.push_str(&format!(" (in the base that {} extends)", layers[at - 1].source.file));
+                if let Some(at) = layers
+                    .iter()
+                    .position(|l| l.source.file == d.file)
+                    .filter(|at| *at > 0)
+                {
+                    d.message.push_str(&format!(
+                        " (in the base that {} extends)",
+                        layers[at - 1].source.file
+                    ));
                 }
             }
             Err(LoadError { diagnostics })
@@ -129,19 +172,35 @@ pub(crate) fn parse_yaml(file: &str, text: &str) -> Result<Yaml, Diagnostic> {
         let mut message = strip_location(&e.to_string());
         // serde_yaml places a duplicate key at the start of its mapping: the mistake is the
         // key's second occurrence.
-        let duplicate = message.split_once("duplicate entry with key ").map(|(_, k)| k.trim_matches('"').to_string());
+        let duplicate = message
+            .split_once("duplicate entry with key ")
+            .map(|(_, k)| k.trim_matches('"').to_string());
         if let (Some(key), Some(at)) = (duplicate, position) {
             position = second_occurrence(text, &key, at).or(position);
         }
         // YAML indents with spaces only; a tab there gives a puzzling message.
         let upto = position.map_or(usize::MAX, |(line, _)| line);
-        let tab_line = text.lines().enumerate().take(upto).find(|(_, l)| l.trim_start_matches(' ').starts_with('\t'));
+        let tab_line = text
+            .lines()
+            .enumerate()
+            .take(upto)
+            .find(|(_, l)| l.trim_start_matches(' ').starts_with('\t'));
         if let Some((i, _)) = tab_line {
-            message = format!("a tab in the indentation of line {}: YAML indents with spaces only ({message})", i + 1);
+            message = format!(
+                "a tab in the indentation of line {}: YAML indents with spaces only ({message})",
+                i + 1
+            );
         } else if message == "recursion limit exceeded" {
-            message = "mappings and lists nested more than 128 deep: the YAML reader goes no deeper".into();
+            message =
+                "mappings and lists nested more than 128 deep: the YAML reader goes no deeper"
+                    .into();
         }
-        Diagnostic { file: file.to_string(), position, path: String::new(), message }
+        Diagnostic {
+            file: file.to_string(),
+            position,
+            path: String::new(),
+            message,
+        }
     })
 }
 
@@ -162,8 +221,17 @@ fn second_occurrence(text: &str, key: &str, at: (usize, usize)) -> Option<(usize
             break;
         }
         // The mapping's first line may begin with `- ` (a mapping in a list).
-        let body = if first { l.get(indent..).unwrap_or(body) } else if here == indent { body } else { continue };
-        let named = body.strip_prefix(key).or_else(|| body.strip_prefix(&format!("\"{key}\""))).or_else(|| body.strip_prefix(&format!("'{key}'")));
+        let body = if first {
+            l.get(indent..).unwrap_or(body)
+        } else if here == indent {
+            body
+        } else {
+            continue;
+        };
+        let named = body
+            .strip_prefix(key)
+            .or_else(|| body.strip_prefix(&format!("\"{key}\"")))
+            .or_else(|| body.strip_prefix(&format!("'{key}'")));
         if named.is_some_and(|rest| rest.trim_start().starts_with(':')) {
             seen += 1;
             if seen == 2 {
@@ -201,7 +269,11 @@ pub(crate) struct ProcCtx {
 
 impl ProcCtx {
     pub fn new() -> ProcCtx {
-        ProcCtx { slots: Vec::new(), visible: Vec::new(), returns: None }
+        ProcCtx {
+            slots: Vec::new(),
+            visible: Vec::new(),
+            returns: None,
+        }
     }
     pub fn declare(&mut self, name: &str, ty: Type) -> Slot {
         let slot = self.hidden(name, ty.clone());
@@ -233,14 +305,18 @@ pub const MAX_DIAGNOSTICS: usize = 200;
 /// or function: their ids are 16 bits ([`crate::ir::TableId`], [`crate::ir::VarId`]…).
 pub const MAX_IDS: usize = u16::MAX as usize;
 
-
 impl Builder {
     pub fn error(&mut self, path: &str, message: impl Into<String>) {
         if self.full() {
             return;
         }
         let (file, position) = self.locate(path, None);
-        self.diagnostics.push(Diagnostic { file, position, path: path.to_string(), message: message.into() });
+        self.diagnostics.push(Diagnostic {
+            file,
+            position,
+            path: path.to_string(),
+            message: message.into(),
+        });
     }
 
     /// Whether [`MAX_DIAGNOSTICS`] problems are reported: what follows is left out, and
@@ -265,7 +341,12 @@ impl Builder {
         } else {
             format!("{message}: '{snippet}' in \"{source}\"")
         };
-        self.diagnostics.push(Diagnostic { file, position, path: path.to_string(), message });
+        self.diagnostics.push(Diagnostic {
+            file,
+            position,
+            path: path.to_string(),
+            message,
+        });
     }
 
     /// The text of an expression written in YAML (a string, a number or a boolean).
@@ -276,7 +357,10 @@ impl Builder {
             Yaml::Bool(b) => Some(b.to_string()),
             Yaml::Null => Some("none".into()),
             _ => {
-                self.error(path, "expected an expression (a text such as \"vp[p] + 1\", or a number)");
+                self.error(
+                    path,
+                    "expected an expression (a text such as \"vp[p] + 1\", or a number)",
+                );
                 None
             }
         }
@@ -288,14 +372,27 @@ impl Builder {
             Ok(e) => Some((e, source)),
             Err(err) => {
                 let span = Span::new(err.offset, err.offset);
-                self.expr_error(path, &source, span, format!("syntax error: {}", err.message));
+                self.expr_error(
+                    path,
+                    &source,
+                    span,
+                    format!("syntax error: {}", err.message),
+                );
                 None
             }
         }
     }
 
     /// Compiles an already-parsed expression of type `want`, reporting its errors at `path`.
-    pub fn compile_ast(&mut self, decls: &Decls, ast: &Expr, source: &str, path: &str, scope: &Scope, want: &Type) -> Ir {
+    pub fn compile_ast(
+        &mut self,
+        decls: &Decls,
+        ast: &Expr,
+        source: &str,
+        path: &str,
+        scope: &Scope,
+        want: &Type,
+    ) -> Ir {
         if self.full() {
             return nothing().0;
         }
@@ -308,7 +405,14 @@ impl Builder {
     }
 
     /// Parses and compiles an expression of type `want` (any type if `None`).
-    pub fn expression(&mut self, decls: &Decls, value: &Yaml, path: &str, scope: &Scope, want: Option<&Type>) -> Compiled {
+    pub fn expression(
+        &mut self,
+        decls: &Decls,
+        value: &Yaml,
+        path: &str,
+        scope: &Scope,
+        want: Option<&Type>,
+    ) -> Compiled {
         if self.full() {
             return nothing();
         }
@@ -342,7 +446,12 @@ impl Builder {
         let parts = match parse_template(&source, self.limits.expression) {
             Ok(parts) => parts,
             Err(err) => {
-                self.expr_error(path, &source, Span::new(err.offset, err.offset), format!("syntax error: {}", err.message));
+                self.expr_error(
+                    path,
+                    &source,
+                    Span::new(err.offset, err.offset),
+                    format!("syntax error: {}", err.message),
+                );
                 return Template::literal(&source);
             }
         };
@@ -367,10 +476,17 @@ impl Builder {
                 continue;
             };
             if !allowed.iter().any(|a| a.as_ref() == k) {
-                let candidates: Vec<String> = allowed.iter().map(|s| s.as_ref().to_string()).collect();
+                let candidates: Vec<String> =
+                    allowed.iter().map(|s| s.as_ref().to_string()).collect();
                 let hint = did_you_mean(k, &candidates);
                 let sub = join(path, k);
-                self.error(&sub, format!("unknown key '{k}'{hint}; expected one of: {}", candidates.join(", ")));
+                self.error(
+                    &sub,
+                    format!(
+                        "unknown key '{k}'{hint}; expected one of: {}",
+                        candidates.join(", ")
+                    ),
+                );
             }
         }
     }
@@ -393,13 +509,19 @@ impl Builder {
 
     fn build(&mut self, doc: &Yaml, scripts: &[(String, String)], origin: &str) -> Option<Game> {
         let Some(top) = doc.as_mapping() else {
-            self.error("", "a ruleset is a YAML mapping (name:, title:, players:, …)");
+            self.error(
+                "",
+                "a ruleset is a YAML mapping (name:, title:, players:, …)",
+            );
             return None;
         };
         self.check_keys(top, "", &format::key_lists().top);
         if let Some(v) = top.get("frontier") {
             if v.as_u64() != Some(1) {
-                self.error("frontier", "this version of frontier reads ruleset format 1");
+                self.error(
+                    "frontier",
+                    "this version of frontier reads ruleset format 1",
+                );
             }
         }
         let meta = self.meta(top, origin);
@@ -440,7 +562,11 @@ impl Builder {
             self.error("stats", message);
             return None;
         }
-        self.check_state_size([("state", int_slots), ("zones", zone_slots), ("boards", board_slots)]);
+        self.check_state_size([
+            ("state", int_slots),
+            ("zones", zone_slots),
+            ("boards", board_slots),
+        ]);
         self.table_shows(top.get("tables"), &mut tables, &decls);
         let functions = self.functions(declared, &decls);
         self.check_unique_names(&decls);
@@ -475,7 +601,9 @@ impl Builder {
             zone_slots,
             board_slots,
             sources: Vec::new(),
-            seats: (0..=max_players).map(|n| Value::list((0..n).map(|p| Value::Player(p as u8)).collect())).collect(),
+            seats: (0..=max_players)
+                .map(|n| Value::list((0..n).map(|p| Value::Player(p as u8)).collect()))
+                .collect(),
             limits: self.limits,
             optimizer: self.optimizer,
         };
@@ -543,8 +671,14 @@ impl Builder {
                     return;
                 }
                 reported += 1;
-                let names: Vec<&str> = cycle[i..].iter().chain(&cycle[..=i]).map(|&q| procedures[q].name.as_str()).collect();
-                let origin = first_call[p].map(|(_, s)| s.origin.to_string()).unwrap_or_default();
+                let names: Vec<&str> = cycle[i..]
+                    .iter()
+                    .chain(&cycle[..=i])
+                    .map(|&q| procedures[q].name.as_str())
+                    .collect();
+                let origin = first_call[p]
+                    .map(|(_, s)| s.origin.to_string())
+                    .unwrap_or_default();
                 let message = format!(
                     "procedure '{}' always calls itself before anything could end it ({}): the calls would never end",
                     procedures[p].name,
@@ -560,11 +694,28 @@ impl Builder {
     /// has more reported. Checked before any is numbered, so that no id wraps.
     fn ids_fit(&mut self, top: &Mapping) -> bool {
         let mut fit = true;
-        for section in ["tables", "state", "zones", "boards", "functions", "procedures"] {
-            let n = top.get(section).and_then(Yaml::as_mapping).map_or(0, Mapping::len);
+        for section in [
+            "tables",
+            "state",
+            "zones",
+            "boards",
+            "functions",
+            "procedures",
+        ] {
+            let n = top
+                .get(section)
+                .and_then(Yaml::as_mapping)
+                .map_or(0, Mapping::len);
             if n > MAX_IDS {
-                let what = if section == "state" { "state variables" } else { section };
-                self.error(section, format!("a ruleset declares at most {MAX_IDS} {what}, not {n}"));
+                let what = if section == "state" {
+                    "state variables"
+                } else {
+                    section
+                };
+                self.error(
+                    section,
+                    format!("a ruleset declares at most {MAX_IDS} {what}, not {n}"),
+                );
                 fit = false;
             }
         }
@@ -591,15 +742,26 @@ impl Builder {
 
     fn meta(&mut self, top: &Mapping, origin: &str) -> Meta {
         let name = self.string(top, "name", "").unwrap_or_else(|| {
-            self.error("name", "missing 'name' (the ruleset's short name, e.g. go-west)");
+            self.error(
+                "name",
+                "missing 'name' (the ruleset's short name, e.g. go-west)",
+            );
             String::new()
         });
         if name.is_empty() && top.contains_key("name") {
-            self.error("name", "a ruleset name cannot be empty (the ruleset's short name, e.g. go-west)");
+            self.error(
+                "name",
+                "a ruleset name cannot be empty (the ruleset's short name, e.g. go-west)",
+            );
         } else if !name.is_empty() && !crate::model::is_ruleset_name(&name) {
-            self.error("name", "a ruleset name uses letters, digits, '-' and '_' only");
+            self.error(
+                "name",
+                "a ruleset name uses letters, digits, '-' and '_' only",
+            );
         }
-        let title = self.string(top, "title", "").unwrap_or_else(|| name.clone());
+        let title = self
+            .string(top, "title", "")
+            .unwrap_or_else(|| name.clone());
         let (min_players, max_players) = match top.get("players") {
             Some(Yaml::Number(n)) if n.as_u64().is_some_and(|n| (1..=16).contains(&n)) => {
                 let n = n.as_u64().unwrap_or(1) as u8;
@@ -621,7 +783,10 @@ impl Builder {
                 (1, 1)
             }
             Some(_) => {
-                self.error("players", "expected a number of players, or [min, max] with 1 <= min <= max <= 16");
+                self.error(
+                    "players",
+                    "expected a number of players, or [min, max] with 1 <= min <= max <= 16",
+                );
                 (1, 1)
             }
         };
@@ -659,7 +824,10 @@ impl Builder {
                     let bound = |b: &mut Self, key: &str| match m.get(key) {
                         None => None,
                         Some(y) => y.as_i64().or_else(|| {
-                            b.error(&join(&path, key), format!("expected a whole number, found {}", yaml_text(y)));
+                            b.error(
+                                &join(&path, key),
+                                format!("expected a whole number, found {}", yaml_text(y)),
+                            );
                             None
                         }),
                     };
@@ -670,19 +838,36 @@ impl Builder {
             };
             match value {
                 Some(value) => {
-                    let param = Param { name: name.to_string(), value, min, max, doc, rule };
+                    let param = Param {
+                        name: name.to_string(),
+                        value,
+                        min,
+                        max,
+                        doc,
+                        rule,
+                    };
                     self.check_param_range(&path, &param);
                     out.push(param);
                 }
                 None => {
                     let found = match v {
-                        Yaml::Mapping(m) => m.get("value").map(yaml_text).unwrap_or_else(|| "no value".into()),
+                        Yaml::Mapping(m) => m
+                            .get("value")
+                            .map(yaml_text)
+                            .unwrap_or_else(|| "no value".into()),
                         other => yaml_text(other),
                     };
                     self.error(&path, format!("a parameter is a whole number, or {{value: N, doc: …, rule: …}}; found {found}"));
                     // Declared all the same, so that the expressions reading it do not
                     // report it unknown: one mistake, one error.
-                    out.push(Param { name: name.to_string(), value: 0, min: None, max: None, doc: None, rule: None });
+                    out.push(Param {
+                        name: name.to_string(),
+                        value: 0,
+                        min: None,
+                        max: None,
+                        doc: None,
+                        rule: None,
+                    });
                 }
             }
         }
@@ -693,22 +878,37 @@ impl Builder {
     /// `max:`, which are in order.
     fn check_param_range(&mut self, path: &str, param: &Param) {
         match (param.min, param.max, param.range()) {
-            (Some(min), Some(max), _) if min > max => self.error(path, format!("min {min} is more than max {max}: no value fits")),
-            (_, _, Some(range)) if !param.in_range() => {
-                self.error(path, format!("{} is outside the values this parameter takes ({range})", param.value))
-            }
+            (Some(min), Some(max), _) if min > max => self.error(
+                path,
+                format!("min {min} is more than max {max}: no value fits"),
+            ),
+            (_, _, Some(range)) if !param.in_range() => self.error(
+                path,
+                format!(
+                    "{} is outside the values this parameter takes ({range})",
+                    param.value
+                ),
+            ),
             _ => {}
         }
     }
 
     /// `params: {name: type, …}` of a procedure or a function, in order.
-    pub(crate) fn typed_params<T: Declared>(&mut self, value: Option<&Yaml>, tables: &Named<T>, path: &str) -> Vec<(String, Type)> {
+    pub(crate) fn typed_params<T: Declared>(
+        &mut self,
+        value: Option<&Yaml>,
+        tables: &Named<T>,
+        path: &str,
+    ) -> Vec<(String, Type)> {
         let mut params = Vec::new();
         match value {
             None => {}
             Some(Yaml::Mapping(ps)) => {
                 if ps.len() > MAX_IDS {
-                    self.error(path, format!("at most {MAX_IDS} parameters, not {}", ps.len()));
+                    self.error(
+                        path,
+                        format!("at most {MAX_IDS} parameters, not {}", ps.len()),
+                    );
                 }
                 for (p, ty) in ps.iter().take(MAX_IDS) {
                     let pname = p.as_str().unwrap_or_default().to_string();
@@ -723,21 +923,38 @@ impl Builder {
                     params.push((pname, ty));
                 }
             }
-            Some(_) => self.error(&join(path, "params"), "expected a mapping of parameter names to types"),
+            Some(_) => self.error(
+                &join(path, "params"),
+                "expected a mapping of parameter names to types",
+            ),
         }
         params
     }
 
     /// The type of a value passed around (a parameter, a function's or a procedure's
     /// value): a type name, or `list of <type>`.
-    pub(crate) fn value_type_named<T: Declared>(&mut self, text: &str, tables: &Named<T>, path: &str) -> Type {
+    pub(crate) fn value_type_named<T: Declared>(
+        &mut self,
+        text: &str,
+        tables: &Named<T>,
+        path: &str,
+    ) -> Type {
         match text.strip_prefix("list of ") {
-            Some(element) => Type::List(Box::new(self.value_type_named(element.trim(), tables, path))),
+            Some(element) => Type::List(Box::new(self.value_type_named(
+                element.trim(),
+                tables,
+                path,
+            ))),
             None => self.type_named(text, tables, path),
         }
     }
 
-    pub(crate) fn type_named<T: Declared>(&mut self, text: &str, tables: &Named<T>, path: &str) -> Type {
+    pub(crate) fn type_named<T: Declared>(
+        &mut self,
+        text: &str,
+        tables: &Named<T>,
+        path: &str,
+    ) -> Type {
         let base = text.trim_end_matches('?');
         match base {
             "int" => Type::Int,
@@ -747,7 +964,10 @@ impl Builder {
             other => match tables.position(other) {
                 Some(t) => Type::Row(TableId::at(t)),
                 None => {
-                    let mut candidates: Vec<String> = ["int", "bool", "str", "player"].iter().map(|s| s.to_string()).collect();
+                    let mut candidates: Vec<String> = ["int", "bool", "str", "player"]
+                        .iter()
+                        .map(|s| s.to_string())
+                        .collect();
                     candidates.extend(tables.iter().map(|t| t.name().to_string()));
                     let hint = did_you_mean(other, &candidates);
                     self.error(path, format!("unknown type '{other}'{hint}: use int, bool, str, player or a table name"));
@@ -758,15 +978,20 @@ impl Builder {
     }
 
     fn tables(&mut self, value: Option<&Yaml>) -> Vec<Table> {
-        let Some(value) = value else { return Vec::new() };
+        let Some(value) = value else {
+            return Vec::new();
+        };
         let Some(map) = value.as_mapping() else {
             self.error("tables", "expected a mapping of table names to tables");
             return Vec::new();
         };
         let map = &self.derive_pairs(map);
         // Only the tables that will be built: a type naming one refers to it by position.
-        let names: Named<String> =
-            map.iter().filter(|(_, v)| v.is_mapping()).filter_map(|(k, _)| k.as_str().map(str::to_string)).collect();
+        let names: Named<String> = map
+            .iter()
+            .filter(|(_, v)| v.is_mapping())
+            .filter_map(|(k, _)| k.as_str().map(str::to_string))
+            .collect();
         let mut tables = Vec::new();
         // Row values may name rows of any table: read all rows first, then resolve.
         let mut raw_rows: Vec<Vec<(String, Vec<Yaml>, String)>> = Vec::new();
@@ -801,7 +1026,10 @@ impl Builder {
                             columns.push(Column { name: cname, ty });
                         }
                     }
-                    None => self.error(&format!("{path}.columns"), "expected a mapping of column names to types"),
+                    None => self.error(
+                        &format!("{path}.columns"),
+                        "expected a mapping of column names to types",
+                    ),
                 }
             }
             let mut rows = Vec::new();
@@ -820,10 +1048,16 @@ impl Builder {
                             }
                             Yaml::Mapping(m) => {
                                 let id = m.get("id").and_then(scalar_text);
-                                let values = columns.iter().map(|c| m.get(c.name.as_str()).cloned().unwrap_or(Yaml::Null)).collect();
+                                let values = columns
+                                    .iter()
+                                    .map(|c| m.get(c.name.as_str()).cloned().unwrap_or(Yaml::Null))
+                                    .collect();
                                 for k in m.keys().filter_map(Yaml::as_str) {
                                     if k != "id" && !columns.iter().any(|c| c.name == k) {
-                                        self.error(&format!("{rpath}.{k}"), format!("table {name} has no column '{k}'"));
+                                        self.error(
+                                            &format!("{rpath}.{k}"),
+                                            format!("table {name} has no column '{k}'"),
+                                        );
                                     }
                                 }
                                 (id, values)
@@ -836,7 +1070,14 @@ impl Builder {
                             continue;
                         };
                         if values.len() != columns.len() {
-                            self.error(&rpath, format!("row '{id}' has {} values for {} columns", values.len(), columns.len()));
+                            self.error(
+                                &rpath,
+                                format!(
+                                    "row '{id}' has {} values for {} columns",
+                                    values.len(),
+                                    columns.len()
+                                ),
+                            );
                             continue;
                         }
                         if !ids.insert(id.clone()) {
@@ -849,7 +1090,10 @@ impl Builder {
             }
             if rows.len() > MAX_ROWS {
                 // Zones and boards store a row as a 16-bit code.
-                self.error(&format!("{path}.rows"), format!("a table holds at most {MAX_ROWS} rows, not {}", rows.len()));
+                self.error(
+                    &format!("{path}.rows"),
+                    format!("a table holds at most {MAX_ROWS} rows, not {}", rows.len()),
+                );
                 rows.truncate(MAX_ROWS);
             }
             raw_rows.push(rows);
@@ -868,7 +1112,13 @@ impl Builder {
         // Each table's rows by id (the first of a duplicated id, which is reported).
         let ids: Vec<std::collections::HashMap<String, usize>> = raw_rows
             .iter()
-            .map(|rows| rows.iter().enumerate().rev().map(|(i, r)| (r.0.clone(), i)).collect())
+            .map(|rows| {
+                rows.iter()
+                    .enumerate()
+                    .rev()
+                    .map(|(i, r)| (r.0.clone(), i))
+                    .collect()
+            })
             .collect();
         for (t, rows) in raw_rows.into_iter().enumerate() {
             for (id, values, rpath) in rows {
@@ -901,36 +1151,56 @@ impl Builder {
             if self.full() {
                 break;
             }
-            let (Some(name), Some(pairs)) = (key.as_str(), v.get("pairs")) else { continue };
+            let (Some(name), Some(pairs)) = (key.as_str(), v.get("pairs")) else {
+                continue;
+            };
             let path = format!("tables.{name}.pairs");
             if v.get("rows").is_some() || v.get("columns").is_some() {
-                self.error(&path, "a table of pairs has no rows or columns of its own: they are derived");
+                self.error(
+                    &path,
+                    "a table of pairs has no rows or columns of its own: they are derived",
+                );
                 continue;
             }
-            let Some(of) = pairs.as_mapping().and_then(|p| p.get("of")).and_then(Yaml::as_str) else {
-                self.error(&path, "pairs takes {of: <table>}: every ordered pair of different rows of that table");
+            let Some(of) = pairs
+                .as_mapping()
+                .and_then(|p| p.get("of"))
+                .and_then(Yaml::as_str)
+            else {
+                self.error(
+                    &path,
+                    "pairs takes {of: <table>}: every ordered pair of different rows of that table",
+                );
                 continue;
             };
             if let Some(p) = pairs.as_mapping() {
                 self.check_keys(p, &path, &format::key_lists().pairs);
             }
-            let ids: Option<Vec<String>> = map.get(of).and_then(|t| t.get("rows")).and_then(Yaml::as_sequence).map(|rows| {
-                rows.iter()
-                    .filter_map(|r| match r {
-                        Yaml::Sequence(items) => items.first().and_then(scalar_text),
-                        Yaml::Mapping(m) => m.get("id").and_then(scalar_text),
-                        other => scalar_text(other),
-                    })
-                    .collect()
-            });
-            let Some(ids) = ids.filter(|_| map.get(of).and_then(|t| t.get("pairs")).is_none()) else {
+            let ids: Option<Vec<String>> = map
+                .get(of)
+                .and_then(|t| t.get("rows"))
+                .and_then(Yaml::as_sequence)
+                .map(|rows| {
+                    rows.iter()
+                        .filter_map(|r| match r {
+                            Yaml::Sequence(items) => items.first().and_then(scalar_text),
+                            Yaml::Mapping(m) => m.get("id").and_then(scalar_text),
+                            other => scalar_text(other),
+                        })
+                        .collect()
+                });
+            let Some(ids) = ids.filter(|_| map.get(of).and_then(|t| t.get("pairs")).is_none())
+            else {
                 let names: Vec<String> = map
                     .iter()
                     .filter(|(_, t)| t.get("pairs").is_none())
                     .filter_map(|(k, _)| k.as_str().map(str::to_string))
                     .collect();
                 let hint = did_you_mean(of, &names);
-                self.error(&join(&path, "of"), format!("'{of}' is not a table with rows of its own{hint}"));
+                self.error(
+                    &join(&path, "of"),
+                    format!("'{of}' is not a table with rows of its own{hint}"),
+                );
                 // Reported once: the table stands with no rows.
                 let mut table = v.as_mapping().cloned().unwrap_or_default();
                 table.insert("rows".into(), Yaml::Sequence(Vec::new()));
@@ -940,7 +1210,11 @@ impl Builder {
             let mut rows = Vec::new();
             for a in &ids {
                 for b in ids.iter().filter(|b| *b != a) {
-                    rows.push(Yaml::Sequence(vec![format!("{a}--{b}").into(), a.as_str().into(), b.as_str().into()]));
+                    rows.push(Yaml::Sequence(vec![
+                        format!("{a}--{b}").into(),
+                        a.as_str().into(),
+                        b.as_str().into(),
+                    ]));
                 }
             }
             let mut table = v.as_mapping().cloned().unwrap_or_default();
@@ -966,15 +1240,26 @@ impl Builder {
             if self.full() {
                 break;
             }
-            let (Some(name), Some(product)) = (key.as_str(), v.get("product")) else { continue };
+            let (Some(name), Some(product)) = (key.as_str(), v.get("product")) else {
+                continue;
+            };
             let path = format!("tables.{name}.product");
             if v.get("rows").is_some() || v.get("columns").is_some() || v.get("pairs").is_some() {
-                self.error(&path, "a product table has no rows, columns or pairs of its own: they are derived");
+                self.error(
+                    &path,
+                    "a product table has no rows, columns or pairs of its own: they are derived",
+                );
                 continue;
             }
             let factors: Vec<(String, String)> = product
                 .as_mapping()
-                .map(|m| m.iter().filter_map(|(c, t)| Some((c.as_str()?.to_string(), t.as_str()?.to_string()))).collect())
+                .map(|m| {
+                    m.iter()
+                        .filter_map(|(c, t)| {
+                            Some((c.as_str()?.to_string(), t.as_str()?.to_string()))
+                        })
+                        .collect()
+                })
                 .unwrap_or_default();
             // Reported once: a faulty product stands as a table without rows or columns.
             let mut table = v.as_mapping().cloned().unwrap_or_default();
@@ -989,33 +1274,57 @@ impl Builder {
             let mut combinations: Vec<Vec<String>> = vec![Vec::new()];
             let mut ok = true;
             for (column, of) in &factors {
-                let ids = map.get(of.as_str()).filter(|t| !derived(t)).and_then(|t| t.get("rows")).and_then(Yaml::as_sequence).map(|rows| {
-                    rows.iter()
-                        .filter_map(|r| match r {
-                            Yaml::Sequence(items) => items.first().and_then(scalar_text),
-                            Yaml::Mapping(m) => m.get("id").and_then(scalar_text),
-                            other => scalar_text(other),
-                        })
-                        .collect::<Vec<_>>()
-                });
+                let ids = map
+                    .get(of.as_str())
+                    .filter(|t| !derived(t))
+                    .and_then(|t| t.get("rows"))
+                    .and_then(Yaml::as_sequence)
+                    .map(|rows| {
+                        rows.iter()
+                            .filter_map(|r| match r {
+                                Yaml::Sequence(items) => items.first().and_then(scalar_text),
+                                Yaml::Mapping(m) => m.get("id").and_then(scalar_text),
+                                other => scalar_text(other),
+                            })
+                            .collect::<Vec<_>>()
+                    });
                 let Some(ids) = ids else {
-                    let names: Vec<String> =
-                        map.iter().filter(|(_, t)| !derived(t)).filter_map(|(k, _)| k.as_str().map(str::to_string)).collect();
+                    let names: Vec<String> = map
+                        .iter()
+                        .filter(|(_, t)| !derived(t))
+                        .filter_map(|(k, _)| k.as_str().map(str::to_string))
+                        .collect();
                     let hint = did_you_mean(of, &names);
-                    self.error(&join(&path, column), format!("'{of}' is not a table with rows of its own{hint}"));
+                    self.error(
+                        &join(&path, column),
+                        format!("'{of}' is not a table with rows of its own{hint}"),
+                    );
                     ok = false;
                     continue;
                 };
                 combinations = combinations
                     .into_iter()
-                    .flat_map(|c| ids.iter().map(move |i| c.iter().chain(std::iter::once(i)).cloned().collect()))
+                    .flat_map(|c| {
+                        ids.iter()
+                            .map(move |i| c.iter().chain(std::iter::once(i)).cloned().collect())
+                    })
                     .collect();
             }
             if ok {
-                let columns: Mapping = factors.iter().map(|(c, t)| (Yaml::from(c.as_str()), Yaml::from(t.as_str()))).collect();
+                let columns: Mapping = factors
+                    .iter()
+                    .map(|(c, t)| (Yaml::from(c.as_str()), Yaml::from(t.as_str())))
+                    .collect();
                 let rows = combinations
                     .into_iter()
-                    .map(|c| Yaml::Sequence(std::iter::once(c.join("-")).chain(c).map(Yaml::from).collect()))
+                    .map(|c| {
+                        Yaml::Sequence(
+                            std::iter::once(c.join("-"))
+                                .chain(c)
+                                .map(Yaml::from)
+                                .collect(),
+                        )
+                    })
                     .collect();
                 table.insert("columns".into(), Yaml::Mapping(columns));
                 table.insert("rows".into(), Yaml::Sequence(rows));
@@ -1027,7 +1336,12 @@ impl Builder {
 
     /// `geometry: { hex: even-q, x: <int column>, y: <int column> }`: the table's rows are
     /// hexes at those coordinates.
-    fn geometry(&mut self, value: &Yaml, table: &Table, path: &str) -> Option<crate::hex::HexTable> {
+    fn geometry(
+        &mut self,
+        value: &Yaml,
+        table: &Table,
+        path: &str,
+    ) -> Option<crate::hex::HexTable> {
         let shape = "a geometry is {hex: even-q, odd-q or axial, x: <column>, y: <column>} or {neighbours: <column>}";
         let Some(m) = value.as_mapping() else {
             self.error(path, shape);
@@ -1036,7 +1350,10 @@ impl Builder {
         self.check_keys(m, path, &format::key_lists().geometry);
         if let Some(column) = m.get("neighbours") {
             if m.len() > 1 {
-                self.error(path, "a geometry lists neighbours or gives coordinates (hex, x, y), not both");
+                self.error(
+                    path,
+                    "a geometry lists neighbours or gives coordinates (hex, x, y), not both",
+                );
                 return None;
             }
             return self.listed_neighbours(column, table, &join(path, "neighbours"));
@@ -1060,13 +1377,19 @@ impl Builder {
             match table.column_index(name) {
                 Some(c) if table.columns[c].ty == Type::Int => Some(c),
                 Some(_) => {
-                    self.error(&join(path, key), format!("column '{name}' must hold whole numbers to be a coordinate"));
+                    self.error(
+                        &join(path, key),
+                        format!("column '{name}' must hold whole numbers to be a coordinate"),
+                    );
                     None
                 }
                 None => {
                     let names: Vec<String> = table.columns.iter().map(|c| c.name.clone()).collect();
                     let hint = did_you_mean(name, &names);
-                    self.error(&join(path, key), format!("table {} has no column '{name}'{hint}", table.name));
+                    self.error(
+                        &join(path, key),
+                        format!("table {} has no column '{name}'{hint}", table.name),
+                    );
                     None
                 }
             }
@@ -1079,50 +1402,92 @@ impl Builder {
             return None;
         };
         let int = |v: &Value| if let Value::Int(n) = v { *n } else { 0 };
-        let coords = table.rows.iter().map(|r| (int(&r.values[x]), int(&r.values[y]))).collect();
-        crate::hex::HexTable::new(layout, coords).map_err(|e| self.error(path, e)).ok()
+        let coords = table
+            .rows
+            .iter()
+            .map(|r| (int(&r.values[x]), int(&r.values[y])))
+            .collect();
+        crate::hex::HexTable::new(layout, coords)
+            .map_err(|e| self.error(path, e))
+            .ok()
     }
 
     /// `geometry: { neighbours: <text column> }`: each row lists its neighbours' ids.
-    fn listed_neighbours(&mut self, column: &Yaml, table: &Table, path: &str) -> Option<crate::hex::HexTable> {
+    fn listed_neighbours(
+        &mut self,
+        column: &Yaml,
+        table: &Table,
+        path: &str,
+    ) -> Option<crate::hex::HexTable> {
         let name = column.as_str().unwrap_or_default();
         let Some(c) = table.column_index(name) else {
             let names: Vec<String> = table.columns.iter().map(|c| c.name.clone()).collect();
-            self.error(path, format!("table {} has no column '{name}'{}", table.name, did_you_mean(name, &names)));
+            self.error(
+                path,
+                format!(
+                    "table {} has no column '{name}'{}",
+                    table.name,
+                    did_you_mean(name, &names)
+                ),
+            );
             return None;
         };
         if table.columns[c].ty != Type::Str {
-            self.error(path, format!("column '{name}' must be text: the neighbours' ids, separated by blanks"));
+            self.error(
+                path,
+                format!("column '{name}' must be text: the neighbours' ids, separated by blanks"),
+            );
             return None;
         }
         let ids: Vec<String> = table.rows.iter().map(|r| r.id.clone()).collect();
         let mut neighbours = Vec::with_capacity(ids.len());
         for row in &table.rows {
-            let Value::Str(text) = &row.values[c] else { return None };
+            let Value::Str(text) = &row.values[c] else {
+                return None;
+            };
             let mut around = Vec::new();
             for id in text.split_whitespace() {
                 match table.row_index(id) {
                     Some(n) if !around.contains(&n) => around.push(n),
                     Some(_) => {}
                     None => {
-                        self.error(path, format!("row '{}' lists '{id}', which is no row of {}", row.id, table.name));
+                        self.error(
+                            path,
+                            format!(
+                                "row '{}' lists '{id}', which is no row of {}",
+                                row.id, table.name
+                            ),
+                        );
                         return None;
                     }
                 }
             }
             neighbours.push(around);
         }
-        crate::hex::HexTable::listed(neighbours, &ids).map_err(|e| self.error(path, e)).ok()
+        crate::hex::HexTable::listed(neighbours, &ids)
+            .map_err(|e| self.error(path, e))
+            .ok()
     }
 
-    fn cell(&mut self, v: &Yaml, ty: &Type, ids: &[std::collections::HashMap<String, usize>], column: &str, path: &str) -> Value {
+    fn cell(
+        &mut self,
+        v: &Yaml,
+        ty: &Type,
+        ids: &[std::collections::HashMap<String, usize>],
+        column: &str,
+        path: &str,
+    ) -> Value {
         if self.full() {
             return Value::None;
         }
         match (ty, v) {
-            (Type::Int, Yaml::Number(n)) if n.as_i64().is_some() => Value::Int(n.as_i64().unwrap_or(0)),
+            (Type::Int, Yaml::Number(n)) if n.as_i64().is_some() => {
+                Value::Int(n.as_i64().unwrap_or(0))
+            }
             (Type::Bool, Yaml::Bool(b)) => Value::Bool(*b),
-            (Type::Str, _) if scalar_text(v).is_some() => Value::Str(Arc::from(scalar_text(v).unwrap_or_default().as_str())),
+            (Type::Str, _) if scalar_text(v).is_some() => {
+                Value::Str(Arc::from(scalar_text(v).unwrap_or_default().as_str()))
+            }
             (Type::Row(_) | Type::Player, Yaml::Null) => Value::None,
             (Type::Row(_), Yaml::String(s)) if s == "none" => Value::None,
             (Type::Row(t), _) if scalar_text(v).is_some() => {
@@ -1130,14 +1495,20 @@ impl Builder {
                 match ids[t.index()].get(&id) {
                     Some(&r) => Value::Row(*t, r as u16),
                     None => {
-                        self.error(path, format!("column '{column}': no row '{id}' in the table it refers to"));
+                        self.error(
+                            path,
+                            format!("column '{column}': no row '{id}' in the table it refers to"),
+                        );
                         Value::None
                     }
                 }
             }
             (Type::Any, _) => Value::None,
             _ => {
-                self.error(path, format!("column '{column}' holds {}", simple_type_name(ty)));
+                self.error(
+                    path,
+                    format!("column '{column}' holds {}", simple_type_name(ty)),
+                );
                 Value::None
             }
         }
@@ -1151,16 +1522,28 @@ impl Builder {
             Ok(s) => {
                 for (name, _) in s.functions() {
                     if crate::builtins::is_builtin(&name) {
-                        let message = format!("script function {name} has the name of a built-in function: rename it");
+                        let message = format!(
+                            "script function {name} has the name of a built-in function: rename it"
+                        );
                         let file = s.file_of(&name).unwrap_or_default().to_string();
-                        self.diagnostics.push(Diagnostic { file, position: None, path: String::new(), message });
+                        self.diagnostics.push(Diagnostic {
+                            file,
+                            position: None,
+                            path: String::new(),
+                            message,
+                        });
                     }
                 }
                 Some(Arc::new(s))
             }
             Err(errors) => {
                 for (file, position, message) in errors {
-                    self.diagnostics.push(Diagnostic { file, position, path: String::new(), message });
+                    self.diagnostics.push(Diagnostic {
+                        file,
+                        position,
+                        path: String::new(),
+                        message,
+                    });
                 }
                 None
             }
@@ -1170,20 +1553,38 @@ impl Builder {
     /// Each table's `show:` template (how a row reads in state displays), compiled once
     /// every declaration is known.
     fn table_shows(&mut self, value: Option<&Yaml>, tables: &mut [Table], decls: &Decls) {
-        let Some(map) = value.and_then(Yaml::as_mapping) else { return };
+        let Some(map) = value.and_then(Yaml::as_mapping) else {
+            return;
+        };
         for (t, table) in tables.iter_mut().enumerate() {
-            let Some(show) = map.get(table.name.as_str()).and_then(|v| v.get("show")) else { continue };
-            let scope = Scope { locals: &[], it: Some(Type::Row(TableId::at(t))) };
-            table.show = Some(self.template(decls, show, &format!("tables.{}.show", table.name), &scope));
+            let Some(show) = map.get(table.name.as_str()).and_then(|v| v.get("show")) else {
+                continue;
+            };
+            let scope = Scope {
+                locals: &[],
+                it: Some(Type::Row(TableId::at(t))),
+            };
+            table.show =
+                Some(self.template(decls, show, &format!("tables.{}.show", table.name), &scope));
         }
     }
 
     /// The entries of a section of named declarations (`zones:`, `boards:`): name, YAML
     /// path and mapping. A section or entry of the wrong shape is reported and skipped.
-    fn declarations(&mut self, value: Option<&Yaml>, section: &str, shape: &str) -> Vec<(String, String, Mapping)> {
-        let Some(value) = value else { return Vec::new() };
+    fn declarations(
+        &mut self,
+        value: Option<&Yaml>,
+        section: &str,
+        shape: &str,
+    ) -> Vec<(String, String, Mapping)> {
+        let Some(value) = value else {
+            return Vec::new();
+        };
         let Some(map) = value.as_mapping() else {
-            self.error(section, format!("expected a mapping of names to declarations ({shape})"));
+            self.error(
+                section,
+                format!("expected a mapping of names to declarations ({shape})"),
+            );
             return Vec::new();
         };
         let mut out = Vec::new();
@@ -1208,12 +1609,18 @@ impl Builder {
             Some(t) => match decls.tables.position(t) {
                 Some(i) => Element::Row(TableId::at(i)),
                 None => {
-                    self.error(&join(path, "of"), format!("unknown table '{t}': a {what} holds rows of a table, or players"));
+                    self.error(
+                        &join(path, "of"),
+                        format!("unknown table '{t}': a {what} holds rows of a table, or players"),
+                    );
                     Element::Player
                 }
             },
             None => {
-                self.error(path, format!("missing 'of': what the {what} holds (a table name, or players)"));
+                self.error(
+                    path,
+                    format!("missing 'of': what the {what} holds (a table name, or players)"),
+                );
                 Element::Player
             }
         }
@@ -1238,7 +1645,9 @@ impl Builder {
         }
         match m.get("per") {
             None => Domain::Global,
-            Some(key) => self.axis(key, decls, &ppath).map_or(Domain::Global, Axis::domain),
+            Some(key) => self
+                .axis(key, decls, &ppath)
+                .map_or(Domain::Global, Axis::domain),
         }
     }
 
@@ -1253,10 +1662,14 @@ impl Builder {
             Some(t) => match decls.tables.position(t) {
                 Some(i) => Some(Axis::Table(TableId::at(i))),
                 None => {
-                    let mut candidates: Vec<String> = decls.tables.iter().map(|d| d.name.clone()).collect();
+                    let mut candidates: Vec<String> =
+                        decls.tables.iter().map(|d| d.name.clone()).collect();
                     candidates.push("players".into());
                     let hint = did_you_mean(t, &candidates);
-                    self.error(path, format!("unknown domain '{t}'{hint}: use 'players' or a table name"));
+                    self.error(
+                        path,
+                        format!("unknown domain '{t}'{hint}: use 'players' or a table name"),
+                    );
                     None
                 }
             },
@@ -1268,7 +1681,10 @@ impl Builder {
             Domain::Global => 1,
             Domain::Players => max_players,
             Domain::Table(t) => decls.tables[t.index()].row_ids.len(),
-            Domain::Pair(a, b) => Self::domain_len(decls, a.domain(), max_players) * Self::domain_len(decls, b.domain(), max_players),
+            Domain::Pair(a, b) => {
+                Self::domain_len(decls, a.domain(), max_players)
+                    * Self::domain_len(decls, b.domain(), max_players)
+            }
         }
     }
 
@@ -1286,13 +1702,22 @@ impl Builder {
         }
     }
 
-
-    fn vars(&mut self, value: Option<&Yaml>, decls: &mut Decls, max_players: usize) -> (Vec<Var>, usize) {
+    fn vars(
+        &mut self,
+        value: Option<&Yaml>,
+        decls: &mut Decls,
+        max_players: usize,
+    ) -> (Vec<Var>, usize) {
         let mut out = Vec::new();
         let mut slots = 0;
-        let Some(value) = value else { return (out, slots) };
+        let Some(value) = value else {
+            return (out, slots);
+        };
         let Some(map) = value.as_mapping() else {
-            self.error("state", "expected a mapping of variable names to declarations");
+            self.error(
+                "state",
+                "expected a mapping of variable names to declarations",
+            );
             return (out, slots);
         };
         for (key, v) in map {
@@ -1329,7 +1754,11 @@ impl Builder {
             let init: Ir = match init_yaml {
                 Some(init) => {
                     let scope = Scope { locals: &[], it };
-                    let ipath = if m.contains_key("init") { join(&path, "init") } else { path.clone() };
+                    let ipath = if m.contains_key("init") {
+                        join(&path, "init")
+                    } else {
+                        path.clone()
+                    };
                     let from = self.diagnostics.len();
                     let init = self.expression(decls, &init, &ipath, &scope, Some(&ty)).0;
                     self.note_two_key_it(per, from);
@@ -1344,7 +1773,12 @@ impl Builder {
                     Ir::Const(zero)
                 }
             };
-            decls.vars.push(VarDecl { name: name.to_string(), ty: ty.clone(), per, base });
+            decls.vars.push(VarDecl {
+                name: name.to_string(),
+                ty: ty.clone(),
+                per,
+                base,
+            });
             out.push(Var {
                 name: name.to_string(),
                 ty,
@@ -1370,7 +1804,9 @@ impl Builder {
     /// The entries of `stats:`, each with its path and mapping (an expression alone is
     /// `{value: EXPRESSION}`).
     fn stat_entries(&mut self, value: Option<&Yaml>) -> Vec<(String, String, Mapping)> {
-        let Some(value) = value else { return Vec::new() };
+        let Some(value) = value else {
+            return Vec::new();
+        };
         let Some(map) = value.as_mapping() else {
             self.error("stats", "expected a mapping of names to statistics (an expression, {value: …} or {counter: true})");
             return Vec::new();
@@ -1413,10 +1849,17 @@ impl Builder {
     /// 0 that statements change by name; marked `stat` so that nothing but results shows
     /// them. Declared before the procedures are compiled, which may add to them. Returns
     /// the names of the counters declared.
-    fn stat_counters(&mut self, entries: &[(String, String, Mapping)], decls: &mut Decls, vars: &mut Vec<Var>, slots: &mut usize) -> HashSet<String> {
+    fn stat_counters(
+        &mut self,
+        entries: &[(String, String, Mapping)],
+        decls: &mut Decls,
+        vars: &mut Vec<Var>,
+        slots: &mut usize,
+    ) -> HashSet<String> {
         let mut declared = HashSet::new();
         // Looked up once per counter: a set, so that many counters load in linear time.
-        let mut taken_names: HashSet<String> = decls.declared_names().map(|(n, _)| n.to_string()).collect();
+        let mut taken_names: HashSet<String> =
+            decls.declared_names().map(|(n, _)| n.to_string()).collect();
         for (name, path, m) in entries {
             if self.full() {
                 break;
@@ -1427,15 +1870,17 @@ impl Builder {
             match (counter, m.contains_key("value")) {
                 (true, true) => self.error(path, "a statistic is a counter or a value, not both"),
                 // A `counter:` that is not true/false was reported as such.
-                (false, false) if !m.contains_key("counter") => {
-                    self.error(path, "missing 'value' (an expression of the final state) or 'counter: true'")
-                }
+                (false, false) if !m.contains_key("counter") => self.error(
+                    path,
+                    "missing 'value' (an expression of the final state) or 'counter: true'",
+                ),
                 _ => {}
             }
             if !counter {
                 continue;
             }
-            let taken = BUILT_IN_NAMES.contains(&name.as_str()) || !taken_names.insert(name.clone());
+            let taken =
+                BUILT_IN_NAMES.contains(&name.as_str()) || !taken_names.insert(name.clone());
             if taken {
                 self.error(path, format!("'{name}' is declared already: a counter is a state variable, and shares the namespace of params, tables, state, zones and boards"));
                 continue;
@@ -1443,7 +1888,12 @@ impl Builder {
             declared.insert(name.clone());
             let base = *slots;
             *slots += 1;
-            decls.vars.push(VarDecl { name: name.clone(), ty: Type::Int, per: Domain::Global, base });
+            decls.vars.push(VarDecl {
+                name: name.clone(),
+                ty: Type::Int,
+                per: Domain::Global,
+                base,
+            });
             vars.push(Var {
                 name,
                 ty: Type::Int,
@@ -1461,9 +1911,17 @@ impl Builder {
 
     /// `stats:` as the game records them: each value's expression (whole number or
     /// true/false, no `it`), a counter reading its variable.
-    fn stats(&mut self, entries: Vec<(String, String, Mapping)>, decls: &Decls, counters: &HashSet<String>) -> Vec<Stat> {
+    fn stats(
+        &mut self,
+        entries: Vec<(String, String, Mapping)>,
+        decls: &Decls,
+        counters: &HashSet<String>,
+    ) -> Vec<Stat> {
         let mut out = Vec::new();
-        let scope = Scope { locals: &[], it: None };
+        let scope = Scope {
+            locals: &[],
+            it: None,
+        };
         // The entries' shape was checked, and its errors reported, with the counters.
         for (name, path, m) in entries {
             if self.full() {
@@ -1474,27 +1932,55 @@ impl Builder {
                 continue;
             }
             let (expr, ty) = if counter {
-                self.expression(decls, &Yaml::String(name.clone()), &path, &scope, Some(&Type::Int))
+                self.expression(
+                    decls,
+                    &Yaml::String(name.clone()),
+                    &path,
+                    &scope,
+                    Some(&Type::Int),
+                )
             } else {
                 let Some(v) = m.get("value") else { continue };
                 let vpath = join(&path, "value");
                 let (expr, ty) = self.expression(decls, v, &vpath, &scope, None);
                 if !matches!(ty, Type::Int | Type::Bool | Type::Any) {
-                    self.error(&vpath, format!("a statistic is a whole number or true/false, not {}", expr::type_name(decls, &ty)));
+                    self.error(
+                        &vpath,
+                        format!(
+                            "a statistic is a whole number or true/false, not {}",
+                            expr::type_name(decls, &ty)
+                        ),
+                    );
                 }
                 (expr, ty)
             };
-            out.push(Stat { name, value: expr, ty, counter, doc: self.string(&m, "doc", &path), rule: self.rule(&m, &path) });
+            out.push(Stat {
+                name,
+                value: expr,
+                ty,
+                counter,
+                doc: self.string(&m, "doc", &path),
+                rule: self.rule(&m, &path),
+            });
         }
         out
     }
 
-    fn zones(&mut self, value: Option<&Yaml>, decls: &mut Decls, max_players: usize) -> (Vec<Zone>, usize) {
+    fn zones(
+        &mut self,
+        value: Option<&Yaml>,
+        decls: &mut Decls,
+        max_players: usize,
+    ) -> (Vec<Zone>, usize) {
         let mut out = Vec::new();
         let mut slots = 0;
         // Declare every zone before compiling initial contents, which may name others.
         let mut pending = Vec::new();
-        for (name, path, m) in self.declarations(value, "zones", "a zone is a mapping: {of: …, per: …, visibility: …}") {
+        for (name, path, m) in self.declarations(
+            value,
+            "zones",
+            "a zone is a mapping: {of: …, per: …, visibility: …}",
+        ) {
             if self.full() {
                 break;
             }
@@ -1509,30 +1995,67 @@ impl Builder {
                 Some("none") => Visibility::Hidden,
                 Some("top") => Visibility::Top,
                 Some(other) => {
-                    self.error(&join(&path, "visibility"), format!("unknown visibility '{other}': use all, owner, count, top or none"));
+                    self.error(
+                        &join(&path, "visibility"),
+                        format!("unknown visibility '{other}': use all, owner, count, top or none"),
+                    );
                     Visibility::All
                 }
             };
             if visibility == Visibility::Owner && per != Domain::Players {
-                self.error(&join(&path, "visibility"), "'owner' visibility needs a zone per players");
+                self.error(
+                    &join(&path, "visibility"),
+                    "'owner' visibility needs a zone per players",
+                );
             }
             let base = slots;
             let len = Self::domain_len(decls, per, max_players);
             slots += len;
-            decls.zones.push(ZoneDecl { name: name.to_string(), of, per, base, len });
+            decls.zones.push(ZoneDecl {
+                name: name.to_string(),
+                of,
+                per,
+                base,
+                len,
+            });
             let doc = self.string(m, "doc", &path);
             let rule = self.rule(m, &path);
             pending.push((m.get("init").cloned(), m.get("visible_if").cloned(), path));
-            out.push(Zone { name: name.to_string(), of, per, base, visibility, visible_if: None, init: None, doc, rule });
+            out.push(Zone {
+                name: name.to_string(),
+                of,
+                per,
+                base,
+                visibility,
+                visible_if: None,
+                init: None,
+                doc,
+                rule,
+            });
         }
         for (zone, (init, visible_if, path)) in out.iter_mut().zip(pending) {
             if let Some(cond) = visible_if {
                 if zone.visibility == Visibility::All {
-                    self.error(&join(&path, "visible_if"), "the zone's visibility is 'all': every element is already seen");
+                    self.error(
+                        &join(&path, "visible_if"),
+                        "the zone's visibility is 'all': every element is already seen",
+                    );
                 }
                 let locals = [("viewer".to_string(), Type::Player, 0u16)];
-                let scope = Scope { locals: &locals, it: Some(zone.of.value_type()) };
-                zone.visible_if = Some(self.expression(decls, &cond, &join(&path, "visible_if"), &scope, Some(&Type::Bool)).0);
+                let scope = Scope {
+                    locals: &locals,
+                    it: Some(zone.of.value_type()),
+                };
+                zone.visible_if = Some(
+                    self.expression(
+                        decls,
+                        &cond,
+                        &join(&path, "visible_if"),
+                        &scope,
+                        Some(&Type::Bool),
+                    )
+                    .0,
+                );
             }
             let Some(init) = init else { continue };
             let elem = zone.of.value_type();
@@ -1544,10 +2067,16 @@ impl Builder {
                     continue;
                 }
             }
-            let scope = Scope { locals: &[], it: zone.per.index_type() };
+            let scope = Scope {
+                locals: &[],
+                it: zone.per.index_type(),
+            };
             let want = Type::List(Box::new(elem));
             let from = self.diagnostics.len();
-            zone.init = Some(self.expression(decls, &init, &join(&path, "init"), &scope, Some(&want)).0);
+            zone.init = Some(
+                self.expression(decls, &init, &join(&path, "init"), &scope, Some(&want))
+                    .0,
+            );
             self.note_two_key_it(zone.per, from);
         }
         (out, slots)
@@ -1568,26 +2097,55 @@ impl Builder {
     /// `display:` a list of templates, the lines that show the board to a person; an entry
     /// `{ for: { name: list }, line: template }` is one line per element of the list.
     fn display(&mut self, value: Option<&Yaml>, decls: &Decls) -> Vec<crate::model::DisplayLine> {
-        let Some(value) = value else { return Vec::new() };
+        let Some(value) = value else {
+            return Vec::new();
+        };
         let Some(items) = value.as_sequence() else {
-            self.error("display", "expected a list of texts (templates), one per line");
+            self.error(
+                "display",
+                "expected a list of texts (templates), one per line",
+            );
             return Vec::new();
         };
         let mut lines = Vec::new();
         for (i, item) in items.iter().enumerate() {
             let path = format!("display[{i}]");
             let Some(m) = item.as_mapping() else {
-                let line = self.template(decls, item, &path, &Scope { locals: &[], it: None });
+                let line = self.template(
+                    decls,
+                    item,
+                    &path,
+                    &Scope {
+                        locals: &[],
+                        it: None,
+                    },
+                );
                 lines.push(crate::model::DisplayLine { each: None, line });
                 continue;
             };
             self.check_keys(m, &path, &["for", "line"]);
-            let binding = m.get("for").and_then(Yaml::as_mapping).filter(|f| f.len() == 1).and_then(|f| f.iter().next());
-            let (Some((name, list)), Some(line)) = (binding.and_then(|(n, l)| Some((n.as_str()?, l))), m.get("line")) else {
+            let binding = m
+                .get("for")
+                .and_then(Yaml::as_mapping)
+                .filter(|f| f.len() == 1)
+                .and_then(|f| f.iter().next());
+            let (Some((name, list)), Some(line)) = (
+                binding.and_then(|(n, l)| Some((n.as_str()?, l))),
+                m.get("line"),
+            ) else {
                 self.error(&path, "a display entry is a template, or {for: {<name>: <list>}, line: <template>}: one line per element");
                 continue;
             };
-            let (each, ty) = self.expression(decls, list, &join(&join(&path, "for"), name), &Scope { locals: &[], it: None }, None);
+            let (each, ty) = self.expression(
+                decls,
+                list,
+                &join(&join(&path, "for"), name),
+                &Scope {
+                    locals: &[],
+                    it: None,
+                },
+                None,
+            );
             let element = match ty {
                 Type::List(e) => *e,
                 Type::Any => Type::Any,
@@ -1597,8 +2155,19 @@ impl Builder {
                 }
             };
             let locals = [(name.to_string(), element, 0u16)];
-            let line = self.template(decls, line, &join(&path, "line"), &Scope { locals: &locals, it: None });
-            lines.push(crate::model::DisplayLine { each: Some(each), line });
+            let line = self.template(
+                decls,
+                line,
+                &join(&path, "line"),
+                &Scope {
+                    locals: &locals,
+                    it: None,
+                },
+            );
+            lines.push(crate::model::DisplayLine {
+                each: Some(each),
+                line,
+            });
         }
         lines
     }
@@ -1606,38 +2175,78 @@ impl Builder {
     /// `conserve: { name: { per: players, holds: "…" } }`.
     fn conserve(&mut self, value: Option<&Yaml>, decls: &Decls) -> Vec<crate::model::Conserved> {
         let mut out = Vec::new();
-        for (name, path, m) in self.declarations(value, "conserve", "each {per: …, holds: \"<true/false expression>\"}") {
+        for (name, path, m) in self.declarations(
+            value,
+            "conserve",
+            "each {per: …, holds: \"<true/false expression>\"}",
+        ) {
             if self.full() {
                 break;
             }
             self.check_keys(&m, &path, &format::key_lists().conserve);
             let per = self.domain(&m, decls, &path);
             if let Domain::Pair(..) = per {
-                self.error(&join(&path, "per"), "a conserved total is checked per players, per row of a table, or once");
+                self.error(
+                    &join(&path, "per"),
+                    "a conserved total is checked per players, per row of a table, or once",
+                );
                 continue;
             }
             let Some(holds) = m.get("holds") else {
-                self.error(&path, "missing 'holds': what must stay true (an expression of it, the player or row)");
+                self.error(
+                    &path,
+                    "missing 'holds': what must stay true (an expression of it, the player or row)",
+                );
                 continue;
             };
-            let scope = Scope { locals: &[], it: per.index_type() };
+            let scope = Scope {
+                locals: &[],
+                it: per.index_type(),
+            };
             let source = scalar_text(holds).unwrap_or_default();
-            let holds = self.expression(decls, holds, &join(&path, "holds"), &scope, Some(&Type::Bool)).0;
-            out.push(crate::model::Conserved { name: name.to_string(), per, holds, source, rule: self.rule(&m, &path) });
+            let holds = self
+                .expression(
+                    decls,
+                    holds,
+                    &join(&path, "holds"),
+                    &scope,
+                    Some(&Type::Bool),
+                )
+                .0;
+            out.push(crate::model::Conserved {
+                name: name.to_string(),
+                per,
+                holds,
+                source,
+                rule: self.rule(&m, &path),
+            });
         }
         out
     }
 
     fn ranking(&mut self, value: Option<&Yaml>, decls: &Decls) -> Ranking {
-        let fallback = || Ranking { score: Ir::Const(Value::Int(0)), tiebreak: Vec::new(), rule: None };
+        let fallback = || Ranking {
+            score: Ir::Const(Value::Int(0)),
+            tiebreak: Vec::new(),
+            rule: None,
+        };
         let Some(m) = value.and_then(Yaml::as_mapping) else {
-            self.error("ranking", "missing 'ranking': {score: \"<expression of it, the player>\", tiebreak: [...]}");
+            self.error(
+                "ranking",
+                "missing 'ranking': {score: \"<expression of it, the player>\", tiebreak: [...]}",
+            );
             return fallback();
         };
         self.check_keys(m, "ranking", &format::key_lists().ranking);
-        let scope = Scope { locals: &[], it: Some(Type::Player) };
+        let scope = Scope {
+            locals: &[],
+            it: Some(Type::Player),
+        };
         let score = match m.get("score") {
-            Some(v) => self.expression(decls, v, "ranking.score", &scope, Some(&Type::Int)).0,
+            Some(v) => {
+                self.expression(decls, v, "ranking.score", &scope, Some(&Type::Int))
+                    .0
+            }
             None => {
                 self.error("ranking", "missing 'score'");
                 return fallback();
@@ -1649,23 +2258,40 @@ impl Builder {
                 Some(items) => {
                     for (i, item) in items.iter().enumerate() {
                         let path = format!("ranking.tiebreak[{i}]");
-                        tiebreak.push(self.expression(decls, item, &path, &scope, Some(&Type::Int)).0);
+                        tiebreak.push(
+                            self.expression(decls, item, &path, &scope, Some(&Type::Int))
+                                .0,
+                        );
                     }
                 }
                 None => self.error("ranking.tiebreak", "expected a list of expressions"),
             }
         }
-        Ranking { score, tiebreak, rule: self.rule(m, "ranking") }
+        Ranking {
+            score,
+            tiebreak,
+            rule: self.rule(m, "ranking"),
+        }
     }
 }
 
 /// Where `path` (and optionally an expression source inside it) stands in the files of
 /// a ruleset (a variant first, then what it extends): the file, and line and column.
-pub(crate) fn locate_in(files: &[(String, String)], path: &str, inner: Option<(&str, usize)>) -> (String, Option<(usize, usize)>) {
+pub(crate) fn locate_in(
+    files: &[(String, String)],
+    path: &str,
+    inner: Option<(&str, usize)>,
+) -> (String, Option<(usize, usize)>) {
     for (file, text) in files {
-        let Some((line, column)) = locate::locate(text, path) else { continue };
+        let Some((line, column)) = locate::locate(text, path) else {
+            continue;
+        };
         if let Some((source, offset)) = inner {
-            let line_start: usize = text.split_inclusive('\n').take(line - 1).map(str::len).sum();
+            let line_start: usize = text
+                .split_inclusive('\n')
+                .take(line - 1)
+                .map(str::len)
+                .sum();
             if let Some(found) = text[line_start..].find(source) {
                 let lc = LineCol::of(text, line_start + found + offset);
                 return (file.clone(), Some((lc.line, lc.column)));

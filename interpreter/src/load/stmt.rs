@@ -34,35 +34,131 @@ struct Site<'y> {
 }
 
 const STATEMENTS: &[Statement] = &[
-    Statement { verb: "set", keys: &[], compile: Procedures::assign },
-    Statement { verb: "add", keys: &[], compile: Procedures::assign },
-    Statement { verb: "let", keys: &[], compile: Procedures::assign },
-    Statement { verb: "move", keys: &[], compile: Procedures::move_ },
-    Statement { verb: "push", keys: &[], compile: Procedures::push_ },
-    Statement { verb: "remove", keys: &[], compile: Procedures::remove },
-    Statement { verb: "shuffle", keys: &[], compile: Procedures::shuffle },
-    Statement { verb: "clear", keys: &[], compile: Procedures::clear },
-    Statement { verb: "reveal", keys: &[], compile: Procedures::reveal },
-    Statement { verb: "place", keys: &[], compile: Procedures::place },
-    Statement { verb: "draw", keys: &[], compile: Procedures::draw },
-    Statement { verb: "if", keys: &["then", "else"], compile: Procedures::if_ },
-    Statement { verb: "for_each", keys: &["do"], compile: Procedures::for_each },
-    Statement { verb: "repeat", keys: &["do"], compile: Procedures::repeat },
-    Statement { verb: "while", keys: &["do"], compile: Procedures::while_ },
-    Statement { verb: "choose", keys: &[], compile: Procedures::choose_stmt },
-    Statement { verb: "random", keys: &["weights"], compile: Procedures::random },
-    Statement { verb: "call", keys: &["into"], compile: Procedures::call },
-    Statement { verb: "return", keys: &[], compile: Procedures::return_ },
-    Statement { verb: "log", keys: &[], compile: Procedures::log },
-    Statement { verb: "award", keys: &[], compile: Procedures::award },
-    Statement { verb: "match", keys: &["cases", "else"], compile: Procedures::match_ },
-    Statement { verb: "end_game", keys: &[], compile: Procedures::end_game },
+    Statement {
+        verb: "set",
+        keys: &[],
+        compile: Procedures::assign,
+    },
+    Statement {
+        verb: "add",
+        keys: &[],
+        compile: Procedures::assign,
+    },
+    Statement {
+        verb: "let",
+        keys: &[],
+        compile: Procedures::assign,
+    },
+    Statement {
+        verb: "move",
+        keys: &[],
+        compile: Procedures::move_,
+    },
+    Statement {
+        verb: "push",
+        keys: &[],
+        compile: Procedures::push_,
+    },
+    Statement {
+        verb: "remove",
+        keys: &[],
+        compile: Procedures::remove,
+    },
+    Statement {
+        verb: "shuffle",
+        keys: &[],
+        compile: Procedures::shuffle,
+    },
+    Statement {
+        verb: "clear",
+        keys: &[],
+        compile: Procedures::clear,
+    },
+    Statement {
+        verb: "reveal",
+        keys: &[],
+        compile: Procedures::reveal,
+    },
+    Statement {
+        verb: "place",
+        keys: &[],
+        compile: Procedures::place,
+    },
+    Statement {
+        verb: "draw",
+        keys: &[],
+        compile: Procedures::draw,
+    },
+    Statement {
+        verb: "if",
+        keys: &["then", "else"],
+        compile: Procedures::if_,
+    },
+    Statement {
+        verb: "for_each",
+        keys: &["do"],
+        compile: Procedures::for_each,
+    },
+    Statement {
+        verb: "repeat",
+        keys: &["do"],
+        compile: Procedures::repeat,
+    },
+    Statement {
+        verb: "while",
+        keys: &["do"],
+        compile: Procedures::while_,
+    },
+    Statement {
+        verb: "choose",
+        keys: &[],
+        compile: Procedures::choose_stmt,
+    },
+    Statement {
+        verb: "random",
+        keys: &["weights"],
+        compile: Procedures::random,
+    },
+    Statement {
+        verb: "call",
+        keys: &["into"],
+        compile: Procedures::call,
+    },
+    Statement {
+        verb: "return",
+        keys: &[],
+        compile: Procedures::return_,
+    },
+    Statement {
+        verb: "log",
+        keys: &[],
+        compile: Procedures::log,
+    },
+    Statement {
+        verb: "award",
+        keys: &[],
+        compile: Procedures::award,
+    },
+    Statement {
+        verb: "match",
+        keys: &["cases", "else"],
+        compile: Procedures::match_,
+    },
+    Statement {
+        verb: "end_game",
+        keys: &[],
+        compile: Procedures::end_game,
+    },
 ];
 
 impl Site<'_> {
     /// A compiled statement standing where this one does.
     fn stmt(&self, kind: StmtKind) -> Stmt {
-        Stmt { kind, rule: self.rule.clone(), origin: self.origin.clone() }
+        Stmt {
+            kind,
+            rule: self.rule.clone(),
+            origin: self.origin.clone(),
+        }
     }
 }
 
@@ -134,32 +230,57 @@ fn clone_template(t: &Template) -> Template {
             TemplatePart::Hole(e) => TemplatePart::Hole(e.clone()),
         })
         .collect();
-    Template { parts, source: t.source.clone() }
+    Template {
+        parts,
+        source: t.source.clone(),
+    }
 }
 
 impl Procedures {
     pub fn new() -> Procedures {
-        Procedures { signatures: Named::default(), blocks: Vec::new(), round: None }
+        Procedures {
+            signatures: Named::default(),
+            blocks: Vec::new(),
+            round: None,
+        }
     }
 
     /// Declares `setup`, `play` and every named procedure, so calls may name any of them.
     pub fn declare(&mut self, b: &mut Builder, decls: &Decls, top: &Mapping) {
         for name in ["setup", "play"] {
-            self.signatures.push(Signature { name: name.into(), params: Vec::new(), returns: None, path: name.into() });
+            self.signatures.push(Signature {
+                name: name.into(),
+                params: Vec::new(),
+                returns: None,
+                path: name.into(),
+            });
         }
         if !top.contains_key("play") {
-            b.error("play", "missing 'play': the statements that run the game after setup");
+            b.error(
+                "play",
+                "missing 'play': the statements that run the game after setup",
+            );
         }
-        let Some(procs) = top.get("procedures") else { return };
+        let Some(procs) = top.get("procedures") else {
+            return;
+        };
         let Some(map) = procs.as_mapping() else {
-            b.error("procedures", "expected a mapping of procedure names to procedures");
+            b.error(
+                "procedures",
+                "expected a mapping of procedure names to procedures",
+            );
             return;
         };
         for (key, v) in map {
             let Some(name) = key.as_str() else { continue };
             let path = format!("procedures.{name}");
             if self.signatures.position(name).is_some() {
-                b.error(&path, format!("procedure '{name}' is declared twice (setup and play are procedures too)"));
+                b.error(
+                    &path,
+                    format!(
+                        "procedure '{name}' is declared twice (setup and play are procedures too)"
+                    ),
+                );
                 continue;
             }
             let mut params = Vec::new();
@@ -168,7 +289,9 @@ impl Procedures {
                 b.check_keys(m, &path, &crate::format::key_lists().procedure);
                 returns = match m.get("returns") {
                     None => None,
-                    Some(Yaml::String(t)) => Some(b.value_type_named(t, &decls.tables, &join(&path, "returns"))),
+                    Some(Yaml::String(t)) => {
+                        Some(b.value_type_named(t, &decls.tables, &join(&path, "returns")))
+                    }
                     Some(_) => {
                         b.error(&join(&path, "returns"), "the type of the value the procedure returns: int, bool, player or a table name");
                         None
@@ -176,11 +299,21 @@ impl Procedures {
                 };
                 params = b.typed_params(m.get("params"), &decls.tables, &path);
             }
-            self.signatures.push(Signature { name: name.to_string(), params, returns, path });
+            self.signatures.push(Signature {
+                name: name.to_string(),
+                params,
+                returns,
+                path,
+            });
         }
     }
 
-    pub fn compile(mut self, b: &mut Builder, decls: &Decls, top: &Mapping) -> (Vec<Procedure>, Vec<Block>, ProcId, ProcId) {
+    pub fn compile(
+        mut self,
+        b: &mut Builder,
+        decls: &Decls,
+        top: &Mapping,
+    ) -> (Vec<Procedure>, Vec<Block>, ProcId, ProcId) {
         let mut procedures = Vec::new();
         let empty = Yaml::Sequence(Vec::new());
         for i in 0..self.signatures.len() {
@@ -189,7 +322,10 @@ impl Procedures {
             let params = sig.params.clone();
             let node = match name.as_str() {
                 "setup" | "play" => top.get(name.as_str()).unwrap_or(&empty),
-                _ => top.get("procedures").and_then(|p| p.get(name.as_str())).unwrap_or(&empty),
+                _ => top
+                    .get("procedures")
+                    .and_then(|p| p.get(name.as_str()))
+                    .unwrap_or(&empty),
             };
             let (body_yaml, body_path, doc, rule) = match node {
                 Yaml::Mapping(m) => {
@@ -201,10 +337,17 @@ impl Procedures {
             };
             let mut ctx = ProcCtx::new();
             ctx.returns = sig.returns.clone();
-            let slots: Vec<Slot> = params.iter().map(|(n, t)| ctx.declare(n, t.clone())).collect();
+            let slots: Vec<Slot> = params
+                .iter()
+                .map(|(n, t)| ctx.declare(n, t.clone()))
+                .collect();
             let body = self.block(b, decls, &mut ctx, body_yaml, &body_path);
             if ctx.slots.len() > MAX_IDS {
-                let message = format!("a procedure has at most {} parameters and locals, not {}", MAX_IDS, ctx.slots.len());
+                let message = format!(
+                    "a procedure has at most {} parameters and locals, not {}",
+                    MAX_IDS,
+                    ctx.slots.len()
+                );
                 b.error(&path, message);
             }
             let returns = self.signatures[i].returns.clone();
@@ -222,7 +365,14 @@ impl Procedures {
         (procedures, self.blocks, ProcId(0), ProcId(1))
     }
 
-    fn block(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, yaml: &Yaml, path: &str) -> BlockId {
+    fn block(
+        &mut self,
+        b: &mut Builder,
+        decls: &Decls,
+        ctx: &mut ProcCtx,
+        yaml: &Yaml,
+        path: &str,
+    ) -> BlockId {
         let id = BlockId::at(self.blocks.len());
         self.blocks.push(Vec::new());
         let visible = ctx.visible.len();
@@ -244,29 +394,64 @@ impl Procedures {
         id
     }
 
-    fn statement(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, yaml: &Yaml, path: &str, out: &mut Vec<Stmt>) {
+    fn statement(
+        &mut self,
+        b: &mut Builder,
+        decls: &Decls,
+        ctx: &mut ProcCtx,
+        yaml: &Yaml,
+        path: &str,
+        out: &mut Vec<Stmt>,
+    ) {
         let origin: Arc<str> = Arc::from(path);
         if yaml.as_str() == Some("end_game") {
-            out.push(Stmt { kind: StmtKind::EndGame, rule: None, origin });
+            out.push(Stmt {
+                kind: StmtKind::EndGame,
+                rule: None,
+                origin,
+            });
             return;
         }
         let Some(m) = yaml.as_mapping() else {
-            b.error(path, format!("a statement is a mapping with one of: {}", verbs_joined()));
+            b.error(
+                path,
+                format!("a statement is a mapping with one of: {}", verbs_joined()),
+            );
             return;
         };
-        let verbs: Vec<&Statement> = m.keys().filter_map(Yaml::as_str).filter_map(statement_named).collect();
+        let verbs: Vec<&Statement> = m
+            .keys()
+            .filter_map(Yaml::as_str)
+            .filter_map(statement_named)
+            .collect();
         let statement = match verbs.as_slice() {
             [v] => *v,
             [] => {
-                let keys: Vec<String> = m.keys().filter_map(|k| k.as_str().map(str::to_string)).collect();
+                let keys: Vec<String> = m
+                    .keys()
+                    .filter_map(|k| k.as_str().map(str::to_string))
+                    .collect();
                 let verbs_owned: Vec<String> = verbs_list().map(str::to_string).collect();
-                let hint = keys.iter().find_map(|k| closest(k, &verbs_owned)).map(|c| format!(" (did you mean '{c}'?)")).unwrap_or_default();
-                b.error(path, format!("no statement verb among keys {keys:?}{hint}; expected one of: {}", verbs_joined()));
+                let hint = keys
+                    .iter()
+                    .find_map(|k| closest(k, &verbs_owned))
+                    .map(|c| format!(" (did you mean '{c}'?)"))
+                    .unwrap_or_default();
+                b.error(
+                    path,
+                    format!(
+                        "no statement verb among keys {keys:?}{hint}; expected one of: {}",
+                        verbs_joined()
+                    ),
+                );
                 return;
             }
             many => {
                 let names: Vec<&str> = many.iter().map(|s| s.verb).collect();
-                b.error(path, format!("one verb per statement, found {}", names.join(" and ")));
+                b.error(
+                    path,
+                    format!("one verb per statement, found {}", names.join(" and ")),
+                );
                 return;
             }
         };
@@ -275,7 +460,15 @@ impl Procedures {
         allowed.extend_from_slice(statement.keys);
         allowed.extend(["rule", "doc"]);
         b.check_keys(m, path, &allowed);
-        let site = Site { verb, m, arg: &m[verb], path, vpath: join(path, verb), rule: b.rule(m, path), origin };
+        let site = Site {
+            verb,
+            m,
+            arg: &m[verb],
+            path,
+            vpath: join(path, verb),
+            rule: b.rule(m, path),
+            origin,
+        };
         // The decisions of a `repeat: { up_to }` round are the `choose`s of its `do:` and
         // of the branches of `if`s there; any other statement's blocks have none.
         let round_level = matches!(verb, "if" | "choose");
@@ -286,11 +479,26 @@ impl Procedures {
         }
     }
 
-    fn assign(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
-        let Site { verb, arg, ref vpath, .. } = *site;
+    fn assign(
+        &mut self,
+        b: &mut Builder,
+        decls: &Decls,
+        ctx: &mut ProcCtx,
+        site: &Site,
+        out: &mut Vec<Stmt>,
+    ) {
+        let Site {
+            verb,
+            arg,
+            ref vpath,
+            ..
+        } = *site;
         let rule = site.rule.clone();
         let Some(pairs) = arg.as_mapping() else {
-            b.error(vpath, format!("{verb} takes a mapping: {{ target: value, … }}"));
+            b.error(
+                vpath,
+                format!("{verb} takes a mapping: {{ target: value, … }}"),
+            );
             return;
         };
         for (k, v) in pairs {
@@ -301,84 +509,190 @@ impl Procedures {
                     b.error(&tpath, format!("'{target}' is not a valid local name"));
                     continue;
                 }
-                let scope = crate::load::Scope { locals: &ctx.visible, it: None };
+                let scope = crate::load::Scope {
+                    locals: &ctx.visible,
+                    it: None,
+                };
                 let (value, ty) = b.expression(decls, v, &tpath, &scope, None);
                 let slot = ctx.declare(target, ty);
                 let origin: Arc<str> = Arc::from(tpath.as_str());
-                out.push(Stmt { kind: StmtKind::Assign { target: Place::Local(slot), value, mode: AssignMode::Set }, rule: rule.clone(), origin });
+                out.push(Stmt {
+                    kind: StmtKind::Assign {
+                        target: Place::Local(slot),
+                        value,
+                        mode: AssignMode::Set,
+                    },
+                    rule: rule.clone(),
+                    origin,
+                });
                 continue;
             }
-            let scope = crate::load::Scope { locals: &ctx.visible, it: None };
-            let Some((place, ty)) = place(b, decls, &scope, target, &tpath) else { continue };
-            let mode = if verb == "add" { AssignMode::Add } else { AssignMode::Set };
+            let scope = crate::load::Scope {
+                locals: &ctx.visible,
+                it: None,
+            };
+            let Some((place, ty)) = place(b, decls, &scope, target, &tpath) else {
+                continue;
+            };
+            let mode = if verb == "add" {
+                AssignMode::Add
+            } else {
+                AssignMode::Set
+            };
             if mode == AssignMode::Add && !Type::Int.accepts(&ty) {
-                b.error(&tpath, format!("'add' needs a number, and '{target}' is not one"));
+                b.error(
+                    &tpath,
+                    format!("'add' needs a number, and '{target}' is not one"),
+                );
             }
             let value = b.expression(decls, v, &tpath, &scope, Some(&ty)).0;
             let origin: Arc<str> = Arc::from(tpath.as_str());
-            out.push(Stmt { kind: StmtKind::Assign { target: place, value, mode }, rule: rule.clone(), origin });
+            out.push(Stmt {
+                kind: StmtKind::Assign {
+                    target: place,
+                    value,
+                    mode,
+                },
+                rule: rule.clone(),
+                origin,
+            });
         }
     }
 
-    fn place(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
+    fn place(
+        &mut self,
+        b: &mut Builder,
+        decls: &Decls,
+        ctx: &mut ProcCtx,
+        site: &Site,
+        out: &mut Vec<Stmt>,
+    ) {
         let Site { arg, ref vpath, .. } = *site;
         let scope_locals = ctx.visible.clone();
-        let scope = crate::load::Scope { locals: &scope_locals, it: None };
+        let scope = crate::load::Scope {
+            locals: &scope_locals,
+            it: None,
+        };
         let Some(mm) = arg.as_mapping() else {
-            b.error(vpath, "place takes a mapping: { on: board, at: position, piece: rows of cells }");
+            b.error(
+                vpath,
+                "place takes a mapping: { on: board, at: position, piece: rows of cells }",
+            );
             return;
         };
         b.check_keys(mm, vpath, &["on", "at", "piece"]);
-        let (Some(on), Some(at), Some(piece)) = (mm.get("on"), mm.get("at"), mm.get("piece")) else {
+        let (Some(on), Some(at), Some(piece)) = (mm.get("on"), mm.get("at"), mm.get("piece"))
+        else {
             b.error(vpath, "place needs 'on' (a board), 'at' (a position) and 'piece' (a list of rows of cells)");
             return;
         };
         let board = super::board::board_ref(b, decls, &scope, on, &join(vpath, "on"));
-        let at = b.expression(decls, at, &join(vpath, "at"), &scope, Some(&Type::Pos)).0;
+        let at = b
+            .expression(decls, at, &join(vpath, "at"), &scope, Some(&Type::Pos))
+            .0;
         let Some((board, cell)) = board else { return };
         let want = Type::List(Box::new(Type::List(Box::new(cell))));
-        let piece = b.expression(decls, piece, &join(vpath, "piece"), &scope, Some(&want)).0;
+        let piece = b
+            .expression(decls, piece, &join(vpath, "piece"), &scope, Some(&want))
+            .0;
         out.push(site.stmt(StmtKind::Place { board, at, piece }));
     }
 
-    fn shuffle(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
+    fn shuffle(
+        &mut self,
+        b: &mut Builder,
+        decls: &Decls,
+        ctx: &mut ProcCtx,
+        site: &Site,
+        out: &mut Vec<Stmt>,
+    ) {
         on_zone(b, decls, ctx, site, out, |zone| StmtKind::Shuffle { zone });
     }
 
-    fn clear(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
+    fn clear(
+        &mut self,
+        b: &mut Builder,
+        decls: &Decls,
+        ctx: &mut ProcCtx,
+        site: &Site,
+        out: &mut Vec<Stmt>,
+    ) {
         on_zone(b, decls, ctx, site, out, |zone| StmtKind::Clear { zone });
     }
 
     /// `reveal: { what: element, in: zone, to: player or list of players }`.
-    fn reveal(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
-        let Site { verb, arg, ref vpath, .. } = *site;
-        let scope = crate::load::Scope { locals: &ctx.visible, it: None };
+    fn reveal(
+        &mut self,
+        b: &mut Builder,
+        decls: &Decls,
+        ctx: &mut ProcCtx,
+        site: &Site,
+        out: &mut Vec<Stmt>,
+    ) {
+        let Site {
+            verb,
+            arg,
+            ref vpath,
+            ..
+        } = *site;
+        let scope = crate::load::Scope {
+            locals: &ctx.visible,
+            it: None,
+        };
         let Some(mm) = arg.as_mapping() else {
-            b.error(vpath, format!("{verb} takes a mapping: {{ what: element, in: zone, to: player or players }}"));
+            b.error(
+                vpath,
+                format!(
+                    "{verb} takes a mapping: {{ what: element, in: zone, to: player or players }}"
+                ),
+            );
             return;
         };
         b.check_keys(mm, vpath, &["what", "in", "to"]);
-        let Some((zone, element)) = zone_arg(b, decls, &scope, mm, "in", vpath) else { return };
+        let Some((zone, element)) = zone_arg(b, decls, &scope, mm, "in", vpath) else {
+            return;
+        };
         let (Some(what), Some(to)) = (mm.get("what"), mm.get("to")) else {
             b.error(vpath, "reveal needs 'what' (an element of the zone) and 'to' (a player or a list of players)");
             return;
         };
-        let what = b.expression(decls, what, &join(vpath, "what"), &scope, Some(&element)).0;
+        let what = b
+            .expression(decls, what, &join(vpath, "what"), &scope, Some(&element))
+            .0;
         let tpath = join(vpath, "to");
         let (to, ty) = b.expression(decls, to, &tpath, &scope, None);
         if !Type::Player.accepts(&ty) && !Type::List(Box::new(Type::Player)).accepts(&ty) {
             let found = super::expr::type_name(decls, &ty);
-            b.error(&tpath, format!("reveal shows an element to a player or a list of players, not to {found}"));
+            b.error(
+                &tpath,
+                format!("reveal shows an element to a player or a list of players, not to {found}"),
+            );
             return;
         }
         out.push(site.stmt(StmtKind::Reveal { zone, what, to }));
     }
 
-    fn if_(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
-        let Site { m, arg, path, ref vpath, .. } = *site;
+    fn if_(
+        &mut self,
+        b: &mut Builder,
+        decls: &Decls,
+        ctx: &mut ProcCtx,
+        site: &Site,
+        out: &mut Vec<Stmt>,
+    ) {
+        let Site {
+            m,
+            arg,
+            path,
+            ref vpath,
+            ..
+        } = *site;
         let (rule, origin) = (site.rule.clone(), site.origin.clone());
         let scope_locals = ctx.visible.clone();
-        let scope = crate::load::Scope { locals: &scope_locals, it: None };
+        let scope = crate::load::Scope {
+            locals: &scope_locals,
+            it: None,
+        };
         let cond = b.expression(decls, arg, vpath, &scope, Some(&Type::Bool)).0;
         let then = match m.get("then") {
             Some(t) => self.block(b, decls, ctx, t, &join(path, "then")),
@@ -387,42 +701,104 @@ impl Procedures {
                 return;
             }
         };
-        let otherwise = m.get("else").map(|e| self.block(b, decls, ctx, e, &join(path, "else")));
-        out.push(Stmt { kind: StmtKind::If { cond, then, otherwise }, rule, origin });
+        let otherwise = m
+            .get("else")
+            .map(|e| self.block(b, decls, ctx, e, &join(path, "else")));
+        out.push(Stmt {
+            kind: StmtKind::If {
+                cond,
+                then,
+                otherwise,
+            },
+            rule,
+            origin,
+        });
     }
 
-    fn for_each(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
-        let Site { m, arg, path, ref vpath, .. } = *site;
+    fn for_each(
+        &mut self,
+        b: &mut Builder,
+        decls: &Decls,
+        ctx: &mut ProcCtx,
+        site: &Site,
+        out: &mut Vec<Stmt>,
+    ) {
+        let Site {
+            m,
+            arg,
+            path,
+            ref vpath,
+            ..
+        } = *site;
         let (rule, origin) = (site.rule.clone(), site.origin.clone());
         let scope_locals = ctx.visible.clone();
-        let scope = crate::load::Scope { locals: &scope_locals, it: None };
-        let Some((var, list, elem)) = bound_list(b, decls, &scope, arg, vpath) else { return };
+        let scope = crate::load::Scope {
+            locals: &scope_locals,
+            it: None,
+        };
+        let Some((var, list, elem)) = bound_list(b, decls, &scope, arg, vpath) else {
+            return;
+        };
         let visible = ctx.visible.len();
         let slot = ctx.declare(&var, elem);
         let body = self.loop_body(b, decls, ctx, m, path);
         ctx.visible.truncate(visible);
-        out.push(Stmt { kind: StmtKind::ForEach { slot, list, body }, rule, origin });
+        out.push(Stmt {
+            kind: StmtKind::ForEach { slot, list, body },
+            rule,
+            origin,
+        });
     }
 
-    fn repeat(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
-        let Site { m, arg, path, ref vpath, .. } = *site;
+    fn repeat(
+        &mut self,
+        b: &mut Builder,
+        decls: &Decls,
+        ctx: &mut ProcCtx,
+        site: &Site,
+        out: &mut Vec<Stmt>,
+    ) {
+        let Site {
+            m,
+            arg,
+            path,
+            ref vpath,
+            ..
+        } = *site;
         if let Some(mm) = arg.as_mapping() {
             self.repeat_up_to(b, decls, ctx, site, mm, out);
             return;
         }
         let (rule, origin) = (site.rule.clone(), site.origin.clone());
         let scope_locals = ctx.visible.clone();
-        let scope = crate::load::Scope { locals: &scope_locals, it: None };
+        let scope = crate::load::Scope {
+            locals: &scope_locals,
+            it: None,
+        };
         let count = b.expression(decls, arg, vpath, &scope, Some(&Type::Int)).0;
         let body = self.loop_body(b, decls, ctx, m, path);
-        out.push(Stmt { kind: StmtKind::Repeat { count, body }, rule, origin });
+        out.push(Stmt {
+            kind: StmtKind::Repeat { count, body },
+            rule,
+            origin,
+        });
     }
 
     /// `repeat: { up_to: n, as: i, while: condition, done: label, at_least: k }`: at most
     /// n rounds, each begun only while the condition holds; from round k + 1 on, each
     /// decision of a round offers one more option, `done`, which ends the loop.
-    fn repeat_up_to(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, mm: &Mapping, out: &mut Vec<Stmt>) {
-        let Site { m, path, ref vpath, .. } = *site;
+    fn repeat_up_to(
+        &mut self,
+        b: &mut Builder,
+        decls: &Decls,
+        ctx: &mut ProcCtx,
+        site: &Site,
+        mm: &Mapping,
+        out: &mut Vec<Stmt>,
+    ) {
+        let Site {
+            m, path, ref vpath, ..
+        } = *site;
         let (rule, origin) = (site.rule.clone(), site.origin.clone());
         b.check_keys(mm, vpath, &["up_to", "as", "while", "done", "at_least"]);
         let Some(up_to) = mm.get("up_to") else {
@@ -430,7 +806,18 @@ impl Procedures {
             return;
         };
         let outer = ctx.visible.clone();
-        let count = b.expression(decls, up_to, &join(vpath, "up_to"), &crate::load::Scope { locals: &outer, it: None }, Some(&Type::Int)).0;
+        let count = b
+            .expression(
+                decls,
+                up_to,
+                &join(vpath, "up_to"),
+                &crate::load::Scope {
+                    locals: &outer,
+                    it: None,
+                },
+                Some(&Type::Int),
+            )
+            .0;
         let visible = ctx.visible.len();
         // The round number the `done` option reads: a local no expression can name (and
         // so no body can change).
@@ -438,25 +825,53 @@ impl Procedures {
         let name = match mm.get("as") {
             Some(Yaml::String(n)) if is_identifier(n) => Some(ctx.declare(n, Type::Int)),
             Some(other) => {
-                let shown = other.as_str().map(|n| format!("'{n}' is not a valid local name")).unwrap_or_else(|| "expected a local name".into());
-                b.error(&join(vpath, "as"), format!("{shown}: 'as' names the round number (1, 2, …)"));
+                let shown = other
+                    .as_str()
+                    .map(|n| format!("'{n}' is not a valid local name"))
+                    .unwrap_or_else(|| "expected a local name".into());
+                b.error(
+                    &join(vpath, "as"),
+                    format!("{shown}: 'as' names the round number (1, 2, …)"),
+                );
                 None
             }
             None => None,
         };
         let inner = ctx.visible.clone();
-        let scope = crate::load::Scope { locals: &inner, it: None };
-        let cond = mm.get("while").map(|c| b.expression(decls, c, &join(vpath, "while"), &scope, Some(&Type::Bool)).0);
+        let scope = crate::load::Scope {
+            locals: &inner,
+            it: None,
+        };
+        let cond = mm.get("while").map(|c| {
+            b.expression(decls, c, &join(vpath, "while"), &scope, Some(&Type::Bool))
+                .0
+        });
         let label = match mm.get("done") {
             Some(l) => b.template(decls, l, &join(vpath, "done"), &scope),
             None => Template::literal("done"),
         };
         let condition = mm.get("at_least").map(|k| {
-            let k = b.expression(decls, k, &join(vpath, "at_least"), &scope, Some(&Type::Int)).0;
-            Ir::Compare { op: CmpOp::Gt, a: Ir::Local(round).boxed(), b: k.boxed() }
+            let k = b
+                .expression(decls, k, &join(vpath, "at_least"), &scope, Some(&Type::Int))
+                .0;
+            Ir::Compare {
+                op: CmpOp::Gt,
+                a: Ir::Local(round).boxed(),
+                b: k.boxed(),
+            }
         });
-        let end = self.push_block(vec![Stmt { kind: StmtKind::EndLoop, rule: rule.clone(), origin: origin.clone() }]);
-        self.round = Some(RoundDone { label, condition, body: end, rule: rule.clone(), used: 0 });
+        let end = self.push_block(vec![Stmt {
+            kind: StmtKind::EndLoop,
+            rule: rule.clone(),
+            origin: origin.clone(),
+        }]);
+        self.round = Some(RoundDone {
+            label,
+            condition,
+            body: end,
+            rule: rule.clone(),
+            used: 0,
+        });
         let body = self.loop_body(b, decls, ctx, m, path);
         if self.round.take().is_some_and(|r| r.used == 0) && m.contains_key("do") {
             b.error(
@@ -466,33 +881,103 @@ impl Procedures {
             );
         }
         ctx.visible.truncate(visible);
-        out.push(Stmt { kind: StmtKind::RepeatUpTo { count, round, name, cond, body }, rule, origin });
+        out.push(Stmt {
+            kind: StmtKind::RepeatUpTo {
+                count,
+                round,
+                name,
+                cond,
+                body,
+            },
+            rule,
+            origin,
+        });
     }
 
-    fn while_(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
-        let Site { m, arg, path, ref vpath, .. } = *site;
+    fn while_(
+        &mut self,
+        b: &mut Builder,
+        decls: &Decls,
+        ctx: &mut ProcCtx,
+        site: &Site,
+        out: &mut Vec<Stmt>,
+    ) {
+        let Site {
+            m,
+            arg,
+            path,
+            ref vpath,
+            ..
+        } = *site;
         let (rule, origin) = (site.rule.clone(), site.origin.clone());
         let scope_locals = ctx.visible.clone();
-        let scope = crate::load::Scope { locals: &scope_locals, it: None };
+        let scope = crate::load::Scope {
+            locals: &scope_locals,
+            it: None,
+        };
         let cond = b.expression(decls, arg, vpath, &scope, Some(&Type::Bool)).0;
         let body = self.loop_body(b, decls, ctx, m, path);
-        out.push(Stmt { kind: StmtKind::While { cond, body }, rule, origin });
+        out.push(Stmt {
+            kind: StmtKind::While { cond, body },
+            rule,
+            origin,
+        });
     }
 
-    fn random(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
-        let Site { m, arg, path, ref vpath, .. } = *site;
+    fn random(
+        &mut self,
+        b: &mut Builder,
+        decls: &Decls,
+        ctx: &mut ProcCtx,
+        site: &Site,
+        out: &mut Vec<Stmt>,
+    ) {
+        let Site {
+            m,
+            arg,
+            path,
+            ref vpath,
+            ..
+        } = *site;
         let (rule, origin) = (site.rule.clone(), site.origin.clone());
         let scope_locals = ctx.visible.clone();
-        let scope = crate::load::Scope { locals: &scope_locals, it: None };
-        let Some((var, outcomes, elem)) = bound_list(b, decls, &scope, arg, vpath) else { return };
+        let scope = crate::load::Scope {
+            locals: &scope_locals,
+            it: None,
+        };
+        let Some((var, outcomes, elem)) = bound_list(b, decls, &scope, arg, vpath) else {
+            return;
+        };
         let weights = m.get("weights").map(|w| {
-            b.expression(decls, w, &join(path, "weights"), &scope, Some(&Type::List(Box::new(Type::Int)))).0
+            b.expression(
+                decls,
+                w,
+                &join(path, "weights"),
+                &scope,
+                Some(&Type::List(Box::new(Type::Int))),
+            )
+            .0
         });
         let slot = ctx.declare(&var, elem);
-        out.push(Stmt { kind: StmtKind::Random { slot, outcomes, weights }, rule, origin });
+        out.push(Stmt {
+            kind: StmtKind::Random {
+                slot,
+                outcomes,
+                weights,
+            },
+            rule,
+            origin,
+        });
     }
 
-    fn choose_stmt(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
+    fn choose_stmt(
+        &mut self,
+        b: &mut Builder,
+        decls: &Decls,
+        ctx: &mut ProcCtx,
+        site: &Site,
+        out: &mut Vec<Stmt>,
+    ) {
         let Site { arg, ref vpath, .. } = *site;
         let (rule, origin) = (site.rule.clone(), site.origin.clone());
         // The blocks of the options are not the round's: their decisions get no `done`.
@@ -501,15 +986,32 @@ impl Procedures {
             if let Some(done) = &round {
                 choose.groups.push(done.option());
             }
-            out.push(Stmt { kind: StmtKind::Choose(Box::new(choose)), rule, origin });
+            out.push(Stmt {
+                kind: StmtKind::Choose(Box::new(choose)),
+                rule,
+                origin,
+            });
         }
-        self.round = round.map(|r| RoundDone { used: r.used + 1, ..r });
+        self.round = round.map(|r| RoundDone {
+            used: r.used + 1,
+            ..r
+        });
     }
 
-    fn call(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
+    fn call(
+        &mut self,
+        b: &mut Builder,
+        decls: &Decls,
+        ctx: &mut ProcCtx,
+        site: &Site,
+        out: &mut Vec<Stmt>,
+    ) {
         let Site { arg, ref vpath, .. } = *site;
         let scope_locals = ctx.visible.clone();
-        let scope = crate::load::Scope { locals: &scope_locals, it: None };
+        let scope = crate::load::Scope {
+            locals: &scope_locals,
+            it: None,
+        };
         let (name, args_yaml) = match arg {
             Yaml::String(s) => (s.clone(), None),
             Yaml::Mapping(cm) if cm.len() == 1 => match cm.iter().next() {
@@ -517,7 +1019,10 @@ impl Procedures {
                 None => return,
             },
             _ => {
-                b.error(vpath, "call takes a procedure name, or {name: {param: value, …}}");
+                b.error(
+                    vpath,
+                    "call takes a procedure name, or {name: {param: value, …}}",
+                );
                 return;
             }
         };
@@ -528,14 +1033,23 @@ impl Procedures {
             return;
         };
         let params = self.signatures[proc].params.clone();
-        let given = args_yaml.and_then(Yaml::as_mapping).cloned().unwrap_or_default();
+        let given = args_yaml
+            .and_then(Yaml::as_mapping)
+            .cloned()
+            .unwrap_or_default();
         if args_yaml.is_some_and(|a| !a.is_mapping() && !a.is_null()) {
-            b.error(vpath, "the arguments of a call are a mapping {param: value, …}");
+            b.error(
+                vpath,
+                "the arguments of a call are a mapping {param: value, …}",
+            );
         }
         let apath = join(vpath, &name);
         for k in given.keys().filter_map(Yaml::as_str) {
             if !params.iter().any(|(p, _)| p == k) {
-                b.error(&join(&apath, k), format!("procedure '{name}' has no parameter '{k}'"));
+                b.error(
+                    &join(&apath, k),
+                    format!("procedure '{name}' has no parameter '{k}'"),
+                );
             }
         }
         let mut args = Vec::new();
@@ -551,30 +1065,55 @@ impl Procedures {
         // `into: x` keeps the procedure's value in a new local x.
         let into = match (site.m.get("into"), &self.signatures[proc].returns) {
             (None, _) => None,
-            (Some(Yaml::String(local)), Some(ty)) if is_identifier(local) => Some(ctx.declare(local, ty.clone())),
+            (Some(Yaml::String(local)), Some(ty)) if is_identifier(local) => {
+                Some(ctx.declare(local, ty.clone()))
+            }
             (Some(_), Some(_)) => {
-                b.error(&join(site.path, "into"), "into: the name of a new local that receives the procedure's value");
+                b.error(
+                    &join(site.path, "into"),
+                    "into: the name of a new local that receives the procedure's value",
+                );
                 None
             }
             (Some(_), None) => {
-                b.error(&join(site.path, "into"), format!("procedure '{name}' returns no value (it declares no 'returns:')"));
+                b.error(
+                    &join(site.path, "into"),
+                    format!("procedure '{name}' returns no value (it declares no 'returns:')"),
+                );
                 None
             }
         };
-        out.push(site.stmt(StmtKind::Call { proc: ProcId::at(proc), args, into }));
+        out.push(site.stmt(StmtKind::Call {
+            proc: ProcId::at(proc),
+            args,
+            into,
+        }));
     }
 
     /// `return: value` ends the procedure and gives the value to the call's `into:`;
     /// `return: ~` ends a procedure that returns nothing.
-    fn return_(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
+    fn return_(
+        &mut self,
+        b: &mut Builder,
+        decls: &Decls,
+        ctx: &mut ProcCtx,
+        site: &Site,
+        out: &mut Vec<Stmt>,
+    ) {
         let value = match (site.arg, ctx.returns.clone()) {
             (Yaml::Null, None) => None,
             (Yaml::Null, Some(_)) => {
-                b.error(&site.vpath, "this procedure returns a value (its 'returns:'): return: <expression>");
+                b.error(
+                    &site.vpath,
+                    "this procedure returns a value (its 'returns:'): return: <expression>",
+                );
                 None
             }
             (arg, Some(ty)) => {
-                let scope = crate::load::Scope { locals: &ctx.visible, it: None };
+                let scope = crate::load::Scope {
+                    locals: &ctx.visible,
+                    it: None,
+                };
                 Some(b.expression(decls, arg, &site.vpath, &scope, Some(&ty)).0)
             }
             (_, None) => {
@@ -585,18 +1124,38 @@ impl Procedures {
         out.push(site.stmt(StmtKind::Return(value)));
     }
 
-    fn log(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
+    fn log(
+        &mut self,
+        b: &mut Builder,
+        decls: &Decls,
+        ctx: &mut ProcCtx,
+        site: &Site,
+        out: &mut Vec<Stmt>,
+    ) {
         let Site { arg, ref vpath, .. } = *site;
         let scope_locals = ctx.visible.clone();
-        let scope = crate::load::Scope { locals: &scope_locals, it: None };
+        let scope = crate::load::Scope {
+            locals: &scope_locals,
+            it: None,
+        };
         let t = b.template(decls, arg, vpath, &scope);
         out.push(site.stmt(StmtKind::Log(t)));
     }
 
-    fn end_game(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
+    fn end_game(
+        &mut self,
+        b: &mut Builder,
+        decls: &Decls,
+        ctx: &mut ProcCtx,
+        site: &Site,
+        out: &mut Vec<Stmt>,
+    ) {
         let Site { arg, ref vpath, .. } = *site;
         let scope_locals = ctx.visible.clone();
-        let scope = crate::load::Scope { locals: &scope_locals, it: None };
+        let scope = crate::load::Scope {
+            locals: &scope_locals,
+            it: None,
+        };
         // end_game (optionally with a log line)
         if !arg.is_null() {
             let t = b.template(decls, arg, vpath, &scope);
@@ -605,22 +1164,48 @@ impl Procedures {
         out.push(site.stmt(StmtKind::EndGame));
     }
 
-    fn move_(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
+    fn move_(
+        &mut self,
+        b: &mut Builder,
+        decls: &Decls,
+        ctx: &mut ProcCtx,
+        site: &Site,
+        out: &mut Vec<Stmt>,
+    ) {
         let Site { ref vpath, .. } = *site;
         let scope_locals = ctx.visible.clone();
-        let scope = crate::load::Scope { locals: &scope_locals, it: None };
-        let Some(mm) = mapping_arg(b, site) else { return };
+        let scope = crate::load::Scope {
+            locals: &scope_locals,
+            it: None,
+        };
+        let Some(mm) = mapping_arg(b, site) else {
+            return;
+        };
         b.check_keys(mm, vpath, &["from", "to", "item", "count", "all", "at"]);
         let from = zone_arg(b, decls, &scope, mm, "from", vpath);
         let to = zone_arg(b, decls, &scope, mm, "to", vpath);
-        let (Some((from, fe)), Some((to, te))) = (from, to) else { return };
+        let (Some((from, fe)), Some((to, te))) = (from, to) else {
+            return;
+        };
         if fe != te {
             b.error(vpath, "the two zones hold different kinds of things");
         }
         let what = if let Some(item) = mm.get("item") {
-            MoveWhat::Item(b.expression(decls, item, &join(vpath, "item"), &scope, Some(&fe)).0)
+            MoveWhat::Item(
+                b.expression(decls, item, &join(vpath, "item"), &scope, Some(&fe))
+                    .0,
+            )
         } else if let Some(count) = mm.get("count") {
-            MoveWhat::Top(b.expression(decls, count, &join(vpath, "count"), &scope, Some(&Type::Int)).0)
+            MoveWhat::Top(
+                b.expression(
+                    decls,
+                    count,
+                    &join(vpath, "count"),
+                    &scope,
+                    Some(&Type::Int),
+                )
+                .0,
+            )
         } else if mm.get("all").and_then(Yaml::as_bool) == Some(true) {
             MoveWhat::All
         } else {
@@ -635,9 +1220,17 @@ impl Procedures {
                 let before = b.diagnostics.len();
                 let k_ir = b.expression(decls, k, &apath, &scope, Some(&Type::Int)).0;
                 // A word that names nothing is a misspelt place, not a missing variable.
-                if let Some(word) = k.as_str().filter(|w| is_identifier(w) && b.diagnostics.len() > before) {
+                if let Some(word) = k
+                    .as_str()
+                    .filter(|w| is_identifier(w) && b.diagnostics.len() > before)
+                {
                     b.diagnostics.truncate(before);
-                    b.error(&apath, format!("expected top, bottom or a position (a number, 0 = top), not '{word}'"));
+                    b.error(
+                        &apath,
+                        format!(
+                            "expected top, bottom or a position (a number, 0 = top), not '{word}'"
+                        ),
+                    );
                 }
                 MoveAt::Index(k_ir)
             }
@@ -645,53 +1238,109 @@ impl Procedures {
         out.push(site.stmt(StmtKind::Move { from, to, what, at }));
     }
 
-    fn push_(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
+    fn push_(
+        &mut self,
+        b: &mut Builder,
+        decls: &Decls,
+        ctx: &mut ProcCtx,
+        site: &Site,
+        out: &mut Vec<Stmt>,
+    ) {
         let Site { ref vpath, .. } = *site;
         let scope_locals = ctx.visible.clone();
-        let scope = crate::load::Scope { locals: &scope_locals, it: None };
-        let Some(mm) = mapping_arg(b, site) else { return };
+        let scope = crate::load::Scope {
+            locals: &scope_locals,
+            it: None,
+        };
+        let Some(mm) = mapping_arg(b, site) else {
+            return;
+        };
         b.check_keys(mm, vpath, &["to", "value"]);
-        let Some((to, te)) = zone_arg(b, decls, &scope, mm, "to", vpath) else { return };
+        let Some((to, te)) = zone_arg(b, decls, &scope, mm, "to", vpath) else {
+            return;
+        };
         let Some(v) = mm.get("value") else {
             b.error(vpath, "push needs 'value'");
             return;
         };
-        let value = b.expression(decls, v, &join(vpath, "value"), &scope, Some(&te)).0;
+        let value = b
+            .expression(decls, v, &join(vpath, "value"), &scope, Some(&te))
+            .0;
         out.push(site.stmt(StmtKind::Push { to, value }));
     }
 
-    fn remove(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
+    fn remove(
+        &mut self,
+        b: &mut Builder,
+        decls: &Decls,
+        ctx: &mut ProcCtx,
+        site: &Site,
+        out: &mut Vec<Stmt>,
+    ) {
         let Site { ref vpath, .. } = *site;
         let scope_locals = ctx.visible.clone();
-        let scope = crate::load::Scope { locals: &scope_locals, it: None };
-        let Some(mm) = mapping_arg(b, site) else { return };
+        let scope = crate::load::Scope {
+            locals: &scope_locals,
+            it: None,
+        };
+        let Some(mm) = mapping_arg(b, site) else {
+            return;
+        };
         b.check_keys(mm, vpath, &["from", "item", "at"]);
-        let Some((from, fe)) = zone_arg(b, decls, &scope, mm, "from", vpath) else { return };
+        let Some((from, fe)) = zone_arg(b, decls, &scope, mm, "from", vpath) else {
+            return;
+        };
         let what = match (mm.get("item"), mm.get("at")) {
-            (Some(item), None) => RemoveWhat::Item(b.expression(decls, item, &join(vpath, "item"), &scope, Some(&fe)).0),
-            (None, Some(at)) => RemoveWhat::At(b.expression(decls, at, &join(vpath, "at"), &scope, Some(&Type::Int)).0),
+            (Some(item), None) => RemoveWhat::Item(
+                b.expression(decls, item, &join(vpath, "item"), &scope, Some(&fe))
+                    .0,
+            ),
+            (None, Some(at)) => RemoveWhat::At(
+                b.expression(decls, at, &join(vpath, "at"), &scope, Some(&Type::Int))
+                    .0,
+            ),
             _ => {
-                b.error(vpath, "remove takes either 'item' or 'at' (a position, 0 = first)");
+                b.error(
+                    vpath,
+                    "remove takes either 'item' or 'at' (a position, 0 = first)",
+                );
                 return;
             }
         };
         out.push(site.stmt(StmtKind::Remove { from, what }));
     }
 
-    fn draw(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
+    fn draw(
+        &mut self,
+        b: &mut Builder,
+        decls: &Decls,
+        ctx: &mut ProcCtx,
+        site: &Site,
+        out: &mut Vec<Stmt>,
+    ) {
         let Site { ref vpath, .. } = *site;
         let scope_locals = ctx.visible.clone();
-        let scope = crate::load::Scope { locals: &scope_locals, it: None };
-        let Some(mm) = mapping_arg(b, site) else { return };
+        let scope = crate::load::Scope {
+            locals: &scope_locals,
+            it: None,
+        };
+        let Some(mm) = mapping_arg(b, site) else {
+            return;
+        };
         b.check_keys(mm, vpath, &["from", "to", "count", "refill_from"]);
         let from = zone_arg(b, decls, &scope, mm, "from", vpath);
         let to = zone_arg(b, decls, &scope, mm, "to", vpath);
-        let (Some((from, fe)), Some((to, te))) = (from, to) else { return };
+        let (Some((from, fe)), Some((to, te))) = (from, to) else {
+            return;
+        };
         if fe != te {
             b.error(vpath, "the two zones hold different kinds of things");
         }
         let count = match mm.get("count") {
-            Some(c) => b.expression(decls, c, &join(vpath, "count"), &scope, Some(&Type::Int)).0,
+            Some(c) => {
+                b.expression(decls, c, &join(vpath, "count"), &scope, Some(&Type::Int))
+                    .0
+            }
             None => Ir::Const(Value::Int(1)),
         };
         let refill = match mm.get("refill_from") {
@@ -702,28 +1351,59 @@ impl Procedures {
         let visible = ctx.visible.len();
         let left = ctx.declare("#draw", Type::Int);
         ctx.visible.truncate(visible);
-        out.push(site.stmt(StmtKind::Draw(Box::new(crate::model::Draw { from, to, count, refill, left }))));
+        out.push(site.stmt(StmtKind::Draw(Box::new(crate::model::Draw {
+            from,
+            to,
+            count,
+            refill,
+            left,
+        }))));
     }
 
     /// `match: value` with `cases:` (a row id or a literal each, and its statements) and an
     /// optional `else:`. Compiled as the value kept in a hidden local and a chain of `if`s.
-    fn match_(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
-        let Site { m, arg, path, ref vpath, .. } = *site;
-        let scope = crate::load::Scope { locals: &ctx.visible, it: None };
+    fn match_(
+        &mut self,
+        b: &mut Builder,
+        decls: &Decls,
+        ctx: &mut ProcCtx,
+        site: &Site,
+        out: &mut Vec<Stmt>,
+    ) {
+        let Site {
+            m,
+            arg,
+            path,
+            ref vpath,
+            ..
+        } = *site;
+        let scope = crate::load::Scope {
+            locals: &ctx.visible,
+            it: None,
+        };
         let (value, ty) = b.expression(decls, arg, vpath, &scope, None);
         let Some(cases) = m.get("cases").and_then(Yaml::as_mapping) else {
-            b.error(path, "match needs 'cases:': a mapping of row ids or literals to statements");
+            b.error(
+                path,
+                "match needs 'cases:': a mapping of row ids or literals to statements",
+            );
             return;
         };
         // The value, evaluated once; a name no ruleset can write, and not visible.
         let visible = ctx.visible.len();
         let slot = ctx.declare("#match", ty.clone());
         ctx.visible.truncate(visible);
-        out.push(site.stmt(StmtKind::Assign { target: Place::Local(slot), value, mode: AssignMode::Set }));
+        out.push(site.stmt(StmtKind::Assign {
+            target: Place::Local(slot),
+            value,
+            mode: AssignMode::Set,
+        }));
         let mut tests = Vec::new();
         for (key, body) in cases {
             let cpath = join(&join(path, "cases"), &scalar_text(key));
-            let Some(case) = case_value(b, decls, &ty, key, &cpath) else { continue };
+            let Some(case) = case_value(b, decls, &ty, key, &cpath) else {
+                continue;
+            };
             if tests.iter().any(|(v, _): &(Value, BlockId)| *v == case) {
                 b.error(&cpath, "this case is listed twice");
             }
@@ -731,15 +1411,29 @@ impl Procedures {
         }
         // From the last case back: each case's `else` is the test of the next; the first
         // test stands in the procedure.
-        let mut otherwise = m.get("else").map(|e| self.block(b, decls, ctx, e, &join(path, "else")));
+        let mut otherwise = m
+            .get("else")
+            .map(|e| self.block(b, decls, ctx, e, &join(path, "else")));
         let mut tests = tests.into_iter().rev().peekable();
         while let Some((case, then)) = tests.next() {
             let read = Ir::Local(slot).boxed();
             let cond = match case {
-                Value::Int(_) => Ir::Compare { op: CmpOp::Eq, a: read, b: Ir::Const(case).boxed() },
-                _ => Ir::Equal { a: read, b: Ir::Const(case).boxed(), negate: false },
+                Value::Int(_) => Ir::Compare {
+                    op: CmpOp::Eq,
+                    a: read,
+                    b: Ir::Const(case).boxed(),
+                },
+                _ => Ir::Equal {
+                    a: read,
+                    b: Ir::Const(case).boxed(),
+                    negate: false,
+                },
             };
-            let test = site.stmt(StmtKind::If { cond, then, otherwise });
+            let test = site.stmt(StmtKind::If {
+                cond,
+                then,
+                otherwise,
+            });
             if tests.peek().is_none() {
                 out.push(test);
                 return;
@@ -748,12 +1442,23 @@ impl Procedures {
         }
         // No case: only the else.
         if let Some(only) = otherwise {
-            out.push(site.stmt(StmtKind::If { cond: Ir::Const(Value::Bool(true)), then: only, otherwise: None }));
+            out.push(site.stmt(StmtKind::If {
+                cond: Ir::Const(Value::Bool(true)),
+                then: only,
+                otherwise: None,
+            }));
         }
     }
 
     /// `award: { among, by, prizes, ties, only, to }`.
-    fn award(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, site: &Site, out: &mut Vec<Stmt>) {
+    fn award(
+        &mut self,
+        b: &mut Builder,
+        decls: &Decls,
+        ctx: &mut ProcCtx,
+        site: &Site,
+        out: &mut Vec<Stmt>,
+    ) {
         let (arg, vpath) = (site.arg, &site.vpath);
         let shape = "award takes {among: list, by: key or [keys], prizes: [numbers by place], ties: share|each|next-key, only: condition, to: \"var[it]\"}";
         let Some(m) = arg.as_mapping() else {
@@ -761,53 +1466,115 @@ impl Procedures {
             return;
         };
         b.check_keys(m, vpath, &["among", "by", "prizes", "ties", "only", "to"]);
-        let (Some(among), Some(by), Some(prizes), Some(to)) = (m.get("among"), m.get("by"), m.get("prizes"), m.get("to")) else {
-            b.error(vpath, format!("award needs among, by, prizes and to: {shape}"));
+        let (Some(among), Some(by), Some(prizes), Some(to)) =
+            (m.get("among"), m.get("by"), m.get("prizes"), m.get("to"))
+        else {
+            b.error(
+                vpath,
+                format!("award needs among, by, prizes and to: {shape}"),
+            );
             return;
         };
-        let scope = crate::load::Scope { locals: &ctx.visible, it: None };
+        let scope = crate::load::Scope {
+            locals: &ctx.visible,
+            it: None,
+        };
         let (among, ty) = b.expression(decls, among, &join(vpath, "among"), &scope, None);
         let elem = list_element(b, &ty, &join(vpath, "among"));
-        let each = crate::load::Scope { locals: &ctx.visible, it: Some(elem) };
+        let each = crate::load::Scope {
+            locals: &ctx.visible,
+            it: Some(elem),
+        };
         let keys: Vec<Ir> = match by {
             Yaml::Sequence(items) => items
                 .iter()
                 .enumerate()
-                .map(|(i, k)| b.expression(decls, k, &format!("{vpath}.by[{i}]"), &each, Some(&Type::Int)).0)
+                .map(|(i, k)| {
+                    b.expression(
+                        decls,
+                        k,
+                        &format!("{vpath}.by[{i}]"),
+                        &each,
+                        Some(&Type::Int),
+                    )
+                    .0
+                })
                 .collect(),
-            one => vec![b.expression(decls, one, &join(vpath, "by"), &each, Some(&Type::Int)).0],
+            one => vec![
+                b.expression(decls, one, &join(vpath, "by"), &each, Some(&Type::Int))
+                    .0,
+            ],
         };
-        let only = m.get("only").map(|c| b.expression(decls, c, &join(vpath, "only"), &each, Some(&Type::Bool)).0);
+        let only = m.get("only").map(|c| {
+            b.expression(decls, c, &join(vpath, "only"), &each, Some(&Type::Bool))
+                .0
+        });
         // A YAML list of prizes is the list expression of its items: [5, 3, "bonus"].
         let written;
         let prizes = match prizes {
             Yaml::Sequence(items) => {
-                let items: Vec<String> = items.iter().filter_map(|i| b.expr_source(i, &join(vpath, "prizes"))).collect();
+                let items: Vec<String> = items
+                    .iter()
+                    .filter_map(|i| b.expr_source(i, &join(vpath, "prizes")))
+                    .collect();
                 written = Yaml::String(format!("[{}]", items.join(", ")));
                 &written
             }
             one => one,
         };
-        let prizes = b.expression(decls, prizes, &join(vpath, "prizes"), &scope, Some(&Type::List(Box::new(Type::Int)))).0;
+        let prizes = b
+            .expression(
+                decls,
+                prizes,
+                &join(vpath, "prizes"),
+                &scope,
+                Some(&Type::List(Box::new(Type::Int))),
+            )
+            .0;
         let ties = match m.get("ties").and_then(Yaml::as_str) {
             None => crate::award::Ties::Share,
             Some(name) => crate::award::Ties::named(name).unwrap_or_else(|| {
-                b.error(&join(vpath, "ties"), format!("unknown tie rule '{name}': share, each or next-key"));
+                b.error(
+                    &join(vpath, "ties"),
+                    format!("unknown tie rule '{name}': share, each or next-key"),
+                );
                 crate::award::Ties::Share
             }),
         };
         let Some(target) = to.as_str() else {
-            b.error(&join(vpath, "to"), "to: the number each prize is added to, such as \"vp[it]\"");
+            b.error(
+                &join(vpath, "to"),
+                "to: the number each prize is added to, such as \"vp[it]\"",
+            );
             return;
         };
-        let Some((to, to_ty)) = place(b, decls, &each, target, &join(vpath, "to")) else { return };
+        let Some((to, to_ty)) = place(b, decls, &each, target, &join(vpath, "to")) else {
+            return;
+        };
         if !Type::Int.accepts(&to_ty) {
-            b.error(&join(vpath, "to"), format!("prizes are numbers, and '{target}' is not one"));
+            b.error(
+                &join(vpath, "to"),
+                format!("prizes are numbers, and '{target}' is not one"),
+            );
         }
-        out.push(site.stmt(StmtKind::Award(Box::new(Award { among, keys, only, prizes, ties, to }))));
+        out.push(site.stmt(StmtKind::Award(Box::new(Award {
+            among,
+            keys,
+            only,
+            prizes,
+            ties,
+            to,
+        }))));
     }
 
-    fn loop_body(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, m: &Mapping, path: &str) -> BlockId {
+    fn loop_body(
+        &mut self,
+        b: &mut Builder,
+        decls: &Decls,
+        ctx: &mut ProcCtx,
+        m: &Mapping,
+        path: &str,
+    ) -> BlockId {
         match m.get("do") {
             Some(body) => self.block(b, decls, ctx, body, &join(path, "do")),
             None => {
@@ -822,16 +1589,32 @@ impl Procedures {
         BlockId::at(self.blocks.len() - 1)
     }
 
-    fn choose(&mut self, b: &mut Builder, decls: &Decls, ctx: &mut ProcCtx, arg: &Yaml, path: &str) -> Option<Choose> {
+    fn choose(
+        &mut self,
+        b: &mut Builder,
+        decls: &Decls,
+        ctx: &mut ProcCtx,
+        arg: &Yaml,
+        path: &str,
+    ) -> Option<Choose> {
         let Some(m) = arg.as_mapping() else {
-            b.error(path, "choose takes a mapping: {who: …, prompt: …, options: [...]}");
+            b.error(
+                path,
+                "choose takes a mapping: {who: …, prompt: …, options: [...]}",
+            );
             return None;
         };
         b.check_keys(m, path, &["who", "prompt", "options"]);
         let scope_locals = ctx.visible.clone();
-        let scope = crate::load::Scope { locals: &scope_locals, it: None };
+        let scope = crate::load::Scope {
+            locals: &scope_locals,
+            it: None,
+        };
         let who = match m.get("who") {
-            Some(w) => b.expression(decls, w, &join(path, "who"), &scope, Some(&Type::Player)).0,
+            Some(w) => {
+                b.expression(decls, w, &join(path, "who"), &scope, Some(&Type::Player))
+                    .0
+            }
             None => {
                 b.error(path, "choose needs 'who': the player who decides");
                 return None;
@@ -842,19 +1625,32 @@ impl Procedures {
             None => Template::literal("choose"),
         };
         let Some(options) = m.get("options").and_then(Yaml::as_sequence) else {
-            b.error(path, "choose needs 'options': a list of {label: …, do: [...]}");
+            b.error(
+                path,
+                "choose needs 'options': a list of {label: …, do: [...]}",
+            );
             return None;
         };
         // An option is numbered by 16 bits, one number kept for a round's `done`.
         if options.len() >= MAX_IDS {
-            b.error(&join(path, "options"), format!("a choose has at most {} options, not {}", MAX_IDS - 1, options.len()));
+            b.error(
+                &join(path, "options"),
+                format!(
+                    "a choose has at most {} options, not {}",
+                    MAX_IDS - 1,
+                    options.len()
+                ),
+            );
             return None;
         }
         let mut groups = Vec::new();
         for (i, opt) in options.iter().enumerate() {
             let opath = format!("{path}.options[{i}]");
             let Some(om) = opt.as_mapping() else {
-                b.error(&opath, "an option is a mapping: {label: …, for: {x: list}, if: …, do: [...]}");
+                b.error(
+                    &opath,
+                    "an option is a mapping: {label: …, for: {x: list}, if: …, do: [...]}",
+                );
                 continue;
             };
             b.check_keys(om, &opath, &["label", "for", "if", "do", "rule", "doc"]);
@@ -862,35 +1658,61 @@ impl Procedures {
             let mut bindings = Vec::new();
             if let Some(f) = om.get("for") {
                 let fpath = join(&opath, "for");
-                let Some(names) = option_bindings(b, f, &fpath) else { continue };
+                let Some(names) = option_bindings(b, f, &fpath) else {
+                    continue;
+                };
                 // Each list may read the names before it (the lists are nested loops).
                 for (var, list_yaml) in names {
                     let so_far = ctx.visible.clone();
-                    let scope = crate::load::Scope { locals: &so_far, it: None };
-                    let (list, ty) = b.expression(decls, &list_yaml, &join(&fpath, &var), &scope, None);
+                    let scope = crate::load::Scope {
+                        locals: &so_far,
+                        it: None,
+                    };
+                    let (list, ty) =
+                        b.expression(decls, &list_yaml, &join(&fpath, &var), &scope, None);
                     let elem = list_element(b, &ty, &join(&fpath, &var));
                     bindings.push((ctx.declare(&var, elem), list));
                 }
             }
             let inner_locals = ctx.visible.clone();
-            let inner = crate::load::Scope { locals: &inner_locals, it: None };
+            let inner = crate::load::Scope {
+                locals: &inner_locals,
+                it: None,
+            };
             let label = match om.get("label") {
                 Some(l) => b.template(decls, l, &join(&opath, "label"), &inner),
                 None => {
-                    b.error(&opath, "an option needs a 'label' (what traces and players see)");
+                    b.error(
+                        &opath,
+                        "an option needs a 'label' (what traces and players see)",
+                    );
                     Template::literal("?")
                 }
             };
-            let condition = om.get("if").map(|c| b.expression(decls, c, &join(&opath, "if"), &inner, Some(&Type::Bool)).0);
+            let condition = om.get("if").map(|c| {
+                b.expression(decls, c, &join(&opath, "if"), &inner, Some(&Type::Bool))
+                    .0
+            });
             let body = match om.get("do") {
                 Some(d) => self.block(b, decls, ctx, d, &join(&opath, "do")),
                 None => self.block(b, decls, ctx, &Yaml::Null, &opath),
             };
             ctx.visible.truncate(visible);
             let rule = b.rule(om, &opath);
-            groups.push(OptionGroup { label, bindings, condition, by_row: None, body, rule });
+            groups.push(OptionGroup {
+                label,
+                bindings,
+                condition,
+                by_row: None,
+                body,
+                rule,
+            });
         }
-        Some(Choose { who, prompt, groups })
+        Some(Choose {
+            who,
+            prompt,
+            groups,
+        })
     }
 }
 
@@ -914,7 +1736,10 @@ fn case_value(b: &mut Builder, decls: &Decls, ty: &Type, key: &Yaml, path: &str)
                 Some(r) => Some(Value::Row(*t, r as u16)),
                 None => {
                     let hint = crate::hints::did_you_mean(id, &table.row_ids);
-                    b.error(path, format!("table {} has no row '{id}'{hint}", table.name));
+                    b.error(
+                        path,
+                        format!("table {} has no row '{id}'{hint}", table.name),
+                    );
                     None
                 }
             }
@@ -923,7 +1748,10 @@ fn case_value(b: &mut Builder, decls: &Decls, ty: &Type, key: &Yaml, path: &str)
         (Type::Bool, Yaml::Bool(v)) => Some(Value::Bool(*v)),
         (Type::Str, Yaml::String(text)) => Some(Value::Str(Arc::from(text.as_str()))),
         (Type::Any, _) => {
-            b.error(path, "match needs a value of a known type (a row, a number, true/false or a text)");
+            b.error(
+                path,
+                "match needs a value of a known type (a row, a number, true/false or a text)",
+            );
             None
         }
         _ => {
@@ -934,8 +1762,18 @@ fn case_value(b: &mut Builder, decls: &Decls, ty: &Type, key: &Yaml, path: &str)
 }
 
 /// A statement whose argument is a zone instance (`shuffle: deck`, `clear: "hand[p]"`).
-fn on_zone(b: &mut Builder, decls: &Decls, ctx: &ProcCtx, site: &Site, out: &mut Vec<Stmt>, kind: fn(ZoneRead) -> StmtKind) {
-    let scope = crate::load::Scope { locals: &ctx.visible, it: None };
+fn on_zone(
+    b: &mut Builder,
+    decls: &Decls,
+    ctx: &ProcCtx,
+    site: &Site,
+    out: &mut Vec<Stmt>,
+    kind: fn(ZoneRead) -> StmtKind,
+) {
+    let scope = crate::load::Scope {
+        locals: &ctx.visible,
+        it: None,
+    };
     if let Some((zone, _)) = zone_expr(b, decls, &scope, site.arg, &site.vpath) {
         out.push(site.stmt(kind(zone)));
     }
@@ -943,7 +1781,10 @@ fn on_zone(b: &mut Builder, decls: &Decls, ctx: &ProcCtx, site: &Site, out: &mut
 
 fn is_identifier(s: &str) -> bool {
     let mut chars = s.chars();
-    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_') && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// The verb's argument as a mapping (`move: { from: …, to: … }`), or an error saying so.
@@ -956,7 +1797,13 @@ fn mapping_arg<'y>(b: &mut Builder, site: &Site<'y>) -> Option<&'y Mapping> {
 }
 
 /// `{x: list}` compiled: the name, the list and the type of its elements.
-fn bound_list(b: &mut Builder, decls: &Decls, scope: &crate::load::Scope, arg: &Yaml, vpath: &str) -> Option<(String, Ir, Type)> {
+fn bound_list(
+    b: &mut Builder,
+    decls: &Decls,
+    scope: &crate::load::Scope,
+    arg: &Yaml,
+    vpath: &str,
+) -> Option<(String, Ir, Type)> {
     let (var, list_yaml) = single_binding(b, arg, vpath)?;
     let (list, ty) = b.expression(decls, &list_yaml, &join(vpath, &var), scope, None);
     let elem = list_element(b, &ty, &join(vpath, &var));
@@ -1017,7 +1864,13 @@ fn list_element(b: &mut Builder, ty: &Type, path: &str) -> Type {
 }
 
 /// An assignable place: a local, a global variable, `var[index]`, `var[i, j]` or `player.var`.
-fn place(b: &mut Builder, decls: &Decls, scope: &crate::load::Scope, target: &str, path: &str) -> Option<(Place, Type)> {
+fn place(
+    b: &mut Builder,
+    decls: &Decls,
+    scope: &crate::load::Scope,
+    target: &str,
+    path: &str,
+) -> Option<(Place, Type)> {
     let (ast, source) = b.parse_expression(&Yaml::String(target.to_string()), path)?;
     let fail = |b: &mut Builder, msg: String| {
         b.expr_error(path, &source, ast.span, msg);
@@ -1029,10 +1882,25 @@ fn place(b: &mut Builder, decls: &Decls, scope: &crate::load::Scope, target: &st
                 return Some((Place::Local(Slot(*slot)), ty.clone()));
             }
             match decls.vars.position(&n.text) {
-                Some(i) if decls.vars[i].per == Domain::Global => Some((Place::Var { var: VarId::at(i), index: None }, decls.vars[i].ty.clone())),
-                Some(i) => fail(b, format!("'{}' has one value per index: write {}{}", n.text, n.text, super::expr::blanks(decls.vars[i].per))),
+                Some(i) if decls.vars[i].per == Domain::Global => Some((
+                    Place::Var {
+                        var: VarId::at(i),
+                        index: None,
+                    },
+                    decls.vars[i].ty.clone(),
+                )),
+                Some(i) => fail(
+                    b,
+                    format!(
+                        "'{}' has one value per index: write {}{}",
+                        n.text,
+                        n.text,
+                        super::expr::blanks(decls.vars[i].per)
+                    ),
+                ),
                 None => {
-                    let mut names: Vec<String> = decls.vars.iter().map(|v| v.name.clone()).collect();
+                    let mut names: Vec<String> =
+                        decls.vars.iter().map(|v| v.name.clone()).collect();
                     names.extend(scope.locals.iter().map(|(l, _, _)| l.clone()));
                     let hint = did_you_mean(&n.text, &names);
                     fail(b, format!("unknown variable '{}'{hint}", n.text))
@@ -1056,20 +1924,48 @@ fn place(b: &mut Builder, decls: &Decls, scope: &crate::load::Scope, target: &st
             };
             let var = &decls.vars[i];
             if var.per == Domain::Global {
-                return fail(b, format!("'{var_name}' has a single value: it cannot be indexed"));
+                return fail(
+                    b,
+                    format!("'{var_name}' has a single value: it cannot be indexed"),
+                );
             }
             let keys = var.per.keys();
             if indexes.len() != keys.len() {
-                return fail(b, decls.keys_message(&format!("'{var_name}'"), &var_name, var.per));
+                return fail(
+                    b,
+                    decls.keys_message(&format!("'{var_name}'"), &var_name, var.per),
+                );
             }
-            let parts = keys.iter().zip(indexes).map(|(key, index)| b.compile_ast(decls, index, &source, path, scope, &key.index_type())).collect();
-            Some((Place::Var { var: VarId::at(i), index: Some(decls.key_index(var.per, parts)) }, var.ty.clone()))
+            let parts = keys
+                .iter()
+                .zip(indexes)
+                .map(|(key, index)| {
+                    b.compile_ast(decls, index, &source, path, scope, &key.index_type())
+                })
+                .collect();
+            Some((
+                Place::Var {
+                    var: VarId::at(i),
+                    index: Some(decls.key_index(var.per, parts)),
+                },
+                var.ty.clone(),
+            ))
         }
-        _ => fail(b, "cannot assign to this: expected a variable, var[index], player.var or a local".into()),
+        _ => fail(
+            b,
+            "cannot assign to this: expected a variable, var[index], player.var or a local".into(),
+        ),
     }
 }
 
-fn zone_arg(b: &mut Builder, decls: &Decls, scope: &crate::load::Scope, m: &Mapping, key: &str, path: &str) -> Option<(ZoneRead, Type)> {
+fn zone_arg(
+    b: &mut Builder,
+    decls: &Decls,
+    scope: &crate::load::Scope,
+    m: &Mapping,
+    key: &str,
+    path: &str,
+) -> Option<(ZoneRead, Type)> {
     match m.get(key) {
         Some(v) => zone_expr(b, decls, scope, v, &join(path, key)),
         None => {
@@ -1080,7 +1976,13 @@ fn zone_arg(b: &mut Builder, decls: &Decls, scope: &crate::load::Scope, m: &Mapp
 }
 
 /// A zone instance named in a statement: `deck` or `hand[p]`.
-fn zone_expr(b: &mut Builder, decls: &Decls, scope: &crate::load::Scope, v: &Yaml, path: &str) -> Option<(ZoneRead, Type)> {
+fn zone_expr(
+    b: &mut Builder,
+    decls: &Decls,
+    scope: &crate::load::Scope,
+    v: &Yaml,
+    path: &str,
+) -> Option<(ZoneRead, Type)> {
     let (ast, source) = b.parse_expression(v, path)?;
     let (name, indexes) = match super::expr::name_and_indexes(&ast) {
         Some((n, indexes)) => (n.text.as_str(), indexes),

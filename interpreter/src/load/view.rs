@@ -8,12 +8,24 @@ use serde_yaml::{Mapping, Value as Yaml};
 use super::expr::Scope;
 use super::{join, Builder, Decls};
 use crate::hints::did_you_mean;
-use crate::model::{Board, BoardId, Domain, HexHint, Table, TrackHint, Var, VarId, ViewHints, Zone, ZoneId};
+use crate::model::{
+    Board, BoardId, Domain, HexHint, Table, TrackHint, Var, VarId, ViewHints, Zone, ZoneId,
+};
 use crate::value::{TableId, Type};
 
 impl Builder {
-    pub(super) fn view(&mut self, value: Option<&Yaml>, decls: &Decls, tables: &[Table], vars: &[Var], zones: &[Zone], boards: &[Board]) -> ViewHints {
-        let Some(value) = value else { return default_view(tables, vars, zones, boards) };
+    pub(super) fn view(
+        &mut self,
+        value: Option<&Yaml>,
+        decls: &Decls,
+        tables: &[Table],
+        vars: &[Var],
+        zones: &[Zone],
+        boards: &[Board],
+    ) -> ViewHints {
+        let Some(value) = value else {
+            return default_view(tables, vars, zones, boards);
+        };
         let Some(m) = value.as_mapping() else {
             self.error("view", "expected a mapping: {counters: [...], zones: [...], tracks: [...], boards: [...], hexes: {...}}");
             return ViewHints::default();
@@ -22,27 +34,57 @@ impl Builder {
         let var_names: Vec<&str> = vars.iter().map(|v| v.name.as_str()).collect();
         let zone_names: Vec<&str> = zones.iter().map(|z| z.name.as_str()).collect();
         let board_names: Vec<&str> = boards.iter().map(|b| b.name.as_str()).collect();
-        let counters = self.named_list(m, "counters", "a state variable", &var_names).into_iter().filter_map(|(i, path)| {
-            match vars[i].per {
+        let counters = self
+            .named_list(m, "counters", "a state variable", &var_names)
+            .into_iter()
+            .filter_map(|(i, path)| match vars[i].per {
                 Domain::Global | Domain::Players => Some(VarId::at(i)),
                 _ => {
-                    self.error(&path, format!("'{}' is per {}: a counter is a single variable or one per player", vars[i].name, domain_text(vars[i].per, tables)));
+                    self.error(
+                        &path,
+                        format!(
+                            "'{}' is per {}: a counter is a single variable or one per player",
+                            vars[i].name,
+                            domain_text(vars[i].per, tables)
+                        ),
+                    );
                     None
                 }
-            }
-        });
+            });
         let counters = counters.collect();
-        let zone_list = self.named_list(m, "zones", "a zone", &zone_names).into_iter().map(|(i, _)| ZoneId::at(i)).collect();
-        let board_list = self.named_list(m, "boards", "a board", &board_names).into_iter().map(|(i, _)| BoardId::at(i)).collect();
+        let zone_list = self
+            .named_list(m, "zones", "a zone", &zone_names)
+            .into_iter()
+            .map(|(i, _)| ZoneId::at(i))
+            .collect();
+        let board_list = self
+            .named_list(m, "boards", "a board", &board_names)
+            .into_iter()
+            .map(|(i, _)| BoardId::at(i))
+            .collect();
         let tracks = self.tracks(m.get("tracks"), decls, tables, zones, &zone_names);
         let hexes = m.get("hexes").and_then(|h| self.hexes(h, decls, tables));
-        ViewHints { counters, zones: zone_list, tracks, boards: board_list, hexes }
+        ViewHints {
+            counters,
+            zones: zone_list,
+            tracks,
+            boards: board_list,
+            hexes,
+        }
     }
 
     /// `key: [name, …]`: each name's index among `names`, with its YAML path.
-    fn named_list(&mut self, m: &Mapping, key: &str, what: &str, names: &[&str]) -> Vec<(usize, String)> {
+    fn named_list(
+        &mut self,
+        m: &Mapping,
+        key: &str,
+        what: &str,
+        names: &[&str],
+    ) -> Vec<(usize, String)> {
         let path = join("view", key);
-        let Some(value) = m.get(key) else { return Vec::new() };
+        let Some(value) = m.get(key) else {
+            return Vec::new();
+        };
         let Some(items) = value.as_sequence() else {
             self.error(&path, format!("expected a list of names, each {what}"));
             return Vec::new();
@@ -55,7 +97,10 @@ impl Builder {
                     Some(found) => out.push((found, at)),
                     None => {
                         let candidates: Vec<String> = names.iter().map(|n| n.to_string()).collect();
-                        self.error(&at, format!("'{name}' is not {what}{}", did_you_mean(name, &candidates)));
+                        self.error(
+                            &at,
+                            format!("'{name}' is not {what}{}", did_you_mean(name, &candidates)),
+                        );
                     }
                 },
                 None => self.error(&at, format!("expected the name of {what}")),
@@ -64,10 +109,22 @@ impl Builder {
         out
     }
 
-    fn tracks(&mut self, value: Option<&Yaml>, decls: &Decls, tables: &[Table], zones: &[Zone], zone_names: &[&str]) -> Vec<TrackHint> {
-        let Some(value) = value else { return Vec::new() };
+    fn tracks(
+        &mut self,
+        value: Option<&Yaml>,
+        decls: &Decls,
+        tables: &[Table],
+        zones: &[Zone],
+        zone_names: &[&str],
+    ) -> Vec<TrackHint> {
+        let Some(value) = value else {
+            return Vec::new();
+        };
         let Some(items) = value.as_sequence() else {
-            self.error("view.tracks", "expected a list of {zone: …, slots: …, label: …}");
+            self.error(
+                "view.tracks",
+                "expected a list of {zone: …, slots: …, label: …}",
+            );
             return Vec::new();
         };
         let mut out = Vec::new();
@@ -84,7 +141,10 @@ impl Builder {
             };
             let Some(z) = zone_names.iter().position(|n| *n == name) else {
                 let candidates: Vec<String> = zone_names.iter().map(|n| n.to_string()).collect();
-                self.error(&join(&path, "zone"), format!("'{name}' is not a zone{}", did_you_mean(name, &candidates)));
+                self.error(
+                    &join(&path, "zone"),
+                    format!("'{name}' is not a zone{}", did_you_mean(name, &candidates)),
+                );
                 continue;
             };
             let it = match zones[z].per {
@@ -97,9 +157,18 @@ impl Builder {
                 }
             };
             let scope = Scope { locals: &[], it };
-            let slots = t.get("slots").map(|s| self.expression(decls, s, &join(&path, "slots"), &scope, Some(&Type::Int)).0);
-            let label = t.get("label").map(|l| self.template(decls, l, &join(&path, "label"), &scope));
-            out.push(TrackHint { zone: ZoneId::at(z), slots, label });
+            let slots = t.get("slots").map(|s| {
+                self.expression(decls, s, &join(&path, "slots"), &scope, Some(&Type::Int))
+                    .0
+            });
+            let label = t
+                .get("label")
+                .map(|l| self.template(decls, l, &join(&path, "label"), &scope));
+            out.push(TrackHint {
+                zone: ZoneId::at(z),
+                slots,
+                label,
+            });
         }
         out
     }
@@ -107,7 +176,10 @@ impl Builder {
     fn hexes(&mut self, value: &Yaml, decls: &Decls, tables: &[Table]) -> Option<HexHint> {
         let path = "view.hexes";
         let Some(h) = value.as_mapping() else {
-            self.error(path, "expected a mapping: {table: …, text: …, mark: …, colour: …, if: …}");
+            self.error(
+                path,
+                "expected a mapping: {table: …, text: …, mark: …, colour: …, if: …}",
+            );
             return None;
         };
         self.check_keys(h, path, &crate::format::key_lists().hexes);
@@ -117,19 +189,41 @@ impl Builder {
         };
         let Some(t) = tables.iter().position(|t| t.name == name) else {
             let candidates: Vec<String> = tables.iter().map(|t| t.name.clone()).collect();
-            self.error(&join(path, "table"), format!("'{name}' is not a table{}", did_you_mean(name, &candidates)));
+            self.error(
+                &join(path, "table"),
+                format!("'{name}' is not a table{}", did_you_mean(name, &candidates)),
+            );
             return None;
         };
         if tables[t].geometry.as_ref().and_then(|g| g.layout).is_none() {
             self.error(&join(path, "table"), format!("table '{name}' has no hex geometry with coordinates (geometry: {{hex: even-q, x: …, y: …}})"));
             return None;
         }
-        let scope = Scope { locals: &[], it: Some(Type::Row(TableId::at(t))) };
-        let text = h.get("text").map(|v| self.template(decls, v, &join(path, "text"), &scope));
-        let mark = h.get("mark").map(|v| self.template(decls, v, &join(path, "mark"), &scope));
-        let colour = h.get("colour").map(|v| self.expression(decls, v, &join(path, "colour"), &scope, Some(&Type::Str)).0);
-        let shown = h.get("if").map(|v| self.expression(decls, v, &join(path, "if"), &scope, Some(&Type::Bool)).0);
-        Some(HexHint { table: TableId::at(t), text, mark, colour, shown })
+        let scope = Scope {
+            locals: &[],
+            it: Some(Type::Row(TableId::at(t))),
+        };
+        let text = h
+            .get("text")
+            .map(|v| self.template(decls, v, &join(path, "text"), &scope));
+        let mark = h
+            .get("mark")
+            .map(|v| self.template(decls, v, &join(path, "mark"), &scope));
+        let colour = h.get("colour").map(|v| {
+            self.expression(decls, v, &join(path, "colour"), &scope, Some(&Type::Str))
+                .0
+        });
+        let shown = h.get("if").map(|v| {
+            self.expression(decls, v, &join(path, "if"), &scope, Some(&Type::Bool))
+                .0
+        });
+        Some(HexHint {
+            table: TableId::at(t),
+            text,
+            mark,
+            colour,
+            shown,
+        })
     }
 }
 
@@ -139,16 +233,21 @@ fn default_view(tables: &[Table], vars: &[Var], zones: &[Zone], boards: &[Board]
     let counters = vars
         .iter()
         .enumerate()
-        .filter(|(_, v)| v.per == Domain::Players && !v.internal && matches!(v.ty, Type::Int | Type::Bool))
+        .filter(|(_, v)| {
+            v.per == Domain::Players && !v.internal && matches!(v.ty, Type::Int | Type::Bool)
+        })
         .map(|(i, _)| VarId::at(i))
         .collect();
-    let hexes = tables.iter().position(|t| t.geometry.as_ref().and_then(|g| g.layout).is_some()).map(|t| HexHint {
-        table: TableId::at(t),
-        text: None,
-        mark: None,
-        colour: None,
-        shown: None,
-    });
+    let hexes = tables
+        .iter()
+        .position(|t| t.geometry.as_ref().and_then(|g| g.layout).is_some())
+        .map(|t| HexHint {
+            table: TableId::at(t),
+            text: None,
+            mark: None,
+            colour: None,
+            shown: None,
+        });
     ViewHints {
         counters,
         zones: (0..zones.len()).map(ZoneId::at).collect(),

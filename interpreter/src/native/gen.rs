@@ -11,7 +11,9 @@
 use std::fmt::Write;
 
 use crate::ir::{ArithOp, Code, Expr, Key, Quantifier, Total, ZoneRead};
-use crate::model::{AssignMode, BlockId, Element, Game, MoveAt, MoveWhat, OptionGroup, Place, RemoveWhat, StmtKind};
+use crate::model::{
+    AssignMode, BlockId, Element, Game, MoveAt, MoveWhat, OptionGroup, Place, RemoveWhat, StmtKind,
+};
 use crate::value::Value;
 
 /// Generated source and the IR nodes its walker calls read.
@@ -24,14 +26,29 @@ pub struct Generated<'g> {
 
 /// Generates the native code of `game`, or says which statement it cannot compile.
 pub fn generate(game: &Game) -> Result<Generated<'_>, String> {
-    let mut g = Gen { game, exprs: Vec::new(), functions: Vec::new(), constants: Vec::new(), it: false, listing: None };
+    let mut g = Gen {
+        game,
+        exprs: Vec::new(),
+        functions: Vec::new(),
+        constants: Vec::new(),
+        it: false,
+        listing: None,
+    };
     let max_depth = g.check_procedures()?;
     let mut body = String::new();
     for (i, p) in game.procedures.iter().enumerate() {
         let mut f = String::new();
         let params = p.params.len();
-        let _ = writeln!(f, "\n/// procedures.{}\nfn p{i}(cx: &mut Cx, args: [Value; {params}]) -> Flow {{", p.name);
-        let _ = writeln!(f, "    let mut l: [Value; {}] = [NONE; {}];", p.locals, p.locals);
+        let _ = writeln!(
+            f,
+            "\n/// procedures.{}\nfn p{i}(cx: &mut Cx, args: [Value; {params}]) -> Flow {{",
+            p.name
+        );
+        let _ = writeln!(
+            f,
+            "    let mut l: [Value; {}] = [NONE; {}];",
+            p.locals, p.locals
+        );
         if params > 0 {
             let names: Vec<String> = (0..params).map(|k| format!("a{k}")).collect();
             let _ = writeln!(f, "    let [{}] = args;", names.join(", "));
@@ -54,21 +71,38 @@ pub fn generate(game: &Game) -> Result<Generated<'_>, String> {
         functions.push_str(&g.function(id)?);
     }
     let mut text = String::new();
-    let _ = writeln!(text, "//! Native code of the ruleset `{}`, generated from its optimized IR by", game.meta.name);
+    let _ = writeln!(
+        text,
+        "//! Native code of the ruleset `{}`, generated from its optimized IR by",
+        game.meta.name
+    );
     text.push_str("//! `frontier_interpreter::native::generate`. Do not edit: `FRONTIER_NATIVE_WRITE=1 cargo test\n");
     text.push_str("//! -p frontier-tests --test native_modules` writes it again, and that test fails while it\n");
     text.push_str("//! is not what the generator makes of the ruleset.\n");
     text.push_str("#![allow(clippy::all, unused_parens, unreachable_code, non_upper_case_globals, while_true, unused_mut, unused_assignments, unused_variables)]\n\n");
     text.push_str("use frontier_interpreter::native::rt::*;\n\n");
-    let _ = writeln!(text, "/// Calls of the walker's evaluator: {} IR nodes. Deepest nesting: {max_depth} frames.", g.exprs.len());
+    let _ = writeln!(
+        text,
+        "/// Calls of the walker's evaluator: {} IR nodes. Deepest nesting: {max_depth} frames.",
+        g.exprs.len()
+    );
     text.push_str("pub fn play(cx: &mut Cx) -> Flow {\n");
-    let _ = writeln!(text, "    p{}(cx, [])?;\n    p{}(cx, [])?;\n    Ok(())\n}}", game.setup.index(), game.play.index());
+    let _ = writeln!(
+        text,
+        "    p{}(cx, [])?;\n    p{}(cx, [])?;\n    Ok(())\n}}",
+        game.setup.index(),
+        game.play.index()
+    );
     text.push_str(&body);
     text.push_str(&functions);
     for constant in &g.constants {
         text.push_str(constant);
     }
-    Ok(Generated { text, exprs: g.exprs, max_depth })
+    Ok(Generated {
+        text,
+        exprs: g.exprs,
+        max_depth,
+    })
 }
 
 struct Gen<'g> {
@@ -99,7 +133,9 @@ impl<'g> Gen<'g> {
             let mut deepest = 0;
             for stmt in &game.blocks[block.index()] {
                 let inner = match &stmt.kind {
-                    StmtKind::If { then, otherwise, .. } => {
+                    StmtKind::If {
+                        then, otherwise, ..
+                    } => {
                         let a = depth(game, *then, visiting)?;
                         let b = match otherwise {
                             Some(o) => depth(game, *o, visiting)?,
@@ -107,7 +143,9 @@ impl<'g> Gen<'g> {
                         };
                         a.max(b)
                     }
-                    StmtKind::ForEach { body, .. } | StmtKind::Repeat { body, .. } | StmtKind::While { body, .. } => depth(game, *body, visiting)?,
+                    StmtKind::ForEach { body, .. }
+                    | StmtKind::Repeat { body, .. }
+                    | StmtKind::While { body, .. } => depth(game, *body, visiting)?,
                     StmtKind::Choose(c) => {
                         let mut m = 0;
                         for g in &c.groups {
@@ -132,7 +170,11 @@ impl<'g> Gen<'g> {
         }
         // Setup runs above play's frame.
         let (setup, play) = (self.game.setup.index(), self.game.play.index());
-        let setup = 1 + depth(self.game, self.game.procedures[setup].body, &mut vec![setup])?;
+        let setup = 1 + depth(
+            self.game,
+            self.game.procedures[setup].body,
+            &mut vec![setup],
+        )?;
         let play = depth(self.game, self.game.procedures[play].body, &mut vec![play])?;
         Ok(setup.max(play))
     }
@@ -157,13 +199,21 @@ impl<'g> Gen<'g> {
         let i = indent(depth);
         let unsupported = |what: &str| Err(format!("{origin}: {what} is not compiled natively"));
         Ok(match kind {
-            StmtKind::Assign { target: Place::Local(slot), value, mode } => match mode {
+            StmtKind::Assign {
+                target: Place::Local(slot),
+                value,
+                mode,
+            } => match mode {
                 AssignMode::Set => format!("{i}l[{}] = {};\n", slot.index(), self.value(value)),
                 AssignMode::Add => {
                     format!("{i}{{ let v = {}; l[{s}] = Value::Int(add(as_int(&l[{s}])?, as_int(&v)?)?); }}\n", self.value(value), s = slot.index())
                 }
             },
-            StmtKind::Assign { target: Place::Var { var, index }, value, mode } => {
+            StmtKind::Assign {
+                target: Place::Var { var, index },
+                value,
+                mode,
+            } => {
                 let decl = &self.game.vars[var.index()];
                 let len = self.game.domain_len(decl.per);
                 let slot = match index {
@@ -173,40 +223,79 @@ impl<'g> Gen<'g> {
                 let value = match (mode, &decl.ty) {
                     (AssignMode::Add, _) => format!("add(cx.state.ints[s], {})?", self.int(value)),
                     (AssignMode::Set, crate::value::Type::Int) => self.int(value),
-                    (AssignMode::Set, crate::value::Type::Bool) => format!("({}) as i64", self.truth(value)),
-                    (AssignMode::Set, _) => format!("{{ let v = {}; cx.stored({}, &v)? }}", self.value(value), var.index()),
+                    (AssignMode::Set, crate::value::Type::Bool) => {
+                        format!("({}) as i64", self.truth(value))
+                    }
+                    (AssignMode::Set, _) => format!(
+                        "{{ let v = {}; cx.stored({}, &v)? }}",
+                        self.value(value),
+                        var.index()
+                    ),
                 };
                 format!("{i}{{ let s = {slot}; let n = {value}; cx.state.ints[s] = n; }}\n")
             }
-            StmtKind::Move { from, to, what, at: MoveAt::Bottom } => {
+            StmtKind::Move {
+                from,
+                to,
+                what,
+                at: MoveAt::Bottom,
+            } => {
                 let (f, t) = (self.instance(from), self.instance(to));
                 match what {
                     MoveWhat::Item(item) => {
                         format!("{i}{{ let f = {f}; let t = {t}; let v = {}; cx.move_item(f, t, {}, &v)?; }}\n", self.value(item), element(from.of))
                     }
-                    MoveWhat::Top(n) => format!("{i}{{ let f = {f}; let t = {t}; let n = {}; cx.move_top(f, t, n); }}\n", self.int(n)),
-                    MoveWhat::All => format!("{i}{{ let f = {f}; let t = {t}; cx.move_all(f, t); }}\n"),
+                    MoveWhat::Top(n) => format!(
+                        "{i}{{ let f = {f}; let t = {t}; let n = {}; cx.move_top(f, t, n); }}\n",
+                        self.int(n)
+                    ),
+                    MoveWhat::All => {
+                        format!("{i}{{ let f = {f}; let t = {t}; cx.move_all(f, t); }}\n")
+                    }
                 }
             }
             StmtKind::Move { .. } => return unsupported("a move to the top or a position"),
             StmtKind::Push { to, value } => {
-                format!("{i}{{ let z = {}; let v = {}; cx.push(z, {}, &v)?; }}\n", self.instance(to), self.value(value), element(to.of))
+                format!(
+                    "{i}{{ let z = {}; let v = {}; cx.push(z, {}, &v)?; }}\n",
+                    self.instance(to),
+                    self.value(value),
+                    element(to.of)
+                )
             }
             StmtKind::Remove { from, what } => match what {
-                RemoveWhat::At(at) => format!("{i}{{ let z = {}; let at = {}; cx.remove_at(z, at)?; }}\n", self.instance(from), self.int(at)),
-                RemoveWhat::Item(item) => format!("{i}{{ let z = {}; let v = {}; cx.remove_item(z, &v); }}\n", self.instance(from), self.value(item)),
+                RemoveWhat::At(at) => format!(
+                    "{i}{{ let z = {}; let at = {}; cx.remove_at(z, at)?; }}\n",
+                    self.instance(from),
+                    self.int(at)
+                ),
+                RemoveWhat::Item(item) => format!(
+                    "{i}{{ let z = {}; let v = {}; cx.remove_item(z, &v); }}\n",
+                    self.instance(from),
+                    self.value(item)
+                ),
             },
-            StmtKind::Shuffle { zone } => format!("{i}{{ let z = {}; cx.shuffle(z)?; }}\n", self.instance(zone)),
+            StmtKind::Shuffle { zone } => format!(
+                "{i}{{ let z = {}; cx.shuffle(z)?; }}\n",
+                self.instance(zone)
+            ),
             StmtKind::Draw(draw) => {
                 // As the walker's `draw`: the instances are read again every round; a
                 // refilled pile's shuffle is a step, after which the statement runs again.
-                let (from, to, count) = (self.instance(&draw.from), self.instance(&draw.to), self.int(&draw.count));
+                let (from, to, count) = (
+                    self.instance(&draw.from),
+                    self.instance(&draw.to),
+                    self.int(&draw.count),
+                );
                 let mut s = format!("{i}{{\n{i}    let mut rounds = {count};\n{i}    let mut refilled = false;\n{i}    while rounds > 0 {{\n");
                 let _ = writeln!(s, "{i}        let mut source = {from};");
                 let refillable = match &draw.refill {
                     Some(refill) => {
                         let pile = self.instance(refill);
-                        let _ = writeln!(s, "{i}        if !refilled && cx.state.zones[source].is_empty() {{");
+                        let _ = writeln!(
+                            s,
+                            "{i}        if !refilled && cx.state.zones[source].is_empty() {{"
+                        );
                         let _ = writeln!(s, "{i}            let pile = {pile};\n{i}            cx.move_all(pile, source);\n{i}            source = {from};");
                         let _ = writeln!(s, "{i}            if cx.state.zones[source].len() > 1 {{\n{i}                cx.shuffle(source)?;\n{i}                cx.tick()?;\n{i}                refilled = true;\n{i}                continue;\n{i}            }}\n{i}        }}");
                         format!("!cx.state.zones[{}].is_empty()", self.instance(refill))
@@ -214,7 +303,10 @@ impl<'g> Gen<'g> {
                     None => "false".to_string(),
                 };
                 let _ = writeln!(s, "{i}        refilled = false;\n{i}        if cx.state.zones[source].is_empty() {{");
-                let _ = writeln!(s, "{i}            if !({refillable}) {{ break; }}\n{i}        }} else {{");
+                let _ = writeln!(
+                    s,
+                    "{i}            if !({refillable}) {{ break; }}\n{i}        }} else {{"
+                );
                 let _ = writeln!(s, "{i}            let target = {to};\n{i}            cx.move_one(source, target);\n{i}        }}");
                 let _ = writeln!(s, "{i}        rounds -= 1;\n{i}    }}\n{i}}}");
                 s
@@ -222,7 +314,11 @@ impl<'g> Gen<'g> {
             StmtKind::Clear { .. } => return unsupported("clear"),
             StmtKind::Reveal { .. } => return unsupported("reveal"),
             StmtKind::Place { .. } => return unsupported("place"),
-            StmtKind::If { cond, then, otherwise } => {
+            StmtKind::If {
+                cond,
+                then,
+                otherwise,
+            } => {
                 let mut s = format!("{i}if {} {{\n", self.truth(cond));
                 s.push_str(&self.block(*then, depth + 1)?);
                 if let Some(o) = otherwise {
@@ -239,7 +335,10 @@ impl<'g> Gen<'g> {
                 s
             }
             StmtKind::Repeat { count, body } => {
-                let mut s = format!("{i}{{ let mut left = {}; while left > 0 {{ left -= 1;\n", self.int(count));
+                let mut s = format!(
+                    "{i}{{ let mut left = {}; while left > 0 {{ left -= 1;\n",
+                    self.int(count)
+                );
                 s.push_str(&self.block(*body, depth + 1)?);
                 let _ = writeln!(s, "{i}}} }}");
                 s
@@ -250,14 +349,22 @@ impl<'g> Gen<'g> {
                 let _ = writeln!(s, "{i}}}");
                 s
             }
-            StmtKind::RepeatUpTo { .. } | StmtKind::EndLoop => return unsupported("repeat: { up_to }"),
+            StmtKind::RepeatUpTo { .. } | StmtKind::EndLoop => {
+                return unsupported("repeat: { up_to }")
+            }
             StmtKind::Choose(choose) => self.choose(choose, origin, depth)?,
             StmtKind::Random { .. } => return unsupported("random"),
-            StmtKind::Call { proc, args, into: None } => {
+            StmtKind::Call {
+                proc,
+                args,
+                into: None,
+            } => {
                 let args: Vec<String> = args.iter().map(|a| self.value(a)).collect();
                 format!("{i}p{}(cx, [{}])?;\n", proc.index(), args.join(", "))
             }
-            StmtKind::Call { .. } | StmtKind::Return(_) => return unsupported("a procedure's return value"),
+            StmtKind::Call { .. } | StmtKind::Return(_) => {
+                return unsupported("a procedure's return value")
+            }
             // Logs are written only for readers; games played natively keep none.
             StmtKind::Log(_) => String::new(),
             StmtKind::EndGame => format!("{i}return Err(Stop::End({origin:?}));\n"),
@@ -265,9 +372,17 @@ impl<'g> Gen<'g> {
         })
     }
 
-    fn choose(&mut self, choose: &'g crate::model::Choose, origin: &str, depth: usize) -> Result<String, String> {
+    fn choose(
+        &mut self,
+        choose: &'g crate::model::Choose,
+        origin: &str,
+        depth: usize,
+    ) -> Result<String, String> {
         let i = indent(depth);
-        let mut s = format!("{i}{{\n{i}    let player = {};\n{i}    let mut options = cx.options();\n", self.code(&choose.who));
+        let mut s = format!(
+            "{i}{{\n{i}    let player = {};\n{i}    let mut options = cx.options();\n",
+            self.code(&choose.who)
+        );
         self.listing = Some(Vec::new());
         let mut listing = String::new();
         let mut kept = Vec::new();
@@ -277,7 +392,11 @@ impl<'g> Gen<'g> {
             kept.push(k);
         }
         for id in self.listing.take().unwrap_or_default() {
-            let ty = if self.game.functions[id].returns == crate::value::Type::Int { "i64" } else { "bool" };
+            let ty = if self.game.functions[id].returns == crate::value::Type::Int {
+                "i64"
+            } else {
+                "bool"
+            };
             let _ = writeln!(s, "{i}    let mut m{id}: Option<{ty}> = None;");
         }
         if kept.contains(&Kept::Listed) {
@@ -285,7 +404,10 @@ impl<'g> Gen<'g> {
             let _ = writeln!(s, "{i}    let mut values: Vec<Value> = Vec::new();");
         }
         s.push_str(&listing);
-        let _ = writeln!(s, "{i}    let (group, chosen) = cx.decide(player, options)?;");
+        let _ = writeln!(
+            s,
+            "{i}    let (group, chosen) = cx.decide(player, options)?;"
+        );
         let _ = writeln!(s, "{i}    match group {{");
         for ((g, group), kept) in choose.groups.iter().enumerate().zip(kept) {
             let _ = writeln!(s, "{i}        {g} => {{");
@@ -300,33 +422,58 @@ impl<'g> Gen<'g> {
             s.push_str(&self.block(group.body, depth + 3)?);
             let _ = writeln!(s, "{i}        }}");
         }
-        let _ = writeln!(s, "{i}        _ => return Err(Stop::Bail),\n{i}    }}\n{i}}}");
+        let _ = writeln!(
+            s,
+            "{i}        _ => return Err(Stop::Bail),\n{i}    }}\n{i}}}"
+        );
         Ok(s)
     }
 
     /// The listing of one option group, as the walker's `enumerate_options`: the options
     /// whose condition holds, in list order, and how the chosen one's element is kept.
-    fn group(&mut self, group: &'g OptionGroup, g: usize, depth: usize, origin: &str) -> Result<(String, Kept), String> {
+    fn group(
+        &mut self,
+        group: &'g OptionGroup,
+        g: usize,
+        depth: usize,
+        origin: &str,
+    ) -> Result<(String, Kept), String> {
         let i = indent(depth);
         let (slot, list) = match group.bindings.as_slice() {
             [] => {
-                let condition = group.condition.as_ref().map_or_else(|| "true".to_string(), |c| self.truth(c));
-                return Ok((format!("{i}if {condition} {{ options.push(({g}, 0)); }}\n"), Kept::Nothing));
+                let condition = group
+                    .condition
+                    .as_ref()
+                    .map_or_else(|| "true".to_string(), |c| self.truth(c));
+                return Ok((
+                    format!("{i}if {condition} {{ options.push(({g}, 0)); }}\n"),
+                    Kept::Nothing,
+                ));
             }
             [(slot, list)] => (slot.index(), list),
-            _ => return Err(format!("{origin}: an option with several for: lists is not compiled natively")),
+            _ => {
+                return Err(format!(
+                    "{origin}: an option with several for: lists is not compiled natively"
+                ))
+            }
         };
         // The element is put in its local only for conditions that read it; the local
         // is given back its value after the listing.
         let bind = match &group.by_row {
             Some(by_row) => by_row.conditions.iter().any(|c| reads_local(c, slot)),
-            None => group.condition.as_ref().is_some_and(|c| reads_local(c, slot)),
+            None => group
+                .condition
+                .as_ref()
+                .is_some_and(|c| reads_local(c, slot)),
         };
         let mut s = format!("{i}{{\n");
         if bind {
             let _ = writeln!(s, "{i}    let saved = l[{slot}].clone();");
         }
-        let (head, kept) = match (list, group.by_row.as_ref().and_then(|b| b.filtered.as_ref())) {
+        let (head, kept) = match (
+            list,
+            group.by_row.as_ref().and_then(|b| b.filtered.as_ref()),
+        ) {
             // Rows of one table, tested one by one below (none: no option, whatever the table).
             (_, Some(filtered)) => {
                 let table = match filtered.rows.first() {
@@ -339,7 +486,11 @@ impl<'g> Gen<'g> {
                 // Nothing moves while options are listed: the zone is read where it lies.
                 let mut head = format!("{i}    let z = {};\n{i}    for &elem in cx.state.zones[z].iter() {{\n{i}        let elem = elem as u32;\n", self.instance(z));
                 if bind {
-                    let _ = writeln!(head, "{i}        l[{slot}] = element_value({}, elem);", element(z.of));
+                    let _ = writeln!(
+                        head,
+                        "{i}        l[{slot}] = element_value({}, elem);",
+                        element(z.of)
+                    );
                 }
                 (head, Kept::Element(z.of))
             }
@@ -359,7 +510,8 @@ impl<'g> Gen<'g> {
         match &group.by_row {
             Some(by_row) => {
                 // One condition per kind of row, tested once per listing (the first 64).
-                let conditions: Vec<String> = by_row.conditions.iter().map(|c| self.truth(c)).collect();
+                let conditions: Vec<String> =
+                    by_row.conditions.iter().map(|c| self.truth(c)).collect();
                 let rows: Vec<String> = by_row.of_row.iter().map(|k| k.to_string()).collect();
                 let name = self.constant("OF_ROW", "u16", &rows);
                 let row = match kept {
@@ -368,27 +520,49 @@ impl<'g> Gen<'g> {
                 };
                 let _ = writeln!(s, "{i}    let (mut tested, mut held) = (0u64, 0u64);");
                 let mut test = format!("{i}        let k = column(&{name}, {row})? as usize;\n");
-                let _ = writeln!(test, "{i}        let bit = 1u64.checked_shl(k as u32).unwrap_or(0);");
-                let _ = writeln!(test, "{i}        let allowed = if tested & bit != 0 {{ held & bit != 0 }} else {{");
+                let _ = writeln!(
+                    test,
+                    "{i}        let bit = 1u64.checked_shl(k as u32).unwrap_or(0);"
+                );
+                let _ = writeln!(
+                    test,
+                    "{i}        let allowed = if tested & bit != 0 {{ held & bit != 0 }} else {{"
+                );
                 let _ = writeln!(test, "{i}            let holds = match k {{");
                 for (k, c) in conditions.iter().enumerate() {
                     let _ = writeln!(test, "{i}                {k} => {c},");
                 }
-                let _ = writeln!(test, "{i}                _ => return Err(Stop::Bail),\n{i}            }};");
+                let _ = writeln!(
+                    test,
+                    "{i}                _ => return Err(Stop::Bail),\n{i}            }};"
+                );
                 let _ = writeln!(test, "{i}            tested |= bit;\n{i}            if holds {{ held |= bit; }}\n{i}            holds\n{i}        }};");
                 let _ = writeln!(test, "{i}        if allowed {{ {push} }}");
                 match &by_row.filtered {
                     Some(filtered) => {
                         for item in filtered.rows.iter() {
-                            let Value::Row(t, r) = item else { return Err(format!("{origin}: a filtered row that is not a row")) };
-                            let pass = filtered.pass.get(*r as usize).ok_or_else(|| format!("{origin}: a row without its filter"))?;
+                            let Value::Row(t, r) = item else {
+                                return Err(format!("{origin}: a filtered row that is not a row"));
+                            };
+                            let pass = filtered
+                                .pass
+                                .get(*r as usize)
+                                .ok_or_else(|| format!("{origin}: a row without its filter"))?;
                             // The filter is tested where the binding is not yet made.
                             if bind && reads_local(pass, slot) {
                                 let _ = writeln!(s, "{i}    l[{slot}] = saved.clone();");
                             }
-                            let _ = writeln!(s, "{i}    if {} {{\n{i}        let elem = {r}u32;", self.truth(pass));
+                            let _ = writeln!(
+                                s,
+                                "{i}    if {} {{\n{i}        let elem = {r}u32;",
+                                self.truth(pass)
+                            );
                             if bind {
-                                let _ = writeln!(s, "{i}        l[{slot}] = Value::Row(TableId({}), {r});", t.0);
+                                let _ = writeln!(
+                                    s,
+                                    "{i}        l[{slot}] = Value::Row(TableId({}), {r});",
+                                    t.0
+                                );
                             }
                             s.push_str(&test);
                             let _ = writeln!(s, "{i}    }}");
@@ -402,7 +576,10 @@ impl<'g> Gen<'g> {
                 }
             }
             None => {
-                let condition = group.condition.as_ref().map_or_else(|| "true".to_string(), |c| self.truth(c));
+                let condition = group
+                    .condition
+                    .as_ref()
+                    .map_or_else(|| "true".to_string(), |c| self.truth(c));
                 s.push_str(&head);
                 let _ = writeln!(s, "{i}        if {condition} {{ {push} }}\n{i}    }}");
             }
@@ -436,7 +613,12 @@ impl<'g> Gen<'g> {
         let (ty, body) = match &f.returns {
             crate::value::Type::Int => ("i64", self.int(&f.body)),
             crate::value::Type::Bool => ("bool", self.truth(&f.body)),
-            _ => return Err(format!("functions.{}: only number and true/false functions are compiled", f.name)),
+            _ => {
+                return Err(format!(
+                    "functions.{}: only number and true/false functions are compiled",
+                    f.name
+                ))
+            }
         };
         Ok(format!("\n/// functions.{}\nfn f{id}(cx: &Cx) -> Result<{ty}, Stop> {{\n    let l: [Value; 0] = [];\n    Ok({body})\n}}\n", f.name))
     }
@@ -459,21 +641,38 @@ impl<'g> Gen<'g> {
     }
 
     fn callable(&self, id: crate::ir::FunctionId, args: &[Expr]) -> bool {
-        args.is_empty() && matches!(self.game.functions[id.index()].returns, crate::value::Type::Int | crate::value::Type::Bool)
+        args.is_empty()
+            && matches!(
+                self.game.functions[id.index()].returns,
+                crate::value::Type::Int | crate::value::Type::Bool
+            )
     }
 
     /// The zone instance a read names (the walker's `ZoneRead::instance`).
     fn instance(&mut self, z: &'g ZoneRead) -> String {
         match &z.index {
             None => format!("{}usize", z.base),
-            Some(index) => format!("Cx::instance({}, {}, {})?", z.base, z.len, self.index(index)),
+            Some(index) => format!(
+                "Cx::instance({}, {}, {})?",
+                z.base,
+                z.len,
+                self.index(index)
+            ),
         }
     }
 
     /// A seat or row number that must not be none (the walker's `Expr::index`).
     fn index(&mut self, e: &'g Expr) -> String {
         match e {
-            Expr::Pair { first, second, stride } => format!("({} * {stride} + {})", self.index(first), self.index(second)),
+            Expr::Pair {
+                first,
+                second,
+                stride,
+            } => format!(
+                "({} * {stride} + {})",
+                self.index(first),
+                self.index(second)
+            ),
             _ => format!("index({})?", self.code(e)),
         }
     }
@@ -524,7 +723,11 @@ impl<'g> Gen<'g> {
     /// A constant array of `items` of Rust type `ty`, named after `kind`: its name.
     fn constant(&mut self, kind: &str, ty: &str, items: &[String]) -> String {
         let name = format!("{kind}_{}", self.constants.len());
-        self.constants.push(format!("\nconst {name}: [{ty}; {}] = [{}];\n", items.len(), items.join(", ")));
+        self.constants.push(format!(
+            "\nconst {name}: [{ty}; {}] = [{}];\n",
+            items.len(),
+            items.join(", ")
+        ));
         name
     }
 
@@ -532,9 +735,22 @@ impl<'g> Gen<'g> {
     fn int(&mut self, e: &'g Expr) -> String {
         match e {
             Expr::Const(Value::Int(n)) => int_literal(*n),
-            Expr::Var { slot, code: Code::Int } => format!("cx.state.ints[{slot}]"),
-            Expr::VarAtKey { base, code: Code::Int, key, .. } => format!("cx.at({base}, {})?", self.key(*key)),
-            Expr::VarAt { base, code: Code::Int, index, .. } => format!("cx.at({base}, {})?", self.index(index)),
+            Expr::Var {
+                slot,
+                code: Code::Int,
+            } => format!("cx.state.ints[{slot}]"),
+            Expr::VarAtKey {
+                base,
+                code: Code::Int,
+                key,
+                ..
+            } => format!("cx.at({base}, {})?", self.key(*key)),
+            Expr::VarAt {
+                base,
+                code: Code::Int,
+                index,
+                ..
+            } => format!("cx.at({base}, {})?", self.index(index)),
             Expr::Local(slot) => format!("as_int(&l[{}])?", slot.index()),
             Expr::ColumnKey { values, key, .. } => match self.column(values, ColumnKind::Int) {
                 Some(c) => format!("column(&{c}, index({})?)?", self.key(*key)),
@@ -552,10 +768,26 @@ impl<'g> Gen<'g> {
             }
             Expr::Neg(a, _) => format!("neg({})?", self.int(a)),
             Expr::ZoneLen(z) => format!("cx.len({})", self.instance(z)),
-            Expr::ZoneCount(z, x) => format!("{{ let c = {}; cx.count({}, c) }}", self.code(x), self.instance(z)),
+            Expr::ZoneCount(z, x) => format!(
+                "{{ let c = {}; cx.count({}, c) }}",
+                self.code(x),
+                self.instance(z)
+            ),
             Expr::PlayerCount => "cx.players()".to_string(),
-            Expr::If { cond, then, otherwise } => format!("(if {} {{ {} }} else {{ {} }})", self.truth(cond), self.int(then), self.int(otherwise)),
-            Expr::UnrolledTotal { op: Total::Sum, items } => {
+            Expr::If {
+                cond,
+                then,
+                otherwise,
+            } => format!(
+                "(if {} {{ {} }} else {{ {} }})",
+                self.truth(cond),
+                self.int(then),
+                self.int(otherwise)
+            ),
+            Expr::UnrolledTotal {
+                op: Total::Sum,
+                items,
+            } => {
                 let mut s = "{ let t = 0i64;".to_string();
                 for item in items {
                     let _ = write!(s, " let t = sum_add(t, {})?;", self.int(item));
@@ -563,9 +795,22 @@ impl<'g> Gen<'g> {
                 s.push_str(" t }");
                 s
             }
-            Expr::UnrolledTotal { op: Total::Count, items } => {
-                let terms: Vec<String> = items.iter().map(|item| format!("({}) as i64", self.truth(item))).collect();
-                format!("({})", if terms.is_empty() { "0i64".to_string() } else { terms.join(" + ") })
+            Expr::UnrolledTotal {
+                op: Total::Count,
+                items,
+            } => {
+                let terms: Vec<String> = items
+                    .iter()
+                    .map(|item| format!("({}) as i64", self.truth(item)))
+                    .collect();
+                format!(
+                    "({})",
+                    if terms.is_empty() {
+                        "0i64".to_string()
+                    } else {
+                        terms.join(" + ")
+                    }
+                )
             }
             Expr::Function { id, args } if self.callable(*id, args) => self.call(*id),
             Expr::It if self.it => "as_int(it)?".to_string(),
@@ -597,7 +842,11 @@ impl<'g> Gen<'g> {
 
     /// The element of the per-element argument being generated (none outside one).
     fn it_code(&self) -> String {
-        if self.it { "code(it)".to_string() } else { "-1i64".to_string() }
+        if self.it {
+            "code(it)".to_string()
+        } else {
+            "-1i64".to_string()
+        }
     }
 
     /// A built-in call in Rust, for the built-ins generated code knows (by their
@@ -609,7 +858,9 @@ impl<'g> Gen<'g> {
             let pick = if is(list::eval_min) { "min" } else { "max" };
             let mut terms = args.iter().map(|a| self.int(a));
             let first = terms.next()?;
-            return Some(BuiltinCode::Int(terms.fold(first, |acc, t| format!("{acc}.{pick}({t})"))));
+            return Some(BuiltinCode::Int(
+                terms.fold(first, |acc, t| format!("{acc}.{pick}({t})")),
+            ));
         }
         if is(list::eval_next_player) && args.len() == 1 {
             let p = self.value(&args[0]);
@@ -623,7 +874,10 @@ impl<'g> Gen<'g> {
                 Expr::Local(slot) => format!("l[{}]", slot.index()),
                 list => self.value(list),
             };
-            return Some(BuiltinCode::Int(format!("{{ let x = {}; count_in(&{list}, &x) }}", self.value(&args[1]))));
+            return Some(BuiltinCode::Int(format!(
+                "{{ let x = {}; count_in(&{list}, &x) }}",
+                self.value(&args[1])
+            )));
         }
         if let (true, [list, Expr::Lambda(key)], false) = (is(list::eval_sort_by), args, self.it) {
             // Stable, as the walker's: equal keys keep their order.
@@ -645,7 +899,13 @@ impl<'g> Gen<'g> {
                 self.int(&args[1])
             )));
         }
-        let quantifier = if is(list::eval_any) { Some(true) } else if is(list::eval_all) { Some(false) } else { None };
+        let quantifier = if is(list::eval_any) {
+            Some(true)
+        } else if is(list::eval_all) {
+            Some(false)
+        } else {
+            None
+        };
         if let (Some(any), [list, Expr::Lambda(body)], false) = (quantifier, args, self.it) {
             if !plain_body(body) {
                 return None;
@@ -688,9 +948,21 @@ impl<'g> Gen<'g> {
                 format!("({} {op} {})", self.int(a), self.int(b))
             }
             Expr::IsNone { value, negate } => format!("(({} < 0) != {negate})", self.code(value)),
-            Expr::Same { a, b, negate } => format!("(({} == {}) != {negate})", self.code(a), self.code(b)),
-            Expr::VarAtKey { base, code: Code::Bool, key, .. } => format!("(cx.at({base}, {})? != 0)", self.key(*key)),
-            Expr::VarAt { base, code: Code::Bool, index, .. } => format!("(cx.at({base}, {})? != 0)", self.index(index)),
+            Expr::Same { a, b, negate } => {
+                format!("(({} == {}) != {negate})", self.code(a), self.code(b))
+            }
+            Expr::VarAtKey {
+                base,
+                code: Code::Bool,
+                key,
+                ..
+            } => format!("(cx.at({base}, {})? != 0)", self.key(*key)),
+            Expr::VarAt {
+                base,
+                code: Code::Bool,
+                index,
+                ..
+            } => format!("(cx.at({base}, {})? != 0)", self.index(index)),
             Expr::ColumnKey { values, key, .. } => match self.column(values, ColumnKind::Bool) {
                 Some(c) => format!("column(&{c}, index({})?)?", self.key(*key)),
                 None => self.truth_fallback(e),
@@ -698,7 +970,10 @@ impl<'g> Gen<'g> {
             Expr::And(a, b) => format!("({} && {})", self.truth(a), self.truth(b)),
             Expr::Or(a, b) => format!("({} || {})", self.truth(a), self.truth(b)),
             Expr::Not(a) => format!("!{}", self.truth(a)),
-            Expr::Var { slot, code: Code::Bool } => format!("(cx.state.ints[{slot}] != 0)"),
+            Expr::Var {
+                slot,
+                code: Code::Bool,
+            } => format!("(cx.state.ints[{slot}] != 0)"),
             Expr::Local(slot) => format!("as_bool(&l[{}])?", slot.index()),
             Expr::UnrolledTest { op, items } => {
                 let (join, empty) = match op {
@@ -706,10 +981,30 @@ impl<'g> Gen<'g> {
                     Quantifier::All => (" && ", "true"),
                 };
                 let terms: Vec<String> = items.iter().map(|item| self.truth(item)).collect();
-                format!("({})", if terms.is_empty() { empty.to_string() } else { terms.join(join) })
+                format!(
+                    "({})",
+                    if terms.is_empty() {
+                        empty.to_string()
+                    } else {
+                        terms.join(join)
+                    }
+                )
             }
-            Expr::ZoneContains(z, x) => format!("{{ let c = {}; cx.contains({}, c) }}", self.code(x), self.instance(z)),
-            Expr::If { cond, then, otherwise } => format!("(if {} {{ {} }} else {{ {} }})", self.truth(cond), self.truth(then), self.truth(otherwise)),
+            Expr::ZoneContains(z, x) => format!(
+                "{{ let c = {}; cx.contains({}, c) }}",
+                self.code(x),
+                self.instance(z)
+            ),
+            Expr::If {
+                cond,
+                then,
+                otherwise,
+            } => format!(
+                "(if {} {{ {} }} else {{ {} }})",
+                self.truth(cond),
+                self.truth(then),
+                self.truth(otherwise)
+            ),
             Expr::Function { id, args } if self.callable(*id, args) => self.call(*id),
             Expr::It if self.it => "as_bool(it)?".to_string(),
             Expr::Call { eval, args, .. } => match self.builtin(*eval, args) {
@@ -728,19 +1023,32 @@ impl<'g> Gen<'g> {
     fn code(&mut self, e: &'g Expr) -> String {
         match e {
             Expr::Local(slot) => format!("code(&l[{}])", slot.index()),
-            Expr::Var { slot, code: Code::Player | Code::Row(_) } => format!("stored_code(cx.state.ints[{slot}])"),
-            Expr::VarAtKey { base, code: Code::Player | Code::Row(_), key, .. } => format!("stored_code(cx.at({base}, {})?)", self.key(*key)),
+            Expr::Var {
+                slot,
+                code: Code::Player | Code::Row(_),
+            } => format!("stored_code(cx.state.ints[{slot}])"),
+            Expr::VarAtKey {
+                base,
+                code: Code::Player | Code::Row(_),
+                key,
+                ..
+            } => format!("stored_code(cx.at({base}, {})?)", self.key(*key)),
             Expr::ColumnKey { values, key, .. } => match self.column(values, ColumnKind::Code) {
                 Some(c) => format!("column(&{c}, index({})?)?", self.key(*key)),
                 None => self.walker("code", e),
             },
-            Expr::Const(v @ (Value::None | Value::Player(_) | Value::Row(..))) => format!("({}i64)", crate::eval::code_of(v).map_or(-1, i64::from)),
+            Expr::Const(v @ (Value::None | Value::Player(_) | Value::Row(..))) => {
+                format!("({}i64)", crate::eval::code_of(v).map_or(-1, i64::from))
+            }
             Expr::It => self.it_code(),
             Expr::Column { values, row, .. } => match self.column(values, ColumnKind::Code) {
                 Some(c) => format!("column(&{c}, index({})?)?", self.code(row)),
                 None => self.walker("code", e),
             },
-            Expr::RowAt { count, at, .. } => format!("{{ let i = {}; if i < 0 || i >= {count} {{ return Err(Stop::Bail); }} i }}", self.int(at)),
+            Expr::RowAt { count, at, .. } => format!(
+                "{{ let i = {}; if i < 0 || i >= {count} {{ return Err(Stop::Bail); }} i }}",
+                self.int(at)
+            ),
             _ => self.walker("code", e),
         }
     }
@@ -822,7 +1130,8 @@ fn reads_local(e: &Expr, slot: usize) -> bool {
 /// Whether a per-element argument's body can be generated with its element in a Rust
 /// variable: it reads no enclosing element and no lifted value.
 fn plain_body(e: &Expr) -> bool {
-    !matches!(e, Expr::Outer(_) | Expr::Hoisted { .. } | Expr::With { .. }) && e.children().into_iter().all(plain_body)
+    !matches!(e, Expr::Outer(_) | Expr::Hoisted { .. } | Expr::With { .. })
+        && e.children().into_iter().all(plain_body)
 }
 
 #[derive(Clone, Copy)]
@@ -838,4 +1147,3 @@ fn element(of: Element) -> String {
         Element::Row(t) => format!("Element::Row(TableId({}))", t.0),
     }
 }
-

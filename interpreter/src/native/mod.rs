@@ -63,7 +63,9 @@ pub struct Native<'g> {
 
 /// FNV-1a of the generated text: what a compiled ruleset is matched by.
 pub fn fingerprint(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3))
+    text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    })
 }
 
 /// The compiled code among `compiled` that was generated from exactly this game, if any.
@@ -71,7 +73,11 @@ pub fn find<'g>(game: &'g Game, compiled: &'static [Compiled]) -> Option<Native<
     let generated = generate(game).ok()?;
     let print = fingerprint(&generated.text);
     let compiled = compiled.iter().find(|c| c.fingerprint == print)?;
-    Some(Native { compiled, exprs: generated.exprs, max_depth: generated.max_depth })
+    Some(Native {
+        compiled,
+        exprs: generated.exprs,
+        max_depth: generated.max_depth,
+    })
 }
 
 /// The agents of a natively played game: one uniform random agent per seat, each drawing
@@ -82,9 +88,19 @@ impl Native<'_> {
     /// Plays one game from the start to its end, as `runner::run` would with
     /// [`crate::agent::RandomAgent`]s drawing from `seats` and chance drawn from `rng`,
     /// counting steps only. None: the game is to be played with the walker (see [`Stop::Bail`]).
-    pub fn play(&self, game: &Game, names: Vec<String>, rng: GameRng, seats: RandomSeats, max_steps: u64) -> Option<(GameRecord, State)> {
+    pub fn play(
+        &self,
+        game: &Game,
+        names: Vec<String>,
+        rng: GameRng,
+        seats: RandomSeats,
+        max_steps: u64,
+    ) -> Option<(GameRecord, State)> {
         let n = names.len();
-        if n < game.meta.min_players as usize || n > game.meta.max_players as usize || seats.0.len() != n {
+        if n < game.meta.min_players as usize
+            || n > game.meta.max_players as usize
+            || seats.0.len() != n
+        {
             return None;
         }
         // The walker refuses a call nested deeper than its limit; generated code does not
@@ -118,9 +134,17 @@ impl Native<'_> {
         cx.check_conserved().ok()?;
         cx.step_bound().ok()?;
         game.finish(&mut cx.state, ended_by).ok()?;
-        let Pending::Over(outcome) = &cx.state.pending else { return None };
+        let Pending::Over(outcome) = &cx.state.pending else {
+            return None;
+        };
         let outcome: Outcome = (**outcome).clone();
-        let record = GameRecord { outcome, decisions: cx.decisions, chances: cx.chances, steps: Vec::new(), log: Vec::new() };
+        let record = GameRecord {
+            outcome,
+            decisions: cx.decisions,
+            chances: cx.chances,
+            steps: Vec::new(),
+            log: Vec::new(),
+        };
         Some((record, cx.state))
     }
 }
@@ -174,28 +198,40 @@ impl Cx<'_> {
     /// [`Cx::int`] inside a per-element argument, whose element is `it`.
     #[inline(never)]
     pub fn int_it(&self, id: usize, locals: &[Value], it: &Value) -> Result<i64, Stop> {
-        self.exprs[id].int(&self.env(locals).with_it(it)).or_else(bail)
+        self.exprs[id]
+            .int(&self.env(locals).with_it(it))
+            .or_else(bail)
     }
 
     #[inline(never)]
     pub fn truth_it(&self, id: usize, locals: &[Value], it: &Value) -> Result<bool, Stop> {
-        self.exprs[id].bool(&self.env(locals).with_it(it)).or_else(bail)
+        self.exprs[id]
+            .bool(&self.env(locals).with_it(it))
+            .or_else(bail)
     }
 
     #[inline(never)]
     pub fn value_it(&self, id: usize, locals: &[Value], it: &Value) -> Result<Value, Stop> {
-        self.exprs[id].eval(&self.env(locals).with_it(it)).or_else(bail)
+        self.exprs[id]
+            .eval(&self.env(locals).with_it(it))
+            .or_else(bail)
     }
 
     #[inline(never)]
     pub fn code_it(&self, id: usize, locals: &[Value], it: &Value) -> Result<i64, Stop> {
-        Ok(self.exprs[id].code(&self.env(locals).with_it(it)).or_else(bail)?.map_or(-1, i64::from))
+        Ok(self.exprs[id]
+            .code(&self.env(locals).with_it(it))
+            .or_else(bail)?
+            .map_or(-1, i64::from))
     }
 
     /// A seat or row number, or -1 for none.
     #[inline(never)]
     pub fn code(&self, id: usize, locals: &[Value]) -> Result<i64, Stop> {
-        Ok(self.exprs[id].code(&self.env(locals)).or_else(bail)?.map_or(-1, i64::from))
+        Ok(self.exprs[id]
+            .code(&self.env(locals))
+            .or_else(bail)?
+            .map_or(-1, i64::from))
     }
 
     /// One statement run: the walker stops a run of statements without a step at its limit.
@@ -214,7 +250,11 @@ impl Cx<'_> {
         if key < 0 {
             return Err(Stop::Bail);
         }
-        self.state.ints.get(base + key as usize).copied().ok_or(Stop::Bail)
+        self.state
+            .ints
+            .get(base + key as usize)
+            .copied()
+            .ok_or(Stop::Bail)
     }
 
     pub fn players(&self) -> i64 {
@@ -232,7 +272,11 @@ impl Cx<'_> {
     }
 
     fn check_conserved(&self) -> Flow {
-        if cfg!(debug_assertions) && self.taken > 0 && !self.game.conserve.is_empty() && self.game.check_conserved(&self.state).is_err() {
+        if cfg!(debug_assertions)
+            && self.taken > 0
+            && !self.game.conserve.is_empty()
+            && self.game.check_conserved(&self.state).is_err()
+        {
             return Err(Stop::Bail);
         }
         Ok(())
@@ -292,7 +336,10 @@ impl Cx<'_> {
         if code < 0 {
             return 0;
         }
-        self.state.zones[zone].iter().filter(|e| **e as i64 == code).count() as i64
+        self.state.zones[zone]
+            .iter()
+            .filter(|e| **e as i64 == code)
+            .count() as i64
     }
 
     pub fn contains(&self, zone: usize, code: i64) -> bool {
@@ -304,16 +351,27 @@ impl Cx<'_> {
     #[inline(always)]
     fn zone_code(&self, of: Element, item: &Value) -> Result<u16, Stop> {
         match (of, item) {
-            (Element::Row(t), Value::Row(u, r)) if t == *u && (*r as usize) < self.game.tables[t.index()].rows.len() => Ok(*r),
-            (Element::Player, Value::Player(p)) if (*p as usize) < self.state.names.len() => Ok(*p as u16),
-            _ => self.game.zone_code(of, item, &self.state.names).or_else(bail),
+            (Element::Row(t), Value::Row(u, r))
+                if t == *u && (*r as usize) < self.game.tables[t.index()].rows.len() =>
+            {
+                Ok(*r)
+            }
+            (Element::Player, Value::Player(p)) if (*p as usize) < self.state.names.len() => {
+                Ok(*p as u16)
+            }
+            _ => self
+                .game
+                .zone_code(of, item, &self.state.names)
+                .or_else(bail),
         }
     }
 
     /// `move: { item }`: the first element equal to `item` to the end of `to`.
     pub fn move_item(&mut self, from: usize, to: usize, of: Element, item: &Value) -> Flow {
         let code = self.zone_code(of, item)?;
-        let Some(at) = self.state.zones[from].iter().position(|e| *e == code) else { return Err(Stop::Bail) };
+        let Some(at) = self.state.zones[from].iter().position(|e| *e == code) else {
+            return Err(Stop::Bail);
+        };
         self.state.move_to_end(from, to, at..at + 1);
         Ok(())
     }
@@ -361,7 +419,9 @@ impl Cx<'_> {
 
     /// What a variable of type player or row stores for `value` (checked as the walker does).
     pub fn stored(&self, var: usize, value: &Value) -> Result<i64, Stop> {
-        self.game.slot_value(&self.game.vars[var], value, &self.state.names).or_else(bail)
+        self.game
+            .slot_value(&self.game.vars[var], value, &self.state.names)
+            .or_else(bail)
     }
 
     /// The element of zone `zone` at `i`, as a value.
