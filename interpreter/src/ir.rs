@@ -8,66 +8,11 @@
 
 use std::sync::Arc;
 
-use crate::builtins::Builtin;
-use crate::model::Element;
-use crate::script::Scripts;
-use crate::value::Value;
+use crate::value::{Element, Type, Value};
 
-/// Typed ids: an index into one of the game's arenas, which cannot be mistaken for
-/// another kind of index or for a number of the game.
-macro_rules! id {
-    ($(#[$doc:meta])* $name:ident($int:ty)) => {
-        $(#[$doc])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub struct $name(pub $int);
-
-        impl $name {
-            pub fn index(self) -> usize {
-                self.0 as usize
-            }
-
-            /// The id of entry `i` of its arena. The loader refuses a ruleset with more
-            /// entries than an id can name (`load::MAX_IDS`), so `i` fits.
-            pub fn at(i: usize) -> Self {
-                debug_assert!(<$int>::try_from(i).is_ok(), "id {i} past the loader's limit");
-                Self(i as $int)
-            }
-        }
-    };
-}
-
-id!(
-    /// A table: an index into `Game::tables`.
-    TableId(u16)
-);
-id!(
-    /// A local variable's position in its procedure's frame.
-    Slot(u16)
-);
-id!(
-    /// A state variable: an index into `Game::vars`.
-    VarId(u16)
-);
-id!(
-    /// A zone declaration: an index into `Game::zones`.
-    ZoneId(u16)
-);
-id!(
-    /// A board declaration: an index into `Game::boards`.
-    BoardId(u16)
-);
-id!(
-    /// A function of the ruleset's `functions:`: an index into `Game::functions`.
-    FunctionId(u16)
-);
-id!(
-    /// A block of statements: an index into `Game::blocks`.
-    BlockId(u32)
-);
-id!(
-    /// A procedure: an index into `Game::procedures`.
-    ProcId(u16)
-);
+pub use crate::id::{
+    BlockId, BoardId, FunctionId, ProcId, ScriptFnId, Slot, TableId, VarId, ZoneId,
+};
 
 /// How a state slot's number reads back as a value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,6 +24,16 @@ pub enum Code {
 }
 
 impl Code {
+    /// How a slot holding a value of this static type reads back.
+    pub fn of_type(ty: &Type) -> Code {
+        match ty {
+            Type::Bool => Code::Bool,
+            Type::Player => Code::Player,
+            Type::Row(t) => Code::Row(*t),
+            _ => Code::Int,
+        }
+    }
+
     pub fn decode(self, n: i64) -> Value {
         match self {
             Code::Int => Value::Int(n),
@@ -89,6 +44,11 @@ impl Code {
             Code::Row(t) => Value::Row(t, n as u16),
         }
     }
+}
+
+/// The value a slot holding `n` reads as, for a variable of type `ty`.
+pub fn decode(ty: &Type, n: i64) -> Value {
+    Code::of_type(ty).decode(n)
 }
 
 /// Where a seat or row number comes from in one read: a local, `it`, or a
@@ -249,9 +209,114 @@ impl Unroll {
 /// The source text of an expression node, for runtime errors that name it.
 pub type Source = Arc<str>;
 
-/// The evaluation function of a built-in call: its arguments (unevaluated, so that
-/// per-element arguments run once per element) and the environment.
-pub type BuiltinEval = fn(&[Expr], &crate::eval::Env) -> Result<Value, crate::eval::RuntimeError>;
+/// What a built-in call computes: one op per evaluation a built-in's lowering may choose
+/// (`count(list)` and `count(list, x)` are two). Each op belongs to one built-in
+/// (`builtins::of`); the evaluator runs it (`eval::call::run`, one arm per op).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Op {
+    Len,
+    CountAll,
+    Count,
+    CountIf,
+    Any,
+    All,
+    Map,
+    SortBy,
+    Sum,
+    SumOf,
+    MinOf,
+    MaxOf,
+    Argmax,
+    Argmin,
+    MinOfList,
+    MaxOfList,
+    Min,
+    Max,
+    First,
+    Last,
+    Reverse,
+    Take,
+    Drop,
+    Contains,
+    IndexOf,
+    Concat,
+    Range,
+    NextPlayer,
+    NextPlayerIf,
+    SeatsFrom,
+    Abs,
+    Text,
+    Colour,
+    Pad,
+    Cells,
+    Holes,
+    At,
+    Groups,
+    Placements,
+    Pos,
+    Neighbours,
+    Rotate,
+    HexNeighbours,
+    Components,
+    Lines,
+    OnEdge,
+    Distance,
+    Knows,
+}
+
+impl Op {
+    /// Every op, in declaration order.
+    pub const ALL: &'static [Op] = &[
+        Op::Len,
+        Op::CountAll,
+        Op::Count,
+        Op::CountIf,
+        Op::Any,
+        Op::All,
+        Op::Map,
+        Op::SortBy,
+        Op::Sum,
+        Op::SumOf,
+        Op::MinOf,
+        Op::MaxOf,
+        Op::Argmax,
+        Op::Argmin,
+        Op::MinOfList,
+        Op::MaxOfList,
+        Op::Min,
+        Op::Max,
+        Op::First,
+        Op::Last,
+        Op::Reverse,
+        Op::Take,
+        Op::Drop,
+        Op::Contains,
+        Op::IndexOf,
+        Op::Concat,
+        Op::Range,
+        Op::NextPlayer,
+        Op::NextPlayerIf,
+        Op::SeatsFrom,
+        Op::Abs,
+        Op::Text,
+        Op::Colour,
+        Op::Pad,
+        Op::Cells,
+        Op::Holes,
+        Op::At,
+        Op::Groups,
+        Op::Placements,
+        Op::Pos,
+        Op::Neighbours,
+        Op::Rotate,
+        Op::HexNeighbours,
+        Op::Components,
+        Op::Lines,
+        Op::OnEdge,
+        Op::Distance,
+        Op::Knows,
+    ];
+}
 
 /// The children of an expression, read-only or mutable (`$m` is `mut` or nothing): one
 /// list of the variants that hold expressions, for both.
@@ -460,11 +525,10 @@ pub enum Expr {
         then: Box<Expr>,
         otherwise: Box<Expr>,
     },
-    /// A built-in function: its registry entry (for the optimizer and messages) and the
-    /// evaluation the lowering chose for these arguments.
+    /// A built-in function: the op its lowering chose for these arguments (which names
+    /// its built-in, `builtins::of`), and the arguments, unevaluated.
     Call {
-        builtin: &'static Builtin,
-        eval: BuiltinEval,
+        op: Op,
         args: Vec<Expr>,
     },
     /// A per-element argument: evaluated with `it` bound to each element.
@@ -484,10 +548,9 @@ pub enum Expr {
     },
     /// A board instance, as the first argument of a board built-in.
     Board(BoardRead),
-    /// A function of the ruleset's Rhai scripts.
+    /// A function of the ruleset's Rhai scripts (`Game::scripts`).
     Script {
-        scripts: Arc<Scripts>,
-        name: Arc<str>,
+        function: ScriptFnId,
         args: Vec<Expr>,
     },
 }
@@ -516,5 +579,26 @@ impl Expr {
 
     pub fn children_mut(&mut self) -> Vec<&mut Expr> {
         children!(self, as_deref_mut, iter_mut, mut)
+    }
+}
+
+/// A compiled label or log template: text with expression holes.
+pub struct Template {
+    pub parts: Vec<TemplatePart>,
+    /// The source text, for describing the ruleset.
+    pub source: String,
+}
+
+pub enum TemplatePart {
+    Text(String),
+    Hole(Expr),
+}
+
+impl Template {
+    pub fn literal(text: &str) -> Template {
+        Template {
+            parts: vec![TemplatePart::Text(text.to_string())],
+            source: text.to_string(),
+        }
     }
 }

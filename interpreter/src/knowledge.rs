@@ -4,90 +4,12 @@
 //! sampling an information-set search needs) all ask [`Game::sees`], so they agree.
 
 use crate::eval::{Env, RuntimeError};
-use crate::machine::State;
 use crate::model::{Domain, Game, Visibility};
 use crate::rng::GameRng;
+use crate::state::State;
 use crate::value::Value;
 
-/// A hidden element shown to some players by `reveal:`, for as long as it stays in the
-/// zone instance it was revealed in (moving it out, even back again, forgets it).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Seen {
-    pub zone: u32,
-    pub element: u16,
-    /// One bit per seat.
-    pub players: u64,
-}
-
-/// Seats a reveal can name: one bit each in [`Seen::players`].
-pub const MAX_SEATS: usize = 64;
-
-/// What `reveal:` has shown, sorted by zone and element (so that equal knowledge is an
-/// equal state). Most games reveal nothing: the list is allocated only when something
-/// is shown, and an empty one costs a state one word.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-#[allow(clippy::box_collection)] // one word in every state, not three
-pub struct Reveals(Option<Box<Vec<Seen>>>);
-
-impl Reveals {
-    pub fn is_empty(&self) -> bool {
-        self.0.as_ref().is_none_or(|v| v.is_empty())
-    }
-    pub fn iter(&self) -> std::slice::Iter<'_, Seen> {
-        self.0.as_deref().map_or(&[][..], |v| &v[..]).iter()
-    }
-    fn retain(&mut self, keep: impl FnMut(&Seen) -> bool) {
-        if let Some(v) = &mut self.0 {
-            v.retain(keep);
-            if v.is_empty() {
-                self.0 = None;
-            }
-        }
-    }
-    fn add(&mut self, zone: u32, element: u16, players: u64) {
-        let list = self.0.get_or_insert_with(Default::default);
-        match list
-            .iter_mut()
-            .find(|s| s.zone == zone && s.element == element)
-        {
-            Some(s) => s.players |= players,
-            None => {
-                list.push(Seen {
-                    zone,
-                    element,
-                    players,
-                });
-                list.sort_unstable_by_key(|s| (s.zone, s.element));
-            }
-        }
-    }
-}
-
-impl State {
-    /// Forgets what was revealed of elements that have left the zone they were revealed in.
-    /// Called after every statement that takes elements out of a zone.
-    #[inline]
-    pub(crate) fn forget_moved(&mut self) {
-        if self.seen.is_empty() {
-            return;
-        }
-        let zones = &self.zones;
-        self.seen
-            .retain(|s| zones[s.zone as usize].contains(&s.element));
-    }
-
-    /// Records that `element` of zone instance `zone` is shown to these seats.
-    pub(crate) fn reveal(&mut self, zone: usize, element: u16, players: u64) {
-        self.seen.add(zone as u32, element, players);
-    }
-
-    /// Whether a reveal showed `element` of zone instance `zone` to `viewer`.
-    pub fn revealed_to(&self, zone: usize, element: u16, viewer: u8) -> bool {
-        self.seen.iter().any(|s| {
-            s.zone as usize == zone && s.element == element && s.players >> viewer & 1 == 1
-        })
-    }
-}
+pub use crate::state::{Reveals, Seen, MAX_SEATS};
 
 impl Game {
     /// Whether `viewer` sees the element at position `at` of zone instance `zone`: its zone

@@ -5,6 +5,7 @@
 pub mod agent;
 pub mod award;
 pub mod builtins;
+pub mod colour;
 pub mod coverage;
 pub mod diagnostic;
 pub mod eval;
@@ -12,9 +13,11 @@ pub mod format;
 pub mod grid;
 pub mod hex;
 pub mod hints;
+pub mod id;
 pub mod ir;
 pub mod knowledge;
 mod load;
+mod locate;
 pub mod machine;
 pub mod model;
 pub mod native;
@@ -27,13 +30,18 @@ pub mod runner;
 pub mod scene;
 pub mod script;
 pub mod search;
+pub mod state;
 pub use frontier_grammar;
 pub mod trace;
 pub mod value;
 
 pub use diagnostic::{Diagnostic, LoadError};
 pub use load::{load, load_with, load_with_params, Resolver, RulesetSource};
-pub use machine::{ApplyError, Chance, Choice, Journal, Outcome, Pending, State, Status};
+pub use machine::{ApplyError, Journal};
 pub use model::{Game, Optimizer};
 pub use rng::GameRng;
+pub use state::{Chance, Choice, Outcome, Pending, State, Status};
 pub use value::Value;
+
+#[cfg(test)]
+mod tests;

@@ -12,160 +12,10 @@ use crate::model::{
     AssignMode, BlockId, Domain, Element, Game, MoveAt, MoveWhat, OptionGroup, Place, ProcId,
     RemoveWhat, RuleRef, Slot, StmtKind, Var,
 };
+pub use crate::state::{
+    Chance, ChancePoint, Choice, Frame, FrameKind, Outcome, Pending, State, Status,
+};
 use crate::value::{Type, Value};
-
-/// A running game. Plain data: cheap to clone, comparable, serializable.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct State {
-    /// The players' names, in seat order.
-    pub names: Arc<Vec<String>>,
-    // Fixed in number for a game: boxed slices, a word smaller than vectors in every
-    // state (bytes per state clone are a measured aim).
-    pub ints: Box<[i64]>,
-    pub zones: Box<[Vec<u16>]>,
-    pub boards: Box<[Grid]>,
-    pub stack: Vec<Frame>,
-    pub locals: Vec<Value>,
-    pub pending: Pending,
-    /// Decisions and chance outcomes applied so far.
-    pub steps: u32,
-    /// Hidden elements `reveal:` has shown to some players, sorted by zone and element.
-    pub seen: crate::knowledge::Reveals,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Frame {
-    pub block: BlockId,
-    pub pc: u32,
-    /// Where this procedure activation's locals start in [`State::locals`].
-    pub base: u32,
-    pub kind: FrameKind,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum FrameKind {
-    /// A procedure body: leaving it frees its locals. `into` is the caller's local
-    /// (relative to the caller's frame) that receives the value of its `return:`.
-    Call {
-        into: Option<Slot>,
-    },
-    /// A nested block (a branch, an option's effects).
-    Block,
-    ForEach {
-        slot: Slot,
-        list: Arc<Vec<Value>>,
-        next: u32,
-    },
-    Repeat {
-        left: i64,
-    },
-    /// A while loop; its condition is the statement at (block, pc).
-    While {
-        block: BlockId,
-        pc: u32,
-    },
-    /// A `repeat: { up_to }` loop (the statement at (block, pc)) in its round `round` of
-    /// at most `count`.
-    UpTo {
-        block: BlockId,
-        pc: u32,
-        round: u16,
-        count: u16,
-    },
-}
-
-/// Where the state is suspended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Pending {
-    /// Only while running between two suspensions.
-    Running,
-    Decision {
-        player: u8,
-        block: BlockId,
-        pc: u32,
-        options: Vec<(u16, Value)>,
-    },
-    // Boxed: with two lists inline it was the largest variant, in every state's size.
-    Chance(Box<ChancePoint>),
-    Shuffle {
-        zone: usize,
-    },
-    // Boxed: a finished game is rare, and every state would otherwise carry an
-    // outcome's size.
-    Over(Box<Outcome>),
-}
-
-/// A `random:` statement waiting for its outcome: the local that receives it, the
-/// outcomes and their weights.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ChancePoint {
-    pub slot: Slot,
-    pub outcomes: Vec<Value>,
-    pub weights: Vec<u64>,
-}
-
-/// The final result: a score per seat and a rank per seat (1 = winner; equal ranks share).
-#[derive(Clone, Debug)]
-pub struct Outcome {
-    pub scores: Vec<i64>,
-    pub tiebreaks: Vec<Vec<i64>>,
-    pub ranks: Vec<u8>,
-    /// Where the game ended: the ruleset path of the `end_game` statement that ended it
-    /// (e.g. `procedures.scoring.do[6].then[0]`), or none when the play flow ran out (or
-    /// the state was read from a position, which keeps no history). Results report it; it
-    /// is not part of the outcome's equality.
-    pub ended_by: Option<std::sync::Arc<str>>,
-}
-
-/// Equal outcomes have the same scores, tie-breaks and ranks, however the game ended: a
-/// position file of a finished game does not say which `end_game` ended it.
-impl PartialEq for Outcome {
-    fn eq(&self, other: &Self) -> bool {
-        self.scores == other.scores
-            && self.tiebreaks == other.tiebreaks
-            && self.ranks == other.ranks
-    }
-}
-
-impl Eq for Outcome {}
-
-impl Outcome {
-    pub fn winners(&self) -> Vec<usize> {
-        (0..self.ranks.len())
-            .filter(|&p| self.ranks[p] == 1)
-            .collect()
-    }
-}
-
-/// What a state waits for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Status<'a> {
-    Decision { player: u8, options: usize },
-    Chance(Chance<'a>),
-    Over(&'a Outcome),
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Chance<'a> {
-    /// One outcome among these, with these weights.
-    Pick {
-        outcomes: &'a [Value],
-        weights: &'a [u64],
-    },
-    /// A new order for the zone instance (all orders equally likely).
-    Shuffle { zone: usize, len: usize },
-}
-
-/// How a suspended state is resumed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Choice {
-    /// The index of one of the decision's options.
-    Option(usize),
-    /// The index of one of a chance point's outcomes.
-    Outcome(usize),
-    /// A shuffle's result: the zone's elements in their new order.
-    Order(Vec<u16>),
-}
 
 /// Where `apply` writes the game's log, if anywhere. A journal serves one step (one
 /// `apply`, or a game's start): what a step logs is bounded by [`MAX_LOG_BYTES`].
@@ -272,9 +122,7 @@ impl From<RuntimeError> for ApplyError {
 }
 
 /// The value a state slot of type `ty` holds as the number `n`.
-pub(crate) fn decode(ty: &Type, n: i64) -> Value {
-    crate::load::code_of_type(ty).decode(n)
-}
+pub(crate) use crate::ir::decode;
 
 impl Game {
     /// A new game for these players (seat order), run to its first decision or chance point.
@@ -1883,12 +1731,6 @@ impl Game {
     }
 }
 
-/// How many statements may run between two suspensions (decisions, chance points): a
-/// loop that runs longer without asking anything is taken for an endless one.
-pub const MAX_STATEMENTS_BETWEEN_STEPS: u64 = 10_000_000;
-/// How deep procedure calls (with the blocks between them) may nest.
-pub const MAX_FRAMES: usize = 10_000;
-
 thread_local! {
     /// An emptied option list kept for the next decision: a playout then allocates no
     /// option list per decision. Only capacity is kept, never contents.
@@ -1914,61 +1756,12 @@ enum Cell {
     Local(usize),
 }
 
-impl State {
-    /// Moves `zones[from][taken]` to the end of `zones[to]`, keeping their order; what
-    /// leaves its zone is no longer shown to anyone (`reveal:`).
-    pub(crate) fn move_to_end(&mut self, from: usize, to: usize, taken: std::ops::Range<usize>) {
-        move_elements(&mut self.zones, from, to, taken);
-        if from != to {
-            self.forget_moved();
-        }
-    }
-}
-
-/// Moves `zones[from][taken]` to the end of `zones[to]`, keeping their order.
-fn move_elements(zones: &mut [Vec<u16>], from: usize, to: usize, taken: std::ops::Range<usize>) {
-    if from == to {
-        let moved: Vec<u16> = zones[from].drain(taken).collect();
-        zones[to].extend(moved);
-        return;
-    }
-    let (source, target) = if from < to {
-        let (a, b) = zones.split_at_mut(to);
-        (&mut a[from], &mut b[0])
-    } else {
-        let (a, b) = zones.split_at_mut(from);
-        (&mut b[0], &mut a[to])
-    };
-    target.extend(source.drain(taken));
-}
-
 fn checked_add(a: i64, b: i64) -> Result<i64, RuntimeError> {
     a.checked_add(b).ok_or_else(|| {
         RuntimeError::new(format!(
             "{a} + {b} is outside the whole numbers a state holds (−2⁶³ to 2⁶³−1)"
         ))
     })
-}
-
-impl State {
-    /// The memory a clone of this state allocates and copies, in bytes.
-    pub fn heap_bytes(&self) -> usize {
-        use std::mem::size_of;
-        size_of::<State>()
-            + self.ints.len() * size_of::<i64>()
-            + self
-                .zones
-                .iter()
-                .map(|z| size_of::<Vec<u16>>() + z.len() * size_of::<u16>())
-                .sum::<usize>()
-            + self.stack.len() * size_of::<Frame>()
-            + self.locals.len() * size_of::<Value>()
-            + self
-                .boards
-                .iter()
-                .map(|b| size_of::<Grid>() + b.len() * size_of::<(crate::grid::Pos, u16)>())
-                .sum::<usize>()
-    }
 }
 
 /// The seat a player value stands for (`none` is an error).

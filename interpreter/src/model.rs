@@ -4,10 +4,10 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::eval::Template;
-use crate::ir::Expr;
+pub use crate::id::ScriptFnId;
 pub use crate::ir::{BlockId, BoardId, BoardRead, ProcId, Slot, VarId, ZoneId, ZoneRead};
-use crate::script::Scripts;
+use crate::ir::{Expr, Template};
+pub use crate::value::Element;
 use crate::value::{TableId, Type, Value};
 
 /// A rulebook reference such as `5.2`, carried by every element that encodes a rule.
@@ -36,7 +36,7 @@ pub struct Game {
     pub display: Vec<DisplayLine>,
     /// What a graphical front end draws (`view:`), or what it draws by default.
     pub view: ViewHints,
-    pub scripts: Option<Arc<Scripts>>,
+    pub scripts: Option<Arc<ScriptLibrary>>,
     /// Total integer slots and zone instances of a state (laid out for the most players).
     pub int_slots: usize,
     pub zone_slots: usize,
@@ -104,11 +104,17 @@ pub struct LimitInfo {
     pub ceiling: u64,
 }
 
+/// How many statements may run between two suspensions (decisions, chance points): a
+/// loop that runs longer without asking anything is taken for an endless one.
+pub const MAX_STATEMENTS_BETWEEN_STEPS: u64 = 10_000_000;
+/// How deep procedure calls (with the blocks between them) may nest.
+pub const MAX_FRAMES: usize = 10_000;
+
 impl Default for Limits {
     fn default() -> Limits {
         Limits {
-            statements_between_steps: crate::machine::MAX_STATEMENTS_BETWEEN_STEPS,
-            nested_calls: crate::machine::MAX_FRAMES,
+            statements_between_steps: MAX_STATEMENTS_BETWEEN_STEPS,
+            nested_calls: MAX_FRAMES,
             expression: frontier_grammar::expr::Bounds::DEFAULT,
             zone_elements: 100_000,
             board_cells: 10_000,
@@ -398,22 +404,6 @@ pub enum Visibility {
     Hidden,
     /// Everyone sees the first element and the count.
     Top,
-}
-
-/// What a zone holds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Element {
-    Player,
-    Row(TableId),
-}
-
-impl Element {
-    pub fn value_type(self) -> Type {
-        match self {
-            Element::Player => Type::Player,
-            Element::Row(t) => Type::Row(t),
-        }
-    }
 }
 
 pub struct Zone {
@@ -834,7 +824,7 @@ impl Game {
     /// Where the element at a YAML path stands: `ruleset.yaml:12:9: play[0].set.v`.
     /// Found only when asked (a runtime error), so loading does not pay for it.
     pub fn location(&self, path: &str) -> Arc<str> {
-        match crate::load::locate_in(&self.sources, path, None) {
+        match crate::locate::locate_in(&self.sources, path, None) {
             (file, Some((line, column))) => Arc::from(format!("{file}:{line}:{column}: {path}")),
             (file, None) => Arc::from(format!("{file}: {path}")),
         }
@@ -844,5 +834,71 @@ impl Game {
 impl fmt::Debug for Game {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Game({})", self.meta.name)
+    }
+}
+
+/// The ruleset's Rhai scripts, compiled: what the script runtime (`script.rs`) runs. Each
+/// file's functions are merged into one AST, so that a function may call one defined in
+/// another file.
+pub struct ScriptLibrary {
+    pub ast: rhai::AST,
+    /// The file names, for messages.
+    pub files: Vec<String>,
+    /// The functions, in the order the files define them: a [`ScriptFnId`] indexes them.
+    pub functions: Vec<ScriptFunction>,
+    /// The game's table rows as scripts see them, made at the first call.
+    pub rows: std::sync::OnceLock<ScriptRows>,
+}
+
+/// A function of the ruleset's scripts.
+pub struct ScriptFunction {
+    pub name: String,
+    /// Its parameters, less the game.
+    pub arity: usize,
+    /// The file that defines it: an index into [`ScriptLibrary::files`].
+    pub file: usize,
+}
+
+/// The rows of a game's tables as scripts see them, converted once per game rather than at
+/// every read: each row's id as a Rhai string, and the map `#{id, <columns>…}` that every
+/// board cell holding that row copies (strings shared, not copied). A library belongs to
+/// the one game loaded with it; the script runtime still checks that they were made from
+/// the tables at hand (and otherwise converts without them).
+pub struct ScriptRows {
+    /// The address of the tables they were made from (a game's tables never change).
+    pub tables: usize,
+    /// Per table, per row: the id.
+    pub ids: Vec<Vec<rhai::Dynamic>>,
+    /// Per table, per row: `#{id, <column>: value…}`.
+    pub cells: Vec<Vec<rhai::Map>>,
+}
+
+impl ScriptLibrary {
+    /// The function named `name`.
+    pub fn find(&self, name: &str) -> Option<ScriptFnId> {
+        self.functions
+            .iter()
+            .position(|f| f.name == name)
+            .map(ScriptFnId::at)
+    }
+
+    /// The file that defines a function.
+    pub fn file_of(&self, name: &str) -> Option<&str> {
+        let f = &self.functions[self.find(name)?.index()];
+        Some(self.files[f.file].as_str())
+    }
+
+    /// Each function's name and arity (less the game).
+    pub fn functions(&self) -> Vec<(String, usize)> {
+        self.functions
+            .iter()
+            .map(|f| (f.name.clone(), f.arity))
+            .collect()
+    }
+}
+
+impl fmt::Debug for ScriptLibrary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ScriptLibrary({:?})", self.files)
     }
 }

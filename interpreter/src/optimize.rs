@@ -342,7 +342,8 @@ impl Folder<'_> {
             } else {
                 (**otherwise).clone()
             }),
-            Expr::Call { builtin, args, .. } => {
+            Expr::Call { op, args } => {
+                let builtin = crate::builtins::of(*op);
                 if let Some(reduced) = builtin.reduce.and_then(|reduce| reduce(args)) {
                     return Some(reduced);
                 }
@@ -388,7 +389,7 @@ impl Folder<'_> {
                 })
             }
             Expr::Filter { list, cond } => {
-                rows_where(list, cond).map(|(list, cond)| Expr::Filter {
+                crate::builtins::list::rows_where(list, cond).map(|(list, cond)| Expr::Filter {
                     list: list.boxed(),
                     cond: cond.boxed(),
                 })
@@ -563,10 +564,12 @@ impl Folder<'_> {
         for child in e.children_mut() {
             changed |= self.unroll(child, bodies);
         }
-        let Expr::Call { builtin, args, .. } = e else {
+        let Expr::Call { op: call_op, args } = e else {
             return changed;
         };
-        let (Some(op), [list, Expr::Lambda(body)]) = (builtin.unroll, args.as_slice()) else {
+        let (Some(op), [list, Expr::Lambda(body)]) =
+            (crate::builtins::of(*call_op).unroll, args.as_slice())
+        else {
             return changed;
         };
         // Over a filter of a constant list, each element is first tested by the filter's
@@ -664,7 +667,9 @@ fn closed(e: &Expr, it: It) -> bool {
         | Expr::ZoneIndexOf(..)
         | Expr::Board(_)
         | Expr::Script { .. } => false,
-        Expr::Call { builtin, args, .. } => builtin.pure && args.iter().all(|a| closed(a, it)),
+        Expr::Call { op, args } => {
+            crate::builtins::of(*op).pure && args.iter().all(|a| closed(a, it))
+        }
         Expr::Column { row, .. } => closed(row, it),
         Expr::ColumnKey { key, .. } => *key == Key::It && it == It::Bound,
         Expr::IsNone { value, .. } => closed(value, it),
@@ -693,97 +698,6 @@ fn closed(e: &Expr, it: It) -> bool {
             then,
             otherwise,
         } => closed(cond, it) && closed(then, it) && closed(otherwise, it),
-    }
-}
-
-/// A search of every row of a table for those whose column equals a key, as an index
-/// read: `list` is all the rows of one table in order and `cond` is `r => r.column ==
-/// key` or `r => r.column == key and rest`, where the key does not depend on the row.
-/// Gives the rows where the column holds the key's value ([`Expr::RowsWhere`]) and the
-/// condition left to test on them (`rest`, or true). The order of the rows is kept, so a
-/// consumer sees the rows that pass in the same order.
-pub(crate) fn rows_where(list: &Expr, cond: &Expr) -> Option<(Expr, Expr)> {
-    let Expr::Const(Value::List(rows)) = list else {
-        return None;
-    };
-    let table = match rows.first()? {
-        Value::Row(t, _) => *t,
-        _ => return None,
-    };
-    let every_row = rows
-        .iter()
-        .enumerate()
-        .all(|(i, v)| matches!(v, Value::Row(t, r) if *t == table && *r as usize == i));
-    let Expr::Lambda(body) = cond else {
-        return None;
-    };
-    let (test, rest) = match &**body {
-        Expr::And(a, b) => (&**a, Some(&**b)),
-        other => (other, None),
-    };
-    let Expr::Same {
-        a,
-        b,
-        negate: false,
-    } = test
-    else {
-        return None;
-    };
-    let (values, key) = match (&**a, &**b) {
-        (
-            Expr::ColumnKey {
-                values,
-                key: Key::It,
-                ..
-            },
-            other,
-        )
-        | (
-            other,
-            Expr::ColumnKey {
-                values,
-                key: Key::It,
-                ..
-            },
-        ) => (values, outside_element(other)?),
-        _ => return None,
-    };
-    if !every_row || values.len() != rows.len() {
-        return None;
-    }
-    let mut groups: Vec<Vec<u16>> = Vec::new();
-    for (row, v) in values.iter().enumerate() {
-        let group = match v {
-            Value::None => 0,
-            Value::Player(p) => *p as usize + 1,
-            Value::Row(_, r) => *r as usize + 1,
-            _ => return None,
-        };
-        if groups.len() <= group {
-            groups.resize(group + 1, Vec::new());
-        }
-        groups[group].push(row as u16);
-    }
-    let groups = groups.into_iter().map(Vec::into_boxed_slice).collect();
-    let rest = rest.cloned().unwrap_or(Expr::Const(Value::Bool(true)));
-    Some((
-        Expr::RowsWhere {
-            table,
-            groups,
-            key: key.boxed(),
-        },
-        Expr::Lambda(rest.boxed()),
-    ))
-}
-
-/// An expression of a per-element argument that does not read the element, as it reads
-/// outside that argument (an enclosing element is one level nearer): only plain reads.
-fn outside_element(e: &Expr) -> Option<Expr> {
-    match e {
-        Expr::Const(_) | Expr::Local(_) | Expr::Param(_) | Expr::Var { .. } | Expr::Outer(_) => {
-            put_in(e, PutIn::NoElement, 0)
-        }
-        _ => None,
     }
 }
 
@@ -1246,8 +1160,6 @@ enum Keyed {
 
 #[cfg(test)]
 mod tests {
-    use crate::ir::Expr;
-
     /// `put_in` with each kind of read, written out as the IR's printed form. The element
     /// of the argument being taken apart is `It` at its own level and `Outer(k)` from `k`
     /// per-element arguments inside it.
@@ -1335,273 +1247,5 @@ mod tests {
             );
             check(Expr::It, PutIn::Local(Slot(1), &row), Some(Expr::It));
         }
-    }
-
-    fn any(e: &Expr, is: fn(&Expr) -> bool) -> bool {
-        is(e) || e.children().into_iter().any(|c| any(c, is))
-    }
-
-    fn searches() -> crate::Game {
-        let text = include_str!("../../tests/cases/searches/ruleset.yaml");
-        let src = crate::RulesetSource {
-            origin: "searches".into(),
-            file: "ruleset.yaml".into(),
-            text: text.into(),
-            scripts: Vec::new(),
-        };
-        crate::load(&src, &|_| Err("no imports".into())).expect("the searches case loads")
-    }
-
-    /// Whether the optimized IR of `source` (a query on tests/cases/searches) has a node
-    /// that `is` accepts.
-    fn optimized_has(source: &str, is: fn(&Expr) -> bool) -> bool {
-        let game = searches();
-        let state = game
-            .initial_state(vec!["p1".into(), "p2".into()])
-            .expect("it starts");
-        let query =
-            crate::trace::Query::compile(&game, &state, source).expect("the query compiles");
-        any(query.ir(), is)
-    }
-
-    #[test]
-    fn a_filter_by_a_column_equal_to_a_key_reads_an_index() {
-        let rows_where = |e: &Expr| matches!(e, Expr::RowsWhere { .. });
-        // (A search that reads only tables is folded into its value at load.)
-        assert!(optimized_has(
-            "map(towns, t => filter(towns, u => u.below == t and money[p1] > 0))",
-            rows_where
-        ));
-        assert!(optimized_has(
-            "map(towns, t => count_if(markets, m => t == m.town and owner[m] != none))",
-            rows_where
-        ));
-        assert!(optimized_has(
-            "any(towns, u => u.below == pick)",
-            rows_where
-        ));
-        // Not an equality with the row's column first: every row is tested.
-        assert!(!optimized_has(
-            "map(towns, t => filter(towns, u => owner[@abilene-gold] == none and u.below == t))",
-            rows_where
-        ));
-        // all() needs every row: no index.
-        assert!(!optimized_has(
-            "map(towns, t => all(towns, u => u.below == t and money[p1] > 0))",
-            rows_where
-        ));
-    }
-
-    #[test]
-    fn per_element_parts_that_do_not_read_the_element_are_lifted() {
-        let with = |e: &Expr| matches!(e, Expr::With { .. });
-        assert!(optimized_has(
-            "filter(players, p => money[p] == max(players, q => money[q]))",
-            with
-        ));
-        // The inner max reads p: nothing to lift.
-        assert!(!optimized_has(
-            "filter(players, p => money[p] == max(players, q => money[q] - money[p]))",
-            with
-        ));
-        // A plain read is not worth lifting.
-        assert!(!optimized_has(
-            "filter(players, p => money[p] == money[p1])",
-            with
-        ));
-    }
-
-    #[test]
-    fn a_negation_goes_into_the_test_it_negates() {
-        let not = |e: &Expr| matches!(e, Expr::Not(_));
-        assert!(!optimized_has("not (money[p2] < 5)", not));
-        assert!(optimized_has("not (money[p2] < 5)", |e| matches!(
-            e,
-            Expr::Compare {
-                op: crate::ir::CmpOp::Ge,
-                ..
-            }
-        )));
-        assert!(!optimized_has("not (pick == none)", not));
-        assert!(optimized_has("not (pick == none)", |e| matches!(
-            e,
-            Expr::IsNone { negate: true, .. }
-        )));
-        assert!(!optimized_has("not (not (money[p1] > 5))", not));
-        // A zone search has no negated form: the negation stays.
-        assert!(optimized_has("not (p1 in herd[@abilene])", not));
-    }
-
-    #[test]
-    fn a_constant_on_the_right_of_and_or_decides_once_the_left_is_read() {
-        let and_or = |e: &Expr| matches!(e, Expr::And(..) | Expr::Or(..));
-        let false_ = |e: &Expr| matches!(e, Expr::Const(crate::Value::Bool(false)));
-        let true_ = |e: &Expr| matches!(e, Expr::Const(crate::Value::Bool(true)));
-        // `x and true` is x, `x or false` is x.
-        assert!(!optimized_has("money[p1] > 5 and true", and_or));
-        assert!(!optimized_has("money[p1] > 5 or false", and_or));
-        // `x and false` is false and `x or true` true when x cannot fail…
-        assert!(optimized_has("money[p1] > 5 and false", false_));
-        assert!(optimized_has("not (money[p1] > 5) or true", true_));
-        // …but a division by zero in x must still be reported: x is read.
-        assert!(optimized_has("money[p1] / money[p2] > 5 and false", and_or));
-        assert!(optimized_has("money[p1] / money[p2] > 5 or true", and_or));
-    }
-
-    #[test]
-    fn a_table_indexed_by_position_reads_the_row_number() {
-        assert!(optimized_has("markets[money[p1]]", |e| matches!(
-            e,
-            Expr::RowAt { .. }
-        )));
-        assert!(optimized_has("index_of(towns, pick)", |e| matches!(
-            e,
-            Expr::RowNumber { count: 4, .. }
-        )));
-    }
-
-    #[test]
-    fn membership_and_counts_against_zero_search_in_place() {
-        let contains = |e: &Expr| matches!(e, Expr::ZoneContains(..));
-        assert!(optimized_has("map(towns, t => p1 in herd[t])", contains));
-        assert!(optimized_has(
-            "map(towns, t => count(herd[t], p1) > 0)",
-            contains
-        ));
-        let count_if =
-            |e: &Expr| matches!(e, Expr::Call { builtin, .. } if builtin.name == "count_if");
-        assert!(!optimized_has(
-            "map(towns, t => count_if(players, money[it] > 5) == 0)",
-            count_if
-        ));
-        assert!(optimized_has(
-            "map(towns, t => count_if(players, money[it] > 5) == 2)",
-            count_if
-        ));
-    }
-
-    #[test]
-    fn an_option_condition_over_rows_is_specialized_per_row() {
-        let game = searches();
-        let choose = game
-            .blocks
-            .iter()
-            .flatten()
-            .find_map(|stmt| match &stmt.kind {
-                crate::model::StmtKind::Choose(choose) => Some(choose),
-                _ => None,
-            })
-            .expect("the case has a choose");
-        let by_row = choose.groups[0]
-            .by_row
-            .as_ref()
-            .expect("the condition is specialized");
-        // One condition per market (4 towns × 2 goods), the function call inlined and its
-        // branch on the good decided: a gold market reads its owner only, a cattle market
-        // of a town of 4 spaces or fewer is false.
-        assert_eq!(by_row.of_row.len(), 8);
-        let conditions = &by_row.conditions;
-        assert!(!conditions
-            .iter()
-            .any(|c| any(c, |e| matches!(e, Expr::Function { .. } | Expr::If { .. }))));
-        let false_ = |e: &Expr| matches!(e, Expr::Const(crate::Value::Bool(false)));
-        let of = |row: usize| &conditions[by_row.of_row[row] as usize];
-        // abilene-cattle (4 spaces) and tombstone-cattle (3) are never open, and share
-        // that condition; dodge-cattle (6 spaces) and deadwood-cattle (5) share theirs.
-        assert!(false_(of(0)) && false_(of(6)));
-        assert_eq!(by_row.of_row[0], by_row.of_row[6]);
-        assert!(!false_(of(2)));
-        assert_eq!(by_row.of_row[2], by_row.of_row[4]);
-        // Four gold markets, each its own owner: 4 + 2 conditions in all.
-        assert_eq!(conditions.len(), 6);
-        assert!(by_row.filtered.is_none());
-        // `filter(markets, owner[it] == players[0])` without a condition: the filter is
-        // specialized per market, each reading that market's owner, and the condition is
-        // true for all.
-        let sell = choose.groups[1]
-            .by_row
-            .as_ref()
-            .expect("the filter is specialized");
-        let filtered = sell.filtered.as_ref().expect("the filter is taken apart");
-        assert_eq!(filtered.pass.len(), 8);
-        assert!(!filtered.pass.iter().any(|c| any(c, |e| matches!(
-            e,
-            Expr::It | Expr::VarAtKey { .. } | Expr::VarAt { .. }
-        ))));
-        assert!(matches!(
-            sell.conditions.as_slice(),
-            [Expr::Const(crate::Value::Bool(true))]
-        ));
-        // `filter(towns, len(herd[it]) > 0)` with `t.spaces > 4`: the condition folds to a
-        // constant per town (abilene 4 and tombstone 3 false, dodge 6 and deadwood 5 true).
-        let herd = choose.groups[2]
-            .by_row
-            .as_ref()
-            .expect("the filter and condition are specialized");
-        assert!(herd.filtered.is_some());
-        assert!(
-            herd.conditions.iter().all(|c| matches!(c, Expr::Const(_))),
-            "{:?}",
-            herd.conditions
-        );
-    }
-
-    /// The optimized body of a function of tests/cases/searches.
-    fn function_body(game: &crate::Game, name: &str) -> Expr {
-        game.functions
-            .iter()
-            .find(|f| f.name == name)
-            .map(|f| f.body.clone())
-            .expect("the function exists")
-    }
-
-    #[test]
-    fn searches_and_totals_over_a_tables_rows_are_unrolled() {
-        let game = searches();
-        let unrolled =
-            |e: &Expr| matches!(e, Expr::UnrolledTest { .. } | Expr::UnrolledTotal { .. });
-        let loops =
-            |e: &Expr| matches!(e, Expr::Call { .. } | Expr::Lambda(_) | Expr::Filter { .. });
-        for name in [
-            "herds_of",
-            "spaces_of_cattle",
-            "all_open",
-            "fewer_cattle_pairs",
-            "herded_and_large",
-            "empty_with",
-            "divides_at_abilene",
-        ] {
-            let body = function_body(&game, name);
-            assert!(
-                any(&body, unrolled) && !any(&body, loops),
-                "{name}: {body:?}"
-            );
-        }
-        // A town's column and the zone or variable it names are read as constants: no
-        // element is bound, and `herd[t]` is one zone.
-        let body = function_body(&game, "herds_of");
-        assert!(
-            !any(&body, |e| matches!(
-                e,
-                Expr::It | Expr::ColumnKey { .. } | Expr::Column { .. }
-            )),
-            "{body:?}"
-        );
-        assert!(
-            any(
-                &body,
-                |e| matches!(e, Expr::ZoneContains(z, _) if z.index.is_none())
-            ),
-            "{body:?}"
-        );
-        // abilene's 4 spaces decide the search at load.
-        assert!(matches!(
-            function_body(&game, "stops_at_abilene"),
-            Expr::Const(crate::value::Value::Bool(true))
-        ));
-        // Over a filter: one item per row, the filter's test first.
-        assert!(
-            matches!(function_body(&game, "herd_spaces"), Expr::UnrolledTotal { items, .. } if items.len() == 4)
-        );
     }
 }

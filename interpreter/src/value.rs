@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 pub use crate::grid::Pos;
 
-pub use crate::ir::TableId;
+pub use crate::id::TableId;
 
 /// A runtime value. Small and cheap to clone: lists are shared.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -62,5 +62,50 @@ impl Type {
             Type::List(t) => Some(t),
             _ => None,
         }
+    }
+}
+
+/// What a zone holds: seats or rows of one table, each stored as its number (a code).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Element {
+    Player,
+    Row(TableId),
+}
+
+impl Element {
+    pub fn value_type(self) -> Type {
+        match self {
+            Element::Player => Type::Player,
+            Element::Row(t) => Type::Row(t),
+        }
+    }
+}
+
+/// The value an element code of a zone of `of` stands for.
+pub fn decode_element(of: Element, e: u16) -> Value {
+    match of {
+        Element::Player => Value::Player(e as u8),
+        Element::Row(t) => Value::Row(t, e),
+    }
+}
+
+/// The number of a seat or a row: how zones store elements, and where an indexed
+/// variable's value for it lies.
+pub fn code_of(v: &Value) -> Option<u16> {
+    match v {
+        Value::Player(p) => Some(*p as u16),
+        Value::Row(_, r) => Some(*r),
+        _ => None,
+    }
+}
+
+/// The number a state slot holds for a value (-1 for none).
+pub fn encode(v: &Value) -> i64 {
+    match v {
+        Value::Int(n) => *n,
+        Value::Bool(b) => *b as i64,
+        Value::Player(p) => *p as i64,
+        Value::Row(_, r) => *r as i64,
+        _ => -1,
     }
 }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use frontier_grammar::expr::{BinaryOp, Expr as Ast, ExprKind, Name, UnaryOp};
 use frontier_grammar::Span;
 
-use crate::builtins::{self, CallSite};
+use crate::builtins::{self, Builtin, Lowering};
 use crate::hints::did_you_mean;
 use crate::ir::{ArithOp, CmpOp, Code, Expr, Slot, ZoneRead};
 use crate::model::{Axis, Domain, Element};
@@ -101,7 +101,7 @@ pub(crate) struct Decls {
     pub zones: Named<ZoneDecl>,
     pub boards: Named<BoardDecl>,
     pub script_functions: Vec<(String, usize)>,
-    pub scripts: Option<Arc<crate::script::Scripts>>,
+    pub scripts: Option<Arc<crate::model::ScriptLibrary>>,
     /// Set when the ruleset's scripts did not compile (their errors are reported): a call
     /// of a script function is then not reported as unknown as well.
     pub scripts_unreadable: bool,
@@ -302,7 +302,7 @@ pub(crate) struct Compiler<'a> {
     lambdas: Vec<(Option<String>, Type)>,
 }
 
-pub(crate) type Compiled = (Expr, Type);
+pub(crate) use crate::builtins::Compiled;
 
 /// How deep per-element arguments may nest (each level is an `Outer` step at run time).
 const MAX_LAMBDA_DEPTH: usize = 16;
@@ -341,15 +341,6 @@ pub(crate) fn blanks(per: Domain) -> &'static str {
 }
 
 /// How a state slot of this type stores its value.
-pub(crate) fn code_of_type(ty: &Type) -> Code {
-    match ty {
-        Type::Bool => Code::Bool,
-        Type::Player => Code::Player,
-        Type::Row(t) => Code::Row(*t),
-        _ => Code::Int,
-    }
-}
-
 impl<'a> Compiler<'a> {
     pub fn new(decls: &'a Decls) -> Compiler<'a> {
         Compiler {
@@ -604,7 +595,7 @@ impl<'a> Compiler<'a> {
             return (
                 Expr::Var {
                     slot: var.base as u32,
-                    code: code_of_type(&var.ty),
+                    code: Code::of_type(&var.ty),
                 },
                 var.ty.clone(),
             );
@@ -768,7 +759,7 @@ impl<'a> Compiler<'a> {
                 (
                     Expr::VarAt {
                         base: var.base as u32,
-                        code: code_of_type(&var.ty),
+                        code: Code::of_type(&var.ty),
                         index: base_ir.boxed(),
                         name,
                     },
@@ -806,7 +797,7 @@ impl<'a> Compiler<'a> {
                     }
                     let (base, code, ty, per) = (
                         var.base as u32,
-                        code_of_type(&var.ty),
+                        Code::of_type(&var.ty),
                         var.ty.clone(),
                         var.per,
                     );
@@ -1140,15 +1131,13 @@ impl<'a> Compiler<'a> {
 
     fn call(&mut self, span: Span, name: &Name, args: &[Ast], scope: &Scope) -> Compiled {
         if let Some(builtin) = builtins::find(&name.text) {
-            return (builtin.lower)(
-                self,
-                &CallSite {
-                    builtin,
-                    span,
-                    args,
-                    scope,
-                },
-            );
+            return (builtin.lower)(&mut BuiltinCall {
+                compiler: self,
+                builtin,
+                span,
+                args,
+                scope,
+            });
         }
         match self.decls.function_ids.get(&name.text).copied() {
             Some(id) => self.function_call(span, id, args, scope),
@@ -1195,7 +1184,8 @@ impl<'a> Compiler<'a> {
             // What the call would mean is unknown until the scripts compile.
             return nothing();
         }
-        let (Some((_, arity)), Some(scripts)) = (found, self.decls.scripts.clone()) else {
+        let function = self.decls.scripts.as_ref().and_then(|s| s.find(&name.text));
+        let (Some((_, arity)), Some(function)) = (found, function) else {
             let mut candidates: Vec<String> = builtins::names().map(str::to_string).collect();
             candidates.extend(self.decls.functions.iter().map(|f| f.name.clone()));
             candidates.extend(self.decls.script_functions.iter().map(|(n, _)| n.clone()));
@@ -1212,21 +1202,12 @@ impl<'a> Compiler<'a> {
             );
         }
         let args = args.iter().map(|a| self.compile(a, scope).0).collect();
-        (
-            Expr::Script {
-                scripts,
-                name: Arc::from(name.text.as_str()),
-                args,
-            },
-            Type::Any,
-        )
+        (Expr::Script { function, args }, Type::Any)
     }
 }
 
 /// What stands for an expression that failed to check.
-pub(crate) fn nothing() -> Compiled {
-    (Expr::Const(Value::None), Type::Any)
-}
+pub(crate) use crate::builtins::nothing;
 
 impl Decls {
     /// The declarations of a loaded game, to compile expressions against it later
@@ -1313,5 +1294,67 @@ pub(crate) fn type_name(decls: &Decls, ty: &Type) -> String {
         Type::List(e) => format!("a list of {}", type_name(decls, e).trim_start_matches("a ")),
         Type::None => "none".into(),
         Type::Any => "anything".into(),
+    }
+}
+
+/// A built-in's call being lowered: what its lowering asks of the type checker
+/// ([`Lowering`]), answered for this call's arguments in its scope.
+struct BuiltinCall<'c, 'a, 's, 'b> {
+    compiler: &'c mut Compiler<'a>,
+    builtin: &'static Builtin,
+    span: Span,
+    args: &'s [Ast],
+    scope: &'s Scope<'b>,
+}
+
+impl Lowering for BuiltinCall<'_, '_, '_, '_> {
+    fn name(&self) -> &'static str {
+        self.builtin.name
+    }
+    fn span(&self) -> Span {
+        self.span
+    }
+    fn arg_count(&self) -> usize {
+        self.args.len()
+    }
+    fn arg_span(&self, i: usize) -> Span {
+        self.args[i].span
+    }
+    fn arity(&mut self, counts: &[usize]) -> bool {
+        self.compiler
+            .arity(self.span, self.builtin.name, self.args, counts)
+    }
+    fn compile(&mut self, i: usize) -> Compiled {
+        self.compiler.compile(&self.args[i], self.scope)
+    }
+    fn expect(&mut self, i: usize, want: &Type) -> Expr {
+        self.compiler.expect(&self.args[i], self.scope, want)
+    }
+    fn list_arg(&mut self, i: usize) -> (Expr, Type) {
+        self.compiler.list_arg(&self.args[i], self.scope)
+    }
+    fn per_element(&mut self, i: usize, elem: &Type) -> Compiled {
+        self.compiler.per_element(&self.args[i], self.scope, elem)
+    }
+    fn board_read(&mut self, i: usize) -> Option<crate::ir::BoardRead> {
+        self.compiler.board_read(&self.args[i], self.scope)
+    }
+    fn report(&mut self, span: Span, message: String) {
+        self.compiler.report(span, message)
+    }
+    fn type_name(&self, ty: &Type) -> String {
+        self.compiler.type_name(ty)
+    }
+    fn unify(&mut self, span: Span, a: &Type, b: &Type) -> Type {
+        self.compiler.unify(span, a, b)
+    }
+    fn is_hex_table(&self, t: TableId) -> bool {
+        self.compiler.decls.tables[t.index()].hex
+    }
+    fn has_coordinates(&self, t: TableId) -> bool {
+        self.compiler.decls.tables[t.index()].coordinates
+    }
+    fn table_name(&self, t: TableId) -> String {
+        self.compiler.decls.tables[t.index()].name.clone()
     }
 }

@@ -4,7 +4,6 @@
 mod board;
 mod expr;
 mod function;
-mod locate;
 mod stmt;
 mod variant;
 mod view;
@@ -13,7 +12,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use frontier_grammar::expr::{parse_expr, parse_template, Expr, TemplatePart as AstPart};
-use frontier_grammar::{LineCol, Span};
+use frontier_grammar::Span;
 use serde_yaml::{Mapping, Value as Yaml};
 
 use crate::diagnostic::{Diagnostic, LoadError};
@@ -21,10 +20,10 @@ use crate::eval::{Template, TemplatePart};
 use crate::format;
 use crate::hints::did_you_mean;
 use crate::ir::Expr as Ir;
+use crate::locate::locate_in;
 use crate::model::*;
-use crate::script::Scripts;
 use crate::value::{TableId, Type, Value};
-pub(crate) use expr::{code_of_type, nothing, Compiled, Compiler, Decls, Scope};
+pub(crate) use expr::{nothing, Compiled, Compiler, Decls, Scope};
 use expr::{Declared, Named, TableDecl, VarDecl, ZoneDecl, BUILT_IN_NAMES};
 
 /// A ruleset's files as read by the caller (the core does no IO).
@@ -1514,11 +1513,11 @@ impl Builder {
         }
     }
 
-    fn scripts(&mut self, files: &[(String, String)]) -> Option<Arc<Scripts>> {
+    fn scripts(&mut self, files: &[(String, String)]) -> Option<Arc<ScriptLibrary>> {
         if files.is_empty() {
             return None;
         }
-        match Scripts::compile(files) {
+        match crate::script::compile(files) {
             Ok(s) => {
                 for (name, _) in s.functions() {
                     if crate::builtins::is_builtin(&name) {
@@ -2273,33 +2272,6 @@ impl Builder {
             rule: self.rule(m, "ranking"),
         }
     }
-}
-
-/// Where `path` (and optionally an expression source inside it) stands in the files of
-/// a ruleset (a variant first, then what it extends): the file, and line and column.
-pub(crate) fn locate_in(
-    files: &[(String, String)],
-    path: &str,
-    inner: Option<(&str, usize)>,
-) -> (String, Option<(usize, usize)>) {
-    for (file, text) in files {
-        let Some((line, column)) = locate::locate(text, path) else {
-            continue;
-        };
-        if let Some((source, offset)) = inner {
-            let line_start: usize = text
-                .split_inclusive('\n')
-                .take(line - 1)
-                .map(str::len)
-                .sum();
-            if let Some(found) = text[line_start..].find(source) {
-                let lc = LineCol::of(text, line_start + found + offset);
-                return (file.clone(), Some((lc.line, lc.column)));
-            }
-        }
-        return (file.clone(), Some((line, column)));
-    }
-    (files.first().map(|f| f.0.clone()).unwrap_or_default(), None)
 }
 
 pub(crate) fn join(path: &str, key: &str) -> String {

@@ -40,7 +40,7 @@ pub(crate) fn read_layers(
                 Yaml::Sequence(_) => "is a list",
                 _ => "is a single value",
             };
-            let position = super::locate::locate(&variant.source.text, "extends");
+            let position = crate::locate::locate(&variant.source.text, "extends");
             let message = format!(
                 "{} {what}, not a ruleset (a mapping of keys such as name, players, play)",
                 current.file
@@ -63,7 +63,7 @@ pub(crate) fn read_layers(
         let Some(base) = base else { break };
         let position = layers
             .last()
-            .and_then(|l| super::locate::locate(&l.source.text, "extends"));
+            .and_then(|l| crate::locate::locate(&l.source.text, "extends"));
         let fail = |message: String| LoadError {
             diagnostics: vec![Diagnostic {
                 file: file.clone(),
@@ -142,7 +142,7 @@ pub(crate) fn unknown_params(layers: &[Layer]) -> Vec<Diagnostic> {
             let path = format!("params.{name}");
             out.push(Diagnostic {
                 file: layer.source.file.clone(),
-                position: super::locate::locate(&layer.source.text, &path),
+                position: crate::locate::locate(&layer.source.text, &path),
                 path,
                 message: format!(
                     "'{name}' is not a parameter of {}{} (a variant changes the base's parameters; to declare a new one, give it as {{ value: … }})",

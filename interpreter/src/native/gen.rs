@@ -10,7 +10,7 @@
 
 use std::fmt::Write;
 
-use crate::ir::{ArithOp, Code, Expr, Key, Quantifier, Total, ZoneRead};
+use crate::ir::{ArithOp, Code, Expr, Key, Op, Quantifier, Total, ZoneRead};
 use crate::model::{
     AssignMode, BlockId, Element, Game, MoveAt, MoveWhat, OptionGroup, Place, RemoveWhat, StmtKind,
 };
@@ -598,9 +598,9 @@ impl<'g> Gen<'g> {
         let i = indent(depth);
         match list {
             Expr::Players => format!("{i}for p in 0..cx.state.names.len() {{\n{i}    l[{slot}] = Value::Player(p as u8);\n"),
-            Expr::Call { eval, args, .. } if std::ptr::fn_addr_eq(*eval, crate::builtins::list::eval_range as crate::ir::BuiltinEval) && args.len() == 2 => {
+            Expr::Call { op: Op::Range, args } if args.len() == 2 => {
                 let (lo, hi) = (self.int(&args[0]), self.int(&args[1]));
-                let mut s = format!("{i}let (lo, hi) = ({lo}, {hi});\n{i}if hi.saturating_sub(lo) > {} {{ return Err(Stop::Bail); }}\n", crate::builtins::list::MAX_RANGE);
+                let mut s = format!("{i}let (lo, hi) = ({lo}, {hi});\n{i}if hi.saturating_sub(lo) > {} {{ return Err(Stop::Bail); }}\n", crate::builtins::MAX_RANGE);
                 let _ = writeln!(s, "{i}for k in lo..=hi {{\n{i}    l[{slot}] = Value::Int(k);");
                 s
             }
@@ -818,7 +818,7 @@ impl<'g> Gen<'g> {
                 Some(c) => format!("column(&{c}, index({})?)?", self.code(row)),
                 None => self.int_fallback(e),
             },
-            Expr::Call { eval, args, .. } => match self.builtin(*eval, args) {
+            Expr::Call { op, args } => match self.builtin(*op, args) {
                 Some(BuiltinCode::Int(n)) => n,
                 Some(BuiltinCode::Value(v)) => format!("as_int(&{v})?"),
                 _ => self.int_fallback(e),
@@ -849,26 +849,25 @@ impl<'g> Gen<'g> {
         }
     }
 
-    /// A built-in call in Rust, for the built-ins generated code knows (by their
-    /// evaluation function: a form of a built-in is one function); none for the others.
-    fn builtin(&mut self, eval: crate::ir::BuiltinEval, args: &'g [Expr]) -> Option<BuiltinCode> {
-        use crate::builtins::list;
-        let is = |f: crate::ir::BuiltinEval| std::ptr::fn_addr_eq(eval, f);
-        if (is(list::eval_min) || is(list::eval_max)) && !args.is_empty() {
-            let pick = if is(list::eval_min) { "min" } else { "max" };
+    /// A built-in call in Rust, for the built-ins generated code knows (by their op: a
+    /// form of a built-in is one op); none for the others.
+    fn builtin(&mut self, op: Op, args: &'g [Expr]) -> Option<BuiltinCode> {
+        let is = |o: Op| op == o;
+        if (is(Op::Min) || is(Op::Max)) && !args.is_empty() {
+            let pick = if is(Op::Min) { "min" } else { "max" };
             let mut terms = args.iter().map(|a| self.int(a));
             let first = terms.next()?;
             return Some(BuiltinCode::Int(
                 terms.fold(first, |acc, t| format!("{acc}.{pick}({t})")),
             ));
         }
-        if is(list::eval_next_player) && args.len() == 1 {
+        if is(Op::NextPlayer) && args.len() == 1 {
             let p = self.value(&args[0]);
             return Some(BuiltinCode::Value(format!(
                 "(match {p} {{ Value::Player(p) => Value::Player(((p as usize + 1) % cx.state.names.len()) as u8), _ => return Err(Stop::Bail) }})"
             )));
         }
-        if is(list::eval_count) && args.len() == 2 {
+        if is(Op::Count) && args.len() == 2 {
             // A local list is read where it lies.
             let list = match &args[0] {
                 Expr::Local(slot) => format!("l[{}]", slot.index()),
@@ -879,7 +878,7 @@ impl<'g> Gen<'g> {
                 self.value(&args[1])
             )));
         }
-        if let (true, [list, Expr::Lambda(key)], false) = (is(list::eval_sort_by), args, self.it) {
+        if let (true, [list, Expr::Lambda(key)], false) = (is(Op::SortBy), args, self.it) {
             // Stable, as the walker's: equal keys keep their order.
             if !plain_body(key) {
                 return None;
@@ -892,16 +891,16 @@ impl<'g> Gen<'g> {
                 "{{ let mut keyed: Vec<(i64, Value)> = Vec::with_capacity(8); for it in {list} {{ let k = {{ let it = &it; {key} }}; keyed.push((k, it)); }} keyed.sort_by_key(|(k, _)| *k); Value::list(keyed.into_iter().map(|(_, v)| v).collect()) }}"
             )));
         }
-        if is(list::eval_take) && args.len() == 2 {
+        if is(Op::Take) && args.len() == 2 {
             return Some(BuiltinCode::Value(format!(
                 "take_list({}, {})?",
                 self.value(&args[0]),
                 self.int(&args[1])
             )));
         }
-        let quantifier = if is(list::eval_any) {
+        let quantifier = if is(Op::Any) {
             Some(true)
-        } else if is(list::eval_all) {
+        } else if is(Op::All) {
             Some(false)
         } else {
             None
@@ -1007,7 +1006,7 @@ impl<'g> Gen<'g> {
             ),
             Expr::Function { id, args } if self.callable(*id, args) => self.call(*id),
             Expr::It if self.it => "as_bool(it)?".to_string(),
-            Expr::Call { eval, args, .. } => match self.builtin(*eval, args) {
+            Expr::Call { op, args } => match self.builtin(*op, args) {
                 Some(BuiltinCode::Bool(b)) => b,
                 _ => self.truth_fallback(e),
             },
@@ -1083,7 +1082,7 @@ impl<'g> Gen<'g> {
             }
             Expr::ZoneFirst(z) => format!("{{ let z = {}; if cx.state.zones[z].is_empty() {{ Value::None }} else {{ cx.element(z, 0, {}) }} }}", self.instance(z), element(z.of)),
             Expr::ZoneLast(z) => format!("{{ let z = {}; let n = cx.state.zones[z].len(); if n == 0 {{ Value::None }} else {{ cx.element(z, n - 1, {}) }} }}", self.instance(z), element(z.of)),
-            Expr::Call { eval, args, .. } => match self.builtin(*eval, args) {
+            Expr::Call { op, args } => match self.builtin(*op, args) {
                 Some(BuiltinCode::Value(v)) => v,
                 Some(BuiltinCode::Int(n)) => format!("Value::Int({n})"),
                 Some(BuiltinCode::Bool(b)) => format!("Value::Bool({b})"),

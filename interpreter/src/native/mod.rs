@@ -466,7 +466,7 @@ pub mod rt {
     /// A term of `sum`, checked as `sum` checks it.
     #[inline(always)]
     pub fn sum_add(total: i64, x: i64) -> Result<i64, Stop> {
-        crate::builtins::list::sum_add(total, x).map_err(|_| Stop::Bail)
+        crate::eval::list::sum_add(total, x).map_err(|_| Stop::Bail)
     }
     #[inline(always)]
     pub fn as_int(v: &Value) -> Result<i64, Stop> {

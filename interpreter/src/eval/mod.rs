@@ -5,14 +5,22 @@
 //! and only [`Expr::eval`] builds a [`Value`]. Errors are boxed so that every `Result`
 //! here fits in two registers. Nothing is parsed or looked up by name while a game runs.
 
+mod board;
+pub(crate) mod call;
+mod geometry;
+mod knowledge;
+pub(crate) mod list;
+
 use std::fmt;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use crate::ir::{ArithOp, Code, Expr, Key, Quantifier, Slot, Total, ZoneRead};
-use crate::machine::State;
-use crate::model::{Element, Game};
+pub use crate::ir::{Template, TemplatePart};
+use crate::model::Game;
+use crate::state::State;
 use crate::value::Value;
+pub(crate) use crate::value::{code_of, decode_element, encode};
 
 /// Everything an expression can read: the game, the state, the current procedure's
 /// locals, and `it` inside a built-in's per-element argument.
@@ -220,29 +228,10 @@ impl std::error::Error for RuntimeError {}
 
 pub type Result<T> = std::result::Result<T, RuntimeError>;
 
-/// A compiled label or log template: text with expression holes.
-pub struct Template {
-    pub parts: Vec<TemplatePart>,
-    /// The source text, for describing the ruleset.
-    pub source: String,
-}
-
-pub enum TemplatePart {
-    Text(String),
-    Hole(Expr),
-}
-
 impl Template {
-    pub fn literal(text: &str) -> Template {
-        Template {
-            parts: vec![TemplatePart::Text(text.to_string())],
-            source: text.to_string(),
-        }
-    }
-
     /// The text, plain: colours marked by `colour()` are taken out (labels, prompts, logs).
     pub fn render(&self, env: &Env) -> Result<String> {
-        Ok(crate::render::strip_colours(&self.render_marked(env)?).into_owned())
+        Ok(crate::colour::strip_colours(&self.render_marked(env)?).into_owned())
     }
 
     /// The text with the colour marks of `colour()` kept (display lines).
@@ -365,7 +354,7 @@ impl Expr {
                     otherwise.eval(env)
                 };
             }
-            Expr::Call { eval, args, .. } => return eval(args, env),
+            Expr::Call { op, args } => return call::run(*op, args, env),
             Expr::Lambda(body) => return body.eval(env),
             Expr::With { values, body } => return env.with_hoisted(values, |env| body.eval(env)),
             Expr::Hoisted { depth, index } => return env.hoisted_value(*depth, *index),
@@ -374,16 +363,13 @@ impl Expr {
                     "a board is read with cells(), at(), groups(), holes() or placements()",
                 ))
             }
-            Expr::Script {
-                scripts,
-                name,
-                args,
-            } => {
+            Expr::Script { function, args } => {
                 let values = args
                     .iter()
                     .map(|a| a.eval(env))
                     .collect::<Result<Vec<_>>>()?;
-                return scripts.call(env, name, values);
+                return crate::script::call(env.game, env.state, *function, values)
+                    .map_err(RuntimeError::new);
             }
         })
     }
@@ -414,7 +400,7 @@ impl Expr {
             }
             Expr::ZoneLen(z) => Ok(zone(env, z)?.len() as i64),
             Expr::PlayerCount => Ok(env.state.names.len() as i64),
-            Expr::Call { eval, args, .. } => as_int(&eval(args, env)?),
+            Expr::Call { op, args } => as_int(&call::run(*op, args, env)?),
             Expr::RowNumber { row, count } => Ok(match row.code(env)? {
                 Some(r) if r < *count => r as i64,
                 _ => -1,
@@ -535,7 +521,7 @@ impl Expr {
             Expr::Function { id, args } => {
                 call_function(env, *id, args, |body, env| body.bool(env))
             }
-            Expr::Call { eval, args, .. } => as_bool(&eval(args, env)?),
+            Expr::Call { op, args } => as_bool(&call::run(*op, args, env)?),
             Expr::UnrolledTest { op, items } => unrolled_test(*op, items, env),
             Expr::ZoneContains(z, x) => {
                 let code = x.code(env)?;
@@ -832,7 +818,7 @@ fn unrolled_total(op: Total, items: &[Expr], env: &Env) -> Result<i64> {
         Total::Sum => {
             let mut total = 0;
             for item in items {
-                total = crate::builtins::list::sum_add(total, item.int(env)?)?;
+                total = list::sum_add(total, item.int(env)?)?;
             }
             Ok(total)
         }
@@ -1006,23 +992,6 @@ fn players(env: &Env) -> Value {
     }
 }
 
-pub(crate) fn decode_element(of: Element, e: u16) -> Value {
-    match of {
-        Element::Player => Value::Player(e as u8),
-        Element::Row(t) => Value::Row(t, e),
-    }
-}
-
-/// The number of a seat or a row: how zones store elements, and where an indexed
-/// variable's value for it lies.
-pub(crate) fn code_of(v: &Value) -> Option<u16> {
-    match v {
-        Value::Player(p) => Some(*p as u16),
-        Value::Row(_, r) => Some(*r),
-        _ => None,
-    }
-}
-
 pub(crate) fn as_int(v: &Value) -> Result<i64> {
     match v {
         Value::Int(n) => Ok(*n),
@@ -1066,17 +1035,6 @@ fn mistyped(expected: &str, found: &Value) -> RuntimeError {
         Value::Pos(p) => format!("the position {p}"),
     };
     RuntimeError::new(format!("expected {expected}, found {found}"))
-}
-
-/// How a value is stored in a state slot (see [`Code::decode`]).
-pub(crate) fn encode(v: &Value) -> i64 {
-    match v {
-        Value::Int(n) => *n,
-        Value::Bool(b) => *b as i64,
-        Value::Player(p) => *p as i64,
-        Value::Row(_, r) => *r as i64,
-        _ => -1,
-    }
 }
 
 impl Game {

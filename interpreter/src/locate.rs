@@ -2,6 +2,8 @@
 //! text, so that errors found after parsing can still name a line and column.
 //! Best effort: a path into a flow collection (`{…}`, `[…]`) stops at its line.
 
+use frontier_grammar::LineCol;
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Segment {
     Key(String),
@@ -152,6 +154,33 @@ fn item_end(lines: &[Option<Line>], from: usize, dash_col: usize) -> usize {
                 .is_some_and(|l| l.dashes.first().copied().unwrap_or(l.content_col) <= dash_col)
         })
         .unwrap_or(lines.len())
+}
+
+/// Where `path` (and optionally an expression source inside it) stands in the files of
+/// a ruleset (a variant first, then what it extends): the file, and line and column.
+pub(crate) fn locate_in(
+    files: &[(String, String)],
+    path: &str,
+    inner: Option<(&str, usize)>,
+) -> (String, Option<(usize, usize)>) {
+    for (file, text) in files {
+        let Some((line, column)) = locate(text, path) else {
+            continue;
+        };
+        if let Some((source, offset)) = inner {
+            let line_start: usize = text
+                .split_inclusive('\n')
+                .take(line - 1)
+                .map(str::len)
+                .sum();
+            if let Some(found) = text[line_start..].find(source) {
+                let lc = LineCol::of(text, line_start + found + offset);
+                return (file.clone(), Some((lc.line, lc.column)));
+            }
+        }
+        return (file.clone(), Some((line, column)));
+    }
+    (files.first().map(|f| f.0.clone()).unwrap_or_default(), None)
 }
 
 #[cfg(test)]

@@ -1,0 +1,31 @@
+//! The run half of `knows` (compile half: `builtins/knowledge.rs`).
+
+use super::{Env, Result, RuntimeError};
+use crate::ir::Expr;
+use crate::value::Value;
+
+pub(crate) fn eval_knows(args: &[Expr], env: &Env) -> Result<Value> {
+    let viewer = match args[0].eval(env)? {
+        Value::Player(p) => p,
+        other => {
+            return Err(RuntimeError::new(format!(
+                "knows: expected a player, found {other:?}"
+            )))
+        }
+    };
+    let Value::Row(t, row) = args[1].eval(env)? else {
+        return Ok(Value::Bool(false));
+    };
+    let (game, state) = (env.game, env.state);
+    for zone in &game.zones {
+        if zone.of != crate::model::Element::Row(t) {
+            continue;
+        }
+        for instance in zone.base..zone.base + game.domain_len(zone.per) {
+            if let Some(at) = state.zones[instance].iter().position(|e| *e == row) {
+                return Ok(Value::Bool(game.sees(state, viewer, instance, at)?));
+            }
+        }
+    }
+    Ok(Value::Bool(false))
+}

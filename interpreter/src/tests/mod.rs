@@ -1,0 +1,5 @@
+//! Tests of the interpreter's layers on whole loaded games: they load rulesets, so they
+//! stand above every layer they test.
+
+mod optimize;
+mod script;
