@@ -595,6 +595,14 @@ pub enum TemplatePart {
 }
 
 impl Template {
+    /// The expressions of its holes, in order.
+    pub fn holes(&self) -> impl Iterator<Item = &Expr> {
+        self.parts.iter().filter_map(|part| match part {
+            TemplatePart::Hole(e) => Some(e),
+            TemplatePart::Text(_) => None,
+        })
+    }
+
     pub fn literal(text: &str) -> Template {
         Template {
             parts: vec![TemplatePart::Text(text.to_string())],

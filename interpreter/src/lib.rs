@@ -34,6 +34,7 @@ pub mod state;
 pub use frontier_grammar;
 pub mod trace;
 pub mod value;
+pub mod verify;
 
 pub use diagnostic::{Diagnostic, LoadError};
 pub use load::{load, load_with, load_with_params, Resolver, RulesetSource};

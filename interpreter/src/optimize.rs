@@ -13,69 +13,162 @@
 //! The optimizer never changes what a game does: the seeded game-log snapshots and every
 //! trace pin that.
 
-use crate::eval::{arith, Env, Template, TemplatePart, MAX_HOISTED};
+use crate::eval::{arith, Env, MAX_HOISTED};
 use crate::ir::{Code, Expr, Key, Quantifier, Total, Unroll, ZoneRead};
 use crate::model::{Game, StmtKind};
 use crate::value::Value;
 
-/// Optimizes every expression of a loaded game.
-pub fn game(game: &mut Game) {
-    let blank = game.blank_state(Vec::new());
-    let mut blocks = std::mem::take(&mut game.blocks);
-    let mut vars: Vec<Expr> = game
-        .vars
-        .iter_mut()
-        .map(|v| std::mem::replace(&mut v.init, Expr::Const(Value::None)))
-        .collect();
-    let mut zones: Vec<Option<Expr>> = game.zones.iter_mut().map(|z| z.init.take()).collect();
-    let mut score = std::mem::replace(&mut game.ranking.score, Expr::Const(Value::None));
-    let mut tiebreak = std::mem::take(&mut game.ranking.tiebreak);
-    let mut bodies: Vec<Expr> = game
-        .functions
-        .iter_mut()
-        .map(|f| std::mem::replace(&mut f.body, Expr::Const(Value::None)))
-        .collect();
-    {
-        let folder = Folder {
-            env: Env::new(game, &blank, &[]),
-        };
+/// A pass: rewrites the game's IR in place.
+type Pass = fn(&mut Game);
+
+/// The optimizer's passes, in order: each rewrites the whole game's IR into an
+/// equivalent one.
+const PASSES: &[(&str, Pass)] = &[
+    ("folding", fold),
+    ("option specialization", specialize_options),
+    ("lifting invariants", lift_all_invariants),
+];
+
+/// Verifies the IR as lowered, then (with the optimizer on) runs each pass and verifies
+/// the IR after it. Verification runs in debug builds, so in every test: a release build
+/// does not pay its load time for what the tests prove. A problem is a fault of the
+/// interpreter, reported as such.
+pub(crate) fn run(game: &mut Game) -> Result<(), String> {
+    verified(game, "lowering")?;
+    if game.optimizer == crate::model::Optimizer::On {
+        for (name, pass) in PASSES {
+            pass(game);
+            verified(game, name)?;
+        }
+    }
+    Ok(())
+}
+
+fn verified(game: &Game, after: &str) -> Result<(), String> {
+    if !cfg!(debug_assertions) {
+        return Ok(());
+    }
+    crate::verify::verify(game).map_err(|problems| {
+        let list: Vec<String> = problems.iter().take(5).map(|p| p.to_string()).collect();
+        format!(
+            "internal error: the IR after {after} breaks {} invariant(s) of the evaluator \
+             (a fault of the interpreter; please report it): {}",
+            problems.len(),
+            list.join("; ")
+        )
+    })
+}
+
+/// The IR a pass rewrites, taken out of the game so that the pass may read the game (its
+/// tables, a blank state) while it rewrites them; put back when the pass is done.
+struct Parts {
+    bodies: Vec<Expr>,
+    blocks: Vec<crate::model::Block>,
+    vars: Vec<Expr>,
+    zones: Vec<Option<Expr>>,
+    score: Expr,
+    tiebreak: Vec<Expr>,
+}
+
+impl Parts {
+    fn take(game: &mut Game) -> Parts {
+        let none = || Expr::Const(Value::None);
+        Parts {
+            bodies: game
+                .functions
+                .iter_mut()
+                .map(|f| std::mem::replace(&mut f.body, none()))
+                .collect(),
+            blocks: std::mem::take(&mut game.blocks),
+            vars: game
+                .vars
+                .iter_mut()
+                .map(|v| std::mem::replace(&mut v.init, none()))
+                .collect(),
+            zones: game.zones.iter_mut().map(|z| z.init.take()).collect(),
+            score: std::mem::replace(&mut game.ranking.score, none()),
+            tiebreak: std::mem::take(&mut game.ranking.tiebreak),
+        }
+    }
+
+    fn put_back(self, game: &mut Game) {
+        for (f, body) in game.functions.iter_mut().zip(self.bodies) {
+            f.body = body;
+        }
+        game.blocks = self.blocks;
+        for (v, init) in game.vars.iter_mut().zip(self.vars) {
+            v.init = init;
+        }
+        for (z, init) in game.zones.iter_mut().zip(self.zones) {
+            z.init = init;
+        }
+        game.ranking.score = self.score;
+        game.ranking.tiebreak = self.tiebreak;
+    }
+
+    /// Runs `pass` on the parts with a folder over the rest of the game.
+    fn rewrite(game: &mut Game, pass: impl FnOnce(&Folder, &mut Parts)) {
+        let blank = game.blank_state(Vec::new());
+        let mut parts = Parts::take(game);
+        pass(
+            &Folder {
+                env: Env::new(game, &blank, &[]),
+            },
+            &mut parts,
+        );
+        parts.put_back(game);
+    }
+}
+
+/// Constant folding, dead branches, strength reduction, inlining and unrolling, over
+/// every expression.
+fn fold(game: &mut Game) {
+    Parts::rewrite(game, |folder, parts| {
+        let bodies = &mut parts.bodies;
         // Function bodies first, each with the calls it makes already inlined: a body
         // only calls functions declared without recursion, so a call's callee is finished
         // before it is inlined (`inline_order` puts callees first).
-        for id in inline_order(&bodies) {
+        for id in inline_order(bodies) {
             let mut body = std::mem::replace(&mut bodies[id], Expr::Const(Value::None));
-            folder.optimize(&mut body, &bodies);
+            folder.optimize(&mut body, bodies);
             bodies[id] = body;
         }
-        for block in &mut blocks {
-            for stmt in block {
-                for e in statement_exprs(&mut stmt.kind) {
-                    folder.optimize(e, &bodies);
+        for stmt in parts.blocks.iter_mut().flatten() {
+            for e in stmt.kind.exprs_mut() {
+                folder.optimize(e, bodies);
+            }
+        }
+        parts.vars.iter_mut().for_each(|e| folder.expr(e));
+        parts
+            .zones
+            .iter_mut()
+            .flatten()
+            .for_each(|e| folder.expr(e));
+        folder.expr(&mut parts.score);
+        parts.tiebreak.iter_mut().for_each(|e| folder.expr(e));
+    });
+}
+
+/// Option conditions specialized per row ([`crate::model::ByRow`]).
+fn specialize_options(game: &mut Game) {
+    Parts::rewrite(game, |folder, parts| {
+        for stmt in parts.blocks.iter_mut().flatten() {
+            if let StmtKind::Choose(choose) = &mut stmt.kind {
+                for group in &mut choose.groups {
+                    group.by_row = folder.by_row(group, &parts.bodies);
                 }
             }
         }
-        for block in &mut blocks {
-            for stmt in block {
-                if let StmtKind::Choose(choose) = &mut stmt.kind {
-                    for group in &mut choose.groups {
-                        group.by_row = folder.by_row(group, &bodies);
-                    }
-                }
-            }
-        }
-        vars.iter_mut().for_each(|e| folder.expr(e));
-        zones.iter_mut().flatten().for_each(|e| folder.expr(e));
-        folder.expr(&mut score);
-        tiebreak.iter_mut().for_each(|e| folder.expr(e));
-    }
-    // Last, once every call that will be inlined is: lift what per-element arguments
-    // compute the same for every element.
-    for body in &mut bodies {
-        hoist_invariants(body);
-    }
-    for block in &mut blocks {
-        for stmt in block {
-            for e in statement_exprs(&mut stmt.kind) {
+    });
+}
+
+/// Last, once every call that will be inlined is: what per-element arguments compute the
+/// same for every element is lifted out of them.
+fn lift_all_invariants(game: &mut Game) {
+    Parts::rewrite(game, |_, parts| {
+        parts.bodies.iter_mut().for_each(hoist_invariants);
+        for stmt in parts.blocks.iter_mut().flatten() {
+            for e in stmt.kind.exprs_mut() {
                 hoist_invariants(e);
             }
             if let StmtKind::Choose(choose) = &mut stmt.kind {
@@ -89,23 +182,11 @@ pub fn game(game: &mut Game) {
                 }
             }
         }
-    }
-    vars.iter_mut().for_each(hoist_invariants);
-    zones.iter_mut().flatten().for_each(hoist_invariants);
-    hoist_invariants(&mut score);
-    tiebreak.iter_mut().for_each(hoist_invariants);
-    for (f, body) in game.functions.iter_mut().zip(bodies) {
-        f.body = body;
-    }
-    game.blocks = blocks;
-    for (v, init) in game.vars.iter_mut().zip(vars) {
-        v.init = init;
-    }
-    for (z, init) in game.zones.iter_mut().zip(zones) {
-        z.init = init;
-    }
-    game.ranking.score = score;
-    game.ranking.tiebreak = tiebreak;
+        parts.vars.iter_mut().for_each(hoist_invariants);
+        parts.zones.iter_mut().flatten().for_each(hoist_invariants);
+        hoist_invariants(&mut parts.score);
+        parts.tiebreak.iter_mut().for_each(hoist_invariants);
+    });
 }
 
 /// Optimizes one expression compiled against a loaded game (a trace's query or
@@ -126,128 +207,6 @@ pub(crate) fn expression(game: &Game, e: &mut Expr) {
 struct Folder<'a> {
     /// A blank state: what folded expressions are evaluated against (they read none of it).
     env: Env<'a>,
-}
-
-/// Every expression of a statement (not of the blocks it holds).
-fn statement_exprs(kind: &mut StmtKind) -> Vec<&mut Expr> {
-    match kind {
-        StmtKind::Assign { target, value, .. } => {
-            let mut v = vec![value];
-            if let crate::model::Place::Var {
-                index: Some(index), ..
-            } = target
-            {
-                v.push(index);
-            }
-            v
-        }
-        StmtKind::Move { from, to, what, at } => {
-            let mut v: Vec<&mut Expr> = from
-                .index
-                .as_deref_mut()
-                .into_iter()
-                .chain(to.index.as_deref_mut())
-                .collect();
-            match what {
-                crate::model::MoveWhat::Item(e) | crate::model::MoveWhat::Top(e) => v.push(e),
-                crate::model::MoveWhat::All => {}
-            }
-            if let crate::model::MoveAt::Index(e) = at {
-                v.push(e);
-            }
-            v
-        }
-        StmtKind::Push { to, value } => to
-            .index
-            .as_deref_mut()
-            .into_iter()
-            .chain(std::iter::once(value))
-            .collect(),
-        StmtKind::Remove { from, what } => {
-            let e = match what {
-                crate::model::RemoveWhat::Item(e) | crate::model::RemoveWhat::At(e) => e,
-            };
-            from.index
-                .as_deref_mut()
-                .into_iter()
-                .chain(std::iter::once(e))
-                .collect()
-        }
-        StmtKind::Shuffle { zone } | StmtKind::Clear { zone } => {
-            zone.index.as_deref_mut().into_iter().collect()
-        }
-        StmtKind::Draw(draw) => {
-            let crate::model::Draw {
-                from,
-                to,
-                count,
-                refill,
-                ..
-            } = &mut **draw;
-            from.index
-                .as_deref_mut()
-                .into_iter()
-                .chain(to.index.as_deref_mut())
-                .chain(refill.as_mut().and_then(|r| r.index.as_deref_mut()))
-                .chain(std::iter::once(count))
-                .collect()
-        }
-        StmtKind::Reveal { zone, what, to } => zone
-            .index
-            .as_deref_mut()
-            .into_iter()
-            .chain([what, to])
-            .collect(),
-        StmtKind::Place { board, at, piece } => board
-            .index
-            .as_deref_mut()
-            .into_iter()
-            .chain([at, piece])
-            .collect(),
-        StmtKind::If { cond, .. } | StmtKind::While { cond, .. } => vec![cond],
-        StmtKind::ForEach { list, .. } => vec![list],
-        StmtKind::Repeat { count, .. } => vec![count],
-        StmtKind::RepeatUpTo { count, cond, .. } => {
-            std::iter::once(count).chain(cond.as_mut()).collect()
-        }
-        StmtKind::Choose(choose) => {
-            let mut v = vec![&mut choose.who];
-            template(&mut choose.prompt, &mut v);
-            for group in &mut choose.groups {
-                template(&mut group.label, &mut v);
-                for (_, list) in &mut group.bindings {
-                    v.push(list);
-                }
-                if let Some(c) = &mut group.condition {
-                    v.push(c);
-                }
-            }
-            v
-        }
-        StmtKind::Random {
-            outcomes, weights, ..
-        } => std::iter::once(outcomes).chain(weights.as_mut()).collect(),
-        StmtKind::Call { args, .. } => args.iter_mut().collect(),
-        StmtKind::Return(value) => value.iter_mut().collect(),
-        StmtKind::Log(t) => {
-            let mut v = Vec::new();
-            template(t, &mut v);
-            v
-        }
-        StmtKind::EndGame | StmtKind::EndLoop => Vec::new(),
-        StmtKind::Award(a) => {
-            let mut v: Vec<&mut Expr> = vec![&mut a.among, &mut a.prizes];
-            v.extend(a.keys.iter_mut());
-            v.extend(a.only.as_mut());
-            if let crate::model::Place::Var {
-                index: Some(index), ..
-            } = &mut a.to
-            {
-                v.push(index);
-            }
-            v
-        }
-    }
 }
 
 impl Folder<'_> {
@@ -623,14 +582,6 @@ impl Folder<'_> {
     /// The value of an expression that reads no state, when it has one.
     fn fold(&self, e: &Expr) -> Option<Expr> {
         e.eval(&self.env).ok().map(Expr::Const)
-    }
-}
-
-fn template<'t>(t: &'t mut Template, out: &mut Vec<&'t mut Expr>) {
-    for part in &mut t.parts {
-        if let TemplatePart::Hole(e) = part {
-            out.push(e);
-        }
     }
 }
 

@@ -29,6 +29,7 @@ mod board;
 mod geometry;
 mod knowledge;
 pub(crate) mod list;
+pub mod signature;
 
 pub use list::MAX_RANGE;
 

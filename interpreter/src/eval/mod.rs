@@ -63,7 +63,7 @@ impl Hoisting<'_> {
             frame = frame
                 .env
                 .hoisted
-                .ok_or_else(|| RuntimeError::new("internal: a lifted value without its frame"))?;
+                .ok_or_else(|| unverified("a lifted value without its frame"))?;
         }
         let i = index as usize;
         if let Some(v) = frame.known.get(i).and_then(|k| k.get()) {
@@ -72,10 +72,31 @@ impl Hoisting<'_> {
         let expr = frame
             .values
             .get(i)
-            .ok_or_else(|| RuntimeError::new("internal: a lifted value out of range"))?;
+            .ok_or_else(|| unverified("a lifted value out of range"))?;
         let v = expr.eval(frame.env)?;
         let _ = frame.known[i].set(v.clone());
         Ok(v)
+    }
+}
+
+/// The error a read that the verifier (`verify.rs`) rules out gives, should an IR that was
+/// not verified (a release build does not verify) break the invariant: never a panic.
+#[cold]
+pub(crate) fn unverified(what: &str) -> RuntimeError {
+    RuntimeError::new(format!(
+        "the IR breaks an invariant the verifier checks: {what}"
+    ))
+}
+
+/// The row number an [`Expr::RowAt`] of `count` rows reads at `at`, checked against the
+/// table's rows.
+fn row_at(count: u16, at: &Expr, env: &Env) -> Result<u16> {
+    let i = at.int(env)?;
+    match u16::try_from(i) {
+        Ok(r) if r < count => Ok(r),
+        _ => Err(RuntimeError::new(format!(
+            "position {i} is outside a list of {count}"
+        ))),
     }
 }
 
@@ -162,9 +183,7 @@ impl<'a> Env<'a> {
     fn hoisted_value(&self, depth: u8, index: u8) -> Result<Value> {
         match self.hoisted {
             Some(frame) => frame.value(depth, index),
-            None => Err(RuntimeError::new(
-                "internal: a lifted value read outside its frame",
-            )),
+            None => Err(unverified("a lifted value read outside its frame")),
         }
     }
     pub fn local(&self, slot: Slot) -> &Value {
@@ -325,7 +344,7 @@ impl Expr {
                         ))
                     });
             }
-            Expr::RowAt { table, .. } => Value::Row(*table, self.row_at(env)?),
+            Expr::RowAt { table, count, at } => Value::Row(*table, row_at(*count, at, env)?),
             Expr::List(items) => Value::list(
                 items
                     .iter()
@@ -625,25 +644,11 @@ impl Expr {
         })
     }
 
-    /// The row number an [`Expr::RowAt`] reads, checked against the table's rows.
-    fn row_at(&self, env: &Env) -> Result<u16> {
-        let Expr::RowAt { count, at, .. } = self else {
-            return Err(RuntimeError::new("internal: not a row read"));
-        };
-        let i = at.int(env)?;
-        match u16::try_from(i) {
-            Ok(r) if r < *count => Ok(r),
-            _ => Err(RuntimeError::new(format!(
-                "position {i} is outside a list of {count}"
-            ))),
-        }
-    }
-
     /// [`Expr::code`] of the less common expressions.
     #[inline(never)]
     fn code_of_any(&self, env: &Env) -> Result<Option<u16>> {
         Ok(match self {
-            Expr::RowAt { .. } => Some(self.row_at(env)?),
+            Expr::RowAt { count, at, .. } => Some(row_at(*count, at, env)?),
             Expr::Outer(depth) => code_of(env.outer_it(*depth)),
             Expr::Param(i) => code_of(&env.params[*i as usize]),
             Expr::Const(v) => code_of(v),

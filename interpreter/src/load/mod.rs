@@ -607,8 +607,13 @@ impl Builder {
             optimizer: self.optimizer,
         };
         game.sources = self.files.clone();
-        if self.optimizer == Optimizer::On {
-            crate::optimize::game(&mut game);
+        // A game with problems is not run: its IR may hold what stood for a faulty
+        // expression, which neither the verifier nor the optimizer need see.
+        if self.diagnostics.is_empty() {
+            if let Err(message) = crate::optimize::run(&mut game) {
+                self.error("", message);
+                return None;
+            }
         }
         Some(game)
     }

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use super::{BlockId, BoardRead, ProcId, RuleRef, Slot, VarId, ZoneRead};
-use crate::ir::{Expr, Template};
+use crate::ir::{Expr, Template, TemplatePart};
 
 pub type Block = Vec<Stmt>;
 
@@ -207,4 +207,153 @@ pub struct FilteredRows {
     pub rows: std::sync::Arc<Vec<crate::value::Value>>,
     /// For each row code, the filter's condition with that row put in.
     pub pass: Vec<Expr>,
+}
+
+/// The expressions of a statement (not of the blocks it holds), read-only or mutable (`$m`
+/// is `mut` or nothing): one list of what each kind holds, for both visitors.
+macro_rules! statement_exprs {
+    ($kind:expr, $as_deref:ident, $as_ref:ident, $iter:ident $(, $m:tt)?) => {{
+        let mut v = Vec::new();
+        match $kind {
+            StmtKind::Assign { target, value, .. } => {
+                v.push(value);
+                if let Place::Var { index: Some(index), .. } = target {
+                    v.push(index);
+                }
+            }
+            StmtKind::Move { from, to, what, at } => {
+                v.extend(from.index.$as_deref());
+                v.extend(to.index.$as_deref());
+                match what {
+                    MoveWhat::Item(e) | MoveWhat::Top(e) => v.push(e),
+                    MoveWhat::All => {}
+                }
+                match at {
+                    MoveAt::Index(e) => v.push(e),
+                    MoveAt::Bottom | MoveAt::Top => {}
+                }
+            }
+            StmtKind::Push { to, value } => {
+                v.extend(to.index.$as_deref());
+                v.push(value);
+            }
+            StmtKind::Remove { from, what } => {
+                v.extend(from.index.$as_deref());
+                match what {
+                    RemoveWhat::Item(e) | RemoveWhat::At(e) => v.push(e),
+                }
+            }
+            StmtKind::Shuffle { zone } | StmtKind::Clear { zone } => v.extend(zone.index.$as_deref()),
+            StmtKind::Draw(draw) => {
+                let Draw { from, to, count, refill, .. } = &$($m)? **draw;
+                v.extend(from.index.$as_deref());
+                v.extend(to.index.$as_deref());
+                v.extend(refill.$as_ref().and_then(|r| r.index.$as_deref()));
+                v.push(count);
+            }
+            StmtKind::Reveal { zone, what, to } => {
+                v.extend(zone.index.$as_deref());
+                v.push(what);
+                v.push(to);
+            }
+            StmtKind::Place { board, at, piece } => {
+                v.extend(board.index.$as_deref());
+                v.push(at);
+                v.push(piece);
+            }
+            StmtKind::If { cond, .. } | StmtKind::While { cond, .. } => v.push(cond),
+            StmtKind::ForEach { list, .. } => v.push(list),
+            StmtKind::Repeat { count, .. } => v.push(count),
+            StmtKind::RepeatUpTo { count, cond, .. } => {
+                v.push(count);
+                v.extend(cond.$as_ref());
+            }
+            StmtKind::Choose(choose) => {
+                let Choose { who, prompt, groups } = &$($m)? **choose;
+                v.push(who);
+                template_holes!(prompt, v, $iter);
+                for group in groups {
+                    template_holes!(&$($m)? group.label, v, $iter);
+                    for (_, list) in &$($m)? group.bindings {
+                        v.push(list);
+                    }
+                    v.extend(group.condition.$as_ref());
+                }
+            }
+            StmtKind::Random { outcomes, weights, .. } => {
+                v.push(outcomes);
+                v.extend(weights.$as_ref());
+            }
+            StmtKind::Call { args, .. } => v.extend(args.$iter()),
+            StmtKind::Return(value) => v.extend(value.$as_ref()),
+            StmtKind::Log(t) => template_holes!(t, v, $iter),
+            StmtKind::EndGame | StmtKind::EndLoop => {}
+            StmtKind::Award(award) => {
+                let Award { among, keys, only, prizes, to, .. } = &$($m)? **award;
+                v.push(among);
+                v.push(prizes);
+                v.extend(keys.$iter());
+                v.extend(only.$as_ref());
+                if let Place::Var { index: Some(index), .. } = to {
+                    v.push(index);
+                }
+            }
+        }
+        v
+    }};
+}
+
+/// The expression holes of a template, pushed onto `v`.
+macro_rules! template_holes {
+    ($t:expr, $v:ident, $iter:ident) => {
+        for part in $t.parts.$iter() {
+            if let TemplatePart::Hole(e) = part {
+                $v.push(e);
+            }
+        }
+    };
+}
+
+impl StmtKind {
+    /// The expressions this statement evaluates (not those of the blocks it holds; an
+    /// option group's specializations per row are [`OptionGroup::by_row`]'s), in the
+    /// order it reads them.
+    pub fn exprs(&self) -> Vec<&Expr> {
+        statement_exprs!(self, as_deref, as_ref, iter)
+    }
+
+    /// [`StmtKind::exprs`], mutable: what the optimizer rewrites.
+    pub fn exprs_mut(&mut self) -> Vec<&mut Expr> {
+        statement_exprs!(self, as_deref_mut, as_mut, iter_mut, mut)
+    }
+
+    /// The blocks this statement runs (branches, loop bodies, options' effects), in order.
+    pub fn blocks(&self) -> Vec<BlockId> {
+        match self {
+            StmtKind::If {
+                then, otherwise, ..
+            } => std::iter::once(*then).chain(*otherwise).collect(),
+            StmtKind::ForEach { body, .. }
+            | StmtKind::Repeat { body, .. }
+            | StmtKind::While { body, .. }
+            | StmtKind::RepeatUpTo { body, .. } => vec![*body],
+            StmtKind::Choose(choose) => choose.groups.iter().map(|g| g.body).collect(),
+            StmtKind::Assign { .. }
+            | StmtKind::Move { .. }
+            | StmtKind::Push { .. }
+            | StmtKind::Remove { .. }
+            | StmtKind::Shuffle { .. }
+            | StmtKind::Draw(_)
+            | StmtKind::Clear { .. }
+            | StmtKind::Reveal { .. }
+            | StmtKind::Place { .. }
+            | StmtKind::EndLoop
+            | StmtKind::Random { .. }
+            | StmtKind::Call { .. }
+            | StmtKind::Return(_)
+            | StmtKind::Log(_)
+            | StmtKind::EndGame
+            | StmtKind::Award(_) => Vec::new(),
+        }
+    }
 }

@@ -133,26 +133,6 @@ impl<'g> Gen<'g> {
             let mut deepest = 0;
             for stmt in &game.blocks[block.index()] {
                 let inner = match &stmt.kind {
-                    StmtKind::If {
-                        then, otherwise, ..
-                    } => {
-                        let a = depth(game, *then, visiting)?;
-                        let b = match otherwise {
-                            Some(o) => depth(game, *o, visiting)?,
-                            None => 0,
-                        };
-                        a.max(b)
-                    }
-                    StmtKind::ForEach { body, .. }
-                    | StmtKind::Repeat { body, .. }
-                    | StmtKind::While { body, .. } => depth(game, *body, visiting)?,
-                    StmtKind::Choose(c) => {
-                        let mut m = 0;
-                        for g in &c.groups {
-                            m = m.max(depth(game, g.body, visiting)?);
-                        }
-                        m
-                    }
                     StmtKind::Call { proc, .. } => {
                         if visiting.contains(&proc.index()) {
                             return Err(format!("{}: a procedure that calls itself", stmt.origin));
@@ -162,7 +142,14 @@ impl<'g> Gen<'g> {
                         visiting.pop();
                         d
                     }
-                    _ => 0,
+                    // Every other statement: the deepest of the blocks it runs.
+                    kind => {
+                        let mut m = 0;
+                        for inner in kind.blocks() {
+                            m = m.max(depth(game, inner, visiting)?);
+                        }
+                        m
+                    }
                 };
                 deepest = deepest.max(inner);
             }

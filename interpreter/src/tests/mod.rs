@@ -3,3 +3,4 @@
 
 mod optimize;
 mod script;
+mod verify;
