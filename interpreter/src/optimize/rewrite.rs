@@ -1,0 +1,180 @@
+//! The optimizer's rewrite of one node, its children already rewritten: folding,
+//! dead branches, strength reduction, searches in place.
+
+use super::*;
+
+impl Folder<'_> {
+    pub(super) fn rewrite(&self, e: &Expr) -> Option<Expr> {
+        let int = |e: &Expr| match e {
+            Expr::Const(Value::Int(n)) => Some(*n),
+            _ => None,
+        };
+        let boolean = |e: &Expr| match e {
+            Expr::Const(Value::Bool(b)) => Some(*b),
+            _ => None,
+        };
+        match e {
+            Expr::Arith { op, a, b, .. } => {
+                arith(*op, int(a)?, int(b)?).map(|n| Expr::Const(Value::Int(n)))
+            }
+            Expr::Neg(a, _) => int(a)?.checked_neg().map(|n| Expr::Const(Value::Int(n))),
+            Expr::Compare { op, a, b } => match (int(a), int(b)) {
+                (Some(x), Some(y)) => Some(Expr::Const(Value::Bool(op.holds(x, y)))),
+                (None, Some(n)) => crate::builtins::list::count_test(*op, a, n),
+                _ => None,
+            },
+            // A negation goes into the test it negates: one node fewer to evaluate.
+            Expr::Not(a) => match &**a {
+                Expr::Const(Value::Bool(b)) => Some(Expr::Const(Value::Bool(!b))),
+                Expr::Not(inner) => Some((**inner).clone()),
+                Expr::Compare { op, a, b } => Some(Expr::Compare {
+                    op: op.negated(),
+                    a: a.clone(),
+                    b: b.clone(),
+                }),
+                Expr::IsNone { value, negate } => Some(Expr::IsNone {
+                    value: value.clone(),
+                    negate: !negate,
+                }),
+                Expr::Same { a, b, negate } => Some(Expr::Same {
+                    a: a.clone(),
+                    b: b.clone(),
+                    negate: !negate,
+                }),
+                Expr::Equal { a, b, negate } => Some(Expr::Equal {
+                    a: a.clone(),
+                    b: b.clone(),
+                    negate: !negate,
+                }),
+                _ => None,
+            },
+            // A constant on the right decides only once the left is read: `x and true`
+            // is x; `x and false` is false when x cannot fail (else x's error stands).
+            Expr::And(a, b) => match (boolean(a), boolean(b)) {
+                (Some(false), _) => Some(Expr::Const(Value::Bool(false))),
+                (Some(true), _) => Some((**b).clone()),
+                (None, Some(true)) => Some((**a).clone()),
+                (None, Some(false)) => cannot_fail(a).then_some(Expr::Const(Value::Bool(false))),
+                (None, None) => None,
+            },
+            Expr::Or(a, b) => match (boolean(a), boolean(b)) {
+                (Some(true), _) => Some(Expr::Const(Value::Bool(true))),
+                (Some(false), _) => Some((**b).clone()),
+                (None, Some(false)) => Some((**a).clone()),
+                (None, Some(true)) => cannot_fail(a).then_some(Expr::Const(Value::Bool(true))),
+                (None, None) => None,
+            },
+            Expr::If {
+                cond,
+                then,
+                otherwise,
+            } => Some(if boolean(cond)? {
+                (**then).clone()
+            } else {
+                (**otherwise).clone()
+            }),
+            Expr::Call { op, args } => {
+                let builtin = crate::builtins::of(*op);
+                if let Some(reduced) = builtin.reduce.and_then(|reduce| reduce(args)) {
+                    return Some(reduced);
+                }
+                (builtin.pure && args.iter().all(|a| closed(a, It::Unbound)))
+                    .then(|| self.fold(e))
+                    .flatten()
+            }
+            Expr::Column { .. }
+            | Expr::RowId(_)
+            | Expr::Equal { .. }
+            | Expr::Same { .. }
+            | Expr::In { .. }
+            | Expr::Index { .. }
+            | Expr::RowAt { .. }
+            | Expr::RowNumber { .. }
+            | Expr::Filter { .. }
+            | Expr::RowsWhere { .. }
+            | Expr::List(_)
+            | Expr::UnrolledTest { .. }
+            | Expr::UnrolledTotal { .. }
+            | Expr::IsNone { .. }
+                if closed(e, It::Unbound) =>
+            {
+                self.fold(e)
+            }
+            // Every row of a table indexed by position: the row of that number.
+            Expr::Index { list, at } => {
+                let Expr::Const(Value::List(rows)) = &**list else {
+                    return None;
+                };
+                let Some(Value::Row(table, 0)) = rows.first() else {
+                    return None;
+                };
+                let count = u16::try_from(rows.len()).ok()?;
+                let in_order = rows
+                    .iter()
+                    .enumerate()
+                    .all(|(i, r)| *r == Value::Row(*table, i as u16));
+                in_order.then(|| Expr::RowAt {
+                    table: *table,
+                    count,
+                    at: at.clone(),
+                })
+            }
+            Expr::Filter { list, cond } => {
+                crate::builtins::list::rows_where(list, cond).map(|(list, cond)| Expr::Filter {
+                    list: list.boxed(),
+                    cond: cond.boxed(),
+                })
+            }
+            // `x in zone` searches the zone where it lies.
+            Expr::In { item, list } => match &**list {
+                Expr::Zone(z) => Some(Expr::ZoneContains(z.clone(), item.clone())),
+                _ => None,
+            },
+            // Superinstructions: an index or row that is a local, `it` or a variable is
+            // read by the node itself, and a comparison with none tests the code.
+            Expr::VarAt {
+                base,
+                code,
+                index,
+                name,
+            } => match row_code(index) {
+                // A constant row: the variable's slot is known.
+                Some(r) => {
+                    let slot = *base + r as u32;
+                    ((slot as usize) < self.env.state.ints.len())
+                        .then_some(Expr::Var { slot, code: *code })
+                }
+                None => Key::of(index).map(|key| Expr::VarAtKey {
+                    base: *base,
+                    code: *code,
+                    key,
+                    name: name.clone(),
+                }),
+            },
+            Expr::Zone(z) => fixed_instance(z).map(Expr::Zone),
+            Expr::ZoneLen(z) => fixed_instance(z).map(Expr::ZoneLen),
+            Expr::ZoneFirst(z) => fixed_instance(z).map(Expr::ZoneFirst),
+            Expr::ZoneLast(z) => fixed_instance(z).map(Expr::ZoneLast),
+            Expr::ZoneCount(z, x) => fixed_instance(z).map(|z| Expr::ZoneCount(z, x.clone())),
+            Expr::ZoneContains(z, x) => fixed_instance(z).map(|z| Expr::ZoneContains(z, x.clone())),
+            Expr::ZoneIndexOf(z, x) => fixed_instance(z).map(|z| Expr::ZoneIndexOf(z, x.clone())),
+            Expr::UnrolledTest { op, items } => without_neutral_items(Unroll::Test(*op), items),
+            Expr::UnrolledTotal { op, items } => without_neutral_items(Unroll::Total(*op), items),
+            Expr::Column { values, row, name } => Key::of(row).map(|key| Expr::ColumnKey {
+                values: values.clone(),
+                key,
+                name: name.clone(),
+            }),
+            Expr::Equal { a, b, negate } | Expr::Same { a, b, negate } => match (&**a, &**b) {
+                (Expr::Const(Value::None), other) | (other, Expr::Const(Value::None)) => {
+                    Some(Expr::IsNone {
+                        value: other.clone().boxed(),
+                        negate: *negate,
+                    })
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
