@@ -380,6 +380,63 @@ impl Verifier<'_> {
     /// Checks `e` and its children; `withs` holds the value counts of the enclosing
     /// [`Expr::With`]s, innermost last.
     fn expr(&mut self, e: &Expr, site: Site, withs: &mut Vec<usize>) {
+        match e {
+            Expr::Const(_)
+            | Expr::Local(_)
+            | Expr::Param(_)
+            | Expr::It
+            | Expr::Outer(_)
+            | Expr::Players
+            | Expr::PlayerCount
+            | Expr::Var { .. }
+            | Expr::VarAt { .. }
+            | Expr::VarAtKey { .. }
+            | Expr::ColumnKey { .. } => self.read(e, site),
+            Expr::Function { .. }
+            | Expr::Script { .. }
+            | Expr::Zone(_)
+            | Expr::ZoneLen(_)
+            | Expr::ZoneFirst(_)
+            | Expr::ZoneLast(_)
+            | Expr::ZoneCount(..)
+            | Expr::ZoneContains(..)
+            | Expr::ZoneIndexOf(..)
+            | Expr::Board(_)
+            | Expr::RowAt { .. }
+            | Expr::RowsWhere { .. }
+            | Expr::Call { .. }
+            | Expr::With { .. }
+            | Expr::Hoisted { .. } => self.reference(e, site.at, withs),
+            Expr::Arith { .. }
+            | Expr::Compare { .. }
+            | Expr::Neg(..)
+            | Expr::And(..)
+            | Expr::Or(..)
+            | Expr::Not(_)
+            | Expr::If { .. }
+            | Expr::Same { .. }
+            | Expr::UnrolledTest { .. }
+            | Expr::UnrolledTotal { .. }
+            | Expr::Filter { .. } => self.operands(e, site.at),
+            // Nothing of their own to check: their children are.
+            Expr::Pair { .. }
+            | Expr::Column { .. }
+            | Expr::IsNone { .. }
+            | Expr::RowId(_)
+            | Expr::PosRow(_)
+            | Expr::PosCol(_)
+            | Expr::Index { .. }
+            | Expr::RowNumber { .. }
+            | Expr::List(_)
+            | Expr::Equal { .. }
+            | Expr::In { .. }
+            | Expr::Lambda(_) => {}
+        }
+        self.children(e, site, withs);
+    }
+
+    /// A read of a value, the state, a local, a parameter or an element.
+    fn read(&mut self, e: &Expr, site: Site) {
         let game = self.game;
         let at = site.at;
         let slot = |v: &mut Self, slot: u32, what: &str| {
@@ -438,6 +495,15 @@ impl Verifier<'_> {
                 self.key(*key, site);
             }
             Expr::ColumnKey { key, .. } => self.key(*key, site),
+            _ => {}
+        }
+    }
+
+    /// A node that names something of the game (a function, a script, a zone, a board, a
+    /// table, a built-in) or a lifted value.
+    fn reference(&mut self, e: &Expr, at: &str, withs: &[usize]) {
+        let game = self.game;
+        match e {
             Expr::Function { id, args } => match game.functions.get(id.index()) {
                 None => self.problem(at, format!("function {} past the last", id.index())),
                 Some(f) if f.params.len() != args.len() => {
@@ -476,16 +542,14 @@ impl Verifier<'_> {
             Expr::ZoneCount(z, _) | Expr::ZoneContains(z, _) | Expr::ZoneIndexOf(z, _) => {
                 self.zone(z, at)
             }
-            Expr::Board(b) => {
-                if b.base as usize + b.len as usize > game.board_slots {
-                    self.problem(
-                        at,
-                        format!(
-                            "board {} past the state's {} board slots",
-                            b.name, game.board_slots
-                        ),
-                    );
-                }
+            Expr::Board(b) if b.base as usize + b.len as usize > game.board_slots => {
+                self.problem(
+                    at,
+                    format!(
+                        "board {} past the state's {} board slots",
+                        b.name, game.board_slots
+                    ),
+                );
             }
             Expr::RowAt { table, count, .. } => match game.tables.get(table.index()) {
                 Some(t) if t.rows.len() == *count as usize => {}
@@ -519,6 +583,13 @@ impl Verifier<'_> {
                     );
                 }
             }
+            _ => {}
+        }
+    }
+
+    /// The operands of arithmetic, comparisons and logic, of a kind that fits.
+    fn operands(&mut self, e: &Expr, at: &str) {
+        match e {
             Expr::Arith { a, b, .. } | Expr::Compare { a, b, .. } => {
                 self.operand(a, &[Kind::Int], at);
                 self.operand(b, &[Kind::Int], at);
@@ -550,23 +621,8 @@ impl Verifier<'_> {
             Expr::Filter { cond, .. } if !matches!(**cond, Expr::Lambda(_)) => {
                 self.problem(at, "a filter whose condition is not per element".into());
             }
-            Expr::Pair { .. }
-            | Expr::Column { .. }
-            | Expr::IsNone { .. }
-            | Expr::RowId(_)
-            | Expr::PosRow(_)
-            | Expr::PosCol(_)
-            | Expr::Filter { .. }
-            | Expr::RowsWhere { .. }
-            | Expr::Index { .. }
-            | Expr::RowNumber { .. }
-            | Expr::List(_)
-            | Expr::Equal { .. }
-            | Expr::In { .. }
-            | Expr::Lambda(_)
-            | Expr::With { .. } => {}
+            _ => {}
         }
-        self.children(e, site, withs);
     }
 
     /// The children of `e`, each where it is evaluated: a lambda's body with one more

@@ -1,18 +1,28 @@
 //! The optimizer's rewrite of one node, its children already rewritten: folding,
-//! dead branches, strength reduction, searches in place.
+//! dead branches, strength reduction, searches in place, superinstructions. Its dispatch
+//! names every kind of node, so that a new one is placed among them knowingly.
 
 use super::*;
 
+/// A constant number.
+fn int(e: &Expr) -> Option<i64> {
+    match e {
+        Expr::Const(Value::Int(n)) => Some(*n),
+        _ => None,
+    }
+}
+
+/// A constant true/false.
+fn boolean(e: &Expr) -> Option<bool> {
+    match e {
+        Expr::Const(Value::Bool(b)) => Some(*b),
+        _ => None,
+    }
+}
+
 impl Folder<'_> {
+    /// A cheaper node for `e`, if there is one.
     pub(super) fn rewrite(&self, e: &Expr) -> Option<Expr> {
-        let int = |e: &Expr| match e {
-            Expr::Const(Value::Int(n)) => Some(*n),
-            _ => None,
-        };
-        let boolean = |e: &Expr| match e {
-            Expr::Const(Value::Bool(b)) => Some(*b),
-            _ => None,
-        };
         match e {
             Expr::Arith { op, a, b, .. } => {
                 arith(*op, int(a)?, int(b)?).map(|n| Expr::Const(Value::Int(n)))
@@ -23,47 +33,9 @@ impl Folder<'_> {
                 (None, Some(n)) => crate::builtins::list::count_test(*op, a, n),
                 _ => None,
             },
-            // A negation goes into the test it negates: one node fewer to evaluate.
-            Expr::Not(a) => match &**a {
-                Expr::Const(Value::Bool(b)) => Some(Expr::Const(Value::Bool(!b))),
-                Expr::Not(inner) => Some((**inner).clone()),
-                Expr::Compare { op, a, b } => Some(Expr::Compare {
-                    op: op.negated(),
-                    a: a.clone(),
-                    b: b.clone(),
-                }),
-                Expr::IsNone { value, negate } => Some(Expr::IsNone {
-                    value: value.clone(),
-                    negate: !negate,
-                }),
-                Expr::Same { a, b, negate } => Some(Expr::Same {
-                    a: a.clone(),
-                    b: b.clone(),
-                    negate: !negate,
-                }),
-                Expr::Equal { a, b, negate } => Some(Expr::Equal {
-                    a: a.clone(),
-                    b: b.clone(),
-                    negate: !negate,
-                }),
-                _ => None,
-            },
-            // A constant on the right decides only once the left is read: `x and true`
-            // is x; `x and false` is false when x cannot fail (else x's error stands).
-            Expr::And(a, b) => match (boolean(a), boolean(b)) {
-                (Some(false), _) => Some(Expr::Const(Value::Bool(false))),
-                (Some(true), _) => Some((**b).clone()),
-                (None, Some(true)) => Some((**a).clone()),
-                (None, Some(false)) => cannot_fail(a).then_some(Expr::Const(Value::Bool(false))),
-                (None, None) => None,
-            },
-            Expr::Or(a, b) => match (boolean(a), boolean(b)) {
-                (Some(true), _) => Some(Expr::Const(Value::Bool(true))),
-                (Some(false), _) => Some((**b).clone()),
-                (None, Some(false)) => Some((**a).clone()),
-                (None, Some(true)) => cannot_fail(a).then_some(Expr::Const(Value::Bool(true))),
-                (None, None) => None,
-            },
+            Expr::Not(a) => negated(a),
+            Expr::And(a, b) => and(a, b),
+            Expr::Or(a, b) => or(a, b),
             Expr::If {
                 cond,
                 then,
@@ -100,25 +72,7 @@ impl Folder<'_> {
             {
                 self.fold(e)
             }
-            // Every row of a table indexed by position: the row of that number.
-            Expr::Index { list, at } => {
-                let Expr::Const(Value::List(rows)) = &**list else {
-                    return None;
-                };
-                let Some(Value::Row(table, 0)) = rows.first() else {
-                    return None;
-                };
-                let count = u16::try_from(rows.len()).ok()?;
-                let in_order = rows
-                    .iter()
-                    .enumerate()
-                    .all(|(i, r)| *r == Value::Row(*table, i as u16));
-                in_order.then(|| Expr::RowAt {
-                    table: *table,
-                    count,
-                    at: at.clone(),
-                })
-            }
+            Expr::Index { list, at } => row_at(list, at),
             Expr::Filter { list, cond } => {
                 crate::builtins::list::rows_where(list, cond).map(|(list, cond)| Expr::Filter {
                     list: list.boxed(),
@@ -130,27 +84,12 @@ impl Folder<'_> {
                 Expr::Zone(z) => Some(Expr::ZoneContains(z.clone(), item.clone())),
                 _ => None,
             },
-            // Superinstructions: an index or row that is a local, `it` or a variable is
-            // read by the node itself, and a comparison with none tests the code.
             Expr::VarAt {
                 base,
                 code,
                 index,
                 name,
-            } => match row_code(index) {
-                // A constant row: the variable's slot is known.
-                Some(r) => {
-                    let slot = *base + r as u32;
-                    ((slot as usize) < self.env.state.ints.len())
-                        .then_some(Expr::Var { slot, code: *code })
-                }
-                None => Key::of(index).map(|key| Expr::VarAtKey {
-                    base: *base,
-                    code: *code,
-                    key,
-                    name: name.clone(),
-                }),
-            },
+            } => self.var_at(*base, *code, index, name),
             Expr::Zone(z) => fixed_instance(z).map(Expr::Zone),
             Expr::ZoneLen(z) => fixed_instance(z).map(Expr::ZoneLen),
             Expr::ZoneFirst(z) => fixed_instance(z).map(Expr::ZoneFirst),
@@ -165,16 +104,140 @@ impl Folder<'_> {
                 key,
                 name: name.clone(),
             }),
-            Expr::Equal { a, b, negate } | Expr::Same { a, b, negate } => match (&**a, &**b) {
-                (Expr::Const(Value::None), other) | (other, Expr::Const(Value::None)) => {
-                    Some(Expr::IsNone {
-                        value: other.clone().boxed(),
-                        negate: *negate,
-                    })
-                }
-                _ => None,
-            },
-            _ => None,
+            Expr::Equal { a, b, negate } | Expr::Same { a, b, negate } => none_test(a, b, *negate),
+            // Nothing cheaper: reads that are single nodes already, and nodes made by
+            // the passes themselves.
+            Expr::Const(_)
+            | Expr::Local(_)
+            | Expr::It
+            | Expr::Outer(_)
+            | Expr::Players
+            | Expr::PlayerCount
+            | Expr::Param(_)
+            | Expr::Function { .. }
+            | Expr::Var { .. }
+            | Expr::VarAtKey { .. }
+            | Expr::Pair { .. }
+            | Expr::ColumnKey { .. }
+            | Expr::IsNone { .. }
+            | Expr::RowId(_)
+            | Expr::PosRow(_)
+            | Expr::PosCol(_)
+            | Expr::RowsWhere { .. }
+            | Expr::RowAt { .. }
+            | Expr::RowNumber { .. }
+            | Expr::List(_)
+            | Expr::Lambda(_)
+            | Expr::With { .. }
+            | Expr::Hoisted { .. }
+            | Expr::Board(_)
+            | Expr::Script { .. } => None,
         }
+    }
+
+    /// Superinstructions: an index or row that is a local, `it` or a variable is read by
+    /// the node itself; a constant row gives the variable's slot.
+    fn var_at(
+        &self,
+        base: u32,
+        code: Code,
+        index: &Expr,
+        name: &std::sync::Arc<str>,
+    ) -> Option<Expr> {
+        match row_code(index) {
+            Some(r) => {
+                let slot = base + r as u32;
+                ((slot as usize) < self.env.state.ints.len()).then_some(Expr::Var { slot, code })
+            }
+            None => Key::of(index).map(|key| Expr::VarAtKey {
+                base,
+                code,
+                key,
+                name: name.clone(),
+            }),
+        }
+    }
+}
+
+/// A negation goes into the test it negates: one node fewer to evaluate.
+fn negated(a: &Expr) -> Option<Expr> {
+    match a {
+        Expr::Const(Value::Bool(b)) => Some(Expr::Const(Value::Bool(!b))),
+        Expr::Not(inner) => Some((**inner).clone()),
+        Expr::Compare { op, a, b } => Some(Expr::Compare {
+            op: op.negated(),
+            a: a.clone(),
+            b: b.clone(),
+        }),
+        Expr::IsNone { value, negate } => Some(Expr::IsNone {
+            value: value.clone(),
+            negate: !negate,
+        }),
+        Expr::Same { a, b, negate } => Some(Expr::Same {
+            a: a.clone(),
+            b: b.clone(),
+            negate: !negate,
+        }),
+        Expr::Equal { a, b, negate } => Some(Expr::Equal {
+            a: a.clone(),
+            b: b.clone(),
+            negate: !negate,
+        }),
+        _ => None,
+    }
+}
+
+// A constant on the right decides only once the left is read: `x and true` is x; `x and
+// false` is false when x cannot fail (else x's error stands).
+fn and(a: &Expr, b: &Expr) -> Option<Expr> {
+    match (boolean(a), boolean(b)) {
+        (Some(false), _) => Some(Expr::Const(Value::Bool(false))),
+        (Some(true), _) => Some(b.clone()),
+        (None, Some(true)) => Some(a.clone()),
+        (None, Some(false)) => cannot_fail(a).then_some(Expr::Const(Value::Bool(false))),
+        (None, None) => None,
+    }
+}
+
+fn or(a: &Expr, b: &Expr) -> Option<Expr> {
+    match (boolean(a), boolean(b)) {
+        (Some(true), _) => Some(Expr::Const(Value::Bool(true))),
+        (Some(false), _) => Some(b.clone()),
+        (None, Some(false)) => Some(a.clone()),
+        (None, Some(true)) => cannot_fail(a).then_some(Expr::Const(Value::Bool(true))),
+        (None, None) => None,
+    }
+}
+
+/// Every row of a table indexed by position: the row of that number.
+fn row_at(list: &Expr, at: &Expr) -> Option<Expr> {
+    let Expr::Const(Value::List(rows)) = list else {
+        return None;
+    };
+    let Some(Value::Row(table, 0)) = rows.first() else {
+        return None;
+    };
+    let count = u16::try_from(rows.len()).ok()?;
+    let in_order = rows
+        .iter()
+        .enumerate()
+        .all(|(i, r)| *r == Value::Row(*table, i as u16));
+    in_order.then(|| Expr::RowAt {
+        table: *table,
+        count,
+        at: at.clone().boxed(),
+    })
+}
+
+/// A comparison with none tests the code.
+fn none_test(a: &Expr, b: &Expr, negate: bool) -> Option<Expr> {
+    match (a, b) {
+        (Expr::Const(Value::None), other) | (other, Expr::Const(Value::None)) => {
+            Some(Expr::IsNone {
+                value: other.clone().boxed(),
+                negate,
+            })
+        }
+        _ => None,
     }
 }
