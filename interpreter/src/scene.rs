@@ -135,6 +135,16 @@ impl Game {
                 zones: Vec::new(),
             })
             .collect();
+        self.counters_shown(&mut scene, state);
+        self.zones_shown(&mut scene, state, viewer, &env);
+        self.tracks_shown(&mut scene, state, viewer, &env);
+        self.boards_shown(&mut scene, state, &env);
+        scene.hexes = self.hexes_shown(&env);
+        scene
+    }
+
+    /// The counters of `view:`, each player's on their panel.
+    fn counters_shown(&self, scene: &mut Scene, state: &State) {
         for id in &self.view.counters {
             let var = &self.vars[id.0 as usize];
             match var.per {
@@ -156,6 +166,11 @@ impl Game {
                 }
             }
         }
+    }
+
+    /// The zones of `view:`, each owned one on its owner's panel, as `viewer` sees them.
+    fn zones_shown(&self, scene: &mut Scene, state: &State, viewer: Viewer, env: &Env) {
+        let seats = state.names.len();
         for id in &self.view.zones {
             let zone = &self.zones[id.0 as usize];
             for i in 0..self.domain_len(zone.per) {
@@ -176,13 +191,18 @@ impl Game {
                         None => format!("{}[{}]", zone.name, self.index_text(zone.per, i, state)),
                     },
                 };
-                let shown = self.zone_shown(state, viewer, zone.base + i, name, &env);
+                let shown = self.zone_shown(state, viewer, zone.base + i, name, env);
                 match owner {
                     Some(p) => scene.players[p].zones.push(shown),
                     None => scene.zones.push(shown),
                 }
             }
         }
+    }
+
+    /// The tracks of `view:`: a zone per index drawn as a row of slots.
+    fn tracks_shown(&self, scene: &mut Scene, state: &State, viewer: Viewer, env: &Env) {
+        let seats = state.names.len();
         for hint in &self.view.tracks {
             let zone = &self.zones[hint.zone.0 as usize];
             for i in 0..self.domain_len(zone.per) {
@@ -198,7 +218,7 @@ impl Game {
                     None if index == Value::None => zone.name.clone(),
                     None => format!("{}[{}]", zone.name, self.value_text(&index, &state.names)),
                 };
-                let shown = self.zone_shown(state, viewer, zone.base + i, String::new(), &env);
+                let shown = self.zone_shown(state, viewer, zone.base + i, String::new(), env);
                 let slots = match &hint.slots {
                     Some(e) => e
                         .int(&it)
@@ -217,6 +237,11 @@ impl Game {
                 });
             }
         }
+    }
+
+    /// The boards of `view:`, their cells with the text and colour their hints give.
+    fn boards_shown(&self, scene: &mut Scene, state: &State, env: &Env) {
+        let seats = state.names.len();
         for id in &self.view.boards {
             let board = &self.boards[id.0 as usize];
             for i in 0..self.domain_len(board.per) {
@@ -256,6 +281,10 @@ impl Game {
                 scene.boards.push(BoardShown { name, seat, cells });
             }
         }
+    }
+
+    /// The hex map of `view:`, if the ruleset draws one.
+    fn hexes_shown(&self, env: &Env) -> Option<HexMap> {
         if let Some(hint) = &self.view.hexes {
             let table = &self.tables[hint.table.index()];
             if let Some(geometry) = &table.geometry {
@@ -299,10 +328,10 @@ impl Game {
                         })
                     })
                     .collect();
-                scene.hexes = Some(HexMap { layout, hexes });
+                return Some(HexMap { layout, hexes });
             }
         }
-        scene
+        None
     }
 
     /// The keys of what option `i` of the pending decision names: each row (`table:id`),
