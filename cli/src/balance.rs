@@ -16,7 +16,9 @@ use frontier_interpreter::roster::AgentSpec;
 use crate::bots::AgentList;
 use crate::results;
 use crate::simulate::{self, Summary};
-use crate::statistics::{jf, means_test, p_two_sided, stat_json, two_proportions, wilson, Dist};
+use frontier_study::statistics::{
+    json_number, means_test, p_two_sided, stat_json, two_proportions, wilson, Dist,
+};
 
 #[derive(Args)]
 pub struct BalanceArgs {
@@ -76,16 +78,16 @@ fn stat_comparison(base: &[Value], variant: &[Value]) -> Value {
         let yes = |v: &[Value]| v.iter().filter(|x| x.as_bool() == Some(true)).count() as f64;
         let (xb, xv) = (yes(base), yes(variant));
         let (z, p) = two_proportions(xb, nb, xv, nv);
-        json!({ "kind": "bool", "base": jf(xb / nb), "variant": jf(xv / nv), "difference": jf(xv / nv - xb / nb),
-                "z": jf(z), "p_value": jf(p), "significant": p < ALPHA })
+        json!({ "kind": "bool", "base": json_number(xb / nb), "variant": json_number(xv / nv), "difference": json_number(xv / nv - xb / nb),
+                "z": json_number(z), "p_value": json_number(p), "significant": p < ALPHA })
     } else {
         let (db, dv) = (
             Dist::of(base.iter().filter_map(Value::as_i64)),
             Dist::of(variant.iter().filter_map(Value::as_i64)),
         );
         let (z, p) = means_test(&db, &dv);
-        json!({ "kind": "int", "base": jf(db.mean), "variant": jf(dv.mean), "difference": jf(dv.mean - db.mean),
-                "z": jf(z), "p_value": jf(p), "significant": p < ALPHA })
+        json!({ "kind": "int", "base": json_number(db.mean), "variant": json_number(dv.mean), "difference": json_number(dv.mean - db.mean),
+                "z": json_number(z), "p_value": json_number(p), "significant": p < ALPHA })
     }
 }
 
@@ -171,8 +173,8 @@ fn report_json(args: &BalanceArgs, n: usize, specs: &[AgentSpec], studies: &[Stu
                 .map(|p| {
                     let (lo, hi) = wilson(s.summary.wins[p], g);
                     json!({
-                        "seat": names[p], "agent": specs[p].text, "wins": jf(s.summary.wins[p]),
-                        "win_rate": jf(s.summary.wins[p] / g), "ci_low": jf(lo), "ci_high": jf(hi),
+                        "seat": names[p], "agent": specs[p].text, "wins": json_number(s.summary.wins[p]),
+                        "win_rate": json_number(s.summary.wins[p] / g), "ci_low": json_number(lo), "ci_high": json_number(hi),
                         "score": s.scores[p].json(),
                     })
                 })
@@ -189,8 +191,8 @@ fn report_json(args: &BalanceArgs, n: usize, specs: &[AgentSpec], studies: &[Stu
                 "shared_victories": s.summary.shared,
                 "ends": s.summary.ends,
                 "first_player": {
-                    "win_rate": jf(p1), "ci_low": jf(lo), "ci_high": jf(hi), "fair_share": jf(fair),
-                    "advantage": jf(p1 - fair), "z": jf(z), "p_value": jf(p_two_sided(z)),
+                    "win_rate": json_number(p1), "ci_low": json_number(lo), "ci_high": json_number(hi), "fair_share": json_number(fair),
+                    "advantage": json_number(p1 - fair), "z": json_number(z), "p_value": json_number(p_two_sided(z)),
                     "significant": p_two_sided(z) < ALPHA,
                 },
                 "length": { "decisions": s.decisions.json(), "chances": s.chances.json() },
@@ -209,11 +211,11 @@ fn report_json(args: &BalanceArgs, n: usize, specs: &[AgentSpec], studies: &[Stu
                     let (sz, sp) = means_test(&base.scores[p], &v.scores[p]);
                     json!({
                         "seat": names[p],
-                        "base_win_rate": jf(base.summary.wins[p] / gb), "variant_win_rate": jf(v.summary.wins[p] / gv),
-                        "difference": jf(v.summary.wins[p] / gv - base.summary.wins[p] / gb),
-                        "z": jf(z), "p_value": jf(pv), "significant": pv < ALPHA,
-                        "mean_score_difference": jf(v.scores[p].mean - base.scores[p].mean),
-                        "score_z": jf(sz), "score_p_value": jf(sp), "score_significant": sp < ALPHA,
+                        "base_win_rate": json_number(base.summary.wins[p] / gb), "variant_win_rate": json_number(v.summary.wins[p] / gv),
+                        "difference": json_number(v.summary.wins[p] / gv - base.summary.wins[p] / gb),
+                        "z": json_number(z), "p_value": json_number(pv), "significant": pv < ALPHA,
+                        "mean_score_difference": json_number(v.scores[p].mean - base.scores[p].mean),
+                        "score_z": json_number(sz), "score_p_value": json_number(sp), "score_significant": sp < ALPHA,
                     })
                 })
                 .collect();
@@ -231,8 +233,8 @@ fn report_json(args: &BalanceArgs, n: usize, specs: &[AgentSpec], studies: &[Stu
             json!({
                 "base": base.label, "variant": v.label, "seats": seats, "stats": stats,
                 "decisions": {
-                    "base_mean": jf(base.decisions.mean), "variant_mean": jf(v.decisions.mean),
-                    "difference": jf(v.decisions.mean - base.decisions.mean), "z": jf(z), "p_value": jf(pv), "significant": pv < ALPHA,
+                    "base_mean": json_number(base.decisions.mean), "variant_mean": json_number(v.decisions.mean),
+                    "difference": json_number(v.decisions.mean - base.decisions.mean), "z": json_number(z), "p_value": json_number(pv), "significant": pv < ALPHA,
                 },
             })
         })

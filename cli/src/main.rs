@@ -17,7 +17,6 @@ mod results;
 mod serve;
 mod simulate;
 mod source;
-mod statistics;
 mod table;
 mod traces;
 mod words;

@@ -18,7 +18,7 @@ use frontier_interpreter::roster::AgentSpec;
 
 use crate::bots::AgentList;
 use crate::results::{self, RunInfo, Shard};
-use crate::statistics::{r6, stat_json};
+use frontier_study::statistics::{rounded, stat_json};
 
 #[derive(Args)]
 pub struct SimulateArgs {
@@ -342,9 +342,9 @@ pub fn run(args: SimulateArgs) -> Result<(), String> {
                 json!({
                     "seat": names[p],
                     "agent": specs[p].text,
-                    "wins": r6(s.wins[p]),
-                    "win_rate": r6(if g > 0.0 { s.wins[p] / g } else { 0.0 }),
-                    "mean_score": r6(if g > 0.0 { sc.iter().sum::<i64>() as f64 / g } else { 0.0 }),
+                    "wins": rounded(s.wins[p]),
+                    "win_rate": rounded(if g > 0.0 { s.wins[p] / g } else { 0.0 }),
+                    "mean_score": rounded(if g > 0.0 { sc.iter().sum::<i64>() as f64 / g } else { 0.0 }),
                     "min_score": sc.iter().min(),
                     "max_score": sc.iter().max(),
                 })
@@ -359,8 +359,8 @@ pub fn run(args: SimulateArgs) -> Result<(), String> {
             "played": s.games,
             "seats": seats,
             "shared_victories": s.shared,
-            "mean_decisions": r6(mean_u(&s.decisions)),
-            "mean_chances": r6(mean_u(&s.chances)),
+            "mean_decisions": rounded(mean_u(&s.decisions)),
+            "mean_chances": rounded(mean_u(&s.chances)),
             "stats": game.stats.iter().zip(&s.stats).map(|(st, v)| (st.name.clone(), stat_json(v))).collect::<serde_json::Map<_, _>>(),
         });
         println!(
