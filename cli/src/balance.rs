@@ -12,6 +12,7 @@ use frontier_interpreter::runner::Recording;
 use serde_json::{json, Value};
 
 use frontier_interpreter::roster::AgentSpec;
+use frontier_study::Settings;
 
 use crate::bots::AgentList;
 use crate::results;
@@ -91,7 +92,7 @@ fn stat_comparison(base: &[Value], variant: &[Value]) -> Value {
     }
 }
 
-pub fn run(args: BalanceArgs) -> Result<(), String> {
+pub fn run(args: BalanceArgs, settings: &Settings) -> Result<(), String> {
     if args.report.is_none() && args.json.is_none() {
         return Err("nothing to write: give --report FILE (HTML) and/or --json FILE".into());
     }
@@ -99,7 +100,7 @@ pub fn run(args: BalanceArgs) -> Result<(), String> {
         crate::output::check_file(path)?;
     }
     crate::check_game_count(args.games);
-    let base = crate::source::load_ruleset(&args.base)?;
+    let base = crate::source::load_ruleset(&args.base, settings)?;
     let agents = args.agents.as_ref().map(|a| a.0.as_slice());
     let asked = args
         .players
@@ -109,7 +110,7 @@ pub fn run(args: BalanceArgs) -> Result<(), String> {
     crate::bots::warn_if_timed(&specs);
     let mut games = vec![(args.base.clone(), base)];
     for v in &args.variants {
-        let g = crate::source::load_ruleset(v)?;
+        let g = crate::source::load_ruleset(v, settings)?;
         crate::player_count(&g, Some(n)).map_err(|e| format!("variant {v}: {e}"))?;
         games.push((v.clone(), g));
     }
@@ -129,6 +130,7 @@ pub fn run(args: BalanceArgs) -> Result<(), String> {
             0..args.games,
             Recording::Counts,
             &format!("{label} "),
+            settings,
         )
         .map_err(|e| format!("{source}: {e}"))?;
         let summary = simulate::summarize(n, &played);

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use clap::Args;
 use frontier_interpreter::agent::Agent;
-use frontier_interpreter::native::{Native, RandomSeats};
+use frontier_interpreter::native::RandomSeats;
 use frontier_interpreter::runner::{self, GameRecord, Recording};
 use frontier_interpreter::{Game, GameRng};
 use rayon::prelude::*;
@@ -19,6 +19,7 @@ use frontier_interpreter::roster::AgentSpec;
 use crate::bots::AgentList;
 use crate::results::{self, RunInfo, Shard};
 use frontier_study::statistics::{rounded, stat_json};
+use frontier_study::{BackEnd, Settings};
 
 #[derive(Args)]
 pub struct SimulateArgs {
@@ -69,19 +70,19 @@ pub type StatValue = serde_json::Value;
 
 /// One game, and the ruleset's `stats:` read at its end (in declared order).
 /// One game between the agents of `specs` (one per seat), and its `stats:` values.
-/// `native`: the ruleset's compiled code, which plays the game when only counts are kept
-/// and every seat is a random agent (the same game; the walker plays it again when the
-/// native code gives it back).
+/// `back_end`: with native code, it plays the game when only counts are kept and every
+/// seat is a random agent (the same game; the walker plays it again when the native code
+/// gives it back).
 pub fn play_with_stats(
     game: &Game,
-    native: Option<&Native>,
+    back_end: &BackEnd,
     specs: &[AgentSpec],
     seed: u64,
     recording: Recording,
 ) -> Result<(GameRecord, Vec<StatValue>), String> {
     let n = specs.len();
-    let natively = match (native, recording) {
-        (Some(native), Recording::Counts) => specs
+    let natively = match (back_end, recording) {
+        (BackEnd::Native(native), Recording::Counts) => specs
             .iter()
             .enumerate()
             .map(|(seat, s)| s.random_stream(seed, seat))
@@ -150,6 +151,7 @@ pub fn play_games(
     range: std::ops::Range<u64>,
     recording: Recording,
     label: &str,
+    settings: &Settings,
 ) -> Result<Vec<Played>, String> {
     let bar = std::io::stderr().is_terminal().then(|| {
         let bar = indicatif::ProgressBar::new(range.end - range.start);
@@ -160,19 +162,19 @@ pub fn play_games(
         );
         bar
     });
-    let native = crate::source::native_for(game);
+    let back_end = BackEnd::for_game(game, settings.native);
     let played: Vec<Result<Played, String>> = range
         .into_par_iter()
         .map(|i| {
             let s = game_seed(seed, i);
-            let r = play_with_stats(game, native.as_ref(), specs, s, recording).map(
-                |(record, stats)| Played {
+            let r = play_with_stats(game, &back_end, specs, s, recording).map(|(record, stats)| {
+                Played {
                     index: i,
                     seed: s,
                     record,
                     stats,
-                },
-            );
+                }
+            });
             if let Some(bar) = &bar {
                 bar.inc(1);
             }
@@ -268,8 +270,8 @@ fn mean_u(v: &[u64]) -> f64 {
     }
 }
 
-pub fn run(args: SimulateArgs) -> Result<(), String> {
-    let game = crate::source::load_ruleset(&args.ruleset)?;
+pub fn run(args: SimulateArgs, settings: &Settings) -> Result<(), String> {
+    let game = crate::source::load_ruleset(&args.ruleset, settings)?;
     let agents = args.agents.as_ref().map(|a| a.0.as_slice());
     let asked = args
         .players
@@ -292,7 +294,15 @@ pub fn run(args: SimulateArgs) -> Result<(), String> {
     } else {
         Recording::Counts
     };
-    let played = play_games(&game, &specs, args.seed, range.clone(), recording, "")?;
+    let played = play_games(
+        &game,
+        &specs,
+        args.seed,
+        range.clone(),
+        recording,
+        "",
+        settings,
+    )?;
     let elapsed = started.elapsed().as_secs_f64();
     let names = crate::seat_names(n);
     if let Some(dir) = &args.trace_out {

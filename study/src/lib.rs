@@ -1,5 +1,11 @@
 //! Runs of many seeded games as a library: what `frontier simulate`, `balance` and
-//! `merge` compute, for any front end. No terminal, no clock, no process: the caller
-//! reads the files, measures time, shows progress and prints.
+//! `merge` compute, for any front end. Settings are values passed in, never globals. No
+//! terminal, no clock, no process: the caller reads the files, measures time, shows
+//! progress and prints.
 
+pub mod back_end;
+pub mod settings;
 pub mod statistics;
+
+pub use back_end::{BackEnd, NativeCode};
+pub use settings::Settings;
