@@ -12,11 +12,11 @@ use frontier_interpreter::runner::Recording;
 use serde_json::{json, Value};
 
 use frontier_interpreter::roster::AgentSpec;
-use frontier_study::Settings;
+use frontier_study::{Games, Settings, Summary};
 
 use crate::bots::AgentList;
 use crate::results;
-use crate::simulate::{self, Summary};
+use crate::simulate;
 use frontier_study::statistics::{
     json_number, means_test, p_two_sided, stat_json, two_proportions, wilson, Dist,
 };
@@ -123,17 +123,16 @@ pub fn run(args: BalanceArgs, settings: &Settings) -> Result<(), String> {
             source.clone()
         };
         seen.insert(label.clone());
-        let played = simulate::play_games(
+        let games = Games::new(
             game,
             &specs,
-            args.seed,
-            0..args.games,
             Recording::Counts,
-            &format!("{label} "),
             settings,
-        )
-        .map_err(|e| format!("{source}: {e}"))?;
-        let summary = simulate::summarize(n, &played);
+            crate::bots::clock,
+        );
+        let played = simulate::play_games(&games, args.seed, 0..args.games, &format!("{label} "))
+            .map_err(|e| format!("{source}: {e}"))?;
+        let summary = Summary::of(n, &played);
         let scores = (0..n)
             .map(|p| Dist::of(summary.scores[p].iter().copied()))
             .collect();

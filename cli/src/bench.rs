@@ -7,9 +7,8 @@ use frontier_interpreter::runner::Recording;
 use frontier_interpreter::Optimizer;
 
 use frontier_interpreter::roster::AgentSpec;
-use frontier_study::{BackEnd, Settings};
-
-use crate::simulate::{game_seed, play_with_stats};
+use frontier_study::games::game_seed;
+use frontier_study::{BackEnd, Games, Settings};
 
 #[derive(Args)]
 pub struct BenchArgs {
@@ -36,18 +35,18 @@ pub fn run(args: BenchArgs, settings: &Settings) -> Result<(), String> {
     let game = crate::source::load_ruleset(&args.ruleset, settings)?;
     let n = crate::player_count(&game, args.players)?;
     let budget = Duration::from_secs_f64(args.seconds);
-    let back_end = BackEnd::for_game(&game, settings.native);
     let random = vec![AgentSpec::parse("random")?; n];
+    let playouts = Games::new(
+        &game,
+        &random,
+        Recording::Counts,
+        settings,
+        crate::bots::clock,
+    );
     let started = Instant::now();
     let (mut games, mut decisions, mut steps) = (0u64, 0u64, 0u64);
     while started.elapsed() < budget {
-        let (r, _) = play_with_stats(
-            &game,
-            &back_end,
-            &random,
-            game_seed(7, games),
-            Recording::Counts,
-        )?;
+        let (r, _) = playouts.play(game_seed(7, games))?;
         games += 1;
         decisions += r.decisions;
         steps += r.decisions + r.chances;
@@ -61,7 +60,7 @@ pub fn run(args: BenchArgs, settings: &Settings) -> Result<(), String> {
     } else {
         ""
     };
-    let back_end = match &back_end {
+    let back_end = match &playouts.back_end {
         BackEnd::Native(native) => format!(
             "native code generated from the IR of {}",
             native.compiled.ruleset

@@ -279,9 +279,7 @@ pub fn output_style() -> frontier_interpreter::render::Style {
 }
 
 /// Player names for a game: p1, p2, …
-pub fn seat_names(n: usize) -> Vec<String> {
-    (1..=n).map(|i| format!("p{i}")).collect()
-}
+pub use frontier_study::games::seat_names;
 
 /// The player count asked for, checked against the ruleset.
 pub fn player_count(

@@ -65,15 +65,6 @@ impl Shard {
     }
 }
 
-/// Why a game ended, as results record it: the `end_game` statement that ended it (by its
-/// place in the ruleset), or the end of the play flow.
-pub fn end_reason(o: &frontier_interpreter::Outcome) -> String {
-    match &o.ended_by {
-        Some(at) => format!("end_game at {at}"),
-        None => "the play flow ended".to_string(),
-    }
-}
-
 /// What a run is: the same for every game of the run, in every shard.
 pub struct RunInfo<'a> {
     pub ruleset: &'a str,
@@ -120,7 +111,7 @@ pub fn game_line(
         "winners": winners,
         "decisions": record.decisions,
         "chances": record.chances,
-        "end": end_reason(o),
+        "end": frontier_study::results::end_reason(o),
     });
     // serde_json's map sorts its keys: the line is put together in the documented order,
     // the stats in the order the ruleset declares them.

@@ -4,8 +4,13 @@
 //! progress and prints.
 
 pub mod back_end;
+pub mod games;
+pub mod results;
 pub mod settings;
 pub mod statistics;
+pub mod summary;
 
 pub use back_end::{BackEnd, NativeCode};
+pub use games::{Games, Played};
 pub use settings::Settings;
+pub use summary::Summary;
