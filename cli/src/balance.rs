@@ -15,7 +15,6 @@ use frontier_interpreter::roster::AgentSpec;
 use frontier_study::{Games, Settings, Summary};
 
 use crate::bots::AgentList;
-use crate::results;
 use crate::simulate;
 use frontier_study::statistics::{
     json_number, means_test, p_two_sided, stat_json, two_proportions, wilson, Dist,
@@ -106,7 +105,7 @@ pub fn run(args: BalanceArgs, settings: &Settings) -> Result<(), String> {
         .players
         .or(agents.filter(|a| a.len() > 1).map(|a| a.len()));
     let n = crate::player_count(&base, asked)?;
-    let specs = results::seat_agents(agents, n).unwrap_or_else(|e| crate::usage_error(e));
+    let specs = crate::bots::seat_agents(agents, n).unwrap_or_else(|e| crate::usage_error(e));
     crate::bots::warn_if_timed(&specs);
     let mut games = vec![(args.base.clone(), base)];
     for v in &args.variants {

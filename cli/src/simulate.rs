@@ -8,12 +8,11 @@ use std::time::Instant;
 
 use clap::Args;
 use frontier_interpreter::runner::Recording;
-use frontier_study::statistics::{rounded, stat_json};
+use frontier_study::results::{self, RunInfo, Shard};
+use frontier_study::statistics::stat_json;
 use frontier_study::{Games, Played, Settings, Summary};
-use serde_json::json;
 
 use crate::bots::AgentList;
-use crate::results::{self, RunInfo, Shard};
 
 #[derive(Args)]
 pub struct SimulateArgs {
@@ -50,7 +49,7 @@ pub struct SimulateArgs {
     pub json: bool,
     /// Play only part K of N of the run (e.g. 3/8), each game with the seed the whole run
     /// gives it; `frontier merge` puts the parts' --out files back together.
-    #[arg(long, value_name = "K/N", value_parser = results::parse_shard)]
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
     pub shard: Option<Shard>,
 }
 
@@ -114,7 +113,7 @@ pub fn run(args: SimulateArgs, settings: &Settings) -> Result<(), String> {
         .players
         .or(agents.filter(|a| a.len() > 1).map(|a| a.len()));
     let n = crate::player_count(&game, asked)?;
-    let specs = results::seat_agents(agents, n).unwrap_or_else(|e| crate::usage_error(e));
+    let specs = crate::bots::seat_agents(agents, n).unwrap_or_else(|e| crate::usage_error(e));
     crate::bots::warn_if_timed(&specs);
     let range = args.shard.map_or(0..args.games, |s| s.range(args.games));
     crate::check_game_count(range.end - range.start);
@@ -155,54 +154,23 @@ pub fn run(args: SimulateArgs, settings: &Settings) -> Result<(), String> {
             )?;
         }
     }
+    let run = RunInfo {
+        ruleset: &game.meta.name,
+        run_seed: args.seed,
+        games: args.games,
+        players: &names,
+        agents: &specs,
+        stats: RunInfo::stat_names(&game),
+    };
     if let Some(path) = &args.out {
-        let run = RunInfo {
-            ruleset: &game.meta.name,
-            run_seed: args.seed,
-            games: args.games,
-            players: &names,
-            agents: &specs,
-            stats: RunInfo::stat_names(&game),
-        };
-        let mut text = String::new();
-        for p in &played {
-            text.push_str(&results::game_line(
-                &run, p.index, p.seed, &p.record, &p.stats,
-            ));
-            text.push('\n');
-        }
-        crate::output::write_atomically(path, text.as_bytes())?;
+        let mut lines = Vec::new();
+        results::write_games(&run, &played, &mut lines).map_err(|e| e.to_string())?;
+        crate::output::write_atomically(path, &lines)?;
     }
     let s = Summary::of(n, &played);
     let g = s.games as f64;
     if args.json {
-        let seats: Vec<_> = (0..n)
-            .map(|p| {
-                let sc = &s.scores[p];
-                json!({
-                    "seat": names[p],
-                    "agent": specs[p].text,
-                    "wins": rounded(s.wins[p]),
-                    "win_rate": rounded(if g > 0.0 { s.wins[p] / g } else { 0.0 }),
-                    "mean_score": rounded(if g > 0.0 { sc.iter().sum::<i64>() as f64 / g } else { 0.0 }),
-                    "min_score": sc.iter().min(),
-                    "max_score": sc.iter().max(),
-                })
-            })
-            .collect();
-        let summary = json!({
-            "ruleset": game.meta.name,
-            "players": n,
-            "seed": args.seed,
-            "games": args.games,
-            "shard": args.shard.map(|s| json!({"k": s.k, "n": s.n, "first_game": range.start + 1, "last_game": range.end})),
-            "played": s.games,
-            "seats": seats,
-            "shared_victories": s.shared,
-            "mean_decisions": rounded(s.mean_decisions()),
-            "mean_chances": rounded(s.mean_chances()),
-            "stats": game.stats.iter().zip(&s.stats).map(|(st, v)| (st.name.clone(), stat_json(v))).collect::<serde_json::Map<_, _>>(),
-        });
+        let summary = results::summary_json(&run, args.shard, &s);
         println!(
             "{}",
             serde_json::to_string_pretty(&summary).map_err(|e| e.to_string())?
@@ -257,7 +225,7 @@ pub fn run(args: SimulateArgs, settings: &Settings) -> Result<(), String> {
         }
         println!("shared victories: {}", s.shared);
         println!("mean decisions per game: {:.1}", s.mean_decisions());
-        for line in stat_lines(&RunInfo::stat_names(&game), &s) {
+        for line in stat_lines(&run.stats, &s) {
             println!("{line}");
         }
     }
