@@ -4,6 +4,7 @@
 //! progress and prints.
 
 pub mod back_end;
+pub mod balance;
 pub mod games;
 pub mod results;
 pub mod settings;
