@@ -1,22 +1,19 @@
 //! `frontier balance`: a base ruleset and its variants, each played the same seeded games
-//! (game i of every ruleset has the same seed), compared: win rate per seat with 95%
-//! Wilson intervals, first-player advantage, score distributions, game length, and each
-//! variant against the base with two-sided z-tests. Written as a self-contained HTML page
-//! (tables and hand-drawn inline SVG plots) and as JSON; docs/results.md describes the JSON.
+//! and compared (frontier_study::balance), written as a self-contained HTML page and as
+//! JSON (docs/results.md describes the JSON), with a short summary on stdout.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use clap::Args;
 use frontier_interpreter::runner::Recording;
-use serde_json::{json, Value};
-
-use frontier_interpreter::roster::AgentSpec;
+use frontier_interpreter::Game;
+use frontier_study::balance::{Balance, Labels, RulesetGames};
+use frontier_study::{Games, Settings, Summary};
+use serde_json::Value;
 
 use crate::bots::AgentList;
-use crate::results;
-use crate::simulate::{self, Summary};
-use crate::statistics::{jf, means_test, p_two_sided, stat_json, two_proportions, wilson, Dist};
+use crate::simulate;
 
 #[derive(Args)]
 pub struct BalanceArgs {
@@ -53,43 +50,7 @@ pub struct BalanceArgs {
     pub json: Option<PathBuf>,
 }
 
-/// Differences with a p-value below this are called significant.
-const ALPHA: f64 = 0.05;
-
-/// One ruleset's games, summarized.
-struct Study {
-    label: String,
-    source: String,
-    summary: Summary,
-    scores: Vec<Dist>,
-    decisions: Dist,
-    chances: Dist,
-    /// The names of the ruleset's `stats:` (values in `summary.stats`).
-    stat_names: Vec<String>,
-}
-
-/// A statistic of a variant against the base's: two-proportion z-test (true/false) or
-/// Welch's z (numbers).
-fn stat_comparison(base: &[Value], variant: &[Value]) -> Value {
-    let (nb, nv) = (base.len() as f64, variant.len() as f64);
-    if base.iter().chain(variant).all(Value::is_boolean) {
-        let yes = |v: &[Value]| v.iter().filter(|x| x.as_bool() == Some(true)).count() as f64;
-        let (xb, xv) = (yes(base), yes(variant));
-        let (z, p) = two_proportions(xb, nb, xv, nv);
-        json!({ "kind": "bool", "base": jf(xb / nb), "variant": jf(xv / nv), "difference": jf(xv / nv - xb / nb),
-                "z": jf(z), "p_value": jf(p), "significant": p < ALPHA })
-    } else {
-        let (db, dv) = (
-            Dist::of(base.iter().filter_map(Value::as_i64)),
-            Dist::of(variant.iter().filter_map(Value::as_i64)),
-        );
-        let (z, p) = means_test(&db, &dv);
-        json!({ "kind": "int", "base": jf(db.mean), "variant": jf(dv.mean), "difference": jf(dv.mean - db.mean),
-                "z": jf(z), "p_value": jf(p), "significant": p < ALPHA })
-    }
-}
-
-pub fn run(args: BalanceArgs) -> Result<(), String> {
+pub fn run(args: BalanceArgs, settings: &Settings) -> Result<(), String> {
     if args.report.is_none() && args.json.is_none() {
         return Err("nothing to write: give --report FILE (HTML) and/or --json FILE".into());
     }
@@ -97,158 +58,56 @@ pub fn run(args: BalanceArgs) -> Result<(), String> {
         crate::output::check_file(path)?;
     }
     crate::check_game_count(args.games);
-    let base = crate::source::load_ruleset(&args.base)?;
+    let base = crate::source::load_ruleset(&args.base, settings)?;
     let agents = args.agents.as_ref().map(|a| a.0.as_slice());
     let asked = args
         .players
         .or(agents.filter(|a| a.len() > 1).map(|a| a.len()));
     let n = crate::player_count(&base, asked)?;
-    let specs = results::seat_agents(agents, n).unwrap_or_else(|e| crate::usage_error(e));
+    let specs = crate::bots::seat_agents(agents, n).unwrap_or_else(|e| crate::usage_error(e));
     crate::bots::warn_if_timed(&specs);
-    let mut games = vec![(args.base.clone(), base)];
+    let mut variant_games = Vec::new();
     for v in &args.variants {
-        let g = crate::source::load_ruleset(v)?;
+        let g = crate::source::load_ruleset(v, settings)?;
         crate::player_count(&g, Some(n)).map_err(|e| format!("variant {v}: {e}"))?;
-        games.push((v.clone(), g));
+        variant_games.push((v.clone(), g));
     }
-    let mut studies = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    for (i, (source, game)) in games.iter().enumerate() {
-        let label = if seen.insert(game.meta.name.clone()) {
-            game.meta.name.clone()
-        } else {
-            source.clone()
-        };
-        seen.insert(label.clone());
-        let played = simulate::play_games(
+    let mut labels = Labels::default();
+    let mut play = |source: &str, game: &Game| -> Result<RulesetGames, String> {
+        let label = labels.next(&game.meta.name, source);
+        let games = Games::new(
             game,
             &specs,
-            args.seed,
-            0..args.games,
             Recording::Counts,
-            &format!("{label} "),
-        )
-        .map_err(|e| format!("{source}: {e}"))?;
-        let summary = simulate::summarize(n, &played);
-        let scores = (0..n)
-            .map(|p| Dist::of(summary.scores[p].iter().copied()))
-            .collect();
-        let decisions = Dist::of(summary.decisions.iter().map(|&d| d as i64));
-        let chances = Dist::of(summary.chances.iter().map(|&d| d as i64));
-        let _ = i;
+            settings,
+            crate::bots::clock,
+        );
+        let played = simulate::play_games(&games, args.seed, 0..args.games, &format!("{label} "))
+            .map_err(|e| format!("{source}: {e}"))?;
         let stat_names = game.stats.iter().map(|st| st.name.clone()).collect();
-        studies.push(Study {
+        Ok(RulesetGames::new(
             label,
-            source: source.clone(),
-            summary,
-            scores,
-            decisions,
-            chances,
+            source.to_string(),
             stat_names,
-        });
-    }
-    let report = report_json(&args, n, &specs, &studies);
+            Summary::of(n, &played),
+        ))
+    };
+    let base = play(&args.base, &base)?;
+    let variants = variant_games
+        .iter()
+        .map(|(source, game)| play(source, game))
+        .collect::<Result<Vec<_>, _>>()?;
+    let balance = Balance::new(args.games, args.seed, specs, base, variants)?;
+    let report = balance.report();
     if let Some(path) = &args.json {
         let text = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())? + "\n";
         crate::output::write_atomically(path, text.as_bytes())?;
     }
     if let Some(path) = &args.report {
-        crate::output::write_atomically(path, html(&report, &studies).as_bytes())?;
+        crate::output::write_atomically(path, balance.html().as_bytes())?;
     }
     print!("{}", text_summary(&report));
     Ok(())
-}
-
-fn report_json(args: &BalanceArgs, n: usize, specs: &[AgentSpec], studies: &[Study]) -> Value {
-    let names = crate::seat_names(n);
-    let fair = 1.0 / n as f64;
-    let rulesets: Vec<Value> = studies
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            let g = s.summary.games as f64;
-            let seats: Vec<Value> = (0..n)
-                .map(|p| {
-                    let (lo, hi) = wilson(s.summary.wins[p], g);
-                    json!({
-                        "seat": names[p], "agent": specs[p].text, "wins": jf(s.summary.wins[p]),
-                        "win_rate": jf(s.summary.wins[p] / g), "ci_low": jf(lo), "ci_high": jf(hi),
-                        "score": s.scores[p].json(),
-                    })
-                })
-                .collect();
-            let p1 = s.summary.wins[0] / g;
-            let z = (p1 - fair) / (fair * (1.0 - fair) / g).sqrt();
-            let (lo, hi) = wilson(s.summary.wins[0], g);
-            json!({
-                "name": s.label,
-                "source": s.source,
-                "role": if i == 0 { "base" } else { "variant" },
-                "games": s.summary.games,
-                "seats": seats,
-                "shared_victories": s.summary.shared,
-                "ends": s.summary.ends,
-                "first_player": {
-                    "win_rate": jf(p1), "ci_low": jf(lo), "ci_high": jf(hi), "fair_share": jf(fair),
-                    "advantage": jf(p1 - fair), "z": jf(z), "p_value": jf(p_two_sided(z)),
-                    "significant": p_two_sided(z) < ALPHA,
-                },
-                "length": { "decisions": s.decisions.json(), "chances": s.chances.json() },
-                "stats": s.stat_names.iter().zip(&s.summary.stats).map(|(k, v)| (k.clone(), stat_json(v))).collect::<serde_json::Map<_, _>>(),
-            })
-        })
-        .collect();
-    let base = &studies[0];
-    let comparisons: Vec<Value> = studies[1..]
-        .iter()
-        .map(|v| {
-            let (gb, gv) = (base.summary.games as f64, v.summary.games as f64);
-            let seats: Vec<Value> = (0..n)
-                .map(|p| {
-                    let (z, pv) = two_proportions(base.summary.wins[p], gb, v.summary.wins[p], gv);
-                    let (sz, sp) = means_test(&base.scores[p], &v.scores[p]);
-                    json!({
-                        "seat": names[p],
-                        "base_win_rate": jf(base.summary.wins[p] / gb), "variant_win_rate": jf(v.summary.wins[p] / gv),
-                        "difference": jf(v.summary.wins[p] / gv - base.summary.wins[p] / gb),
-                        "z": jf(z), "p_value": jf(pv), "significant": pv < ALPHA,
-                        "mean_score_difference": jf(v.scores[p].mean - base.scores[p].mean),
-                        "score_z": jf(sz), "score_p_value": jf(sp), "score_significant": sp < ALPHA,
-                    })
-                })
-                .collect();
-            let (z, pv) = means_test(&base.decisions, &v.decisions);
-            // The statistics both declare.
-            let stats: serde_json::Map<String, Value> = base
-                .stat_names
-                .iter()
-                .zip(&base.summary.stats)
-                .filter_map(|(name, b)| {
-                    let at = v.stat_names.iter().position(|n| n == name)?;
-                    Some((name.clone(), stat_comparison(b, &v.summary.stats[at])))
-                })
-                .collect();
-            json!({
-                "base": base.label, "variant": v.label, "seats": seats, "stats": stats,
-                "decisions": {
-                    "base_mean": jf(base.decisions.mean), "variant_mean": jf(v.decisions.mean),
-                    "difference": jf(v.decisions.mean - base.decisions.mean), "z": jf(z), "p_value": jf(pv), "significant": pv < ALPHA,
-                },
-            })
-        })
-        .collect();
-    json!({
-        "frontier_balance": 1,
-        "base": base.label,
-        "players": n,
-        "games": args.games,
-        "seed": args.seed,
-        "agents": specs.iter().map(|a| a.text.as_str()).collect::<Vec<_>>(),
-        "confidence": 0.95,
-        "alpha": ALPHA,
-        "rulesets": rulesets,
-        "comparisons": comparisons,
-    })
 }
 
 fn f(v: &Value) -> f64 {
@@ -351,490 +210,5 @@ fn text_summary(r: &Value) -> String {
             };
         }
     }
-    out
-}
-
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
-const COLOURS: &[&str] = &[
-    "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf",
-];
-
-fn colour(i: usize) -> &'static str {
-    COLOURS[i % COLOURS.len()]
-}
-
-/// A "nice" step for about `ticks` ticks over `span`.
-fn nice_step(span: f64, ticks: f64) -> f64 {
-    let raw = (span / ticks).max(1e-9);
-    let mag = 10f64.powf(raw.log10().floor());
-    let m = raw / mag;
-    mag * if m < 1.5 {
-        1.0
-    } else if m < 3.5 {
-        2.0
-    } else if m < 7.5 {
-        5.0
-    } else {
-        10.0
-    }
-}
-
-fn legend(out: &mut String, studies: &[Study], x: f64, y: f64) {
-    for (i, s) in studies.iter().enumerate() {
-        let yy = y + 16.0 * i as f64;
-        let _ = write!(
-            out,
-            r#"<rect x="{x}" y="{}" width="12" height="12" fill="{}"/><text x="{}" y="{}" font-size="12">{}</text>"#,
-            yy - 10.0,
-            colour(i),
-            x + 16.0,
-            yy,
-            esc(&s.label)
-        );
-    }
-}
-
-/// Win rate per seat: a dot per ruleset with its 95% interval, the fair share dashed.
-fn svg_win_rates(studies: &[Study], n: usize) -> String {
-    let (w, h, left, top, bottom) = (640.0, 300.0, 50.0, 20.0, 40.0);
-    let legend_w = 170.0;
-    let plot_w = w - left - legend_w;
-    let plot_h = h - top - bottom;
-    let y = |p: f64| top + plot_h * (1.0 - p);
-    let mut out = format!(
-        r#"<svg xmlns="http://www.w3.org/2000/svg" class="plot" id="win-rates" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img" aria-label="Win rate per seat with 95% Wilson intervals">"#
-    );
-    for t in 0..=10 {
-        let p = t as f64 / 10.0;
-        let _ = write!(
-            out,
-            r##"<line x1="{left}" x2="{}" y1="{y}" y2="{y}" stroke="#ddd"/><text x="{}" y="{}" font-size="11" text-anchor="end">{}%</text>"##,
-            left + plot_w,
-            left - 4.0,
-            y(p) + 4.0,
-            t * 10,
-            y = y(p)
-        );
-    }
-    let fair = 1.0 / n as f64;
-    let _ = write!(
-        out,
-        r##"<line x1="{left}" x2="{}" y1="{y}" y2="{y}" stroke="#555" stroke-dasharray="5,4"><title>fair share {:.1}%</title></line>"##,
-        left + plot_w,
-        100.0 * fair,
-        y = y(fair)
-    );
-    let group = plot_w / n as f64;
-    let k = studies.len() as f64;
-    for p in 0..n {
-        let gx = left + group * p as f64;
-        let _ = write!(
-            out,
-            r#"<text x="{}" y="{}" font-size="12" text-anchor="middle">p{}</text>"#,
-            gx + group / 2.0,
-            h - bottom + 18.0,
-            p + 1
-        );
-        for (i, s) in studies.iter().enumerate() {
-            let g = s.summary.games as f64;
-            let rate = s.summary.wins[p] / g;
-            let (lo, hi) = wilson(s.summary.wins[p], g);
-            let x = gx + group * (i as f64 + 1.0) / (k + 1.0);
-            let c = colour(i);
-            let _ = write!(
-                out,
-                r#"<g><title>{} p{}: {:.1}% [{:.1}%, {:.1}%]</title><line x1="{x}" x2="{x}" y1="{}" y2="{}" stroke="{c}" stroke-width="2"/><line x1="{}" x2="{}" y1="{}" y2="{}" stroke="{c}"/><line x1="{}" x2="{}" y1="{}" y2="{}" stroke="{c}"/><circle cx="{x}" cy="{}" r="4" fill="{c}"/></g>"#,
-                esc(&s.label),
-                p + 1,
-                100.0 * rate,
-                100.0 * lo,
-                100.0 * hi,
-                y(lo),
-                y(hi),
-                x - 5.0,
-                x + 5.0,
-                y(lo),
-                y(lo),
-                x - 5.0,
-                x + 5.0,
-                y(hi),
-                y(hi),
-                y(rate)
-            );
-        }
-    }
-    let _ = write!(
-        out,
-        r#"<text x="{}" y="{}" font-size="12" text-anchor="middle">seat</text>"#,
-        left + plot_w / 2.0,
-        h - 6.0
-    );
-    legend(&mut out, studies, left + plot_w + 20.0, top + 12.0);
-    out.push_str("</svg>");
-    out
-}
-
-/// Score distribution per seat: a box (quartiles, median) and whiskers (min, max) per ruleset.
-fn svg_scores(studies: &[Study], n: usize) -> String {
-    let (w, h, left, top, bottom) = (640.0, 300.0, 50.0, 20.0, 40.0);
-    let legend_w = 170.0;
-    let plot_w = w - left - legend_w;
-    let plot_h = h - top - bottom;
-    let lo = studies
-        .iter()
-        .flat_map(|s| s.scores.iter().map(|d| d.min()))
-        .min()
-        .unwrap_or(0) as f64;
-    let hi = studies
-        .iter()
-        .flat_map(|s| s.scores.iter().map(|d| d.max()))
-        .max()
-        .unwrap_or(1) as f64;
-    let step = nice_step((hi - lo).max(1.0), 6.0);
-    let (lo, hi) = (
-        (lo / step).floor() * step,
-        ((hi / step).ceil() * step).max(lo + step),
-    );
-    let y = |v: f64| top + plot_h * (1.0 - (v - lo) / (hi - lo));
-    let mut out = format!(
-        r#"<svg xmlns="http://www.w3.org/2000/svg" class="plot" id="scores" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img" aria-label="Score distribution per seat">"#
-    );
-    let mut t = lo;
-    while t <= hi + 1e-9 {
-        let _ = write!(
-            out,
-            r##"<line x1="{left}" x2="{}" y1="{yy}" y2="{yy}" stroke="#ddd"/><text x="{}" y="{}" font-size="11" text-anchor="end">{}</text>"##,
-            left + plot_w,
-            left - 4.0,
-            y(t) + 4.0,
-            t,
-            yy = y(t)
-        );
-        t += step;
-    }
-    let group = plot_w / n as f64;
-    let k = studies.len() as f64;
-    let bw = (group / (k + 1.0) * 0.6).min(30.0);
-    for p in 0..n {
-        let gx = left + group * p as f64;
-        let _ = write!(
-            out,
-            r#"<text x="{}" y="{}" font-size="12" text-anchor="middle">p{}</text>"#,
-            gx + group / 2.0,
-            h - bottom + 18.0,
-            p + 1
-        );
-        for (i, s) in studies.iter().enumerate() {
-            let d = &s.scores[p];
-            let x = gx + group * (i as f64 + 1.0) / (k + 1.0);
-            let c = colour(i);
-            let (q1, med, q3) = (d.quantile(0.25), d.quantile(0.5), d.quantile(0.75));
-            let _ = write!(
-                out,
-                r#"<g><title>{} p{}: min {} q1 {} median {} q3 {} max {} mean {:.2}</title><line x1="{x}" x2="{x}" y1="{}" y2="{}" stroke="{c}"/><rect x="{}" y="{}" width="{bw}" height="{}" fill="{c}" fill-opacity="0.3" stroke="{c}"/><line x1="{}" x2="{}" y1="{}" y2="{}" stroke="{c}" stroke-width="2"/></g>"#,
-                esc(&s.label),
-                p + 1,
-                d.min(),
-                q1,
-                med,
-                q3,
-                d.max(),
-                d.mean,
-                y(d.max() as f64),
-                y(d.min() as f64),
-                x - bw / 2.0,
-                y(q3),
-                (y(q1) - y(q3)).max(1.0),
-                x - bw / 2.0,
-                x + bw / 2.0,
-                y(med),
-                y(med)
-            );
-        }
-    }
-    let _ = write!(
-        out,
-        r#"<text x="{}" y="{}" font-size="12" text-anchor="middle">seat (box: quartiles and median; whiskers: min and max)</text>"#,
-        left + plot_w / 2.0,
-        h - 6.0
-    );
-    legend(&mut out, studies, left + plot_w + 20.0, top + 12.0);
-    out.push_str("</svg>");
-    out
-}
-
-/// Game length: a histogram of decisions per game per ruleset (shares of games), as lines.
-fn svg_lengths(studies: &[Study]) -> String {
-    let (w, h, left, top, bottom) = (640.0, 300.0, 50.0, 20.0, 40.0);
-    let legend_w = 170.0;
-    let plot_w = w - left - legend_w;
-    let plot_h = h - top - bottom;
-    let lo = studies.iter().map(|s| s.decisions.min()).min().unwrap_or(0) as f64;
-    let hi = studies.iter().map(|s| s.decisions.max()).max().unwrap_or(1) as f64;
-    let bins = 20usize;
-    let width = ((hi - lo) / bins as f64).max(1.0);
-    let shares: Vec<Vec<f64>> = studies
-        .iter()
-        .map(|s| {
-            let mut c = vec![0.0; bins];
-            for &v in &s.decisions.values {
-                let b = (((v as f64 - lo) / width) as usize).min(bins - 1);
-                c[b] += 1.0;
-            }
-            c.iter().map(|x| x / s.decisions.n.max(1) as f64).collect()
-        })
-        .collect();
-    let top_share = shares
-        .iter()
-        .flatten()
-        .fold(0.0f64, |a, &b| a.max(b))
-        .max(0.01);
-    let ystep = nice_step(top_share, 5.0);
-    let ymax = (top_share / ystep).ceil() * ystep;
-    let x = |v: f64| left + plot_w * (v - lo) / (width * bins as f64);
-    let y = |s: f64| top + plot_h * (1.0 - s / ymax);
-    let mut out = format!(
-        r#"<svg xmlns="http://www.w3.org/2000/svg" class="plot" id="lengths" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img" aria-label="Decisions per game">"#
-    );
-    let mut t = 0.0;
-    while t <= ymax + 1e-9 {
-        let _ = write!(
-            out,
-            r##"<line x1="{left}" x2="{}" y1="{yy}" y2="{yy}" stroke="#ddd"/><text x="{}" y="{}" font-size="11" text-anchor="end">{:.0}%</text>"##,
-            left + plot_w,
-            left - 4.0,
-            y(t) + 4.0,
-            100.0 * t,
-            yy = y(t)
-        );
-        t += ystep;
-    }
-    let xstep = nice_step(width * bins as f64, 6.0);
-    let mut t = (lo / xstep).ceil() * xstep;
-    while t <= lo + width * bins as f64 + 1e-9 {
-        let _ = write!(
-            out,
-            r#"<text x="{}" y="{}" font-size="11" text-anchor="middle">{}</text>"#,
-            x(t),
-            h - bottom + 16.0,
-            t
-        );
-        t += xstep;
-    }
-    for (i, s) in shares.iter().enumerate() {
-        let mut points = String::new();
-        for (b, &share) in s.iter().enumerate() {
-            let (x0, x1) = (x(lo + width * b as f64), x(lo + width * (b + 1) as f64));
-            let _ = write!(points, "{x0:.1},{:.1} {x1:.1},{:.1} ", y(share), y(share));
-        }
-        let _ = write!(
-            out,
-            r#"<polyline fill="none" stroke="{}" stroke-width="2" points="{}"><title>{}: mean {:.1} decisions</title></polyline>"#,
-            colour(i),
-            points.trim_end(),
-            esc(&studies[i].label),
-            studies[i].decisions.mean
-        );
-    }
-    let _ = write!(
-        out,
-        r#"<text x="{}" y="{}" font-size="12" text-anchor="middle">decisions per game (share of games)</text>"#,
-        left + plot_w / 2.0,
-        h - 6.0
-    );
-    legend(&mut out, studies, left + plot_w + 20.0, top + 12.0);
-    out.push_str("</svg>");
-    out
-}
-
-fn pct(v: &Value) -> String {
-    format!("{:.1}%", 100.0 * f(v))
-}
-
-fn html(r: &Value, studies: &[Study]) -> String {
-    let n = r["players"].as_u64().unwrap_or(1) as usize;
-    let mut out = String::new();
-    let title = format!("Balance report: {}", r["base"].as_str().unwrap_or(""));
-    let _ = write!(
-        out,
-        r#"<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{}</title>
-<style>body{{font-family:sans-serif;max-width:60em;margin:2em auto;color:#222}}table{{border-collapse:collapse;margin:1em 0}}th,td{{border:1px solid #ccc;padding:.25em .6em;text-align:right}}th{{background:#f4f4f4}}td:first-child,th:first-child{{text-align:left}}.sig{{font-weight:bold;color:#b00}}svg.plot{{display:block;margin:1em 0}}</style>
-</head><body>
-<h1>{}</h1>
-<p>{} players, {} games per ruleset, seed {}, agents {}. Every ruleset plays the same seeds. Shared victories are split between the winners. Intervals are 95% Wilson score intervals; differences are called significant when the two-sided p-value is below {}.</p>
-"#,
-        esc(&title),
-        esc(&title),
-        n,
-        r["games"],
-        r["seed"],
-        esc(&r["agents"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|a| a.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")),
-        r["alpha"]
-    );
-    out.push_str("<h2>Win rate per seat</h2>\n");
-    out.push_str(&svg_win_rates(studies, n));
-    for rs in r["rulesets"].as_array().into_iter().flatten() {
-        let _ = write!(
-            out,
-            "\n<h2>{} <small>({})</small></h2>\n",
-            esc(rs["name"].as_str().unwrap_or("")),
-            esc(rs["role"].as_str().unwrap_or(""))
-        );
-        out.push_str(r#"<table class="seats"><tr><th>seat</th><th>agent</th><th>wins</th><th>win rate</th><th>95% interval</th><th>mean score</th><th>sd</th><th>min</th><th>q1</th><th>median</th><th>q3</th><th>max</th></tr>"#);
-        for s in rs["seats"].as_array().into_iter().flatten() {
-            let sc = &s["score"];
-            let _ = write!(
-                out,
-                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} – {}</td><td>{:.2}</td><td>{:.2}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                esc(s["seat"].as_str().unwrap_or("")),
-                esc(s["agent"].as_str().unwrap_or("")),
-                s["wins"],
-                pct(&s["win_rate"]),
-                pct(&s["ci_low"]),
-                pct(&s["ci_high"]),
-                f(&sc["mean"]),
-                f(&sc["sd"]),
-                sc["min"],
-                sc["q1"],
-                sc["median"],
-                sc["q3"],
-                sc["max"]
-            );
-        }
-        out.push_str("</table>\n");
-        if let Some(ends) = rs["ends"].as_object() {
-            let g = rs["games"].as_f64().unwrap_or(1.0).max(1.0);
-            let list: Vec<String> = ends
-                .iter()
-                .map(|(why, k)| format!("{} ({:.1}%)", esc(why), 100.0 * f(k) / g))
-                .collect();
-            let _ = writeln!(
-                out,
-                "<p class=\"ends\">How games ended: {}.</p>",
-                list.join("; ")
-            );
-        }
-        if let Some(stats) = rs["stats"].as_object().filter(|m| !m.is_empty()) {
-            out.push_str(r#"<table class="stats"><tr><th>statistic (the ruleset's stats:)</th><th>true in</th><th>95% interval</th><th>mean</th><th>sd</th><th>min</th><th>median</th><th>max</th></tr>"#);
-            for (name, st) in stats {
-                if st["kind"] == "bool" {
-                    let _ = write!(out, "<tr><td>{}</td><td>{}</td><td>{} – {}</td><td></td><td></td><td></td><td></td><td></td></tr>", esc(name), pct(&st["rate"]), pct(&st["ci_low"]), pct(&st["ci_high"]));
-                } else {
-                    let _ = write!(out, "<tr><td>{}</td><td></td><td></td><td>{:.2}</td><td>{:.2}</td><td>{}</td><td>{}</td><td>{}</td></tr>", esc(name), f(&st["mean"]), f(&st["sd"]), st["min"], st["median"], st["max"]);
-                }
-            }
-            out.push_str("</table>\n");
-        }
-        let fp = &rs["first_player"];
-        let d = &rs["length"]["decisions"];
-        let _ = writeln!(
-            out,
-            "<p>First-player advantage: p1 wins {} (95% interval {} – {}) against a fair share of {}: {:+.1} points, z = {:.2}, p = {:.4}{}.<br>Game length: {:.1} decisions a game on average (sd {:.1}, median {}, {} – {}); {:.1} chance steps; {} shared victories.</p>",
-            pct(&fp["win_rate"]),
-            pct(&fp["ci_low"]),
-            pct(&fp["ci_high"]),
-            pct(&fp["fair_share"]),
-            100.0 * f(&fp["advantage"]),
-            f(&fp["z"]),
-            f(&fp["p_value"]),
-            if fp["significant"].as_bool() == Some(true) { r#" <span class="sig">(significant)</span>"# } else { "" },
-            f(&d["mean"]),
-            f(&d["sd"]),
-            d["median"],
-            d["min"],
-            d["max"],
-            f(&rs["length"]["chances"]["mean"]),
-            rs["shared_victories"]
-        );
-    }
-    if let Some(cs) = r["comparisons"].as_array().filter(|c| !c.is_empty()) {
-        out.push_str("\n<h2>Variants against the base</h2>\n<p>Win rates: two-proportion z-test per seat (pooled). Scores and game length: difference of means, Welch's z (large samples).</p>\n");
-        for c in cs {
-            let _ = writeln!(
-                out,
-                "<h3>{} vs {}</h3>",
-                esc(c["variant"].as_str().unwrap_or("")),
-                esc(c["base"].as_str().unwrap_or(""))
-            );
-            out.push_str(r#"<table class="comparison"><tr><th>seat</th><th>base win rate</th><th>variant win rate</th><th>difference</th><th>z</th><th>p</th><th>mean score difference</th><th>p (scores)</th></tr>"#);
-            for s in c["seats"].as_array().into_iter().flatten() {
-                let sig = |b: &Value| {
-                    if b.as_bool() == Some(true) {
-                        r#" class="sig""#
-                    } else {
-                        ""
-                    }
-                };
-                let _ = write!(
-                    out,
-                    "<tr><td>{}</td><td>{}</td><td>{}</td><td{}>{:+.1} points</td><td>{:.2}</td><td{}>{:.4}</td><td>{:+.2}</td><td{}>{:.4}</td></tr>",
-                    esc(s["seat"].as_str().unwrap_or("")),
-                    pct(&s["base_win_rate"]),
-                    pct(&s["variant_win_rate"]),
-                    sig(&s["significant"]),
-                    100.0 * f(&s["difference"]),
-                    f(&s["z"]),
-                    sig(&s["significant"]),
-                    f(&s["p_value"]),
-                    f(&s["mean_score_difference"]),
-                    sig(&s["score_significant"]),
-                    f(&s["score_p_value"])
-                );
-            }
-            let d = &c["decisions"];
-            let _ = write!(
-                out,
-                "</table>\n<p>Decisions per game: {:.1} → {:.1} ({:+.1}, z = {:.2}, p = {:.4}{}).</p>\n",
-                f(&d["base_mean"]),
-                f(&d["variant_mean"]),
-                f(&d["difference"]),
-                f(&d["z"]),
-                f(&d["p_value"]),
-                if d["significant"].as_bool() == Some(true) { r#", <span class="sig">significant</span>"# } else { "" }
-            );
-            if let Some(stats) = c["stats"].as_object().filter(|m| !m.is_empty()) {
-                out.push_str(r#"<table class="stats-comparison"><tr><th>statistic</th><th>base</th><th>variant</th><th>difference</th><th>z</th><th>p</th></tr>"#);
-                for (name, st) in stats {
-                    let sig = if st["significant"].as_bool() == Some(true) {
-                        r#" class="sig""#
-                    } else {
-                        ""
-                    };
-                    let shown = |v: &Value| {
-                        if st["kind"] == "bool" {
-                            pct(v)
-                        } else {
-                            format!("{:.2}", f(v))
-                        }
-                    };
-                    let diff = if st["kind"] == "bool" {
-                        format!("{:+.1} points", 100.0 * f(&st["difference"]))
-                    } else {
-                        format!("{:+.2}", f(&st["difference"]))
-                    };
-                    let _ = write!(out, "<tr><td>{}</td><td>{}</td><td>{}</td><td{sig}>{diff}</td><td>{:.2}</td><td{sig}>{:.4}</td></tr>", esc(name), shown(&st["base"]), shown(&st["variant"]), f(&st["z"]), f(&st["p_value"]));
-                }
-                out.push_str("</table>\n");
-            }
-        }
-    }
-    out.push_str("\n<h2>Score distribution</h2>\n");
-    out.push_str(&svg_scores(studies, n));
-    out.push_str("\n<h2>Game length</h2>\n");
-    out.push_str(&svg_lengths(studies));
-    out.push_str("\n</body></html>\n");
     out
 }

@@ -7,8 +7,8 @@ use frontier_interpreter::runner::Recording;
 use frontier_interpreter::Optimizer;
 
 use frontier_interpreter::roster::AgentSpec;
-
-use crate::simulate::{game_seed, play_with_stats};
+use frontier_study::games::game_seed;
+use frontier_study::{BackEnd, Games, Settings};
 
 #[derive(Args)]
 pub struct BenchArgs {
@@ -31,22 +31,22 @@ fn seconds(text: &str) -> Result<f64, String> {
     }
 }
 
-pub fn run(args: BenchArgs) -> Result<(), String> {
-    let game = crate::source::load_ruleset(&args.ruleset)?;
+pub fn run(args: BenchArgs, settings: &Settings) -> Result<(), String> {
+    let game = crate::source::load_ruleset(&args.ruleset, settings)?;
     let n = crate::player_count(&game, args.players)?;
     let budget = Duration::from_secs_f64(args.seconds);
-    let native = crate::source::native_for(&game);
     let random = vec![AgentSpec::parse("random")?; n];
+    let playouts = Games::new(
+        &game,
+        &random,
+        Recording::Counts,
+        settings,
+        crate::bots::clock,
+    );
     let started = Instant::now();
     let (mut games, mut decisions, mut steps) = (0u64, 0u64, 0u64);
     while started.elapsed() < budget {
-        let (r, _) = play_with_stats(
-            &game,
-            native.as_ref(),
-            &random,
-            game_seed(7, games),
-            Recording::Counts,
-        )?;
+        let (r, _) = playouts.play(game_seed(7, games))?;
         games += 1;
         decisions += r.decisions;
         steps += r.decisions + r.chances;
@@ -60,12 +60,12 @@ pub fn run(args: BenchArgs) -> Result<(), String> {
     } else {
         ""
     };
-    let back_end = match &native {
-        Some(native) => format!(
+    let back_end = match &playouts.back_end {
+        BackEnd::Native(native) => format!(
             "native code generated from the IR of {}",
             native.compiled.ruleset
         ),
-        None => "the IR walker".to_string(),
+        BackEnd::Walker => "the IR walker".to_string(),
     };
     println!(
         "{} with {n} players, random playouts on one thread for {secs:.1} s{unoptimized}",

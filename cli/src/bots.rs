@@ -16,6 +16,21 @@ pub fn parse_agent_list(list: &str) -> Result<AgentList, String> {
     roster::parse_agents(list).map(AgentList)
 }
 
+/// One spec per seat: `--agents` names one per seat, or one for every seat; none means
+/// random everywhere.
+pub fn seat_agents(given: Option<&[AgentSpec]>, n: usize) -> Result<Vec<AgentSpec>, String> {
+    let Some(specs) = given else {
+        return Ok(vec![AgentSpec::parse("random")?; n]);
+    };
+    match specs.len() {
+        1 => Ok(vec![specs[0].clone(); n]),
+        k if k == n => Ok(specs.to_vec()),
+        k => Err(format!(
+            "--agents names {k} agents for {n} players: give one per seat, or one for all"
+        )),
+    }
+}
+
 /// The monotonic clock of time budgets (`mcts:ms=500`): time since its first reading.
 pub fn clock() -> Duration {
     static START: OnceLock<Instant> = OnceLock::new();

@@ -4,6 +4,7 @@
 use frontier_interpreter::model::{Domain, Element, Visibility};
 use frontier_interpreter::value::Type;
 use frontier_interpreter::{Diagnostic, Game};
+use frontier_study::Settings;
 use serde_json::{json, Value};
 
 /// The format number of every `--json` document of these commands: a reader checks it.
@@ -36,10 +37,10 @@ fn players(g: &Game) -> Value {
 }
 
 /// `frontier list`.
-pub fn list(output: Output) -> Result<(), String> {
+pub fn list(output: Output, settings: &Settings) -> Result<(), String> {
     let mut entries = Vec::new();
     for e in crate::source::RULESETS {
-        match crate::source::load_ruleset(e.name) {
+        match crate::source::load_ruleset(e.name, settings) {
             Ok(g) if output == Output::Json => entries.push(json!({ "name": e.name, "loads": true, "title": g.meta.title, "players": players(&g), "file": e.file })),
             Ok(g) => println!("{}\t{}\t{}", e.name, crate::players_text(&g), g.meta.title),
             Err(_) if output == Output::Json => entries.push(json!({ "name": e.name, "loads": false, "title": null, "players": null, "file": e.file })),
@@ -64,9 +65,9 @@ fn diagnostic(d: &Diagnostic) -> Value {
 
 /// `frontier validate`: with `--json`, a document on stdout whether the ruleset is valid
 /// or not (exit 1 when it is not, as without `--json`).
-pub fn validate(ruleset: &str, output: Output) -> Result<(), String> {
+pub fn validate(ruleset: &str, output: Output, settings: &Settings) -> Result<(), String> {
     if output == Output::Text {
-        let g = crate::source::load_ruleset(ruleset)?;
+        let g = crate::source::load_ruleset(ruleset, settings)?;
         println!(
             "{}: valid ({}, {} players)",
             ruleset,
@@ -75,7 +76,7 @@ pub fn validate(ruleset: &str, output: Output) -> Result<(), String> {
         );
         return Ok(());
     }
-    let (doc, problems) = match crate::source::load_ruleset_checked(ruleset) {
+    let (doc, problems) = match crate::source::load_ruleset_checked(ruleset, settings) {
         Err(unresolved) => (
             json!({ "ruleset": ruleset, "valid": false, "error": unresolved, "diagnostics": [] }),
             1,
@@ -105,8 +106,8 @@ pub fn validate(ruleset: &str, output: Output) -> Result<(), String> {
 }
 
 /// `frontier describe`.
-pub fn describe(ruleset: &str, output: Output) -> Result<(), String> {
-    let g = crate::source::load_ruleset(ruleset)?;
+pub fn describe(ruleset: &str, output: Output, settings: &Settings) -> Result<(), String> {
+    let g = crate::source::load_ruleset(ruleset, settings)?;
     match output {
         Output::Json => print_json(&description(&g)),
         Output::Text => print!("{}", g.describe()),

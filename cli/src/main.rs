@@ -17,7 +17,6 @@ mod results;
 mod serve;
 mod simulate;
 mod source;
-mod statistics;
 mod table;
 mod traces;
 mod words;
@@ -173,14 +172,14 @@ fn run() -> ExitCode {
         Switch::Off => frontier_interpreter::Optimizer::Off,
     };
     let native = match cli.native {
-        Switch::On => source::NativeCode::On,
-        Switch::Off => source::NativeCode::Off,
+        Switch::On => frontier_study::NativeCode::On,
+        Switch::Off => frontier_study::NativeCode::Off,
     };
-    source::set_settings(source::Settings {
+    let settings = frontier_study::Settings {
         limits,
         optimizer,
         native,
-    });
+    };
     let threads = match &cli.command {
         Command::Play(args) => args.threads,
         Command::Simulate(args) => args.threads,
@@ -192,23 +191,23 @@ fn run() -> ExitCode {
         return ExitCode::from(1);
     }
     let result = match cli.command {
-        Command::List { json } => inspect::list(inspect::Output::json_if(json)),
+        Command::List { json } => inspect::list(inspect::Output::json_if(json), &settings),
         Command::Validate { ruleset, json } => {
-            inspect::validate(&ruleset, inspect::Output::json_if(json))
+            inspect::validate(&ruleset, inspect::Output::json_if(json), &settings)
         }
         Command::Describe { ruleset, json } => {
-            inspect::describe(&ruleset, inspect::Output::json_if(json))
+            inspect::describe(&ruleset, inspect::Output::json_if(json), &settings)
         }
-        Command::Show(args) => source::show(args),
-        Command::Play(args) => play::run(args),
-        Command::Simulate(args) => simulate::run(args),
+        Command::Show(args) => source::show(args, &settings.limits),
+        Command::Play(args) => play::run(args, &settings),
+        Command::Simulate(args) => simulate::run(args, &settings),
         Command::Merge(args) => results::merge(args),
-        Command::Balance(args) => balance::run(args),
-        Command::Bench(args) => bench::run(args),
-        Command::Check(args) => traces::check(args),
-        Command::Replay(args) => traces::replay_cmd(args),
+        Command::Balance(args) => balance::run(args, &settings),
+        Command::Bench(args) => bench::run(args, &settings),
+        Command::Check(args) => traces::check(args, &settings),
+        Command::Replay(args) => traces::replay_cmd(args, &settings),
         Command::New(args) => new::run(args),
-        Command::Serve(args) => serve::run(args),
+        Command::Serve(args) => serve::run(args, &settings),
         Command::Schema => {
             print!("{}", frontier_interpreter::format::schema());
             Ok(())
@@ -280,9 +279,7 @@ pub fn output_style() -> frontier_interpreter::render::Style {
 }
 
 /// Player names for a game: p1, p2, …
-pub fn seat_names(n: usize) -> Vec<String> {
-    (1..=n).map(|i| format!("p{i}")).collect()
-}
+pub use frontier_study::games::seat_names;
 
 /// The player count asked for, checked against the ruleset.
 pub fn player_count(

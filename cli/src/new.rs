@@ -111,6 +111,7 @@ mod tests {
     use super::*;
     use frontier_interpreter::runner::{self, Recording};
     use frontier_interpreter::GameRng;
+    use frontier_study::Settings;
 
     #[test]
     fn a_new_ruleset_validates_plays_and_checks() {
@@ -123,8 +124,8 @@ mod tests {
         })
         .expect("made");
         let folder = dir.join("my-game");
-        let game =
-            crate::source::load_ruleset(&folder.display().to_string()).expect("it validates");
+        let game = crate::source::load_ruleset(&folder.display().to_string(), &Settings::default())
+            .expect("it validates");
         assert_eq!(game.meta.title, "My game");
         for players in 2..=4 {
             let state = game.start(crate::seat_names(players)).unwrap();
@@ -156,7 +157,7 @@ mod tests {
             coverage: false,
             json: false,
         };
-        crate::traces::check(args).expect("its trace checks");
+        crate::traces::check(args, &Settings::default()).expect("its trace checks");
         // A second time: the folder exists, and nothing is overwritten.
         assert!(run(NewArgs {
             name: "my-game".into(),

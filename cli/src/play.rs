@@ -12,6 +12,7 @@ use frontier_interpreter::frontier_grammar::trace::{
 use frontier_interpreter::roster::{self, split_agents, AgentSpec};
 use frontier_interpreter::runner::Step;
 use frontier_interpreter::{Choice, Game, Journal, State, Status};
+use frontier_study::Settings;
 
 use crate::human::{Answer, HumanAgent};
 use crate::table::{seats_for, Forced, Seat, Table, Waiting};
@@ -226,16 +227,16 @@ fn default_specs(n: usize) -> Vec<String> {
         .collect()
 }
 
-pub fn run(args: PlayArgs) -> Result<(), String> {
+pub fn run(args: PlayArgs, settings: &Settings) -> Result<(), String> {
     if let Some(trace) = &args.resume {
-        return resume(trace, &args);
+        return resume(trace, &args, settings);
     }
     let ruleset = args.ruleset.clone().unwrap_or_default();
-    let game = crate::source::load_ruleset(&ruleset)?;
+    let game = crate::source::load_ruleset(&ruleset, settings)?;
     let seed = args.seed.unwrap_or_else(clock_seed);
     let (start, names, position) = match &args.from {
         Some(file) => {
-            let text = crate::source::read_text(file)?;
+            let text = crate::source::read_text(file, &settings.limits)?;
             let state = game
                 .state_from_yaml(&text)
                 .map_err(|e| format!("{}: {e}", file.display()))?;
@@ -339,9 +340,9 @@ fn finish(session: &mut Session, trace_out: Option<&Path>) -> Result<(), String>
 
 /// `--resume TRACE`: replays the trace's steps with the seed (so that chance and the
 /// random agents go on as they would have), then plays on.
-fn resume(path: &Path, args: &PlayArgs) -> Result<(), String> {
+fn resume(path: &Path, args: &PlayArgs, settings: &Settings) -> Result<(), String> {
     let shown = path.display();
-    let text = crate::source::read_text(path)?;
+    let text = crate::source::read_text(path, &settings.limits)?;
     let trace = notation::parse(&text).map_err(|errors| {
         errors
             .iter()
@@ -357,7 +358,7 @@ fn resume(path: &Path, args: &PlayArgs) -> Result<(), String> {
     if trace.header.variant.is_some() || !trace.header.params.is_empty() {
         return Err(format!("{shown}: a trace with `variant` or `param` lines cannot be resumed: play the variant's file instead"));
     }
-    let game = crate::source::load_ruleset(&ruleset)
+    let game = crate::source::load_ruleset(&ruleset, settings)
         .map_err(|e| format!("{shown}: the ruleset does not load:\n{e}"))?;
     let Some(seed) = trace.header.seed else {
         return Err(format!(
@@ -389,7 +390,8 @@ fn resume(path: &Path, args: &PlayArgs) -> Result<(), String> {
         Start::Position(p) => Some(absolute(&dir.join(p))),
     };
     let state = frontier_interpreter::trace::starting_state(&game, &trace, |p| {
-        crate::source::read_text(&dir.join(p)).map_err(|e| format!("position: {e}"))
+        crate::source::read_text(&dir.join(p), &settings.limits)
+            .map_err(|e| format!("position: {e}"))
     })
     .map_err(|d| format!("{shown}:{}:{}: {}", d.line, d.column, d.message))?;
     println!(

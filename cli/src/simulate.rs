@@ -7,18 +7,12 @@ use std::io::IsTerminal;
 use std::time::Instant;
 
 use clap::Args;
-use frontier_interpreter::agent::Agent;
-use frontier_interpreter::native::{Native, RandomSeats};
-use frontier_interpreter::runner::{self, GameRecord, Recording};
-use frontier_interpreter::{Game, GameRng};
-use rayon::prelude::*;
-use serde_json::json;
-
-use frontier_interpreter::roster::AgentSpec;
+use frontier_interpreter::runner::Recording;
+use frontier_study::results::{self, RunInfo, Shard};
+use frontier_study::statistics::stat_json;
+use frontier_study::{Games, Played, Settings, Summary};
 
 use crate::bots::AgentList;
-use crate::results::{self, RunInfo, Shard};
-use crate::statistics::{r6, stat_json};
 
 #[derive(Args)]
 pub struct SimulateArgs {
@@ -55,100 +49,16 @@ pub struct SimulateArgs {
     pub json: bool,
     /// Play only part K of N of the run (e.g. 3/8), each game with the seed the whole run
     /// gives it; `frontier merge` puts the parts' --out files back together.
-    #[arg(long, value_name = "K/N", value_parser = results::parse_shard)]
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
     pub shard: Option<Shard>,
 }
 
-/// The seed of game `i` of a run.
-pub fn game_seed(seed: u64, i: u64) -> u64 {
-    GameRng::derived(seed, 1_000_003 + i).next_u64()
-}
-
-/// A statistic's value as results write it: a whole number or true/false.
-pub type StatValue = serde_json::Value;
-
-/// One game, and the ruleset's `stats:` read at its end (in declared order).
-/// One game between the agents of `specs` (one per seat), and its `stats:` values.
-/// `native`: the ruleset's compiled code, which plays the game when only counts are kept
-/// and every seat is a random agent (the same game; the walker plays it again when the
-/// native code gives it back).
-pub fn play_with_stats(
-    game: &Game,
-    native: Option<&Native>,
-    specs: &[AgentSpec],
-    seed: u64,
-    recording: Recording,
-) -> Result<(GameRecord, Vec<StatValue>), String> {
-    let n = specs.len();
-    let natively = match (native, recording) {
-        (Some(native), Recording::Counts) => specs
-            .iter()
-            .enumerate()
-            .map(|(seat, s)| s.random_stream(seed, seat))
-            .collect::<Option<Vec<_>>>()
-            .and_then(|seats| {
-                native.play(
-                    game,
-                    crate::seat_names(n),
-                    GameRng::new(seed),
-                    RandomSeats(seats),
-                    runner::MAX_STEPS,
-                )
-            }),
-        _ => None,
-    };
-    let (record, end) = match natively {
-        Some(played) => played,
-        None => {
-            let state = game
-                .start(crate::seat_names(n))
-                .map_err(|e| e.to_string())?;
-            let mut agents: Vec<Box<dyn Agent>> = specs
-                .iter()
-                .enumerate()
-                .map(|(seat, s)| s.agent(seed, seat, crate::bots::clock) as Box<dyn Agent>)
-                .collect();
-            let mut rng = GameRng::new(seed);
-            runner::run(
-                game,
-                state,
-                &mut rng,
-                &mut agents,
-                recording,
-                runner::MAX_STEPS,
-            )
-            .map_err(|e| format!("game with seed {seed}: {e}"))?
-        }
-    };
-    let stats = game
-        .stats(&end)
-        .map_err(|e| format!("game with seed {seed}: ruleset error: {e}"))?;
-    let stats = stats
-        .into_iter()
-        .map(|(_, v)| match v {
-            frontier_interpreter::Value::Int(i) => serde_json::json!(i),
-            frontier_interpreter::Value::Bool(b) => serde_json::json!(b),
-            other => serde_json::json!(game.value_text(&other, &end.names)),
-        })
-        .collect();
-    Ok((record, stats))
-}
-
-/// A game played in a run: its number (0-based), seed, record and `stats:` values.
-pub struct Played {
-    pub index: u64,
-    pub seed: u64,
-    pub record: GameRecord,
-    pub stats: Vec<StatValue>,
-}
-
-/// Plays games `range` of the run seeded `seed`, in parallel, in order of their number.
+/// Games `range` of the run seeded `seed`, with a progress bar on stderr when it is a
+/// terminal (`label` before the bar).
 pub fn play_games(
-    game: &Game,
-    specs: &[AgentSpec],
+    games: &Games,
     seed: u64,
     range: std::ops::Range<u64>,
-    recording: Recording,
     label: &str,
 ) -> Result<Vec<Played>, String> {
     let bar = std::io::stderr().is_terminal().then(|| {
@@ -160,79 +70,15 @@ pub fn play_games(
         );
         bar
     });
-    let native = crate::source::native_for(game);
-    let played: Vec<Result<Played, String>> = range
-        .into_par_iter()
-        .map(|i| {
-            let s = game_seed(seed, i);
-            let r = play_with_stats(game, native.as_ref(), specs, s, recording).map(
-                |(record, stats)| Played {
-                    index: i,
-                    seed: s,
-                    record,
-                    stats,
-                },
-            );
-            if let Some(bar) = &bar {
-                bar.inc(1);
-            }
-            r
-        })
-        .collect();
+    let played = games.play_run(seed, range, &|| {
+        if let Some(bar) = &bar {
+            bar.inc(1);
+        }
+    });
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    played.into_iter().collect()
-}
-
-/// Wins (shared victories split), scores and lengths of a set of games.
-pub struct Summary {
-    #[allow(dead_code)]
-    pub n: usize,
-    pub games: u64,
-    pub wins: Vec<f64>,
-    pub shared: u64,
-    pub scores: Vec<Vec<i64>>,
-    pub decisions: Vec<u64>,
-    pub chances: Vec<u64>,
-    /// How many games ended each way ([`results::end_reason`]).
-    pub ends: std::collections::BTreeMap<String, u64>,
-    /// Each `stats:` entry's values, one per game, in declared order.
-    pub stats: Vec<Vec<StatValue>>,
-}
-
-pub fn summarize(n: usize, played: &[Played]) -> Summary {
-    let mut s = Summary {
-        n,
-        games: played.len() as u64,
-        wins: vec![0.0; n],
-        shared: 0,
-        scores: vec![Vec::new(); n],
-        decisions: Vec::new(),
-        chances: Vec::new(),
-        ends: Default::default(),
-        stats: vec![Vec::new(); played.first().map_or(0, |p| p.stats.len())],
-    };
-    for p in played {
-        let r = &p.record;
-        let winners = r.outcome.winners();
-        if winners.len() > 1 {
-            s.shared += 1;
-        }
-        for &w in &winners {
-            s.wins[w] += 1.0 / winners.len() as f64;
-        }
-        for seat in 0..n {
-            s.scores[seat].push(r.outcome.scores[seat]);
-        }
-        s.decisions.push(r.decisions);
-        s.chances.push(r.chances);
-        *s.ends.entry(results::end_reason(&r.outcome)).or_default() += 1;
-        for (all, v) in s.stats.iter_mut().zip(&p.stats) {
-            all.push(v.clone());
-        }
-    }
-    s
+    played
 }
 
 /// One line per statistic for the text summary.
@@ -260,22 +106,14 @@ fn stat_lines(names: &[&str], s: &Summary) -> Vec<String> {
         .collect()
 }
 
-fn mean_u(v: &[u64]) -> f64 {
-    if v.is_empty() {
-        0.0
-    } else {
-        v.iter().sum::<u64>() as f64 / v.len() as f64
-    }
-}
-
-pub fn run(args: SimulateArgs) -> Result<(), String> {
-    let game = crate::source::load_ruleset(&args.ruleset)?;
+pub fn run(args: SimulateArgs, settings: &Settings) -> Result<(), String> {
+    let game = crate::source::load_ruleset(&args.ruleset, settings)?;
     let agents = args.agents.as_ref().map(|a| a.0.as_slice());
     let asked = args
         .players
         .or(agents.filter(|a| a.len() > 1).map(|a| a.len()));
     let n = crate::player_count(&game, asked)?;
-    let specs = results::seat_agents(agents, n).unwrap_or_else(|e| crate::usage_error(e));
+    let specs = crate::bots::seat_agents(agents, n).unwrap_or_else(|e| crate::usage_error(e));
     crate::bots::warn_if_timed(&specs);
     let range = args.shard.map_or(0..args.games, |s| s.range(args.games));
     crate::check_game_count(range.end - range.start);
@@ -292,7 +130,8 @@ pub fn run(args: SimulateArgs) -> Result<(), String> {
     } else {
         Recording::Counts
     };
-    let played = play_games(&game, &specs, args.seed, range.clone(), recording, "")?;
+    let games = Games::new(&game, &specs, recording, settings, crate::bots::clock);
+    let played = play_games(&games, args.seed, range.clone(), "")?;
     let elapsed = started.elapsed().as_secs_f64();
     let names = crate::seat_names(n);
     if let Some(dir) = &args.trace_out {
@@ -315,54 +154,23 @@ pub fn run(args: SimulateArgs) -> Result<(), String> {
             )?;
         }
     }
+    let run = RunInfo {
+        ruleset: &game.meta.name,
+        run_seed: args.seed,
+        games: args.games,
+        players: &names,
+        agents: &specs,
+        stats: RunInfo::stat_names(&game),
+    };
     if let Some(path) = &args.out {
-        let run = RunInfo {
-            ruleset: &game.meta.name,
-            run_seed: args.seed,
-            games: args.games,
-            players: &names,
-            agents: &specs,
-            stats: RunInfo::stat_names(&game),
-        };
-        let mut text = String::new();
-        for p in &played {
-            text.push_str(&results::game_line(
-                &run, p.index, p.seed, &p.record, &p.stats,
-            ));
-            text.push('\n');
-        }
-        crate::output::write_atomically(path, text.as_bytes())?;
+        let mut lines = Vec::new();
+        results::write_games(&run, &played, &mut lines).map_err(|e| e.to_string())?;
+        crate::output::write_atomically(path, &lines)?;
     }
-    let s = summarize(n, &played);
+    let s = Summary::of(n, &played);
     let g = s.games as f64;
     if args.json {
-        let seats: Vec<_> = (0..n)
-            .map(|p| {
-                let sc = &s.scores[p];
-                json!({
-                    "seat": names[p],
-                    "agent": specs[p].text,
-                    "wins": r6(s.wins[p]),
-                    "win_rate": r6(if g > 0.0 { s.wins[p] / g } else { 0.0 }),
-                    "mean_score": r6(if g > 0.0 { sc.iter().sum::<i64>() as f64 / g } else { 0.0 }),
-                    "min_score": sc.iter().min(),
-                    "max_score": sc.iter().max(),
-                })
-            })
-            .collect();
-        let summary = json!({
-            "ruleset": game.meta.name,
-            "players": n,
-            "seed": args.seed,
-            "games": args.games,
-            "shard": args.shard.map(|s| json!({"k": s.k, "n": s.n, "first_game": range.start + 1, "last_game": range.end})),
-            "played": s.games,
-            "seats": seats,
-            "shared_victories": s.shared,
-            "mean_decisions": r6(mean_u(&s.decisions)),
-            "mean_chances": r6(mean_u(&s.chances)),
-            "stats": game.stats.iter().zip(&s.stats).map(|(st, v)| (st.name.clone(), stat_json(v))).collect::<serde_json::Map<_, _>>(),
-        });
+        let summary = results::summary_json(&run, args.shard, &s);
         println!(
             "{}",
             serde_json::to_string_pretty(&summary).map_err(|e| e.to_string())?
@@ -416,8 +224,8 @@ pub fn run(args: SimulateArgs) -> Result<(), String> {
             );
         }
         println!("shared victories: {}", s.shared);
-        println!("mean decisions per game: {:.1}", mean_u(&s.decisions));
-        for line in stat_lines(&RunInfo::stat_names(&game), &s) {
+        println!("mean decisions per game: {:.1}", s.mean_decisions());
+        for line in stat_lines(&run.stats, &s) {
             println!("{line}");
         }
     }

@@ -3,7 +3,8 @@
 use std::path::{Path, PathBuf};
 
 use frontier_interpreter::model::Limits;
-use frontier_interpreter::{load_with, Game, Optimizer, RulesetSource};
+use frontier_interpreter::{Game, RulesetSource};
+use frontier_study::Settings;
 
 include!(concat!(env!("OUT_DIR"), "/embedded.rs"));
 
@@ -32,8 +33,9 @@ pub fn embedded(name: &str) -> Option<RulesetSource> {
         })
 }
 
-/// A ruleset file or folder on disk (a folder holds ruleset.yaml and maybe scripts/).
-pub fn from_path(path: &Path) -> Result<RulesetSource, String> {
+/// A ruleset file or folder on disk (a folder holds ruleset.yaml and maybe scripts/), each
+/// file held to `limits`.
+pub fn from_path(path: &Path, limits: &Limits) -> Result<RulesetSource, String> {
     let (file, dir) = if path.is_dir() {
         (path.join("ruleset.yaml"), path.to_path_buf())
     } else {
@@ -42,7 +44,7 @@ pub fn from_path(path: &Path) -> Result<RulesetSource, String> {
             path.parent().map(Path::to_path_buf).unwrap_or_default(),
         )
     };
-    let text = read_text(&file)?;
+    let text = read_text(&file, limits)?;
     let mut scripts = Vec::new();
     let script_dir = dir.join("scripts");
     if let Ok(entries) = std::fs::read_dir(&script_dir) {
@@ -50,7 +52,7 @@ pub fn from_path(path: &Path) -> Result<RulesetSource, String> {
         paths.retain(|p| p.extension().is_some_and(|x| x == "rhai"));
         paths.sort();
         for p in paths {
-            let t = read_text(&p)?;
+            let t = read_text(&p, limits)?;
             scripts.push((p.display().to_string(), t));
         }
     }
@@ -63,11 +65,11 @@ pub fn from_path(path: &Path) -> Result<RulesetSource, String> {
 }
 
 /// Reads a text file: a regular file (not a pipe or a device, which could block or never
-/// end) of at most `--limit bytes` (16 MiB), in UTF-8.
-pub fn read_text(path: &Path) -> Result<String, String> {
+/// end) of at most `limits.file_bytes` (`--limit bytes`, 16 MiB), in UTF-8.
+pub fn read_text(path: &Path, limits: &Limits) -> Result<String, String> {
     use std::io::Read as _;
     let shown = path.display();
-    let max = limits().file_bytes;
+    let max = limits.file_bytes;
     let meta =
         std::fs::metadata(path).map_err(|e| format!("cannot read {shown}: {}", plain_io(&e)))?;
     if !meta.is_file() {
@@ -123,8 +125,12 @@ pub fn plain_io(e: &std::io::Error) -> String {
     }
 }
 
-/// Resolves `<RULESET>`: an embedded name first, then a path.
-pub fn resolve(spec: &str, relative_to: Option<&Path>) -> Result<RulesetSource, String> {
+/// Resolves `<RULESET>`: an embedded name first, then a path (its files held to `limits`).
+pub fn resolve(
+    spec: &str,
+    relative_to: Option<&Path>,
+    limits: &Limits,
+) -> Result<RulesetSource, String> {
     if let Some(s) = embedded(spec) {
         return Ok(s);
     }
@@ -133,84 +139,43 @@ pub fn resolve(spec: &str, relative_to: Option<&Path>) -> Result<RulesetSource, 
         _ => PathBuf::from(spec),
     };
     if path.exists() {
-        return from_path(&path);
+        return from_path(&path, limits);
     }
     let names: Vec<String> = RULESETS.iter().map(|e| e.name.to_string()).collect();
     let hint = frontier_interpreter::hints::did_you_mean(spec, &names);
     Err(format!("unknown ruleset '{spec}'{hint}: not an embedded ruleset ({}) nor an existing file or folder", names.join(", ")))
 }
 
-/// Loads a ruleset (following `extends:` relative to the file that names it), held to
-/// this run's limits.
-pub fn load_ruleset(spec: &str) -> Result<Game, String> {
-    load_ruleset_checked(spec)?.map_err(|e| e.to_string())
+/// Loads a ruleset (following `extends:` relative to the file that names it), with this
+/// run's settings.
+pub fn load_ruleset(spec: &str, settings: &Settings) -> Result<Game, String> {
+    load_ruleset_checked(spec, settings)?.map_err(|e| e.to_string())
 }
 
 /// Loads a ruleset keeping its diagnostics as data: `Err` when the name or path does not
 /// resolve, `Ok(Err)` when the ruleset has problems.
 pub fn load_ruleset_checked(
     spec: &str,
+    settings: &Settings,
 ) -> Result<Result<Game, frontier_interpreter::LoadError>, String> {
-    Ok(load_source(&resolve(spec, None)?, &[]))
+    Ok(load_source(
+        &resolve(spec, None, &settings.limits)?,
+        &[],
+        settings,
+    ))
 }
 
 /// Loads a ruleset read from `source` with `params` overridden, following its `extends:`
-/// relative to its file, held to this run's limits and optimized as it says.
+/// relative to its file, with this run's settings.
 pub fn load_source(
     source: &RulesetSource,
     params: &[(String, i64)],
+    settings: &Settings,
 ) -> Result<Game, frontier_interpreter::LoadError> {
     let base_dir = Path::new(&source.file).parent().map(Path::to_path_buf);
-    let resolver = move |name: &str| resolve(name, base_dir.as_deref());
-    let run = settings();
-    load_with(source, &resolver, params, run.limits, run.optimizer)
-}
-
-/// What the command line sets for every ruleset a run loads.
-#[derive(Clone, Copy)]
-pub struct Settings {
-    /// The bounds (`--limit`).
-    pub limits: Limits,
-    /// Whether rulesets are optimized (`--optimizer`).
-    pub optimizer: Optimizer,
-    /// Whether compiled native code plays what it can (`--native`).
-    pub native: NativeCode,
-}
-
-/// Whether a ruleset's compiled native code plays seeded games between random agents.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum NativeCode {
-    On,
-    Off,
-}
-
-/// The native code compiled into this binary for `game`, unless `--native off`.
-pub fn native_for(game: &Game) -> Option<frontier_interpreter::native::Native<'_>> {
-    match settings().native {
-        NativeCode::On => frontier_native::find(game),
-        NativeCode::Off => None,
-    }
-}
-
-static SETTINGS: std::sync::OnceLock<Settings> = std::sync::OnceLock::new();
-
-/// Sets this run's settings, once, from the command line.
-pub fn set_settings(settings: Settings) {
-    let _ = SETTINGS.set(settings);
-}
-
-/// This run's settings: the defaults (optimized) until `set_settings`.
-fn settings() -> Settings {
-    SETTINGS.get().copied().unwrap_or(Settings {
-        limits: Limits::default(),
-        optimizer: Optimizer::On,
-        native: NativeCode::On,
-    })
-}
-
-/// This run's bounds.
-pub fn limits() -> Limits {
-    settings().limits
+    let limits = settings.limits;
+    let resolver = move |name: &str| resolve(name, base_dir.as_deref(), &limits);
+    settings.load(source, &resolver, params)
 }
 
 #[derive(clap::Args)]
@@ -225,8 +190,8 @@ pub struct ShowArgs {
 
 /// `frontier show`: a ruleset's files. With several files, each starts with a
 /// `==> file <==` line (as `head` writes them); `--file` prints one file alone.
-pub fn show(args: ShowArgs) -> Result<(), String> {
-    let source = resolve(&args.ruleset, None)?;
+pub fn show(args: ShowArgs, limits: &Limits) -> Result<(), String> {
+    let source = resolve(&args.ruleset, None, limits)?;
     let dir = Path::new(&source.file)
         .parent()
         .map(Path::to_path_buf)

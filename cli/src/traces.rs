@@ -11,6 +11,7 @@ use frontier_interpreter::trace::{
     replay, replay_covering, starting_state, write_trace, Divergence, ReplayStep, Replayed,
 };
 use frontier_interpreter::{coverage, Game, Journal, State};
+use frontier_study::Settings;
 
 use crate::source::{plain_io, read_text, resolve};
 use crate::words::counted;
@@ -66,9 +67,10 @@ fn param_line(
     trace.header.header_lines.params.get(i).copied()
 }
 
-fn prepare(path: &Path) -> Result<Prepared, String> {
+fn prepare(path: &Path, settings: &Settings) -> Result<Prepared, String> {
     let shown = path.display();
-    let text = read_text(path)?;
+    let limits = &settings.limits;
+    let text = read_text(path, limits)?;
     let trace = notation::parse(&text).map_err(|errors| {
         errors
             .iter()
@@ -83,43 +85,42 @@ fn prepare(path: &Path) -> Result<Prepared, String> {
     };
     let lines = &trace.header.header_lines;
     let ruleset_source = match (&trace.header.variant, &trace.header.ruleset) {
-        (Some(variant), _) => resolve(variant, Some(&dir))
+        (Some(variant), _) => resolve(variant, Some(&dir), limits)
             .map_err(|e| format!("{shown}{}: {e}", at(lines.variant)))?,
-        (None, RulesetRef::Name(n)) => {
-            resolve(n, Some(&dir)).map_err(|e| format!("{shown}{}: {e}", at(lines.ruleset)))?
-        }
-        (None, RulesetRef::Path(p)) => {
-            resolve(p, Some(&dir)).map_err(|e| format!("{shown}{}: {e}", at(lines.ruleset)))?
-        }
+        (None, RulesetRef::Name(n)) => resolve(n, Some(&dir), limits)
+            .map_err(|e| format!("{shown}{}: {e}", at(lines.ruleset)))?,
+        (None, RulesetRef::Path(p)) => resolve(p, Some(&dir), limits)
+            .map_err(|e| format!("{shown}{}: {e}", at(lines.ruleset)))?,
     };
-    let game = crate::source::load_source(&ruleset_source, &trace.header.params).map_err(|e| {
-        // A parameter the trace sets is reported at its `param` line: the trace is at fault.
-        let (mut out, mut others) = (Vec::new(), Vec::new());
-        for d in e.diagnostics {
-            match param_line(&trace, &d.path) {
-                Some(line) => out.push(format!(
-                    "{shown}{}: {}: {}",
-                    at(Some(line)),
-                    d.path,
-                    d.message
-                )),
-                None => others.push(d),
-            }
-        }
-        if !others.is_empty() {
-            out.push(format!(
-                "{shown}{}: the ruleset does not load:\n{}",
-                at(lines.ruleset),
-                frontier_interpreter::LoadError {
-                    diagnostics: others
+    let game = crate::source::load_source(&ruleset_source, &trace.header.params, settings)
+        .map_err(|e| {
+            // A parameter the trace sets is reported at its `param` line: the trace is at fault.
+            let (mut out, mut others) = (Vec::new(), Vec::new());
+            for d in e.diagnostics {
+                match param_line(&trace, &d.path) {
+                    Some(line) => out.push(format!(
+                        "{shown}{}: {}: {}",
+                        at(Some(line)),
+                        d.path,
+                        d.message
+                    )),
+                    None => others.push(d),
                 }
-            ));
-        }
-        out.join("\n")
-    })?;
+            }
+            if !others.is_empty() {
+                out.push(format!(
+                    "{shown}{}: the ruleset does not load:\n{}",
+                    at(lines.ruleset),
+                    frontier_interpreter::LoadError {
+                        diagnostics: others
+                    }
+                ));
+            }
+            out.join("\n")
+        })?;
     let start = starting_state(&game, &trace, |p| {
         let file = dir.join(p);
-        read_text(&file).map_err(|e| format!("position: {e}"))
+        read_text(&file, limits).map_err(|e| format!("position: {e}"))
     })
     .map_err(|d| format!("{shown}:{}:{}: {}", d.line, d.column, d.message))?;
     let wrong = frontier_interpreter::trace::assertion_errors(&game, &trace, &start);
@@ -137,8 +138,12 @@ fn divergence(path: &Path, d: &Divergence) -> String {
     format!("{}:{}:{}: {d}", path.display(), d.line, d.column)
 }
 
-fn check_one(path: &Path, coverage: &mut Option<Coverage>) -> Result<Replayed, String> {
-    let p = prepare(path)?;
+fn check_one(
+    path: &Path,
+    coverage: &mut Option<Coverage>,
+    settings: &Settings,
+) -> Result<Replayed, String> {
+    let p = prepare(path, settings)?;
     let Some(coverage) = coverage else {
         return replay(&p.game, &p.trace, p.start, |_| {}).map_err(|d| divergence(path, &d));
     };
@@ -390,7 +395,7 @@ fn failed_json(file: &Path, error: &str) -> serde_json::Value {
     serde_json::json!({ "file": shown, "ok": false, "line": line, "column": column, "message": message, "error": error })
 }
 
-pub fn check(args: CheckArgs) -> Result<(), String> {
+pub fn check(args: CheckArgs, settings: &Settings) -> Result<(), String> {
     if !args.all {
         if let Some(dir) = args.traces.iter().find(|p| p.is_dir()) {
             return Err(format!(
@@ -404,7 +409,7 @@ pub fn check(args: CheckArgs) -> Result<(), String> {
     let mut coverage = args.coverage.then(Coverage::default);
     let mut results = Vec::new();
     for file in &files {
-        match check_one(file, &mut coverage) {
+        match check_one(file, &mut coverage, settings) {
             Ok(r) if args.json => results.push(serde_json::json!({
                 "file": file.display().to_string(), "ok": true, "steps": r.steps, "assertions": r.assertions
             })),
@@ -437,8 +442,8 @@ pub fn check(args: CheckArgs) -> Result<(), String> {
     }
 }
 
-pub fn replay_cmd(args: ReplayArgs) -> Result<(), String> {
-    let p = prepare(&args.trace)?;
+pub fn replay_cmd(args: ReplayArgs, settings: &Settings) -> Result<(), String> {
+    let p = prepare(&args.trace, settings)?;
     let Prepared { trace, game, start } = p;
     let shown = if args.state {
         StateAs::Position

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use frontier_interpreter::frontier_grammar::trace::RulesetRef;
 use frontier_interpreter::{Game, RulesetSource};
+use frontier_study::Settings;
 use serde::Serialize;
 
 use crate::source;
@@ -16,6 +17,8 @@ pub struct Entry {
     /// Where it was read from: an embedded name, or a file or folder under --rulesets.
     origin: Origin,
     pub game: Arc<Game>,
+    /// The settings it was loaded with, which it is loaded with again for other parameters.
+    settings: Settings,
 }
 
 enum Origin {
@@ -54,16 +57,17 @@ pub struct Catalogue {
 
 impl Catalogue {
     /// The embedded rulesets, then those of `dir` (each folder with a ruleset.yaml, and
-    /// each .yaml file), in name order.
-    pub fn load(dir: Option<&Path>) -> Result<Catalogue, String> {
+    /// each .yaml file), in name order, loaded with `settings`.
+    pub fn load(dir: Option<&Path>, settings: &Settings) -> Result<Catalogue, String> {
         let mut entries = Vec::new();
         let mut broken = Vec::new();
         for e in source::RULESETS {
-            match source::load_ruleset(e.name) {
+            match source::load_ruleset(e.name, settings) {
                 Ok(game) => entries.push(Entry {
                     name: e.name.to_string(),
                     origin: Origin::Embedded,
                     game: Arc::new(game),
+                    settings: *settings,
                 }),
                 Err(message) => broken.push((e.name.to_string(), message)),
             }
@@ -80,7 +84,7 @@ impl Catalogue {
             paths.sort();
             for path in paths {
                 let shown = path.display().to_string();
-                match source::load_ruleset(&shown) {
+                match source::load_ruleset(&shown, settings) {
                     Ok(game) if entries.iter().any(|e: &Entry| e.name == game.meta.name) => broken
                         .push((
                             shown,
@@ -90,6 +94,7 @@ impl Catalogue {
                         name: game.meta.name.clone(),
                         origin: Origin::Path(path),
                         game: Arc::new(game),
+                        settings: *settings,
                     }),
                     Err(message) => broken.push((shown, message)),
                 }
@@ -158,9 +163,9 @@ impl Entry {
         let source: RulesetSource = match &self.origin {
             Origin::Embedded => source::embedded(&self.name)
                 .ok_or_else(|| format!("{} is not embedded", self.name))?,
-            Origin::Path(p) => source::from_path(p)?,
+            Origin::Path(p) => source::from_path(p, &self.settings.limits)?,
         };
-        source::load_source(&source, params)
+        source::load_source(&source, params, &self.settings)
             .map(Arc::new)
             .map_err(|e| e.to_string())
     }

@@ -20,6 +20,7 @@ use std::time::Duration;
 use axum::routing::{get, post};
 use axum::Router;
 use clap::Args;
+use frontier_study::Settings;
 
 #[derive(Args)]
 pub struct ServeArgs {
@@ -65,24 +66,27 @@ pub fn router(app: api::Shared) -> Router {
         .with_state(app)
 }
 
-/// The application state for these arguments: the rulesets loaded, an empty store.
+/// The application state for these arguments: the rulesets loaded with `settings`, an
+/// empty store.
 pub fn app(
     rulesets: Option<&std::path::Path>,
     max_games: usize,
     idle: Duration,
+    settings: &Settings,
 ) -> Result<api::Shared, String> {
-    let catalogue = catalogue::Catalogue::load(rulesets)?;
+    let catalogue = catalogue::Catalogue::load(rulesets, settings)?;
     Ok(Arc::new(api::App {
         catalogue,
         store: store::Store::new(max_games, idle),
     }))
 }
 
-pub fn run(args: ServeArgs) -> Result<(), String> {
+pub fn run(args: ServeArgs, settings: &Settings) -> Result<(), String> {
     let app = app(
         args.rulesets.as_deref(),
         args.max_games as usize,
         Duration::from_secs(args.idle_minutes * 60),
+        settings,
     )?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_io()

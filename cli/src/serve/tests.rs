@@ -5,6 +5,7 @@ use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::Duration;
 
+use frontier_study::Settings;
 use serde_json::{json, Value};
 
 #[path = "../../tests/support/json_keys.rs"]
@@ -18,8 +19,13 @@ fn server(max_games: usize) -> SocketAddr {
 
 /// A server that also offers the rulesets of a folder (`frontier serve --rulesets`).
 fn server_with(rulesets: Option<&std::path::Path>, max_games: usize) -> SocketAddr {
-    let app = super::app(rulesets, max_games, Duration::from_secs(3600))
-        .expect("the embedded rulesets load");
+    let app = super::app(
+        rulesets,
+        max_games,
+        Duration::from_secs(3600),
+        &Settings::default(),
+    )
+    .expect("the embedded rulesets load");
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let runtime = tokio::runtime::Builder::new_current_thread()
@@ -230,7 +236,7 @@ fn a_game_against_a_bot_runs_to_its_end_and_its_trace_checks_clean() {
     );
     let parsed =
         frontier_interpreter::frontier_grammar::trace::parse(&trace).expect("the trace parses");
-    let game = crate::source::load_ruleset("circle-the-wagons").unwrap();
+    let game = crate::source::load_ruleset("circle-the-wagons", &Settings::default()).unwrap();
     let start =
         frontier_interpreter::trace::starting_state(&game, &parsed, |_| Err("no position".into()))
             .unwrap();
@@ -421,7 +427,7 @@ fn the_server_holds_a_bounded_number_of_games() {
 fn every_shipped_ruleset_draws_a_board_at_its_start() {
     let at = server(20);
     for e in crate::source::RULESETS {
-        let game = crate::source::load_ruleset(e.name).unwrap();
+        let game = crate::source::load_ruleset(e.name, &Settings::default()).unwrap();
         let seats: Vec<&str> = (0..game.meta.min_players)
             .map(|i| if i == 0 { "human" } else { "random" })
             .collect();

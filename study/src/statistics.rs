@@ -1,6 +1,6 @@
-//! The statistics of a run of games, shared by `simulate` and `balance`: distributions of
-//! whole numbers, Wilson intervals, normal tests, and the summary of a `stats:` entry.
-//! docs/results.md gives the JSON shapes.
+//! The statistics of a run of games, shared by a run's summary and the balance report:
+//! distributions of whole numbers, Wilson intervals, normal tests, and the summary of a
+//! `stats:` entry. docs/results.md gives the JSON shapes.
 
 use serde_json::{json, Value};
 
@@ -75,7 +75,7 @@ pub fn means_test(a: &Dist, b: &Dist) -> (f64, f64) {
 }
 
 /// Rounded for the report, so that the JSON does not carry float noise.
-pub fn r6(x: f64) -> f64 {
+pub fn rounded(x: f64) -> f64 {
     if x.is_finite() {
         (x * 1e6).round() / 1e6
     } else {
@@ -83,9 +83,11 @@ pub fn r6(x: f64) -> f64 {
     }
 }
 
-pub fn jf(x: f64) -> Value {
+/// A number for a JSON report, rounded; JSON has no infinity, so +∞ is `"inf"`, and
+/// −∞ (or a NaN) `"-inf"`.
+pub fn json_number(x: f64) -> Value {
     if x.is_finite() {
-        json!(r6(x))
+        json!(rounded(x))
     } else if x > 0.0 {
         json!("inf")
     } else {
@@ -127,12 +129,13 @@ impl Dist {
             values,
         }
     }
-    /// The q-quantile (linear interpolation between order statistics).
+    /// The q-quantile (linear interpolation between order statistics); q is held to
+    /// 0..=1.
     pub fn quantile(&self, q: f64) -> f64 {
         if self.values.is_empty() {
             return 0.0;
         }
-        let at = q * (self.n - 1) as f64;
+        let at = q.clamp(0.0, 1.0) * (self.n - 1) as f64;
         let (lo, hi) = (at.floor() as usize, at.ceil() as usize);
         let f = at - lo as f64;
         self.values[lo] as f64 * (1.0 - f) + self.values[hi] as f64 * f
@@ -145,8 +148,8 @@ impl Dist {
     }
     pub fn json(&self) -> Value {
         json!({
-            "mean": jf(self.mean), "sd": jf(self.sd), "min": self.min(), "q1": jf(self.quantile(0.25)),
-            "median": jf(self.quantile(0.5)), "q3": jf(self.quantile(0.75)), "max": self.max(),
+            "mean": json_number(self.mean), "sd": json_number(self.sd), "min": self.min(), "q1": json_number(self.quantile(0.25)),
+            "median": json_number(self.quantile(0.5)), "q3": json_number(self.quantile(0.75)), "max": self.max(),
         })
     }
 }
@@ -158,7 +161,7 @@ pub fn stat_json(values: &[Value]) -> Value {
     if values.iter().all(Value::is_boolean) {
         let yes = values.iter().filter(|v| v.as_bool() == Some(true)).count() as f64;
         let (lo, hi) = wilson(yes, n);
-        json!({ "kind": "bool", "true": yes as u64, "rate": jf(if n > 0.0 { yes / n } else { 0.0 }), "ci_low": jf(lo), "ci_high": jf(hi) })
+        json!({ "kind": "bool", "true": yes as u64, "rate": json_number(if n > 0.0 { yes / n } else { 0.0 }), "ci_low": json_number(lo), "ci_high": json_number(hi) })
     } else {
         let mut d = Dist::of(values.iter().filter_map(Value::as_i64)).json();
         d["kind"] = json!("int");
@@ -201,5 +204,92 @@ mod tests {
         assert_eq!(d.quantile(0.5), 2.5);
         assert_eq!(d.quantile(0.0), 1.0);
         assert_eq!(d.quantile(1.0), 4.0);
+    }
+
+    /// A distribution worked out by hand: values, mean, sample sd, q1, median, q3.
+    type Expected = (&'static [i64], f64, f64, f64, f64, f64);
+
+    const DISTRIBUTIONS: &[Expected] = &[
+        // Mean 40/8 = 5; squares of the deviations 9+1+1+1+0+0+4+16 = 32, sd √(32/7);
+        // q1 at 0.25·7 = 1.75 between 4 and 4, median at 3.5 between 4 and 5, q3 at 5.25
+        // between 5 and 7.
+        (&[2, 4, 4, 4, 5, 5, 7, 9], 5.0, 2.138_090, 4.0, 4.5, 5.5),
+        // Unsorted input; mean 2, sd 1; q1 at 0.5 between 1 and 2.
+        (&[3, 1, 2], 2.0, 1.0, 1.5, 2.0, 2.5),
+        // One value: no spread.
+        (&[-7], -7.0, 0.0, -7.0, -7.0, -7.0),
+        // No value: zeros, not a panic.
+        (&[], 0.0, 0.0, 0.0, 0.0, 0.0),
+    ];
+
+    #[test]
+    fn distributions_match_hand_computed_values() {
+        for &(values, mean, sd, q1, median, q3) in DISTRIBUTIONS {
+            let d = Dist::of(values.iter().copied());
+            let close = |a: f64, b: f64| (a - b).abs() < 1e-6;
+            assert_eq!(d.n, values.len(), "{values:?}");
+            assert!(close(d.mean, mean), "{values:?}: mean {}", d.mean);
+            assert!(close(d.sd, sd), "{values:?}: sd {}", d.sd);
+            assert!(close(d.quantile(0.25), q1), "{values:?}: q1");
+            assert!(close(d.quantile(0.5), median), "{values:?}: median");
+            assert!(close(d.quantile(0.75), q3), "{values:?}: q3");
+            // A quantile asked outside 0..=1 is the nearest end.
+            assert_eq!(d.quantile(-1.0), d.quantile(0.0));
+            assert_eq!(d.quantile(2.0), d.quantile(1.0));
+        }
+    }
+
+    #[test]
+    fn means_tests_match_hand_computed_values() {
+        // (a, b, z, p): means 2 and 3, sds 1 and 1, se √(1/3 + 1/3) = 0.816497, z = 1.224745,
+        // p = 2·(1 − Φ(1.224745)) = 0.220671. Equal constants: no difference; unequal
+        // constants: an infinite z towards the larger mean.
+        let cases: &[(&[i64], &[i64], f64, f64)] = &[
+            (&[1, 2, 3], &[2, 3, 4], 1.224_745, 0.220_671),
+            (&[2, 3, 4], &[1, 2, 3], -1.224_745, 0.220_671),
+            (&[5, 5], &[5, 5], 0.0, 1.0),
+            (&[5, 5], &[6, 6], f64::INFINITY, 0.0),
+            (&[6, 6], &[5, 5], f64::NEG_INFINITY, 0.0),
+        ];
+        for &(a, b, z, p) in cases {
+            let (got_z, got_p) =
+                means_test(&Dist::of(a.iter().copied()), &Dist::of(b.iter().copied()));
+            let close = |x: f64, y: f64| x == y || (x - y).abs() < 1e-5;
+            assert!(
+                close(got_z, z) && close(got_p, p),
+                "{a:?} {b:?}: z {got_z}, p {got_p}"
+            );
+        }
+    }
+
+    #[test]
+    fn true_false_statistics_give_their_rate_and_interval() {
+        // 3 of 4: rate 0.75; Wilson with z² = 3.841459: centre (0.75 + 0.480182)/1.960365 =
+        // 0.627527, half 1.959964·√(0.046875 + 0.060023)/1.960365 = 0.326885: 0.300642 to
+        // 0.954413.
+        let values = [json!(true), json!(false), json!(true), json!(true)];
+        let s = stat_json(&values);
+        assert_eq!(s["kind"], "bool");
+        assert_eq!(s["true"], 3);
+        assert_eq!(s["rate"], 0.75);
+        assert_eq!(s["ci_low"], 0.300642);
+        assert_eq!(s["ci_high"], 0.954413);
+        let numbers = stat_json(&[json!(3), json!(1), json!(2)]);
+        assert_eq!(numbers["kind"], "int");
+        assert_eq!(
+            (
+                numbers["min"].clone(),
+                numbers["median"].clone(),
+                numbers["max"].clone()
+            ),
+            (json!(1), json!(2.0), json!(3))
+        );
+    }
+
+    #[test]
+    fn report_numbers_are_rounded_and_infinities_named() {
+        assert_eq!(json_number(0.123_456_789), json!(0.123457));
+        assert_eq!(json_number(f64::INFINITY), json!("inf"));
+        assert_eq!(json_number(f64::NEG_INFINITY), json!("-inf"));
     }
 }
