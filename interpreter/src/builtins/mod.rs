@@ -7,8 +7,8 @@
 //! generated from `signature` and `doc` (a test keeps it in step).
 //!
 //! Adding a built-in is one entry in [`BUILTINS`] and its lowering and evaluation
-//! functions beside the others of its kind (`list.rs`, `board.rs`, `geometry.rs`,
-//! `knowledge.rs`).
+//! functions beside the others of its kind (`list.rs`, `seats.rs`, `text.rs`, `board.rs`,
+//! `geometry.rs`, `knowledge.rs`).
 
 //! The registry of built-in functions: one entry per function, holding everything the
 //! loader and the optimizer know about it (its compile half). The type checker lowers a
@@ -21,15 +21,18 @@
 //! imports neither the loader nor the evaluator.
 //!
 //! Adding a built-in: its op(s) in [`Op`] (`ir.rs`), one entry in [`BUILTINS`] with its
-//! lowering beside the others of its kind (`list.rs`, `board.rs`, `geometry.rs`,
-//! `knowledge.rs`), and each op's evaluation in `eval/` with its arm in `eval/call.rs`
-//! (which does not compile without it).
+//! lowering beside the others of its kind (`list.rs`, `seats.rs`, `text.rs`, `board.rs`,
+//! `geometry.rs`, `knowledge.rs`), and each op's evaluation in `eval/` with its arm in
+//! `eval/call.rs` (which does not compile without it).
 
 mod board;
 mod geometry;
 mod knowledge;
 pub(crate) mod list;
+mod reduce;
+mod seats;
 pub mod signature;
+mod text;
 
 pub use list::MAX_RANGE;
 
@@ -165,13 +168,13 @@ pub static BUILTINS: &[Builtin] = &[
     list::CONTAINS,
     list::INDEX_OF,
     list::RANGE,
-    list::NEXT_PLAYER,
-    list::SEATS_FROM,
-    list::ABS,
+    seats::NEXT_PLAYER,
+    seats::SEATS_FROM,
+    text::ABS,
     list::CONCAT,
-    list::TEXT,
-    list::PAD,
-    list::COLOUR,
+    text::TEXT,
+    text::PAD,
+    text::COLOUR,
     board::CELLS,
     board::AT,
     board::GROUPS,
