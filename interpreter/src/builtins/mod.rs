@@ -1,16 +1,4 @@
 //! The registry of built-in functions: one entry per function, holding everything the
-//! rest of the interpreter knows about it. The type checker lowers a call through the
-//! entry's `lower` (which checks the arguments and picks an evaluation function for the
-//! IR), the optimizer asks `reduce` for a cheaper form and `pure` whether it may fold a
-//! call of constants, "did you mean" hints and the check that script functions do not
-//! shadow a built-in read `name`, and the table of built-ins in docs/rulesets.md is
-//! generated from `signature` and `doc` (a test keeps it in step).
-//!
-//! Adding a built-in is one entry in [`BUILTINS`] and its lowering and evaluation
-//! functions beside the others of its kind (`list.rs`, `seats.rs`, `text.rs`, `board.rs`,
-//! `geometry.rs`, `knowledge.rs`).
-
-//! The registry of built-in functions: one entry per function, holding everything the
 //! loader and the optimizer know about it (its compile half). The type checker lowers a
 //! call through the entry's `lower`, which checks the arguments through [`Lowering`] (the
 //! loader implements it) and picks the [`Op`] the IR records; the optimizer asks `reduce`
@@ -23,7 +11,7 @@
 //! Adding a built-in: its op(s) in [`Op`] (`ir.rs`), one entry in [`BUILTINS`] with its
 //! lowering beside the others of its kind (`list.rs`, `seats.rs`, `text.rs`, `board.rs`,
 //! `geometry.rs`, `knowledge.rs`), and each op's evaluation in `eval/` with its arm in
-//! `eval/call.rs` (which does not compile without it).
+//! `eval/call.rs` and its `Signature` in `signature.rs` (neither compiles without it).
 
 mod board;
 mod geometry;

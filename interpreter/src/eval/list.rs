@@ -1,5 +1,5 @@
-//! The run halves of the built-ins over lists and numbers (compile halves:
-//! `builtins/list.rs`).
+//! The run halves of the built-ins over lists, seats, numbers and text (compile halves:
+//! `builtins/list.rs`, `seats.rs`, `text.rs`).
 
 use std::ops::ControlFlow::{Break, Continue};
 

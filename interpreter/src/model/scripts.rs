@@ -1,10 +1,10 @@
-//! The ruleset's Rhai scripts as data: what `script.rs` runs.
+//! The ruleset's Rhai scripts as data: what `script/` runs.
 
 use std::fmt;
 
 use super::ScriptFnId;
 
-/// The ruleset's Rhai scripts, compiled: what the script runtime (`script.rs`) runs. Each
+/// The ruleset's Rhai scripts, compiled: what the script runtime (`script/`) runs. Each
 /// file's functions are merged into one AST, so that a function may call one defined in
 /// another file.
 pub struct ScriptLibrary {
