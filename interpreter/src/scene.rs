@@ -146,7 +146,7 @@ impl Game {
     /// The counters of `view:`, each player's on their panel.
     fn counters_shown(&self, scene: &mut Scene, state: &State) {
         for id in &self.view.counters {
-            let var = &self.vars[id.0 as usize];
+            let var = &self.vars[id.index()];
             match var.per {
                 Domain::Players => {
                     for (p, panel) in scene.players.iter_mut().enumerate() {
@@ -172,7 +172,7 @@ impl Game {
     fn zones_shown(&self, scene: &mut Scene, state: &State, viewer: Viewer, env: &Env) {
         let seats = state.names.len();
         for id in &self.view.zones {
-            let zone = &self.zones[id.0 as usize];
+            let zone = &self.zones[id.index()];
             for i in 0..self.domain_len(zone.per) {
                 let (first, second) = self.split_index(zone.per, i);
                 let owner = match zone.per {
@@ -204,7 +204,7 @@ impl Game {
     fn tracks_shown(&self, scene: &mut Scene, state: &State, viewer: Viewer, env: &Env) {
         let seats = state.names.len();
         for hint in &self.view.tracks {
-            let zone = &self.zones[hint.zone.0 as usize];
+            let zone = &self.zones[hint.zone.index()];
             for i in 0..self.domain_len(zone.per) {
                 let index = match zone.per {
                     Domain::Players if i >= seats => continue,
@@ -243,7 +243,7 @@ impl Game {
     fn boards_shown(&self, scene: &mut Scene, state: &State, env: &Env) {
         let seats = state.names.len();
         for id in &self.view.boards {
-            let board = &self.boards[id.0 as usize];
+            let board = &self.boards[id.index()];
             for i in 0..self.domain_len(board.per) {
                 let seat = match board.per {
                     Domain::Players if i >= seats => continue,

@@ -288,9 +288,9 @@ mod tests {
                 Some(lambda(pair(Expr::It, Expr::Outer(1)))),
             );
             check(
-                Expr::Local(Slot(0)),
+                Expr::Local(Slot::at(0)),
                 PutIn::NoElement,
-                Some(Expr::Local(Slot(0))),
+                Some(Expr::Local(Slot::at(0))),
             );
         }
 
@@ -315,11 +315,11 @@ mod tests {
             let row = Value::Int(3);
             let c = || Expr::Const(Value::Int(3));
             check(
-                lambda(pair(Expr::Local(Slot(1)), Expr::Local(Slot(2)))),
-                PutIn::Local(Slot(1), &row),
-                Some(lambda(pair(c(), Expr::Local(Slot(2))))),
+                lambda(pair(Expr::Local(Slot::at(1)), Expr::Local(Slot::at(2)))),
+                PutIn::Local(Slot::at(1), &row),
+                Some(lambda(pair(c(), Expr::Local(Slot::at(2))))),
             );
-            check(Expr::It, PutIn::Local(Slot(1), &row), Some(Expr::It));
+            check(Expr::It, PutIn::Local(Slot::at(1), &row), Some(Expr::It));
         }
     }
 }
