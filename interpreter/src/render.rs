@@ -8,7 +8,7 @@ pub use crate::colour::{apply_colours, mark_colour, strip_colours, visible_width
 use crate::eval::Env;
 use crate::grid::Grid;
 use crate::machine::{decode, decode_element, State};
-use crate::model::{Board, Domain, Game, Visibility};
+use crate::model::{Board, Domain, Game, Visibility, Zone};
 use crate::value::Value;
 
 impl Game {
@@ -124,94 +124,7 @@ impl Game {
         }
         for zone in &self.zones {
             for (i, label) in self.labelled_entries(zone.per, state) {
-                let contents = &state.zones[zone.base + i];
-                let name = if label.is_empty() {
-                    zone.name.clone()
-                } else {
-                    format!("{}[{label}]", zone.name)
-                };
-                let owner_sees = zone.per == Domain::Players && viewer == Some(i as u8);
-                // What the viewer sees beyond what the zone shows everyone: elements whose
-                // `visible_if` holds for them, or revealed to them.
-                let seen = match viewer {
-                    Some(v) => self
-                        .seen_positions(state, v, zone.base + i)
-                        .unwrap_or_default(),
-                    None => vec![true; contents.len()],
-                };
-                let shown = match zone.visibility {
-                    _ if viewer.is_none() => Visibility::All,
-                    // Every element seen: an empty zone still shows only what its
-                    // visibility allows (`none` hides even that it is empty).
-                    _ if !contents.is_empty() && seen.iter().all(|s| *s) => Visibility::All,
-                    Visibility::Owner if owner_sees => Visibility::All,
-                    Visibility::Owner => Visibility::Count,
-                    other => other,
-                };
-                let items = |n: usize| -> String {
-                    let values: Vec<Value> = contents
-                        .iter()
-                        .take(n)
-                        .map(|e| decode_element(zone.of, *e))
-                        .collect();
-                    self.value_text(&Value::list(values), &state.names)
-                };
-                let also_seen = {
-                    let skip = if shown == Visibility::Top { 1 } else { 0 };
-                    let values: Vec<Value> = contents
-                        .iter()
-                        .zip(&seen)
-                        .skip(skip)
-                        .filter(|(_, s)| **s)
-                        .map(|(e, _)| decode_element(zone.of, *e))
-                        .collect();
-                    match shown {
-                        Visibility::All => String::new(),
-                        _ if values.is_empty() => String::new(),
-                        _ => format!(
-                            ", seen: {}",
-                            self.value_text(&Value::list(values), &state.names)
-                        ),
-                    }
-                };
-                if let (Visibility::All, Some(show)) = (shown, self.row_show(zone.of)) {
-                    // Rows with a display template: one per line, id then what it shows.
-                    let _ = writeln!(
-                        out,
-                        "{name}:{}",
-                        if contents.is_empty() { " (empty)" } else { "" }
-                    );
-                    let env = Env::new(self, state, &[]);
-                    let items: Vec<String> = contents
-                        .iter()
-                        .map(|e| {
-                            let row = decode_element(zone.of, *e);
-                            let text = show
-                                .render(&env.with_it(&row))
-                                .unwrap_or_else(|e| format!("({e})"));
-                            format!("{}  {text}", self.value_text(&row, &state.names))
-                        })
-                        .collect();
-                    if viewer.is_some() && items.iter().all(|t| t.chars().count() <= SHORT_ROW) {
-                        // Short rows, shown to a player: several a line, so that the board
-                        // and the decision fit on a screen.
-                        pack(&mut out, &items);
-                    } else {
-                        for item in items {
-                            let _ = writeln!(out, "  {item}");
-                        }
-                    }
-                    continue;
-                }
-                let text = match shown {
-                    Visibility::All if contents.is_empty() => "(empty)".to_string(),
-                    Visibility::All => items(contents.len()),
-                    Visibility::Count | Visibility::Owner => format!("{} hidden", contents.len()),
-                    Visibility::Top if contents.is_empty() => "(empty)".to_string(),
-                    Visibility::Top => format!("{} on top of {}", items(1), contents.len()),
-                    Visibility::Hidden => "hidden".to_string(),
-                };
-                let _ = writeln!(out, "{name}: {text}{also_seen}");
+                self.render_zone_instance(&mut out, zone, i, &label, state, viewer);
             }
         }
         for board in &self.boards {
@@ -226,6 +139,107 @@ impl Game {
             }
         }
         out
+    }
+
+    /// One zone instance as `viewer` may see it: a line, or a line per row for rows
+    /// with a `show:` template.
+    fn render_zone_instance(
+        &self,
+        out: &mut String,
+        zone: &Zone,
+        i: usize,
+        label: &str,
+        state: &State,
+        viewer: Option<u8>,
+    ) {
+        let contents = &state.zones[zone.base + i];
+        let name = if label.is_empty() {
+            zone.name.clone()
+        } else {
+            format!("{}[{label}]", zone.name)
+        };
+        let owner_sees = zone.per == Domain::Players && viewer == Some(i as u8);
+        // What the viewer sees beyond what the zone shows everyone: elements whose
+        // `visible_if` holds for them, or revealed to them.
+        let seen = match viewer {
+            Some(v) => self
+                .seen_positions(state, v, zone.base + i)
+                .unwrap_or_default(),
+            None => vec![true; contents.len()],
+        };
+        let shown = match zone.visibility {
+            _ if viewer.is_none() => Visibility::All,
+            // Every element seen: an empty zone still shows only what its
+            // visibility allows (`none` hides even that it is empty).
+            _ if !contents.is_empty() && seen.iter().all(|s| *s) => Visibility::All,
+            Visibility::Owner if owner_sees => Visibility::All,
+            Visibility::Owner => Visibility::Count,
+            other => other,
+        };
+        let items = |n: usize| -> String {
+            let values: Vec<Value> = contents
+                .iter()
+                .take(n)
+                .map(|e| decode_element(zone.of, *e))
+                .collect();
+            self.value_text(&Value::list(values), &state.names)
+        };
+        let also_seen = {
+            let skip = if shown == Visibility::Top { 1 } else { 0 };
+            let values: Vec<Value> = contents
+                .iter()
+                .zip(&seen)
+                .skip(skip)
+                .filter(|(_, s)| **s)
+                .map(|(e, _)| decode_element(zone.of, *e))
+                .collect();
+            match shown {
+                Visibility::All => String::new(),
+                _ if values.is_empty() => String::new(),
+                _ => format!(
+                    ", seen: {}",
+                    self.value_text(&Value::list(values), &state.names)
+                ),
+            }
+        };
+        if let (Visibility::All, Some(show)) = (shown, self.row_show(zone.of)) {
+            // Rows with a display template: one per line, id then what it shows.
+            let _ = writeln!(
+                out,
+                "{name}:{}",
+                if contents.is_empty() { " (empty)" } else { "" }
+            );
+            let env = Env::new(self, state, &[]);
+            let items: Vec<String> = contents
+                .iter()
+                .map(|e| {
+                    let row = decode_element(zone.of, *e);
+                    let text = show
+                        .render(&env.with_it(&row))
+                        .unwrap_or_else(|e| format!("({e})"));
+                    format!("{}  {text}", self.value_text(&row, &state.names))
+                })
+                .collect();
+            if viewer.is_some() && items.iter().all(|t| t.chars().count() <= SHORT_ROW) {
+                // Short rows, shown to a player: several a line, so that the board
+                // and the decision fit on a screen.
+                pack(out, &items);
+            } else {
+                for item in items {
+                    let _ = writeln!(out, "  {item}");
+                }
+            }
+            return;
+        }
+        let text = match shown {
+            Visibility::All if contents.is_empty() => "(empty)".to_string(),
+            Visibility::All => items(contents.len()),
+            Visibility::Count | Visibility::Owner => format!("{} hidden", contents.len()),
+            Visibility::Top if contents.is_empty() => "(empty)".to_string(),
+            Visibility::Top => format!("{} on top of {}", items(1), contents.len()),
+            Visibility::Hidden => "hidden".to_string(),
+        };
+        let _ = writeln!(out, "{name}: {text}{also_seen}");
     }
 
     /// What option `i` of the pending decision is, for a person: each row among the
@@ -342,6 +356,18 @@ impl Game {
     /// The ruleset in words: players, parameters, components, state, flow and actions.
     pub fn describe(&self) -> String {
         let mut out = String::new();
+        self.describe_header(&mut out);
+        self.describe_params(&mut out);
+        self.describe_tables(&mut out);
+        self.describe_state(&mut out);
+        self.describe_functions(&mut out);
+        self.describe_checks(&mut out);
+        self.describe_flow(&mut out);
+        out
+    }
+
+    /// The title, rulebook, players, what a variant changes, and the summary.
+    fn describe_header(&self, out: &mut String) {
         let m = &self.meta;
         let _ = writeln!(out, "{} ({})", m.title, m.name);
         if let Some(r) = &m.rulebook {
@@ -362,9 +388,10 @@ impl Game {
         if let Some(s) = &m.summary {
             let _ = writeln!(out, "\n{}", s.trim());
         }
-        let rule = |r: &Option<std::sync::Arc<str>>| {
-            r.as_ref().map(|r| format!(" [§{r}]")).unwrap_or_default()
-        };
+    }
+
+    /// The parameters, each with its value, range and doc.
+    fn describe_params(&self, out: &mut String) {
         if !self.params.is_empty() {
             let _ = writeln!(out, "\nparameters (a variant may change them):");
             for p in &self.params {
@@ -379,10 +406,14 @@ impl Game {
                     "  {} = {}{range}{doc}{}",
                     p.name,
                     p.value,
-                    rule(&p.rule)
+                    rule_mark(&p.rule)
                 );
             }
         }
+    }
+
+    /// The tables (components); a table with a `show:` template row by row.
+    fn describe_tables(&self, out: &mut String) {
         if !self.tables.is_empty() {
             let _ = writeln!(out, "\ncomponents:");
             for (table_id, t) in self.tables.iter().enumerate() {
@@ -402,7 +433,7 @@ impl Game {
                     } else {
                         format!(" of {}", cols.join(", "))
                     },
-                    rule(&t.rule)
+                    rule_mark(&t.rule)
                 );
                 if let Some(d) = &t.doc {
                     let _ = writeln!(out, "    {}", d.trim());
@@ -422,6 +453,10 @@ impl Game {
                 }
             }
         }
+    }
+
+    /// The state: variables, zones (what they hold, who sees it) and boards.
+    fn describe_state(&self, out: &mut String) {
         let _ = writeln!(out, "\nstate:");
         // `stats:` counters are not the game's state: results record them.
         for v in self.vars.iter().filter(|v| !v.stat) {
@@ -435,7 +470,7 @@ impl Game {
                 .as_ref()
                 .map(|d| format!(" — {d}"))
                 .unwrap_or_default();
-            let _ = writeln!(out, "  {}{per}{doc}{}", v.name, rule(&v.rule));
+            let _ = writeln!(out, "  {}{per}{doc}{}", v.name, rule_mark(&v.rule));
         }
         for z in &self.zones {
             let per = if z.per == Domain::Global {
@@ -463,7 +498,7 @@ impl Game {
                 out,
                 "  zone {}{per}: {of}, {vis}{doc}{}",
                 z.name,
-                rule(&z.rule)
+                rule_mark(&z.rule)
             );
         }
         for b in &self.boards {
@@ -490,9 +525,13 @@ impl Game {
                 out,
                 "  board {}{per}: a square grid of {of}{shown}{doc}{}",
                 b.name,
-                rule(&b.rule)
+                rule_mark(&b.rule)
             );
         }
+    }
+
+    /// The functions of the ruleset, each with its parameters and expression.
+    fn describe_functions(&self, out: &mut String) {
         if !self.functions.is_empty() {
             let _ = writeln!(out, "\nfunctions:");
             for f in &self.functions {
@@ -508,10 +547,14 @@ impl Game {
                     f.name,
                     params.join(", "),
                     f.source,
-                    rule(&f.rule)
+                    rule_mark(&f.rule)
                 );
             }
         }
+    }
+
+    /// The conserved totals and the statistics.
+    fn describe_checks(&self, out: &mut String) {
         if !self.conserve.is_empty() {
             let _ = writeln!(
                 out,
@@ -522,7 +565,7 @@ impl Game {
                     Domain::Global => String::new(),
                     other => format!(" per {}", self.domain_name(other)),
                 };
-                let _ = writeln!(out, "  {}{per}: {}{}", c.name, c.source, rule(&c.rule));
+                let _ = writeln!(out, "  {}{per}: {}{}", c.name, c.source, rule_mark(&c.rule));
             }
         }
         if !self.stats.is_empty() {
@@ -541,9 +584,13 @@ impl Game {
                     .as_ref()
                     .map(|d| format!(" — {}", d.trim()))
                     .unwrap_or_default();
-                let _ = writeln!(out, "  {} ({kind}){doc}{}", st.name, rule(&st.rule));
+                let _ = writeln!(out, "  {} ({kind}){doc}{}", st.name, rule_mark(&st.rule));
             }
         }
+    }
+
+    /// The flow: the procedures, the decisions and how the winner is found.
+    fn describe_flow(&self, out: &mut String) {
         let _ = writeln!(out, "\nflow: setup, then play; procedures:");
         for p in &self.procedures {
             let params = if p.param_names.is_empty() {
@@ -556,7 +603,7 @@ impl Game {
                 .as_ref()
                 .map(|d| format!(" — {}", d.trim()))
                 .unwrap_or_default();
-            let _ = writeln!(out, "  {}{params}{doc}{}", p.name, rule(&p.rule));
+            let _ = writeln!(out, "  {}{params}{doc}{}", p.name, rule_mark(&p.rule));
         }
         let _ = writeln!(out, "\ndecisions:");
         for stmt in self.blocks.iter().flatten() {
@@ -567,7 +614,7 @@ impl Game {
                     "  \"{}\": {}{}",
                     c.prompt.source,
                     labels.join(" | "),
-                    rule(&stmt.rule)
+                    rule_mark(&stmt.rule)
                 );
             }
         }
@@ -579,10 +626,14 @@ impl Game {
         let _ = writeln!(
             out,
             "\nwinner: highest score{tb}; still tied players share the victory{}",
-            rule(&self.ranking.rule)
+            rule_mark(&self.ranking.rule)
         );
-        out
     }
+}
+
+/// A rule reference as the description writes it after what it is about: ` [§3.2]`.
+fn rule_mark(r: &Option<std::sync::Arc<str>>) -> String {
+    r.as_ref().map(|r| format!(" [§{r}]")).unwrap_or_default()
 }
 
 /// The rows in a value (an option's element, or the elements of a product), in order.

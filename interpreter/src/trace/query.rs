@@ -1,0 +1,189 @@
+//! Expressions written outside a ruleset, with the players' names bound to the players:
+//! trace assertions (compiled up front, checked during a replay, their two sides shown
+//! when they fail) and queries (`evaluate`, `Query`).
+
+use frontier_grammar::expr::{parse_expr, Expr as Ast, ExprKind};
+use frontier_grammar::trace::{LineKind, Trace};
+use frontier_grammar::Span;
+
+use super::Divergence;
+use crate::eval::Env;
+use crate::load::{Compiler, Decls, Scope};
+use crate::machine::State;
+use crate::model::Game;
+use crate::value::{Type, Value};
+
+/// Evaluates an expression of the ruleset's language against a state, with the players'
+/// names bound to the players (as in trace assertions): `score[red] + len(cells(town[red]))`.
+pub fn evaluate(game: &Game, state: &State, source: &str) -> Result<Value, String> {
+    Query::compile(game, state, source)?.evaluate(game, state)
+}
+
+/// An expression compiled once, as `evaluate` compiles it, to evaluate against many
+/// states of the same game with the same players.
+pub struct Query {
+    source: String,
+    expr: crate::ir::Expr,
+    values: Vec<Value>,
+}
+
+impl Query {
+    /// Compiles `source` with the names of `state`'s players bound.
+    pub fn compile(game: &Game, state: &State, source: &str) -> Result<Query, String> {
+        let decls = Decls::from_game(game);
+        let ast = parse_expr(source, game.limits.expression).map_err(|e| {
+            format!(
+                "{source}: syntax error at column {}: {}",
+                e.offset + 1,
+                e.message
+            )
+        })?;
+        let (locals, values) = player_locals(state);
+        let scope = Scope {
+            locals: &locals,
+            it: None,
+        };
+        let mut compiler = Compiler::with_source(&decls, source);
+        let (mut expr, _) = compiler.compile(&ast, &scope);
+        if let Some(e) = compiler.errors.first() {
+            return Err(format!(
+                "{source}: {} at '{}'",
+                e.message,
+                snippet(source, e.span)
+            ));
+        }
+        crate::optimize::expression(game, &mut expr);
+        Ok(Query {
+            source: source.to_string(),
+            expr,
+            values,
+        })
+    }
+
+    /// The optimized IR the query evaluates.
+    #[cfg(test)]
+    pub(crate) fn ir(&self) -> &crate::ir::Expr {
+        &self.expr
+    }
+
+    pub fn evaluate(&self, game: &Game, state: &State) -> Result<Value, String> {
+        self.expr
+            .eval(&Env::new(game, state, &self.values))
+            .map_err(|e| format!("{}: {e}", self.source))
+    }
+}
+
+/// The players' names as locals bound to the players, for expressions written outside a
+/// ruleset (assertions, queries).
+fn player_locals(state: &State) -> (Vec<(String, Type, u16)>, Vec<Value>) {
+    let locals = state
+        .names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.clone(), Type::Player, i as u16))
+        .collect();
+    let values = (0..state.names.len())
+        .map(|p| Value::Player(p as u8))
+        .collect();
+    (locals, values)
+}
+
+/// The assertions of `trace` that do not compile (a syntax error, an unknown name, a
+/// value that is not true/false), each as a divergence at its line: found before the
+/// replay, all of them, so that a trace's mistakes are not reported one run at a time.
+/// `state` gives the players' names the assertions may use.
+pub fn assertion_errors(game: &Game, trace: &Trace, state: &State) -> Vec<Divergence> {
+    let decls = Decls::from_game(game);
+    let (locals, _) = player_locals(state);
+    let scope = Scope {
+        locals: &locals,
+        it: None,
+    };
+    let mut out = Vec::new();
+    for line in &trace.body {
+        let LineKind::Assert { source, .. } = &line.kind else {
+            continue;
+        };
+        if let Err(message) = compile_assertion(game, &decls, &scope, source) {
+            out.push(Divergence {
+                line: line.line,
+                column: line.column,
+                step: 0,
+                message,
+                legal: Vec::new(),
+                rule: line.rule.clone(),
+            });
+        }
+    }
+    out
+}
+
+/// An assertion parsed and compiled as true/false, or what is wrong with it.
+fn compile_assertion(
+    game: &Game,
+    decls: &Decls,
+    scope: &Scope,
+    source: &str,
+) -> Result<(Ast, crate::ir::Expr), String> {
+    let ast = parse_expr(source, game.limits.expression).map_err(|e| {
+        format!(
+            "assert: syntax error at column {}: {}",
+            e.offset + 1,
+            e.message
+        )
+    })?;
+    let mut compiler = Compiler::with_source(decls, source);
+    let eval = compiler.expect(&ast, scope, &Type::Bool);
+    if let Some(e) = compiler.errors.first() {
+        return Err(format!(
+            "assert {source}: {} at '{}'",
+            e.message,
+            snippet(source, e.span)
+        ));
+    }
+    Ok((ast, eval))
+}
+
+/// Compiles an assertion with the players' names bound, evaluates it, and on failure
+/// says the values of its two sides.
+pub(super) fn check_assertion(
+    game: &Game,
+    decls: &Decls,
+    state: &State,
+    source: &str,
+) -> Result<(), String> {
+    let (locals, values) = player_locals(state);
+    let scope = Scope {
+        locals: &locals,
+        it: None,
+    };
+    let (ast, mut eval) = compile_assertion(game, decls, &scope, source)?;
+    // Evaluated as the game's own expressions are (the up-front check only compiles).
+    crate::optimize::expression(game, &mut eval);
+    let env = Env::new(game, state, &values);
+    match eval.eval(&env) {
+        Ok(Value::Bool(true)) => Ok(()),
+        Ok(_) => {
+            let mut parts = String::new();
+            if let ExprKind::Binary(_, a, b) = &ast.kind {
+                for side in [a, b] {
+                    let mut c = Compiler::new(decls);
+                    let (e, _) = c.compile(side, &scope);
+                    if let Ok(v) = e.eval(&env) {
+                        parts.push_str(&format!(
+                            "; {} = {}",
+                            snippet(source, side.span),
+                            game.value_text(&v, &state.names)
+                        ));
+                    }
+                }
+            }
+            Err(format!("assertion failed: {source}{parts}"))
+        }
+        Err(e) => Err(format!("assert {source}: {e}")),
+    }
+}
+
+fn snippet(source: &str, span: Span) -> &str {
+    source.get(span.start..span.end).unwrap_or(source)
+}

@@ -1,0 +1,439 @@
+//! Replaying a trace: each line applied or checked in turn against the game it names
+//! (decisions by label, chance by outcome, assertions, the options and outcome it
+//! expects), chance points it does not record resolved by its seed.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use frontier_grammar::trace::{LineKind, Trace};
+
+use super::query::check_assertion;
+use super::{Divergence, ReplayStep, Replayed};
+use crate::hints::closest_first;
+use crate::load::Decls;
+use crate::machine::{Choice, Journal, Outcome, State, Status};
+use crate::model::Game;
+use crate::rng::GameRng;
+use crate::runner::sample_chance;
+
+/// Replays `trace` from `start` (a fresh game, or a position read by the caller).
+/// `on_step` sees every applied step.
+pub fn replay(
+    game: &Game,
+    trace: &Trace,
+    state: State,
+    on_step: impl FnMut(ReplayStep),
+) -> Result<Replayed, Divergence> {
+    replay_with(game, trace, state, on_step, None)
+}
+
+/// Replays `trace` like `replay`, collecting into `rules` the `rule:` references of what
+/// the game runs (statements, options, procedures: see `Game::runnable_rules`). The steps
+/// `on_step` sees then carry no log.
+pub fn replay_covering(
+    game: &Game,
+    trace: &Trace,
+    state: State,
+    rules: &mut BTreeSet<Arc<str>>,
+) -> Result<Replayed, Divergence> {
+    replay_with(game, trace, state, |_| {}, Some(rules))
+}
+
+/// Where a replay's `apply` writes: the step's log, or the rules it runs through.
+fn journal<'a>(
+    rules: &'a mut Option<&mut BTreeSet<Arc<str>>>,
+    log: &'a mut Vec<String>,
+) -> Journal<'a> {
+    match rules {
+        Some(rules) => Journal::rules(rules),
+        None => Journal::on(log),
+    }
+}
+
+/// Replays `trace` line by line from `state`; with `rules`, the journal collects the
+/// `rule:` references the game runs instead of each step's log.
+fn replay_with(
+    game: &Game,
+    trace: &Trace,
+    mut state: State,
+    mut on_step: impl FnMut(ReplayStep),
+    mut rules: Option<&mut BTreeSet<Arc<str>>>,
+) -> Result<Replayed, Divergence> {
+    let mut rng = trace.header.seed.map(GameRng::new);
+    let decls = Decls::from_game(game);
+    let mut step = 0usize;
+    let mut assertions = 0usize;
+    let mut log = Vec::new();
+    for line in &trace.body {
+        let fail = |step: usize, message: String, legal: Vec<String>| Divergence {
+            line: line.line,
+            column: line.column,
+            step,
+            message,
+            legal,
+            rule: line.rule.clone(),
+        };
+        // Chance points the trace does not record are resolved by the seed.
+        if !matches!(line.kind, LineKind::Chance { .. }) {
+            resolve_unrecorded_chance(game, &mut state, &mut rng, &mut rules)
+                .map_err(|m| fail(step, m, Vec::new()))?;
+        }
+        match &line.kind {
+            LineKind::Decision { player, label } => {
+                step += 1;
+                let i =
+                    option_index(game, &state, player, label).map_err(|(m, l)| fail(step, m, l))?;
+                log.clear();
+                game.apply(
+                    &mut state,
+                    Choice::Option(i),
+                    &mut journal(&mut rules, &mut log),
+                )
+                .map_err(|e| fail(step, e.to_string(), Vec::new()))?;
+                on_step(ReplayStep {
+                    number: step,
+                    line,
+                    log: &log,
+                    state: &state,
+                });
+            }
+            LineKind::Chance { label } => {
+                step += 1;
+                let choice =
+                    outcome_choice(game, &state, label).map_err(|(m, l)| fail(step, m, l))?;
+                log.clear();
+                game.apply(&mut state, choice, &mut journal(&mut rules, &mut log))
+                    .map_err(|e| fail(step, e.to_string(), Vec::new()))?;
+                on_step(ReplayStep {
+                    number: step,
+                    line,
+                    log: &log,
+                    state: &state,
+                });
+            }
+            LineKind::Assert { source, .. } => {
+                assertions += 1;
+                check_assertion(game, &decls, &state, source)
+                    .map_err(|m| fail(step, m, Vec::new()))?;
+            }
+            LineKind::ExpectOver { scores } => {
+                let outcome = outcome_of(game, &state).map_err(|m| fail(step, m, Vec::new()))?;
+                check_scores(outcome, &state, scores).map_err(|m| fail(step, m, Vec::new()))?;
+            }
+            LineKind::Reject { player, label } => {
+                check_rejected(game, &state, player, label).map_err(|(m, l)| fail(step, m, l))?;
+            }
+            LineKind::ExpectOptions {
+                player,
+                labels: expected,
+            } => {
+                check_options(game, &state, player, expected).map_err(|(m, l)| fail(step, m, l))?;
+            }
+            LineKind::ExpectWinner { players } => {
+                let outcome = outcome_of(game, &state).map_err(|m| fail(step, m, Vec::new()))?;
+                check_winners(outcome, &state, players).map_err(|m| fail(step, m, Vec::new()))?;
+            }
+            LineKind::ExpectRanking { ranks } => {
+                let outcome = outcome_of(game, &state).map_err(|m| fail(step, m, Vec::new()))?;
+                check_ranks(outcome, &state, ranks).map_err(|m| fail(step, m, Vec::new()))?;
+            }
+        }
+    }
+    Ok(Replayed {
+        steps: step,
+        assertions,
+        final_state: state,
+    })
+}
+
+/// Applies the chance points before a line that does not record one, each drawn from the
+/// trace's seed (an error if it has none).
+fn resolve_unrecorded_chance(
+    game: &Game,
+    state: &mut State,
+    rng: &mut Option<GameRng>,
+    rules: &mut Option<&mut BTreeSet<Arc<str>>>,
+) -> Result<(), String> {
+    while let Status::Chance(chance) = game.status(state) {
+        let Some(rng) = rng.as_mut() else {
+            let what = chance_name(game, state);
+            return Err(format!(
+                "{what} needs an outcome: write a 'chance:' line, or give the trace a seed"
+            ));
+        };
+        let choice = sample_chance(state, chance, rng);
+        let mut journal = match rules.as_deref_mut() {
+            Some(rules) => Journal::rules(rules),
+            None => Journal::off(),
+        };
+        game.apply(state, choice, &mut journal)
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// The option a decision line names: the game must wait for that player's decision, and
+/// the label be one of its options.
+fn option_index(
+    game: &Game,
+    state: &State,
+    player: &str,
+    label: &str,
+) -> Result<usize, (String, Vec<String>)> {
+    let Status::Decision { player: seat, .. } = game.status(state) else {
+        return Err((
+            format!(
+                "the trace has {player} decide '{label}', but {}",
+                waiting_for(game, state)
+            ),
+            Vec::new(),
+        ));
+    };
+    let labels = game
+        .option_labels(state)
+        .map_err(|e| (e.to_string(), Vec::new()))?;
+    let decider = &state.names[seat as usize];
+    if decider != player {
+        let prompt = game.prompt(state).unwrap_or_default();
+        return Err((
+            format!("the trace has {player} decide, but {decider} decides here (\"{prompt}\")"),
+            labels,
+        ));
+    }
+    let Some(i) = labels.iter().position(|l| l == label) else {
+        let prompt = game.prompt(state).unwrap_or_default();
+        return Err((
+            format!("'{label}' is not a legal option for {player} at \"{prompt}\""),
+            closest_first(label, labels),
+        ));
+    };
+    Ok(i)
+}
+
+/// The outcome a chance line names: the game must wait for chance, and the label be one
+/// of its outcomes (or an order of the zone a shuffle shuffles).
+fn outcome_choice(
+    game: &Game,
+    state: &State,
+    label: &str,
+) -> Result<Choice, (String, Vec<String>)> {
+    if !matches!(game.status(state), Status::Chance(_)) {
+        return Err((
+            format!(
+                "the trace gives a chance outcome, but {}",
+                waiting_for(game, state)
+            ),
+            Vec::new(),
+        ));
+    }
+    let Some(choice) = game.parse_outcome(state, label) else {
+        let legal = match &state.pending {
+            crate::machine::Pending::Chance(point) => point
+                .outcomes
+                .iter()
+                .map(|v| game.value_text(v, &state.names))
+                .collect(),
+            _ => vec!["any order of the zone's contents".to_string()],
+        };
+        return Err((
+            format!(
+                "'{label}' is not a possible outcome of {}",
+                chance_name(game, state)
+            ),
+            closest_first(label, legal),
+        ));
+    };
+    Ok(choice)
+}
+
+/// The outcome of the game, which the trace expects to be over.
+fn outcome_of<'s>(game: &Game, state: &'s State) -> Result<&'s Outcome, String> {
+    let Status::Over(outcome) = game.status(state) else {
+        return Err(format!(
+            "the trace expects the game to be over, but {}",
+            waiting_for(game, state)
+        ));
+    };
+    Ok(outcome)
+}
+
+/// `reject`: the label is none of the options `player` has here.
+fn check_rejected(
+    game: &Game,
+    state: &State,
+    player: &str,
+    label: &str,
+) -> Result<(), (String, Vec<String>)> {
+    let labels = options_of(game, state, player, &format!("rejects '{label}'"))?;
+    if labels.iter().any(|l| l == label) {
+        let prompt = game.prompt(state).unwrap_or_default();
+        return Err((
+            format!("'{label}' is a legal option for {player} at \"{prompt}\", but the trace rejects it"),
+            closest_first(label, labels),
+        ));
+    }
+    Ok(())
+}
+
+/// `expect options`: the options `player` has here are exactly those listed.
+fn check_options(
+    game: &Game,
+    state: &State,
+    player: &str,
+    expected: &[String],
+) -> Result<(), (String, Vec<String>)> {
+    let labels = options_of(game, state, player, "expects options")?;
+    let missing: Vec<String> = expected
+        .iter()
+        .filter(|e| !labels.contains(e))
+        .map(|e| format!("'{e}'"))
+        .collect();
+    let extra: Vec<String> = labels
+        .iter()
+        .filter(|l| !expected.contains(l))
+        .map(|l| format!("'{l}'"))
+        .collect();
+    if !missing.is_empty() || !extra.is_empty() {
+        let prompt = game.prompt(state).unwrap_or_default();
+        let mut parts = Vec::new();
+        let some = |list: Vec<String>| match list.len() {
+            0..=6 => list.join(", "),
+            n => format!("{}, … ({n} in all)", list[..5].join(", ")),
+        };
+        if !missing.is_empty() {
+            parts.push(format!("not legal: {}", some(missing)));
+        }
+        if !extra.is_empty() {
+            parts.push(format!("legal but not listed: {}", some(extra)));
+        }
+        return Err((
+            format!(
+                "the options of {player} at \"{prompt}\" differ from the trace's ({})",
+                parts.join("; ")
+            ),
+            labels,
+        ));
+    }
+    Ok(())
+}
+
+/// `expect winner`: the players who share the victory are exactly those listed.
+fn check_winners(outcome: &Outcome, state: &State, players: &[String]) -> Result<(), String> {
+    let winners: Vec<String> = outcome
+        .winners()
+        .iter()
+        .map(|&p| state.names[p].clone())
+        .collect();
+    let same = winners.len() == players.len() && players.iter().all(|p| winners.contains(p));
+    if !same {
+        return Err(format!(
+            "the trace expects the winner {}, but {}",
+            players.join(" and "),
+            ranking_text(outcome, state)
+        ));
+    }
+    Ok(())
+}
+
+/// `expect ranking`: each player listed has the rank given.
+fn check_ranks(outcome: &Outcome, state: &State, ranks: &[(String, u32)]) -> Result<(), String> {
+    for (name, rank) in ranks {
+        let Some(p) = state.names.iter().position(|n| n == name) else {
+            return Err(format!("'{name}' is not a player"));
+        };
+        if u32::from(outcome.ranks[p]) != *rank {
+            return Err(format!(
+                "the trace expects {name} ranked {rank}, but {}",
+                ranking_text(outcome, state)
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn waiting_for(game: &Game, state: &State) -> String {
+    match game.status(state) {
+        Status::Decision { player, .. } => {
+            format!(
+                "{} must decide \"{}\"",
+                state.names[player as usize],
+                game.prompt(state).unwrap_or_default()
+            )
+        }
+        Status::Chance(_) => format!("the game waits for {}", chance_name(game, state)),
+        Status::Over(_) => "the game is over".into(),
+    }
+}
+
+fn chance_name(game: &Game, state: &State) -> String {
+    match &state.pending {
+        crate::machine::Pending::Shuffle { zone } => {
+            format!("the shuffle of {}", game.zone_instance_name(*zone))
+        }
+        _ => "a random outcome".into(),
+    }
+}
+
+/// The labels of the options `player` has here; an error (message, legal options) if the
+/// game is not waiting for that player's decision. `what` says what the trace does.
+fn options_of(
+    game: &Game,
+    state: &State,
+    player: &str,
+    what: &str,
+) -> Result<Vec<String>, (String, Vec<String>)> {
+    let Status::Decision { player: seat, .. } = game.status(state) else {
+        return Err((
+            format!(
+                "the trace has {player} decide ({what}), but {}",
+                waiting_for(game, state)
+            ),
+            Vec::new(),
+        ));
+    };
+    let labels = game
+        .option_labels(state)
+        .map_err(|e| (e.to_string(), Vec::new()))?;
+    let decider = &state.names[seat as usize];
+    if decider != player {
+        let prompt = game.prompt(state).unwrap_or_default();
+        return Err((
+            format!(
+                "the trace has {player} decide ({what}), but {decider} decides here (\"{prompt}\")"
+            ),
+            labels,
+        ));
+    }
+    Ok(labels)
+}
+
+/// "the ranking is 1. red (12), 2. blue (10), 2. green (10)".
+fn ranking_text(outcome: &Outcome, state: &State) -> String {
+    let mut seats: Vec<usize> = (0..outcome.ranks.len()).collect();
+    seats.sort_by_key(|&p| outcome.ranks[p]);
+    let places: Vec<String> = seats
+        .iter()
+        .map(|&p| {
+            format!(
+                "{}. {} ({})",
+                outcome.ranks[p], state.names[p], outcome.scores[p]
+            )
+        })
+        .collect();
+    format!("the ranking is {}", places.join(", "))
+}
+
+fn check_scores(outcome: &Outcome, state: &State, scores: &[(String, i64)]) -> Result<(), String> {
+    for (name, expected) in scores {
+        let Some(p) = state.names.iter().position(|n| n == name) else {
+            return Err(format!("'{name}' is not a player"));
+        };
+        if outcome.scores[p] != *expected {
+            return Err(format!(
+                "{name} ends with {}, the trace expects {expected}",
+                outcome.scores[p]
+            ));
+        }
+    }
+    Ok(())
+}
