@@ -39,7 +39,16 @@ impl Builder {
                         | StmtKind::Random { .. }
                         | StmtKind::Log(_)
                         | StmtKind::Award(_) => {}
-                        _ => return None,
+                        // What may end the procedure or the game first, or loops.
+                        StmtKind::If { .. }
+                        | StmtKind::ForEach { .. }
+                        | StmtKind::Repeat { .. }
+                        | StmtKind::While { .. }
+                        | StmtKind::RepeatUpTo { .. }
+                        | StmtKind::EndLoop
+                        | StmtKind::Choose(_)
+                        | StmtKind::Return(_)
+                        | StmtKind::EndGame => return None,
                     }
                 }
                 None

@@ -3,6 +3,7 @@
 
 use super::chance::is_reordering;
 use super::decide::recycle_options;
+use super::unfit_state;
 use super::{ApplyError, Choice, Frame, FrameKind, Journal, Pending, State};
 use crate::eval::RuntimeError;
 use crate::model::{BlockId, Game, StmtKind};
@@ -121,9 +122,9 @@ impl Game {
                 }
             }
             _ => {
-                return Err(ApplyError::Illegal(
-                    "internal: an option of several lists without its elements".into(),
-                ))
+                return Err(ApplyError::Runtime(unfit_state(
+                    "an option of several lists without its elements",
+                )))
             }
         }
         state.stack.push(Frame {

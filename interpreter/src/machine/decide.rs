@@ -2,6 +2,7 @@
 //! per element of a `for:` list, or per combination of several); the labels and prompt
 //! the deciding player reads.
 
+use super::unfit_state;
 use std::sync::Arc;
 
 use super::{Pending, State};
@@ -78,7 +79,7 @@ impl Game {
                                         by_row.of_row.get(*r as usize).copied().unwrap_or(u16::MAX)
                                             as usize;
                                     let condition = by_row.conditions.get(k).ok_or_else(|| {
-                                        RuntimeError::new("internal: a row without its condition")
+                                        crate::eval::unverified("a row without its condition")
                                     })?;
                                     let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                                     if tested & bit != 0 {
@@ -106,12 +107,12 @@ impl Game {
                         Some(filtered) => {
                             for item in filtered.rows.iter() {
                                 let Value::Row(_, r) = item else {
-                                    return Err(RuntimeError::new(
-                                        "internal: a filtered row that is not a row",
+                                    return Err(crate::eval::unverified(
+                                        "a filtered row that is not a row",
                                     ));
                                 };
                                 let pass = filtered.pass.get(*r as usize).ok_or_else(|| {
-                                    RuntimeError::new("internal: a row without its filter")
+                                    crate::eval::unverified("a row without its filter")
                                 })?;
                                 if pass.bool(env)? && consider(item)?.is_break() {
                                     break;
@@ -199,7 +200,7 @@ impl Game {
         };
         let stmt = &self.blocks[block.index()][*pc as usize];
         let StmtKind::Choose(choose) = &stmt.kind else {
-            return Err(RuntimeError::new("internal: a decision without its choose"));
+            return Err(unfit_state("a decision without its choose"));
         };
         let (g, value) = options
             .get(i)
@@ -221,8 +222,8 @@ impl Game {
                 }
                 group.label.render(&Env::new(self, state, &scratch))
             }
-            _ => Err(RuntimeError::new(
-                "internal: an option of several lists without its elements",
+            _ => Err(unfit_state(
+                "an option of several lists without its elements",
             )),
         };
         label.map_err(at)

@@ -2,6 +2,7 @@
 //! push, what happens at the end of a frame's block (the next round, or the frame left),
 //! a round's `done`, and `return`.
 
+use super::unfit_state;
 use super::{as_list, Frame, FrameKind, State};
 use crate::eval::{Env, RuntimeError};
 use crate::ir::Expr;
@@ -59,9 +60,7 @@ impl Game {
                 let (block, pc, base) = (*block, *pc, frame.base as usize);
                 let stmt = &self.blocks[block.index()][pc as usize];
                 let StmtKind::While { cond, .. } = &stmt.kind else {
-                    return Err(RuntimeError::new(
-                        "internal: a while frame without its loop",
-                    ));
+                    return Err(unfit_state("a while frame without its loop"));
                 };
                 let env = Env::new(self, state, &state.locals[base..]);
                 let again = cond
@@ -117,9 +116,7 @@ impl Game {
             ..
         } = &stmt.kind
         else {
-            return Err(RuntimeError::new(
-                "internal: an up_to frame without its loop",
-            ));
+            return Err(unfit_state("an up_to frame without its loop"));
         };
         state.locals[base + slot.index()] = Value::Int(round);
         if let Some(name) = name {
@@ -239,11 +236,7 @@ impl Game {
             match state.stack.pop().map(|f| f.kind) {
                 Some(FrameKind::UpTo { .. }) => break,
                 Some(FrameKind::Block) => {}
-                _ => {
-                    return Err(RuntimeError::new(
-                        "internal: 'done' outside its repeat loop",
-                    ))
-                }
+                _ => return Err(unfit_state("'done' outside its repeat loop")),
             }
         }
         Ok(())

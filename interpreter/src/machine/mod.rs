@@ -295,3 +295,12 @@ impl Game {
         }
     }
 }
+
+/// The error of a state whose continuation the game's statements do not fit (a frame or a
+/// pending decision naming a statement of another kind): a state of another game, or one
+/// written by hand. The game's own steps never make one, and the positions it reads are
+/// checked against its statements (position/continuation.rs).
+#[cold]
+pub(crate) fn unfit_state(what: &str) -> RuntimeError {
+    RuntimeError::new(format!("the state does not fit this game: {what}"))
+}

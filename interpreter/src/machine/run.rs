@@ -215,7 +215,25 @@ impl Game {
                     kind: FrameKind::Call { into: *into },
                 });
             }
-            _ => self.exec_rest(state, stmt, block, pc, base, journal)?,
+            StmtKind::Move { .. }
+            | StmtKind::Push { .. }
+            | StmtKind::Remove { .. }
+            | StmtKind::Shuffle { .. }
+            | StmtKind::Draw(_)
+            | StmtKind::Clear { .. }
+            | StmtKind::Reveal { .. }
+            | StmtKind::Place { .. }
+            | StmtKind::ForEach { .. }
+            | StmtKind::Repeat { .. }
+            | StmtKind::While { .. }
+            | StmtKind::RepeatUpTo { .. }
+            | StmtKind::EndLoop
+            | StmtKind::Choose(_)
+            | StmtKind::Random { .. }
+            | StmtKind::Return(_)
+            | StmtKind::Log(_)
+            | StmtKind::EndGame
+            | StmtKind::Award(_) => self.exec_rest(state, stmt, block, pc, base, journal)?,
         }
         Ok(())
     }
@@ -233,10 +251,9 @@ impl Game {
         journal: &mut Journal,
     ) -> Result<(), RuntimeError> {
         match &stmt.kind {
+            // `exec` runs these itself and hands every other statement here.
             StmtKind::Assign { .. } | StmtKind::If { .. } | StmtKind::Call { .. } => {
-                return Err(RuntimeError::new(
-                    "internal: a statement run out of its place",
-                ));
+                unreachable!("exec runs assignments, if and call in line")
             }
             StmtKind::Move { from, to, what, at } => {
                 self.move_elements(state, base, from, to, what, at)?

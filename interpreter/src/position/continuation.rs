@@ -254,7 +254,6 @@ impl Game {
 
     /// The procedure whose body holds `block` (directly or nested in its statements).
     fn owner_of_block(&self, block: usize) -> Option<usize> {
-        use crate::model::StmtKind;
         fn holds(game: &Game, within: usize, block: usize, depth: usize) -> bool {
             if within == block {
                 return true;
@@ -264,24 +263,8 @@ impl Game {
                 return false;
             }
             game.blocks[within].iter().any(|stmt| {
-                let children: Vec<usize> = match &stmt.kind {
-                    StmtKind::If {
-                        then, otherwise, ..
-                    } => std::iter::once(then.index())
-                        .chain(otherwise.map(|b| b.index()))
-                        .collect(),
-                    StmtKind::ForEach { body, .. }
-                    | StmtKind::Repeat { body, .. }
-                    | StmtKind::While { body, .. }
-                    | StmtKind::RepeatUpTo { body, .. } => {
-                        vec![body.index()]
-                    }
-                    StmtKind::Choose(c) => c.groups.iter().map(|g| g.body.index()).collect(),
-                    _ => Vec::new(),
-                };
-                children
-                    .into_iter()
-                    .any(|child| holds(game, child, block, depth + 1))
+                (stmt.kind.blocks().iter())
+                    .any(|child| holds(game, child.index(), block, depth + 1))
             })
         }
         (0..self.procedures.len()).find(|&p| holds(self, self.procedures[p].body.index(), block, 0))
