@@ -8,7 +8,7 @@ macro_rules! id {
     ($(#[$doc:meta])* $name:ident($int:ty)) => {
         $(#[$doc])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub struct $name(pub $int);
+        pub struct $name($int);
 
         impl $name {
             pub fn index(self) -> usize {
@@ -17,8 +17,8 @@ macro_rules! id {
 
             /// The id of entry `i` of its arena. The loader refuses a ruleset with more
             /// entries than an id can name (`load::MAX_IDS`), so `i` fits.
-            pub fn at(i: usize) -> Self {
-                debug_assert!(<$int>::try_from(i).is_ok(), "id {i} past the loader's limit");
+            pub const fn at(i: usize) -> Self {
+                debug_assert!(i <= <$int>::MAX as usize, "an id past the loader's limit");
                 Self(i as $int)
             }
         }

@@ -184,7 +184,7 @@ fn p3(cx: &mut Cx, args: [Value; 0]) -> Flow {
         let (group, chosen) = cx.decide(player, options)?;
         match group {
             0 => {
-                l[0] = element_value(Element::Row(TableId(2)), chosen);
+                l[0] = element_value(Element::Row(TableId::at(2)), chosen);
                 // procedures.action.do[0].choose.options[0].do[0]
                 cx.tick()?;
                 p5(cx, [l[0].clone()])?;
@@ -195,7 +195,7 @@ fn p3(cx: &mut Cx, args: [Value; 0]) -> Flow {
                 p9(cx, [])?;
             }
             2 => {
-                l[1] = element_value(Element::Row(TableId(2)), chosen);
+                l[1] = element_value(Element::Row(TableId::at(2)), chosen);
                 // procedures.action.do[0].choose.options[2].do[0]
                 cx.tick()?;
                 p8(cx, [l[1].clone()])?;
@@ -239,7 +239,7 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
     l[0] = a0;
     // procedures.play_card.do[0]
     cx.tick()?;
-    { let f = Cx::instance(2, 4, index(stored_code(cx.state.ints[0]))?)?; let t = 1usize; let v = l[0].clone(); cx.move_item(f, t, Element::Row(TableId(2)), &v)?; }
+    { let f = Cx::instance(2, 4, index(stored_code(cx.state.ints[0]))?)?; let t = 1usize; let v = l[0].clone(); cx.move_item(f, t, Element::Row(TableId::at(2)), &v)?; }
     // procedures.play_card.do[1]
     cx.tick()?;
     p4(cx, [Value::Int(column(&COLUMN_2, index(code(&l[0]))?)?)])?;
@@ -357,7 +357,7 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                 let (group, chosen) = cx.decide(player, options)?;
                 match group {
                     0 => {
-                        l[1] = element_value(Element::Row(TableId(0)), chosen);
+                        l[1] = element_value(Element::Row(TableId::at(0)), chosen);
                         // procedures.play_card.do[2].then[1].then[0].choose.options[0].do[0]
                         cx.tick()?;
                         p6(cx, [l[1].clone()])?;
@@ -477,7 +477,7 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                 let (group, chosen) = cx.decide(player, options)?;
                 match group {
                     0 => {
-                        l[3] = element_value(Element::Row(TableId(0)), chosen);
+                        l[3] = element_value(Element::Row(TableId::at(0)), chosen);
                         // procedures.play_card.do[3].do[0].then[0].choose.options[0].do[0].add.wagons[r]
                         cx.tick()?;
                         { let s = { let k = index(code(&l[3]))?; if k >= 6 { return Err(Stop::Bail); } 21 + k as usize }; let n = add(cx.state.ints[s], (-1i64))?; cx.state.ints[s] = n; }
@@ -571,7 +571,7 @@ fn p8(cx: &mut Cx, args: [Value; 1]) -> Flow {
     l[0] = a0;
     // procedures.sell_card.do[0]
     cx.tick()?;
-    { let f = Cx::instance(2, 4, index(stored_code(cx.state.ints[0]))?)?; let t = 1usize; let v = l[0].clone(); cx.move_item(f, t, Element::Row(TableId(2)), &v)?; }
+    { let f = Cx::instance(2, 4, index(stored_code(cx.state.ints[0]))?)?; let t = 1usize; let v = l[0].clone(); cx.move_item(f, t, Element::Row(TableId::at(2)), &v)?; }
     // procedures.sell_card.do[1].let.gain
     cx.tick()?;
     l[1] = Value::Int(column(&COLUMN_15, index(code(&l[0]))?)?.min(cx.at(9, stored_code(cx.state.ints[0]))?));
@@ -662,7 +662,7 @@ const COLUMN_3: [i64; 56] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 
 
 const COLUMN_4: [i64; 56] = [(1i64), (1i64), (1i64), (1i64), (1i64), (1i64), (1i64), (2i64), (2i64), (2i64), (2i64), (1i64), (1i64), (1i64), (1i64), (1i64), (1i64), (1i64), (1i64), (2i64), (2i64), (2i64), (2i64), (1i64), (1i64), (1i64), (1i64), (1i64), (1i64), (1i64), (1i64), (2i64), (2i64), (2i64), (2i64), (1i64), (1i64), (1i64), (1i64), (1i64), (1i64), (1i64), (1i64), (2i64), (2i64), (2i64), (2i64), (1i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64)];
 
-const COLUMN_5: [Value; 56] = [Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 1), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 2), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 3), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::Row(TableId(0), 4), Value::None, Value::None, Value::None, Value::None, Value::None, Value::None, Value::None, Value::None];
+const COLUMN_5: [Value; 56] = [Value::Row(TableId::at(0), 1), Value::Row(TableId::at(0), 1), Value::Row(TableId::at(0), 1), Value::Row(TableId::at(0), 1), Value::Row(TableId::at(0), 1), Value::Row(TableId::at(0), 1), Value::Row(TableId::at(0), 1), Value::Row(TableId::at(0), 1), Value::Row(TableId::at(0), 1), Value::Row(TableId::at(0), 1), Value::Row(TableId::at(0), 1), Value::Row(TableId::at(0), 1), Value::Row(TableId::at(0), 2), Value::Row(TableId::at(0), 2), Value::Row(TableId::at(0), 2), Value::Row(TableId::at(0), 2), Value::Row(TableId::at(0), 2), Value::Row(TableId::at(0), 2), Value::Row(TableId::at(0), 2), Value::Row(TableId::at(0), 2), Value::Row(TableId::at(0), 2), Value::Row(TableId::at(0), 2), Value::Row(TableId::at(0), 2), Value::Row(TableId::at(0), 2), Value::Row(TableId::at(0), 3), Value::Row(TableId::at(0), 3), Value::Row(TableId::at(0), 3), Value::Row(TableId::at(0), 3), Value::Row(TableId::at(0), 3), Value::Row(TableId::at(0), 3), Value::Row(TableId::at(0), 3), Value::Row(TableId::at(0), 3), Value::Row(TableId::at(0), 3), Value::Row(TableId::at(0), 3), Value::Row(TableId::at(0), 3), Value::Row(TableId::at(0), 3), Value::Row(TableId::at(0), 4), Value::Row(TableId::at(0), 4), Value::Row(TableId::at(0), 4), Value::Row(TableId::at(0), 4), Value::Row(TableId::at(0), 4), Value::Row(TableId::at(0), 4), Value::Row(TableId::at(0), 4), Value::Row(TableId::at(0), 4), Value::Row(TableId::at(0), 4), Value::Row(TableId::at(0), 4), Value::Row(TableId::at(0), 4), Value::Row(TableId::at(0), 4), Value::None, Value::None, Value::None, Value::None, Value::None, Value::None, Value::None, Value::None];
 
 const COLUMN_6: [i64; 56] = [(0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (1i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (1i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (1i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (1i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64), (0i64)];
 
@@ -686,4 +686,4 @@ const COLUMN_15: [i64; 56] = [(0i64), (0i64), (1i64), (1i64), (2i64), (2i64), (3
 
 const COLUMN_16: [i64; 6] = [(1i64), (3i64), (6i64), (10i64), (15i64), (16i64)];
 
-pub const FINGERPRINT: u64 = 0x669ed6f69acccaab;
+pub const FINGERPRINT: u64 = 0xdd7b112bb7fc3339;

@@ -194,7 +194,8 @@ impl ProcCtx {
     }
     pub fn declare(&mut self, name: &str, ty: Type) -> Slot {
         let slot = self.hidden(name, ty.clone());
-        self.visible.push((name.to_string(), ty, slot.0));
+        self.visible
+            .push((name.to_string(), ty, slot.index() as u16));
         slot
     }
 
@@ -202,7 +203,9 @@ impl ProcCtx {
     pub fn hidden(&mut self, name: &str, ty: Type) -> Slot {
         // Past the last slot id every further local shares it: the procedure is refused
         // for its number of locals (`MAX_IDS`) before any game runs it.
-        let slot = Slot(u16::try_from(self.slots.len()).unwrap_or(u16::MAX));
+        let slot = Slot::at(usize::from(
+            u16::try_from(self.slots.len()).unwrap_or(u16::MAX),
+        ));
         self.slots.push((name.to_string(), ty));
         slot
     }

@@ -110,13 +110,17 @@ impl Game {
                         return Err(format!("continuation: a for_each frame's 'next' is {next}, outside 1..={} (its list's length)", list.len()));
                     }
                     FrameKind::ForEach {
-                        slot: crate::ir::Slot(slot_number(frame_number(a, "slot")?)?),
+                        slot: crate::ir::Slot::at(usize::from(slot_number(frame_number(
+                            a, "slot",
+                        )?)?)),
                         list,
                         next: next as u32,
                     }
                 }
                 Some((Yaml::String(s), Yaml::Mapping(a))) if s == "call" => FrameKind::Call {
-                    into: Some(crate::ir::Slot(slot_number(frame_number(a, "into")?)?)),
+                    into: Some(crate::ir::Slot::at(usize::from(slot_number(
+                        frame_number(a, "into")?,
+                    )?))),
                 },
                 Some((Yaml::String(s), Yaml::Mapping(a))) if s == "repeat" => {
                     let left = a

@@ -175,19 +175,19 @@ impl Game {
 
     fn frame_yaml(&self, f: &Frame, state: &State) -> Yaml {
         let mut m = Mapping::new();
-        m.insert("block".into(), Yaml::from(f.block.0 as u64));
+        m.insert("block".into(), Yaml::from(f.block.index() as u64));
         m.insert("pc".into(), Yaml::from(f.pc as u64));
         m.insert("base".into(), Yaml::from(f.base as u64));
         let kind = match &f.kind {
             FrameKind::Call { into: None } => Yaml::from("call"),
             FrameKind::Call { into: Some(slot) } => one_map(
                 "call",
-                Mapping::from_iter([("into".into(), Yaml::from(slot.0 as u64))]),
+                Mapping::from_iter([("into".into(), Yaml::from(slot.index() as u64))]),
             ),
             FrameKind::Block => Yaml::from("block"),
             FrameKind::ForEach { slot, list, next } => {
                 let mut k = Mapping::new();
-                k.insert("slot".into(), Yaml::from(slot.0 as u64));
+                k.insert("slot".into(), Yaml::from(slot.index() as u64));
                 k.insert(
                     "list".into(),
                     self.tagged(&Value::List(list.clone()), state),
@@ -202,7 +202,7 @@ impl Game {
             FrameKind::While { block, pc } => one_map(
                 "while",
                 Mapping::from_iter([
-                    ("block".into(), Yaml::from(block.0 as u64)),
+                    ("block".into(), Yaml::from(block.index() as u64)),
                     ("pc".into(), Yaml::from(*pc as u64)),
                 ]),
             ),
@@ -214,7 +214,7 @@ impl Game {
             } => one_map(
                 "up_to",
                 Mapping::from_iter([
-                    ("block".into(), Yaml::from(block.0 as u64)),
+                    ("block".into(), Yaml::from(block.index() as u64)),
                     ("pc".into(), Yaml::from(*pc as u64)),
                     ("round".into(), Yaml::from(*round)),
                     ("count".into(), Yaml::from(*count)),

@@ -60,7 +60,7 @@ impl Compiler<'_> {
             };
         }
         if let Some((_, ty, slot)) = scope.locals.iter().rev().find(|(n, _, _)| n == text) {
-            return (Expr::Local(Slot(*slot)), ty.clone());
+            return (Expr::Local(Slot::at(usize::from(*slot))), ty.clone());
         }
         if let Some(i) = self.function_params.iter().position(|(n, _)| n == text) {
             return (Expr::Param(i as u16), self.function_params[i].1.clone());

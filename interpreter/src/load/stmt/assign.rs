@@ -229,7 +229,7 @@ fn place(
     match &ast.kind {
         ExprKind::Name(n) => {
             if let Some((_, ty, slot)) = scope.locals.iter().rev().find(|(l, _, _)| *l == n.text) {
-                return Some((Place::Local(Slot(*slot)), ty.clone()));
+                return Some((Place::Local(Slot::at(usize::from(*slot))), ty.clone()));
             }
             match decls.vars.position(&n.text) {
                 Some(i) if decls.vars[i].per == Domain::Global => Some((

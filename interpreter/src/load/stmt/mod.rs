@@ -374,7 +374,7 @@ impl Procedures {
                 rule,
             });
         }
-        (procedures, self.blocks, ProcId(0), ProcId(1))
+        (procedures, self.blocks, ProcId::at(0), ProcId::at(1))
     }
 
     fn block(

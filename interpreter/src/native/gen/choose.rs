@@ -146,7 +146,7 @@ impl<'g> Gen<'g> {
                                 let _ = writeln!(
                                     s,
                                     "{i}        l[{slot}] = Value::Row(TableId({}), {r});",
-                                    t.0
+                                    t.index()
                                 );
                             }
                             s.push_str(&test);
@@ -192,7 +192,7 @@ impl<'g> Gen<'g> {
             (_, Some(filtered)) => {
                 let table = match filtered.rows.first() {
                     Some(Value::Row(t, _)) => *t,
-                    _ => crate::ir::TableId(0),
+                    _ => crate::ir::TableId::at(0),
                 };
                 (String::new(), Kept::Element(Element::Row(table)))
             }

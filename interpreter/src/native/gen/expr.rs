@@ -75,7 +75,7 @@ impl<'g> Gen<'g> {
         let items: Vec<String> = values
             .iter()
             .map(|v| match v {
-                Value::Row(t, r) => format!("Value::Row(TableId({}), {r})", t.0),
+                Value::Row(t, r) => format!("Value::Row(TableId::at({}), {r})", t.index()),
                 _ => "Value::None".to_string(),
             })
             .collect();
@@ -339,13 +339,13 @@ impl<'g> Gen<'g> {
             Expr::Const(Value::Bool(b)) => format!("Value::Bool({b})"),
             Expr::Const(Value::None) => "Value::None".to_string(),
             Expr::Const(Value::Player(p)) => format!("Value::Player({p})"),
-            Expr::Const(Value::Row(t, r)) => format!("Value::Row(TableId({}), {r})", t.0),
+            Expr::Const(Value::Row(t, r)) => format!("Value::Row(TableId::at({}), {r})", t.index()),
             Expr::Local(slot) => format!("l[{}].clone()", slot.index()),
             Expr::Var { slot, code } => match code {
                 Code::Int => format!("Value::Int(cx.state.ints[{slot}])"),
                 Code::Bool => format!("Value::Bool(cx.state.ints[{slot}] != 0)"),
                 Code::Player => format!("player(cx.state.ints[{slot}])"),
-                Code::Row(t) => format!("row(TableId({}), cx.state.ints[{slot}])", t.0),
+                Code::Row(t) => format!("row(TableId::at({}), cx.state.ints[{slot}])", t.index()),
             },
             Expr::Arith { .. } | Expr::Neg(..) | Expr::ZoneLen(_) | Expr::ZoneCount(..) | Expr::PlayerCount | Expr::UnrolledTotal { .. } => {
                 format!("Value::Int({})", self.int(e))

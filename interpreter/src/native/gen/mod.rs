@@ -237,6 +237,6 @@ fn int_literal(n: i64) -> String {
 fn element(of: Element) -> String {
     match of {
         Element::Player => "Element::Player".to_string(),
-        Element::Row(t) => format!("Element::Row(TableId({}))", t.0),
+        Element::Row(t) => format!("Element::Row(TableId::at({}))", t.index()),
     }
 }
