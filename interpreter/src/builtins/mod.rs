@@ -1,6 +1,6 @@
 //! The registry of built-in functions: one entry per function, holding everything the
 //! loader and the optimizer know about it (its compile half). The type checker lowers a
-//! call through the entry's `lower`, which checks the arguments through [`Lowering`] (the
+//! call through the entry's `lower`, which checks the arguments through `Lowering` (the
 //! loader implements it) and picks the [`Op`] the IR records; the optimizer asks `reduce`
 //! for a cheaper form and `pure` whether it may fold a call of constants; "did you mean"
 //! hints and the check that script functions do not shadow a built-in read `name`; the

@@ -23,13 +23,13 @@ use super::convert::Conv;
 /// for a lifetime `'a` and stores them as raw pointers in a thread-local slot, with a
 /// call number unique in the process; the `Reading` guard cannot outlive `'a` (it holds a
 /// `PhantomData<&'a _>`) and empties the slot when dropped, at the end of
-/// [`Scripts::call`] or while unwinding. So whenever the slot holds pointers, the game
+/// [`super::call`] or while unwinding. So whenever the slot holds pointers, the game
 /// and the state they point to are alive and shared-borrowed (neither has interior
 /// mutability, and nothing can take `&mut` to them meanwhile). A handle dereferences
 /// only when the slot's call number is its own: a handle that somehow outlived its call,
 /// or reached another thread, finds nothing (or another call's number) and its reads
 /// fail with an error instead of touching freed memory. By construction it cannot
-/// escape anyway: a call returns a value converted to [`Value`] (a handle is refused),
+/// escape anyway: a call returns a value converted to [`crate::value::Value`] (a handle is refused),
 /// errors are turned into text, and the scope and arguments are dropped with the call.
 #[derive(Clone, Debug)]
 pub struct GameHandle {
