@@ -240,7 +240,7 @@ pub fn run(args: PlayArgs, settings: &Settings) -> Result<(), String> {
             let state = game
                 .state_from_yaml(&text)
                 .map_err(|e| format!("{}: {e}", file.display()))?;
-            let names: Vec<String> = state.names.to_vec();
+            let names: Vec<String> = state.names().to_vec();
             if let Some(n) = args.players.filter(|n| *n != names.len()) {
                 return Err(format!(
                     "--players {n}, but the position {} seats {} players",
@@ -525,13 +525,15 @@ pub fn print_result(game: &Game, state: &State) {
             };
             println!(
                 "  {}. {} {}{tb}",
-                outcome.ranks[p], state.names[p], outcome.scores[p]
+                outcome.ranks[p],
+                state.names()[p],
+                outcome.scores[p]
             );
         }
         let winners: Vec<&str> = outcome
             .winners()
             .iter()
-            .map(|&p| state.names[p].as_str())
+            .map(|&p| state.names()[p].as_str())
             .collect();
         match winners.len() {
             1 => println!("winner: {}", winners[0]),

@@ -8,23 +8,74 @@ use crate::grid::Grid;
 use crate::id::{BlockId, Slot};
 use crate::value::Value;
 
-/// A running game. Plain data: cheap to clone, comparable, serializable.
+/// A running game. Plain data: cheap to clone, comparable, serializable. Only the game's
+/// steps (and the reading of a position, checked against the game) change it: outside
+/// the interpreter it is read through its accessors, and its numbers may be set in place
+/// (`ints_mut`, which keeps the layout), so that what a state holds always fits the game
+/// that made it: its sizes, its continuation, what is pending, what was revealed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct State {
     /// The players' names, in seat order.
-    pub names: Arc<Vec<String>>,
+    pub(crate) names: Arc<Vec<String>>,
     // Fixed in number for a game: boxed slices, a word smaller than vectors in every
     // state (bytes per state clone are a measured aim).
-    pub ints: Box<[i64]>,
-    pub zones: Box<[Vec<u16>]>,
-    pub boards: Box<[Grid]>,
-    pub stack: Vec<Frame>,
-    pub locals: Vec<Value>,
-    pub pending: Pending,
+    pub(crate) ints: Box<[i64]>,
+    pub(crate) zones: Box<[Vec<u16>]>,
+    pub(crate) boards: Box<[Grid]>,
+    pub(crate) stack: Vec<Frame>,
+    pub(crate) locals: Vec<Value>,
+    pub(crate) pending: Pending,
     /// Decisions and chance outcomes applied so far.
-    pub steps: u32,
+    pub(crate) steps: u32,
     /// Hidden elements `reveal:` has shown to some players, sorted by zone and element.
-    pub seen: Reveals,
+    pub(crate) seen: Reveals,
+}
+
+impl State {
+    /// The players' names, in seat order.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+    /// Every number of the state: each variable's slots, flattened (`Var::base`).
+    #[inline]
+    pub fn ints(&self) -> &[i64] {
+        &self.ints
+    }
+    /// The numbers, to set in place (a test's position, generated code's assignments):
+    /// their count is the game's layout and cannot change.
+    #[inline]
+    pub fn ints_mut(&mut self) -> &mut [i64] {
+        &mut self.ints
+    }
+    /// Each zone instance's element codes, in order (`Zone::base`).
+    #[inline]
+    pub fn zones(&self) -> &[Vec<u16>] {
+        &self.zones
+    }
+    /// Each board instance's pieces (`Board::base`).
+    pub fn boards(&self) -> &[Grid] {
+        &self.boards
+    }
+    /// The continuation: the frames of the blocks being run, innermost last.
+    pub fn stack(&self) -> &[Frame] {
+        &self.stack
+    }
+    /// The locals of the procedures being run.
+    pub fn locals(&self) -> &[Value] {
+        &self.locals
+    }
+    /// What the state waits for, as data ([`crate::Game::status`] reads it).
+    pub fn pending(&self) -> &Pending {
+        &self.pending
+    }
+    /// Decisions and chance outcomes applied so far.
+    pub fn steps(&self) -> u32 {
+        self.steps
+    }
+    /// What `reveal:` has shown to whom.
+    pub fn seen(&self) -> &Reveals {
+        &self.seen
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -22,7 +22,7 @@ fn p0(cx: &mut Cx, args: [Value; 0]) -> Flow {
     { let z = 0usize; cx.shuffle(z)?; }
     // setup[1]
     cx.tick()?;
-    for p in 0..cx.state.names.len() {
+    for p in 0..cx.state.names().len() {
         l[0] = Value::Player(p as u8);
         // setup[1].do[0]
         cx.tick()?;
@@ -32,7 +32,7 @@ fn p0(cx: &mut Cx, args: [Value; 0]) -> Flow {
             while rounds > 0 {
                 let mut source = 0usize;
                 refilled = false;
-                if cx.state.zones[source].is_empty() {
+                if cx.state.zones()[source].is_empty() {
                     if !(false) { break; }
                 } else {
                     let target = Cx::instance(2, 4, index(code(&l[0]))?)?;
@@ -57,7 +57,7 @@ fn p1(cx: &mut Cx, args: [Value; 0]) -> Flow {
         p2(cx, [])?;
         // play[0].do[1]
         cx.tick()?;
-        if ((cx.state.ints[21] == (0i64)) && (cx.state.ints[22] == (0i64))) {
+        if ((cx.state.ints()[21] == (0i64)) && (cx.state.ints()[22] == (0i64))) {
             // play[0].do[1].then[0]
             cx.tick()?;
             // play[0].do[1].then[1]
@@ -69,7 +69,7 @@ fn p1(cx: &mut Cx, args: [Value; 0]) -> Flow {
         }
         // play[0].do[2].set.active
         cx.tick()?;
-        { let s = 0; let n = { let v = (match player(cx.state.ints[0]) { Value::Player(p) => Value::Player(((p as usize + 1) % cx.state.names.len()) as u8), _ => return Err(Stop::Bail) }); cx.stored(0, &v)? }; cx.state.ints[s] = n; }
+        { let s = 0; let n = { let v = (match player(cx.state.ints()[0]) { Value::Player(p) => Value::Player(((p as usize + 1) % cx.state.names().len()) as u8), _ => return Err(Stop::Bail) }); cx.stored(0, &v)? }; cx.state.ints_mut()[s] = n; }
     }
     Ok(())
 }
@@ -83,11 +83,11 @@ fn p2(cx: &mut Cx, args: [Value; 0]) -> Flow {
     l[0] = Value::Int((1i64));
     // procedures.turn.do[1]
     cx.tick()?;
-    if (cx.at(17, stored_code(cx.state.ints[0]))? != 0) {
+    if (cx.at(17, stored_code(cx.state.ints()[0]))? != 0) {
         // procedures.turn.do[1].then[0]
         cx.tick()?;
         {
-            let player = stored_code(cx.state.ints[0]);
+            let player = stored_code(cx.state.ints()[0]);
             let mut options = cx.options();
             if true { options.push((0, 0)); }
             if true { options.push((1, 0)); }
@@ -98,7 +98,7 @@ fn p2(cx: &mut Cx, args: [Value; 0]) -> Flow {
                 1 => {
                     // procedures.turn.do[1].then[0].choose.options[1].do[0].set.pawn[active]
                     cx.tick()?;
-                    { let s = { let k = index(stored_code(cx.state.ints[0]))?; if k >= 4 { return Err(Stop::Bail); } 17 + k as usize }; let n = (false) as i64; cx.state.ints[s] = n; }
+                    { let s = { let k = index(stored_code(cx.state.ints()[0]))?; if k >= 4 { return Err(Stop::Bail); } 17 + k as usize }; let n = (false) as i64; cx.state.ints_mut()[s] = n; }
                     // procedures.turn.do[1].then[0].choose.options[1].do[0].set.actions
                     cx.tick()?;
                     l[0] = Value::Int((2i64));
@@ -118,16 +118,16 @@ fn p2(cx: &mut Cx, args: [Value; 0]) -> Flow {
     } }
     // procedures.turn.do[3]
     cx.tick()?;
-    if !{ let mut found = false; for it in (0..cx.state.names.len()).map(|p| Value::Player(p as u8)) { let it = &it; if (cx.at(17, code(it))? != 0) == true { found = true; break; } } found } {
+    if !{ let mut found = false; for it in (0..cx.state.names().len()).map(|p| Value::Player(p as u8)) { let it = &it; if (cx.at(17, code(it))? != 0) == true { found = true; break; } } found } {
         // procedures.turn.do[3].then[0]
         cx.tick()?;
         // procedures.turn.do[3].then[1]
         cx.tick()?;
-        for p in 0..cx.state.names.len() {
+        for p in 0..cx.state.names().len() {
             l[1] = Value::Player(p as u8);
             // procedures.turn.do[3].then[1].do[0].set.pawn[p]
             cx.tick()?;
-            { let s = { let k = index(code(&l[1]))?; if k >= 4 { return Err(Stop::Bail); } 17 + k as usize }; let n = (true) as i64; cx.state.ints[s] = n; }
+            { let s = { let k = index(code(&l[1]))?; if k >= 4 { return Err(Stop::Bail); } 17 + k as usize }; let n = (true) as i64; cx.state.ints_mut()[s] = n; }
         }
     }
     Ok(())
@@ -140,30 +140,30 @@ fn p3(cx: &mut Cx, args: [Value; 0]) -> Flow {
     // procedures.action.do[0]
     cx.tick()?;
     {
-        let player = stored_code(cx.state.ints[0]);
+        let player = stored_code(cx.state.ints()[0]);
         let mut options = cx.options();
         let mut m2: Option<i64> = None;
         {
             let (mut tested, mut held) = (0u64, 0u64);
-            let z = Cx::instance(2, 4, index(stored_code(cx.state.ints[0]))?)?;
-            for &elem in cx.state.zones[z].iter() {
+            let z = Cx::instance(2, 4, index(stored_code(cx.state.ints()[0]))?)?;
+            for &elem in cx.state.zones()[z].iter() {
                 let elem = elem as u32;
                 let k = column(&OF_ROW_0, elem as i64)? as usize;
                 let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                 let allowed = if tested & bit != 0 { held & bit != 0 } else {
                     let holds = match k {
-                        0 => ((add(cx.at(5, stored_code(cx.state.ints[0]))?, cx.at(1, stored_code(cx.state.ints[0]))?)? >= (0i64)) && (((0i64) <= (match m2 { Some(v) => v, None => { let v = f2(cx)?; m2 = Some(v); v } })) && ((cx.at(5, stored_code(cx.state.ints[0]))? <= (0i64)) || (sub(cx.at(5, stored_code(cx.state.ints[0]))?, (0i64))? >= (1i64))))),
-                        1 => ((add(cx.at(5, stored_code(cx.state.ints[0]))?, cx.at(1, stored_code(cx.state.ints[0]))?)? >= (1i64)) && (((1i64) <= (match m2 { Some(v) => v, None => { let v = f2(cx)?; m2 = Some(v); v } })) && ((cx.at(5, stored_code(cx.state.ints[0]))? <= (1i64)) || (sub(cx.at(5, stored_code(cx.state.ints[0]))?, (1i64))? >= (1i64))))),
-                        2 => ((add(cx.at(5, stored_code(cx.state.ints[0]))?, cx.at(1, stored_code(cx.state.ints[0]))?)? >= (2i64)) && (((2i64) <= (match m2 { Some(v) => v, None => { let v = f2(cx)?; m2 = Some(v); v } })) && ((cx.at(5, stored_code(cx.state.ints[0]))? <= (2i64)) || (sub(cx.at(5, stored_code(cx.state.ints[0]))?, (2i64))? >= (1i64))))),
-                        3 => ((add(cx.at(5, stored_code(cx.state.ints[0]))?, cx.at(1, stored_code(cx.state.ints[0]))?)? >= (3i64)) && (((3i64) <= (match m2 { Some(v) => v, None => { let v = f2(cx)?; m2 = Some(v); v } })) && ((cx.at(5, stored_code(cx.state.ints[0]))? <= (3i64)) || (sub(cx.at(5, stored_code(cx.state.ints[0]))?, (3i64))? >= (1i64))))),
-                        4 => ((add(cx.at(5, stored_code(cx.state.ints[0]))?, cx.at(1, stored_code(cx.state.ints[0]))?)? >= (1i64)) && (((0i64) <= (match m2 { Some(v) => v, None => { let v = f2(cx)?; m2 = Some(v); v } })) && ((cx.at(5, stored_code(cx.state.ints[0]))? <= (1i64)) || (sub(cx.at(5, stored_code(cx.state.ints[0]))?, (1i64))? >= (2i64))))),
-                        5 => ((add(cx.at(5, stored_code(cx.state.ints[0]))?, cx.at(1, stored_code(cx.state.ints[0]))?)? >= (2i64)) && (((1i64) <= (match m2 { Some(v) => v, None => { let v = f2(cx)?; m2 = Some(v); v } })) && ((cx.at(5, stored_code(cx.state.ints[0]))? <= (2i64)) || (sub(cx.at(5, stored_code(cx.state.ints[0]))?, (2i64))? >= (2i64))))),
-                        6 => ((add(cx.at(5, stored_code(cx.state.ints[0]))?, cx.at(1, stored_code(cx.state.ints[0]))?)? >= (4i64)) && (((2i64) <= (match m2 { Some(v) => v, None => { let v = f2(cx)?; m2 = Some(v); v } })) && ((cx.at(5, stored_code(cx.state.ints[0]))? <= (4i64)) || (sub(cx.at(5, stored_code(cx.state.ints[0]))?, (4i64))? >= (2i64))))),
-                        7 => ((add(cx.at(5, stored_code(cx.state.ints[0]))?, cx.at(1, stored_code(cx.state.ints[0]))?)? >= (3i64)) && (((1i64) <= (match m2 { Some(v) => v, None => { let v = f2(cx)?; m2 = Some(v); v } })) && ((cx.at(5, stored_code(cx.state.ints[0]))? <= (3i64)) || (sub(cx.at(5, stored_code(cx.state.ints[0]))?, (3i64))? >= (2i64))))),
-                        8 => ((add(cx.at(5, stored_code(cx.state.ints[0]))?, cx.at(1, stored_code(cx.state.ints[0]))?)? >= (2i64)) && (((3i64) <= (match m2 { Some(v) => v, None => { let v = f2(cx)?; m2 = Some(v); v } })) && ((cx.at(5, stored_code(cx.state.ints[0]))? <= (2i64)) || (sub(cx.at(5, stored_code(cx.state.ints[0]))?, (2i64))? >= (0i64))))),
-                        9 => ((add(cx.at(5, stored_code(cx.state.ints[0]))?, cx.at(1, stored_code(cx.state.ints[0]))?)? >= (3i64)) && (((4i64) <= (match m2 { Some(v) => v, None => { let v = f2(cx)?; m2 = Some(v); v } })) && ((cx.at(5, stored_code(cx.state.ints[0]))? <= (3i64)) || (sub(cx.at(5, stored_code(cx.state.ints[0]))?, (3i64))? >= (0i64))))),
-                        10 => ((add(cx.at(5, stored_code(cx.state.ints[0]))?, cx.at(1, stored_code(cx.state.ints[0]))?)? >= (5i64)) && (((5i64) <= (match m2 { Some(v) => v, None => { let v = f2(cx)?; m2 = Some(v); v } })) && ((cx.at(5, stored_code(cx.state.ints[0]))? <= (5i64)) || (sub(cx.at(5, stored_code(cx.state.ints[0]))?, (5i64))? >= (0i64))))),
-                        11 => ((add(cx.at(5, stored_code(cx.state.ints[0]))?, cx.at(1, stored_code(cx.state.ints[0]))?)? >= (6i64)) && (((6i64) <= (match m2 { Some(v) => v, None => { let v = f2(cx)?; m2 = Some(v); v } })) && ((cx.at(5, stored_code(cx.state.ints[0]))? <= (6i64)) || (sub(cx.at(5, stored_code(cx.state.ints[0]))?, (6i64))? >= (0i64))))),
+                        0 => ((add(cx.at(5, stored_code(cx.state.ints()[0]))?, cx.at(1, stored_code(cx.state.ints()[0]))?)? >= (0i64)) && (((0i64) <= (match m2 { Some(v) => v, None => { let v = f2(cx)?; m2 = Some(v); v } })) && ((cx.at(5, stored_code(cx.state.ints()[0]))? <= (0i64)) || (sub(cx.at(5, stored_code(cx.state.ints()[0]))?, (0i64))? >= (1i64))))),
+                        1 => ((add(cx.at(5, stored_code(cx.state.ints()[0]))?, cx.at(1, stored_code(cx.state.ints()[0]))?)? >= (1i64)) && (((1i64) <= (match m2 { Some(v) => v, None => { let v = f2(cx)?; m2 = Some(v); v } })) && ((cx.at(5, stored_code(cx.state.ints()[0]))? <= (1i64)) || (sub(cx.at(5, stored_code(cx.state.ints()[0]))?, (1i64))? >= (1i64))))),
+                        2 => ((add(cx.at(5, stored_code(cx.state.ints()[0]))?, cx.at(1, stored_code(cx.state.ints()[0]))?)? >= (2i64)) && (((2i64) <= (match m2 { Some(v) => v, None => { let v = f2(cx)?; m2 = Some(v); v } })) && ((cx.at(5, stored_code(cx.state.ints()[0]))? <= (2i64)) || (sub(cx.at(5, stored_code(cx.state.ints()[0]))?, (2i64))? >= (1i64))))),
+                        3 => ((add(cx.at(5, stored_code(cx.state.ints()[0]))?, cx.at(1, stored_code(cx.state.ints()[0]))?)? >= (3i64)) && (((3i64) <= (match m2 { Some(v) => v, None => { let v = f2(cx)?; m2 = Some(v); v } })) && ((cx.at(5, stored_code(cx.state.ints()[0]))? <= (3i64)) || (sub(cx.at(5, stored_code(cx.state.ints()[0]))?, (3i64))? >= (1i64))))),
+                        4 => ((add(cx.at(5, stored_code(cx.state.ints()[0]))?, cx.at(1, stored_code(cx.state.ints()[0]))?)? >= (1i64)) && (((0i64) <= (match m2 { Some(v) => v, None => { let v = f2(cx)?; m2 = Some(v); v } })) && ((cx.at(5, stored_code(cx.state.ints()[0]))? <= (1i64)) || (sub(cx.at(5, stored_code(cx.state.ints()[0]))?, (1i64))? >= (2i64))))),
+                        5 => ((add(cx.at(5, stored_code(cx.state.ints()[0]))?, cx.at(1, stored_code(cx.state.ints()[0]))?)? >= (2i64)) && (((1i64) <= (match m2 { Some(v) => v, None => { let v = f2(cx)?; m2 = Some(v); v } })) && ((cx.at(5, stored_code(cx.state.ints()[0]))? <= (2i64)) || (sub(cx.at(5, stored_code(cx.state.ints()[0]))?, (2i64))? >= (2i64))))),
+                        6 => ((add(cx.at(5, stored_code(cx.state.ints()[0]))?, cx.at(1, stored_code(cx.state.ints()[0]))?)? >= (4i64)) && (((2i64) <= (match m2 { Some(v) => v, None => { let v = f2(cx)?; m2 = Some(v); v } })) && ((cx.at(5, stored_code(cx.state.ints()[0]))? <= (4i64)) || (sub(cx.at(5, stored_code(cx.state.ints()[0]))?, (4i64))? >= (2i64))))),
+                        7 => ((add(cx.at(5, stored_code(cx.state.ints()[0]))?, cx.at(1, stored_code(cx.state.ints()[0]))?)? >= (3i64)) && (((1i64) <= (match m2 { Some(v) => v, None => { let v = f2(cx)?; m2 = Some(v); v } })) && ((cx.at(5, stored_code(cx.state.ints()[0]))? <= (3i64)) || (sub(cx.at(5, stored_code(cx.state.ints()[0]))?, (3i64))? >= (2i64))))),
+                        8 => ((add(cx.at(5, stored_code(cx.state.ints()[0]))?, cx.at(1, stored_code(cx.state.ints()[0]))?)? >= (2i64)) && (((3i64) <= (match m2 { Some(v) => v, None => { let v = f2(cx)?; m2 = Some(v); v } })) && ((cx.at(5, stored_code(cx.state.ints()[0]))? <= (2i64)) || (sub(cx.at(5, stored_code(cx.state.ints()[0]))?, (2i64))? >= (0i64))))),
+                        9 => ((add(cx.at(5, stored_code(cx.state.ints()[0]))?, cx.at(1, stored_code(cx.state.ints()[0]))?)? >= (3i64)) && (((4i64) <= (match m2 { Some(v) => v, None => { let v = f2(cx)?; m2 = Some(v); v } })) && ((cx.at(5, stored_code(cx.state.ints()[0]))? <= (3i64)) || (sub(cx.at(5, stored_code(cx.state.ints()[0]))?, (3i64))? >= (0i64))))),
+                        10 => ((add(cx.at(5, stored_code(cx.state.ints()[0]))?, cx.at(1, stored_code(cx.state.ints()[0]))?)? >= (5i64)) && (((5i64) <= (match m2 { Some(v) => v, None => { let v = f2(cx)?; m2 = Some(v); v } })) && ((cx.at(5, stored_code(cx.state.ints()[0]))? <= (5i64)) || (sub(cx.at(5, stored_code(cx.state.ints()[0]))?, (5i64))? >= (0i64))))),
+                        11 => ((add(cx.at(5, stored_code(cx.state.ints()[0]))?, cx.at(1, stored_code(cx.state.ints()[0]))?)? >= (6i64)) && (((6i64) <= (match m2 { Some(v) => v, None => { let v = f2(cx)?; m2 = Some(v); v } })) && ((cx.at(5, stored_code(cx.state.ints()[0]))? <= (6i64)) || (sub(cx.at(5, stored_code(cx.state.ints()[0]))?, (6i64))? >= (0i64))))),
                         _ => return Err(Stop::Bail),
                     };
                     tested |= bit;
@@ -173,10 +173,10 @@ fn p3(cx: &mut Cx, args: [Value; 0]) -> Flow {
                 if allowed { options.push((0, elem)); }
             }
         }
-        if ((cx.at(13, stored_code(cx.state.ints[0]))? < (6i64)) && (add(cx.at(5, stored_code(cx.state.ints[0]))?, cx.at(1, stored_code(cx.state.ints[0]))?)? >= column(&COLUMN_1, index({ let i = cx.at(13, stored_code(cx.state.ints[0]))?; if i < 0 || i >= 6 { return Err(Stop::Bail); } i })?)?)) { options.push((1, 0)); }
+        if ((cx.at(13, stored_code(cx.state.ints()[0]))? < (6i64)) && (add(cx.at(5, stored_code(cx.state.ints()[0]))?, cx.at(1, stored_code(cx.state.ints()[0]))?)? >= column(&COLUMN_1, index({ let i = cx.at(13, stored_code(cx.state.ints()[0]))?; if i < 0 || i >= 6 { return Err(Stop::Bail); } i })?)?)) { options.push((1, 0)); }
         {
-            let z = Cx::instance(2, 4, index(stored_code(cx.state.ints[0]))?)?;
-            for &elem in cx.state.zones[z].iter() {
+            let z = Cx::instance(2, 4, index(stored_code(cx.state.ints()[0]))?)?;
+            for &elem in cx.state.zones()[z].iter() {
                 let elem = elem as u32;
                 if true { options.push((2, elem)); }
             }
@@ -213,16 +213,16 @@ fn p4(cx: &mut Cx, args: [Value; 1]) -> Flow {
     l[0] = a0;
     // procedures.pay.do[0].let.from_tokens
     cx.tick()?;
-    l[1] = Value::Int(as_int(&l[0])?.min(cx.at(5, stored_code(cx.state.ints[0]))?));
+    l[1] = Value::Int(as_int(&l[0])?.min(cx.at(5, stored_code(cx.state.ints()[0]))?));
     // procedures.pay.do[1].add.tokens[active]
     cx.tick()?;
-    { let s = { let k = index(stored_code(cx.state.ints[0]))?; if k >= 4 { return Err(Stop::Bail); } 5 + k as usize }; let n = add(cx.state.ints[s], neg(as_int(&l[1])?)?)?; cx.state.ints[s] = n; }
+    { let s = { let k = index(stored_code(cx.state.ints()[0]))?; if k >= 4 { return Err(Stop::Bail); } 5 + k as usize }; let n = add(cx.state.ints()[s], neg(as_int(&l[1])?)?)?; cx.state.ints_mut()[s] = n; }
     // procedures.pay.do[1].add.bank[active]
     cx.tick()?;
-    { let s = { let k = index(stored_code(cx.state.ints[0]))?; if k >= 4 { return Err(Stop::Bail); } 9 + k as usize }; let n = add(cx.state.ints[s], as_int(&l[1])?)?; cx.state.ints[s] = n; }
+    { let s = { let k = index(stored_code(cx.state.ints()[0]))?; if k >= 4 { return Err(Stop::Bail); } 9 + k as usize }; let n = add(cx.state.ints()[s], as_int(&l[1])?)?; cx.state.ints_mut()[s] = n; }
     // procedures.pay.do[1].add.vp[active]
     cx.tick()?;
-    { let s = { let k = index(stored_code(cx.state.ints[0]))?; if k >= 4 { return Err(Stop::Bail); } 1 + k as usize }; let n = add(cx.state.ints[s], sub(as_int(&l[1])?, as_int(&l[0])?)?)?; cx.state.ints[s] = n; }
+    { let s = { let k = index(stored_code(cx.state.ints()[0]))?; if k >= 4 { return Err(Stop::Bail); } 1 + k as usize }; let n = add(cx.state.ints()[s], sub(as_int(&l[1])?, as_int(&l[0])?)?)?; cx.state.ints_mut()[s] = n; }
     // procedures.pay.do[2]
     cx.tick()?;
     if (as_int(&l[0])? > as_int(&l[1])?) {
@@ -239,7 +239,7 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
     l[0] = a0;
     // procedures.play_card.do[0]
     cx.tick()?;
-    { let f = Cx::instance(2, 4, index(stored_code(cx.state.ints[0]))?)?; let t = 1usize; let v = l[0].clone(); cx.move_item(f, t, Element::Row(TableId::at(2)), &v)?; }
+    { let f = Cx::instance(2, 4, index(stored_code(cx.state.ints()[0]))?)?; let t = 1usize; let v = l[0].clone(); cx.move_item(f, t, Element::Row(TableId::at(2)), &v)?; }
     // procedures.play_card.do[1]
     cx.tick()?;
     p4(cx, [Value::Int(column(&COLUMN_2, index(code(&l[0]))?)?)])?;
@@ -255,11 +255,11 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
         } }
         // procedures.play_card.do[2].then[1]
         cx.tick()?;
-        if ((column(&COLUMN_6, index(code(&l[0]))?)? > (0i64)) && (cx.at(5, stored_code(cx.state.ints[0]))? > (0i64))) {
+        if ((column(&COLUMN_6, index(code(&l[0]))?)? > (0i64)) && (cx.at(5, stored_code(cx.state.ints()[0]))? > (0i64))) {
             // procedures.play_card.do[2].then[1].then[0]
             cx.tick()?;
             {
-                let player = stored_code(cx.state.ints[0]);
+                let player = stored_code(cx.state.ints()[0]);
                 let mut options = cx.options();
                 {
                     let (mut tested, mut held) = (0u64, 0u64);
@@ -375,15 +375,15 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
         l[2] = Value::Int(k);
         // procedures.play_card.do[3].do[0]
         cx.tick()?;
-        if ((cx.state.ints[21] > (0i64)) || (cx.state.ints[22] > (0i64)) || (cx.state.ints[23] > (0i64)) || (cx.state.ints[24] > (0i64)) || (cx.state.ints[25] > (0i64))) {
+        if ((cx.state.ints()[21] > (0i64)) || (cx.state.ints()[22] > (0i64)) || (cx.state.ints()[23] > (0i64)) || (cx.state.ints()[24] > (0i64)) || (cx.state.ints()[25] > (0i64))) {
             // procedures.play_card.do[3].do[0].then[0]
             cx.tick()?;
             {
-                let player = stored_code(cx.state.ints[0]);
+                let player = stored_code(cx.state.ints()[0]);
                 let mut options = cx.options();
                 {
                     let (mut tested, mut held) = (0u64, 0u64);
-                    if (cx.state.ints[21] > (0i64)) {
+                    if (cx.state.ints()[21] > (0i64)) {
                         let elem = 0u32;
                         let k = column(&OF_ROW_13, elem as i64)? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
@@ -398,7 +398,7 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                         };
                         if allowed { options.push((0, elem)); }
                     }
-                    if (cx.state.ints[22] > (0i64)) {
+                    if (cx.state.ints()[22] > (0i64)) {
                         let elem = 1u32;
                         let k = column(&OF_ROW_13, elem as i64)? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
@@ -413,7 +413,7 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                         };
                         if allowed { options.push((0, elem)); }
                     }
-                    if (cx.state.ints[23] > (0i64)) {
+                    if (cx.state.ints()[23] > (0i64)) {
                         let elem = 2u32;
                         let k = column(&OF_ROW_13, elem as i64)? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
@@ -428,7 +428,7 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                         };
                         if allowed { options.push((0, elem)); }
                     }
-                    if (cx.state.ints[24] > (0i64)) {
+                    if (cx.state.ints()[24] > (0i64)) {
                         let elem = 3u32;
                         let k = column(&OF_ROW_13, elem as i64)? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
@@ -443,7 +443,7 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                         };
                         if allowed { options.push((0, elem)); }
                     }
-                    if (cx.state.ints[25] > (0i64)) {
+                    if (cx.state.ints()[25] > (0i64)) {
                         let elem = 4u32;
                         let k = column(&OF_ROW_13, elem as i64)? as usize;
                         let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
@@ -480,10 +480,10 @@ fn p5(cx: &mut Cx, args: [Value; 1]) -> Flow {
                         l[3] = element_value(Element::Row(TableId::at(0)), chosen);
                         // procedures.play_card.do[3].do[0].then[0].choose.options[0].do[0].add.wagons[r]
                         cx.tick()?;
-                        { let s = { let k = index(code(&l[3]))?; if k >= 6 { return Err(Stop::Bail); } 21 + k as usize }; let n = add(cx.state.ints[s], (-1i64))?; cx.state.ints[s] = n; }
+                        { let s = { let k = index(code(&l[3]))?; if k >= 6 { return Err(Stop::Bail); } 21 + k as usize }; let n = add(cx.state.ints()[s], (-1i64))?; cx.state.ints_mut()[s] = n; }
                         // procedures.play_card.do[3].do[0].then[0].choose.options[0].do[0].add.wagons[r.west]
                         cx.tick()?;
-                        { let s = { let k = index(column(&COLUMN_14, index(code(&l[3]))?)?)?; if k >= 6 { return Err(Stop::Bail); } 21 + k as usize }; let n = add(cx.state.ints[s], (1i64))?; cx.state.ints[s] = n; }
+                        { let s = { let k = index(column(&COLUMN_14, index(code(&l[3]))?)?)?; if k >= 6 { return Err(Stop::Bail); } 21 + k as usize }; let n = add(cx.state.ints()[s], (1i64))?; cx.state.ints_mut()[s] = n; }
                     }
                     _ => return Err(Stop::Bail),
                 }
@@ -503,28 +503,28 @@ fn p6(cx: &mut Cx, args: [Value; 1]) -> Flow {
     l[0] = a0;
     // procedures.place_token.do[0]
     cx.tick()?;
-    if (cx.at(5, stored_code(cx.state.ints[0]))? > (0i64)) {
+    if (cx.at(5, stored_code(cx.state.ints()[0]))? > (0i64)) {
         // procedures.place_token.do[0].then[0]
         cx.tick()?;
         if (cx.len(Cx::instance(6, 6, index(code(&l[0]))?)?) >= (7i64)) {
             // procedures.place_token.do[0].then[0].then[0].let.oldest
             cx.tick()?;
-            l[1] = { let z = Cx::instance(6, 6, index(code(&l[0]))?)?; if cx.state.zones[z].is_empty() { Value::None } else { cx.element(z, 0, Element::Player) } };
+            l[1] = { let z = Cx::instance(6, 6, index(code(&l[0]))?)?; if cx.state.zones()[z].is_empty() { Value::None } else { cx.element(z, 0, Element::Player) } };
             // procedures.place_token.do[0].then[0].then[1]
             cx.tick()?;
             { let z = Cx::instance(6, 6, index(code(&l[0]))?)?; let at = (0i64); cx.remove_at(z, at)?; }
             // procedures.place_token.do[0].then[0].then[2].add.tokens[oldest]
             cx.tick()?;
-            { let s = { let k = index(code(&l[1]))?; if k >= 4 { return Err(Stop::Bail); } 5 + k as usize }; let n = add(cx.state.ints[s], (1i64))?; cx.state.ints[s] = n; }
+            { let s = { let k = index(code(&l[1]))?; if k >= 4 { return Err(Stop::Bail); } 5 + k as usize }; let n = add(cx.state.ints()[s], (1i64))?; cx.state.ints_mut()[s] = n; }
             // procedures.place_token.do[0].then[0].then[3]
             cx.tick()?;
         }
         // procedures.place_token.do[0].then[1]
         cx.tick()?;
-        { let z = Cx::instance(6, 6, index(code(&l[0]))?)?; let v = player(cx.state.ints[0]); cx.push(z, Element::Player, &v)?; }
+        { let z = Cx::instance(6, 6, index(code(&l[0]))?)?; let v = player(cx.state.ints()[0]); cx.push(z, Element::Player, &v)?; }
         // procedures.place_token.do[0].then[2].add.tokens[active]
         cx.tick()?;
-        { let s = { let k = index(stored_code(cx.state.ints[0]))?; if k >= 4 { return Err(Stop::Bail); } 5 + k as usize }; let n = add(cx.state.ints[s], (-1i64))?; cx.state.ints[s] = n; }
+        { let s = { let k = index(stored_code(cx.state.ints()[0]))?; if k >= 4 { return Err(Stop::Bail); } 5 + k as usize }; let n = add(cx.state.ints()[s], (-1i64))?; cx.state.ints_mut()[s] = n; }
     }
     Ok(())
 }
@@ -536,15 +536,15 @@ fn p7(cx: &mut Cx, args: [Value; 0]) -> Flow {
     // procedures.refill.do[0]
     cx.tick()?;
     {
-        let mut rounds = sub((7i64), cx.len(Cx::instance(2, 4, index(stored_code(cx.state.ints[0]))?)?))?;
+        let mut rounds = sub((7i64), cx.len(Cx::instance(2, 4, index(stored_code(cx.state.ints()[0]))?)?))?;
         let mut refilled = false;
         while rounds > 0 {
             let mut source = 0usize;
-            if !refilled && cx.state.zones[source].is_empty() {
+            if !refilled && cx.state.zones()[source].is_empty() {
                 let pile = 1usize;
                 cx.move_all(pile, source);
                 source = 0usize;
-                if cx.state.zones[source].len() > 1 {
+                if cx.state.zones()[source].len() > 1 {
                     cx.shuffle(source)?;
                     cx.tick()?;
                     refilled = true;
@@ -552,10 +552,10 @@ fn p7(cx: &mut Cx, args: [Value; 0]) -> Flow {
                 }
             }
             refilled = false;
-            if cx.state.zones[source].is_empty() {
-                if !(!cx.state.zones[1usize].is_empty()) { break; }
+            if cx.state.zones()[source].is_empty() {
+                if !(!cx.state.zones()[1usize].is_empty()) { break; }
             } else {
-                let target = Cx::instance(2, 4, index(stored_code(cx.state.ints[0]))?)?;
+                let target = Cx::instance(2, 4, index(stored_code(cx.state.ints()[0]))?)?;
                 cx.move_one(source, target);
             }
             rounds -= 1;
@@ -571,16 +571,16 @@ fn p8(cx: &mut Cx, args: [Value; 1]) -> Flow {
     l[0] = a0;
     // procedures.sell_card.do[0]
     cx.tick()?;
-    { let f = Cx::instance(2, 4, index(stored_code(cx.state.ints[0]))?)?; let t = 1usize; let v = l[0].clone(); cx.move_item(f, t, Element::Row(TableId::at(2)), &v)?; }
+    { let f = Cx::instance(2, 4, index(stored_code(cx.state.ints()[0]))?)?; let t = 1usize; let v = l[0].clone(); cx.move_item(f, t, Element::Row(TableId::at(2)), &v)?; }
     // procedures.sell_card.do[1].let.gain
     cx.tick()?;
-    l[1] = Value::Int(column(&COLUMN_15, index(code(&l[0]))?)?.min(cx.at(9, stored_code(cx.state.ints[0]))?));
+    l[1] = Value::Int(column(&COLUMN_15, index(code(&l[0]))?)?.min(cx.at(9, stored_code(cx.state.ints()[0]))?));
     // procedures.sell_card.do[2].add.tokens[active]
     cx.tick()?;
-    { let s = { let k = index(stored_code(cx.state.ints[0]))?; if k >= 4 { return Err(Stop::Bail); } 5 + k as usize }; let n = add(cx.state.ints[s], as_int(&l[1])?)?; cx.state.ints[s] = n; }
+    { let s = { let k = index(stored_code(cx.state.ints()[0]))?; if k >= 4 { return Err(Stop::Bail); } 5 + k as usize }; let n = add(cx.state.ints()[s], as_int(&l[1])?)?; cx.state.ints_mut()[s] = n; }
     // procedures.sell_card.do[2].add.bank[active]
     cx.tick()?;
-    { let s = { let k = index(stored_code(cx.state.ints[0]))?; if k >= 4 { return Err(Stop::Bail); } 9 + k as usize }; let n = add(cx.state.ints[s], neg(as_int(&l[1])?)?)?; cx.state.ints[s] = n; }
+    { let s = { let k = index(stored_code(cx.state.ints()[0]))?; if k >= 4 { return Err(Stop::Bail); } 9 + k as usize }; let n = add(cx.state.ints()[s], neg(as_int(&l[1])?)?)?; cx.state.ints_mut()[s] = n; }
     // procedures.sell_card.do[3]
     cx.tick()?;
     p7(cx, [])?;
@@ -593,12 +593,12 @@ fn p9(cx: &mut Cx, args: [Value; 0]) -> Flow {
     let [] = args;
     // procedures.score_card.do[0].let.cost
     cx.tick()?;
-    l[0] = Value::Int(column(&COLUMN_16, index({ let i = cx.at(13, stored_code(cx.state.ints[0]))?; if i < 0 || i >= 6 { return Err(Stop::Bail); } i })?)?);
+    l[0] = Value::Int(column(&COLUMN_16, index({ let i = cx.at(13, stored_code(cx.state.ints()[0]))?; if i < 0 || i >= 6 { return Err(Stop::Bail); } i })?)?);
     // procedures.score_card.do[1]
     cx.tick()?;
     // procedures.score_card.do[2].add.scorings[active]
     cx.tick()?;
-    { let s = { let k = index(stored_code(cx.state.ints[0]))?; if k >= 4 { return Err(Stop::Bail); } 13 + k as usize }; let n = add(cx.state.ints[s], (1i64))?; cx.state.ints[s] = n; }
+    { let s = { let k = index(stored_code(cx.state.ints()[0]))?; if k >= 4 { return Err(Stop::Bail); } 13 + k as usize }; let n = add(cx.state.ints()[s], (1i64))?; cx.state.ints_mut()[s] = n; }
     // procedures.score_card.do[3]
     cx.tick()?;
     p4(cx, [l[0].clone()])?;
@@ -607,7 +607,7 @@ fn p9(cx: &mut Cx, args: [Value; 0]) -> Flow {
     p10(cx, [])?;
     // procedures.score_card.do[5]
     cx.tick()?;
-    if { let mut found = false; for it in (0..cx.state.names.len()).map(|p| Value::Player(p as u8)) { let it = &it; if (cx.at(1, code(it))? >= (50i64)) == true { found = true; break; } } found } {
+    if { let mut found = false; for it in (0..cx.state.names().len()).map(|p| Value::Player(p as u8)) { let it = &it; if (cx.at(1, code(it))? >= (50i64)) == true { found = true; break; } } found } {
         // procedures.score_card.do[5].then[0]
         cx.tick()?;
         // procedures.score_card.do[5].then[0]
@@ -627,7 +627,7 @@ fn p10(cx: &mut Cx, args: [Value; 0]) -> Flow {
         l[0] = item.clone();
         // procedures.score_all.do[0].do[0].let.paid
         cx.tick()?;
-        l[1] = take_list({ let mut keyed: Vec<(i64, Value)> = Vec::with_capacity(8); for it in { let z = Cx::instance(6, 6, index(code(&l[0]))?)?; let cx = &*cx; (0..cx.state.zones[z].len()).map(move |at| cx.element(z, at, Element::Player)) } { let k = { let it = &it; neg({ let c = code(it); cx.count(Cx::instance(6, 6, index(code(&l[0]))?)?, c) })? }; keyed.push((k, it)); } keyed.sort_by_key(|(k, _)| *k); Value::list(keyed.into_iter().map(|(_, v)| v).collect()) }, cx.at(21, code(&l[0]))?)?;
+        l[1] = take_list({ let mut keyed: Vec<(i64, Value)> = Vec::with_capacity(8); for it in { let z = Cx::instance(6, 6, index(code(&l[0]))?)?; let cx = &*cx; (0..cx.state.zones()[z].len()).map(move |at| cx.element(z, at, Element::Player)) } { let k = { let it = &it; neg({ let c = code(it); cx.count(Cx::instance(6, 6, index(code(&l[0]))?)?, c) })? }; keyed.push((k, it)); } keyed.sort_by_key(|(k, _)| *k); Value::list(keyed.into_iter().map(|(_, v)| v).collect()) }, cx.at(21, code(&l[0]))?)?;
         // procedures.score_all.do[0].do[1]
         cx.tick()?;
         if (cx.len(Cx::instance(6, 6, index(code(&l[0]))?)?) > (0i64)) {
@@ -636,11 +636,11 @@ fn p10(cx: &mut Cx, args: [Value; 0]) -> Flow {
         }
         // procedures.score_all.do[0].do[2]
         cx.tick()?;
-        for p in 0..cx.state.names.len() {
+        for p in 0..cx.state.names().len() {
             l[2] = Value::Player(p as u8);
             // procedures.score_all.do[0].do[2].do[0].add.vp[p]
             cx.tick()?;
-            { let s = { let k = index(code(&l[2]))?; if k >= 4 { return Err(Stop::Bail); } 1 + k as usize }; let n = add(cx.state.ints[s], { let x = l[2].clone(); count_in(&l[1], &x) })?; cx.state.ints[s] = n; }
+            { let s = { let k = index(code(&l[2]))?; if k >= 4 { return Err(Stop::Bail); } 1 + k as usize }; let n = add(cx.state.ints()[s], { let x = l[2].clone(); count_in(&l[1], &x) })?; cx.state.ints_mut()[s] = n; }
         }
     }
     Ok(())
@@ -649,7 +649,7 @@ fn p10(cx: &mut Cx, args: [Value; 0]) -> Flow {
 /// functions.wagon_moves_left
 fn f2(cx: &Cx) -> Result<i64, Stop> {
     let l: [Value; 0] = [];
-    Ok({ let t = 0i64; let t = sum_add(t, mul(cx.state.ints[21], (5i64))?)?; let t = sum_add(t, mul(cx.state.ints[22], (4i64))?)?; let t = sum_add(t, mul(cx.state.ints[23], (3i64))?)?; let t = sum_add(t, mul(cx.state.ints[24], (2i64))?)?; let t = sum_add(t, mul(cx.state.ints[25], (1i64))?)?; let t = sum_add(t, mul(cx.state.ints[26], (0i64))?)?; t })
+    Ok({ let t = 0i64; let t = sum_add(t, mul(cx.state.ints()[21], (5i64))?)?; let t = sum_add(t, mul(cx.state.ints()[22], (4i64))?)?; let t = sum_add(t, mul(cx.state.ints()[23], (3i64))?)?; let t = sum_add(t, mul(cx.state.ints()[24], (2i64))?)?; let t = sum_add(t, mul(cx.state.ints()[25], (1i64))?)?; let t = sum_add(t, mul(cx.state.ints()[26], (0i64))?)?; t })
 }
 
 const OF_ROW_0: [u16; 56] = [0, 0, 1, 1, 2, 2, 3, 4, 4, 5, 6, 7, 0, 0, 1, 1, 2, 2, 3, 4, 4, 5, 6, 7, 0, 0, 1, 1, 2, 2, 3, 4, 4, 5, 6, 7, 0, 0, 1, 1, 2, 2, 3, 4, 4, 5, 6, 7, 8, 8, 9, 9, 10, 10, 11, 11];
@@ -686,4 +686,4 @@ const COLUMN_15: [i64; 56] = [(0i64), (0i64), (1i64), (1i64), (2i64), (2i64), (3
 
 const COLUMN_16: [i64; 6] = [(1i64), (3i64), (6i64), (10i64), (15i64), (16i64)];
 
-pub const FINGERPRINT: u64 = 0xdd7b112bb7fc3339;
+pub const FINGERPRINT: u64 = 0x749242f0ae90698b;

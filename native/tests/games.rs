@@ -54,9 +54,17 @@ fn check(name: &str, players: usize, games: u64) {
             record.outcome.ended_by, expected.outcome.ended_by,
             "{at}: where it ended"
         );
-        assert_eq!(end.ints, walked.ints, "{at}: numbers of the final state");
-        assert_eq!(end.zones, walked.zones, "{at}: zones of the final state");
-        assert_eq!(end.steps, walked.steps, "{at}: steps");
+        assert_eq!(
+            end.ints(),
+            walked.ints(),
+            "{at}: numbers of the final state"
+        );
+        assert_eq!(
+            end.zones(),
+            walked.zones(),
+            "{at}: zones of the final state"
+        );
+        assert_eq!(end.steps(), walked.steps(), "{at}: steps");
         assert_eq!(
             game.stats(&end).unwrap(),
             game.stats(&walked).unwrap(),

@@ -105,7 +105,7 @@ impl<'a> Games<'a> {
             .map(|(_, v)| match v {
                 Value::Int(i) => serde_json::json!(i),
                 Value::Bool(b) => serde_json::json!(b),
-                other => serde_json::json!(game.value_text(&other, &end.names)),
+                other => serde_json::json!(game.value_text(&other, end.names())),
             })
             .collect();
         Ok((record, stats))

@@ -264,7 +264,7 @@ pub fn var(game: &Game, state: &State, name: &str, index: &str) -> i64 {
         .unwrap_or_else(|| panic!("no variable {name}"));
     let i = match v.per {
         Domain::Players => state
-            .names
+            .names()
             .iter()
             .position(|n| n == index)
             .unwrap_or_else(|| panic!("no player {index}")),
@@ -274,7 +274,7 @@ pub fn var(game: &Game, state: &State, name: &str, index: &str) -> i64 {
         Domain::Global => 0,
         Domain::Pair(..) => panic!("{name} has two keys: read it with eval(\"{name}[…, …]\")"),
     };
-    state.ints[v.base + i]
+    state.ints()[v.base + i]
 }
 
 /// The value of an expression of the ruleset's language, the players' names bound.
@@ -292,7 +292,7 @@ pub fn int(game: &Game, state: &State, source: &str) -> i64 {
 
 /// An expression's value written as players read it (ids, names, lists space-separated).
 pub fn text(game: &Game, state: &State, source: &str) -> String {
-    game.value_text(&eval(game, state, source), &state.names)
+    game.value_text(&eval(game, state, source), state.names())
 }
 
 /// The rule references a shipped trace's game runs through (its setup included), and the

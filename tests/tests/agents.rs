@@ -108,7 +108,8 @@ fn decisions_do_not_depend_on_hidden_contents() {
             .determinize(s, player, &mut GameRng::new(100 + k as u64))
             .unwrap();
         assert_ne!(
-            other.zones, s.zones,
+            other.zones(),
+            s.zones(),
             "the redeal changed nothing: no hidden contents to test with"
         );
         assert_eq!(
@@ -236,10 +237,10 @@ fn views_sample_only_what_the_player_cannot_see() {
             game.render_state(sample, Some(player)),
             game.render_state(&s, Some(player))
         );
-        assert_eq!(sample.ints, s.ints);
+        assert_eq!(sample.ints(), s.ints());
     }
     assert!(
-        samples.iter().any(|x| x.zones != samples[0].zones),
+        samples.iter().any(|x| x.zones() != samples[0].zones()),
         "five samples all alike"
     );
 }

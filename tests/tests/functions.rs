@@ -28,7 +28,7 @@ fn functions_compute_from_their_arguments() {
     for (expr, expected) in &cases {
         assert_eq!(evaluate(&game, &state, expr).unwrap(), *expected, "{expr}");
     }
-    state.ints[game.var("money").unwrap().1.base + 1] = 6;
+    state.ints_mut()[game.var("money").unwrap().1.base + 1] = 6;
     // p2 has 6, p1 and p3 have 10: two players are richer than p2, who is the poorest.
     assert_eq!(
         evaluate(&game, &state, "richer(p2)").unwrap(),
@@ -55,7 +55,7 @@ fn statements_and_the_ranking_call_functions() {
 fn lambdas_name_their_element_and_reach_outer_ones() {
     let game = game();
     let mut state = game.initial_state(names(3)).unwrap();
-    state.ints[game.var("money").unwrap().1.base + 1] = 6;
+    state.ints_mut()[game.var("money").unwrap().1.base + 1] = 6;
     // money: p1 10, p2 6, p3 10.
     let list = |items: &[Value]| Value::list(items.to_vec());
     let (p1, p2, p3) = (Value::Player(0), Value::Player(1), Value::Player(2));
@@ -99,7 +99,7 @@ fn lambdas_name_their_element_and_reach_outer_ones() {
 fn seats_skip_the_players_a_condition_excludes() {
     let game = game();
     let mut state = game.initial_state(names(3)).unwrap();
-    state.ints[game.var("money").unwrap().1.base + 1] = 0;
+    state.ints_mut()[game.var("money").unwrap().1.base + 1] = 0;
     // money: p1 10, p2 0 (out of the game, say), p3 10.
     let (p1, p2, p3) = (Value::Player(0), Value::Player(1), Value::Player(2));
     let list = |items: &[Value]| Value::list(items.to_vec());
@@ -128,7 +128,7 @@ fn seats_skip_the_players_a_condition_excludes() {
 fn a_table_of_pairs_lists_every_ordered_pair_of_different_rows() {
     let game = game();
     let state = game.initial_state(names(2)).unwrap();
-    let text = |expr: &str| game.value_text(&evaluate(&game, &state, expr).unwrap(), &state.names);
+    let text = |expr: &str| game.value_text(&evaluate(&game, &state, expr).unwrap(), state.names());
     // 3 towns: 3 × 2 ordered pairs, in the towns' order.
     assert_eq!(
         text("routes"),
@@ -146,7 +146,7 @@ fn a_table_of_pairs_lists_every_ordered_pair_of_different_rows() {
 fn a_product_table_lists_every_combination_the_first_table_outermost() {
     let game = game();
     let state = game.initial_state(names(2)).unwrap();
-    let text = |expr: &str| game.value_text(&evaluate(&game, &state, expr).unwrap(), &state.names);
+    let text = |expr: &str| game.value_text(&evaluate(&game, &state, expr).unwrap(), state.names());
     assert_eq!(
         text("markets"),
         "abilene-cattle abilene-gold dodge-cattle dodge-gold deadwood-cattle deadwood-gold"

@@ -84,9 +84,9 @@ fn a_token_on_a_full_track_returns_the_oldest_to_its_owner() {
     assert_eq!(var(&g, &s, "tokens", "red"), 24);
     let (_, track) = g.zone("track").unwrap();
     let east = g.table("regions").unwrap().1.row_index("east").unwrap() as usize;
-    let owners: Vec<String> = s.zones[track.base + east]
+    let owners: Vec<String> = s.zones()[track.base + east]
         .iter()
-        .map(|p| s.names[*p as usize].clone())
+        .map(|p| s.names()[*p as usize].clone())
         .collect();
     assert_eq!(owners, ["blue", "red", "red", "red", "red", "red", "red"]);
 }
@@ -169,8 +169,8 @@ fn selling_is_limited_by_the_bank() {
     assert_eq!(var(&g, &s, "bank", "red"), 0);
     // The hand is refilled to 7 from the deck's top card (gw-02).
     let (_, hand) = g.zone("hand").unwrap();
-    assert_eq!(s.zones[hand.base].len(), 7);
-    assert!(s.zones[hand.base].contains(&g.table("cards").unwrap().1.row_index("gw-02").unwrap()));
+    assert_eq!(s.zones()[hand.base].len(), 7);
+    assert!(s.zones()[hand.base].contains(&g.table("cards").unwrap().1.row_index("gw-02").unwrap()));
 }
 
 #[test]

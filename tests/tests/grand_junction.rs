@@ -59,7 +59,7 @@ impl Runner<'_> {
             };
             let got: Vec<String> = outcomes
                 .iter()
-                .map(|v| self.game.value_text(v, &self.state.names))
+                .map(|v| self.game.value_text(v, self.state.names()))
                 .collect();
             let want: Vec<String> = rest.split_whitespace().map(str::to_string).collect();
             assert_eq!(got, want, "{name}: the outcomes of the pending pick");
@@ -88,7 +88,8 @@ impl Runner<'_> {
         match self.game.status(&self.state) {
             Status::Decision { player, .. } => {
                 assert_eq!(
-                    self.state.names[player as usize], who,
+                    self.state.names()[player as usize],
+                    who,
                     "{}: `{line}`: another player decides",
                     self.name
                 )

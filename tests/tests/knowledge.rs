@@ -64,7 +64,7 @@ fn a_peek_shows_one_player_until_the_token_moves() {
     choose(&game, &mut s, "take");
     // t1 went into p1's hand, which only p1 sees; the peek is spent.
     assert_eq!(known(&game, &s), ("t1 t3".into(), "t3".into()));
-    assert!(s.seen.is_empty(), "{:?}", s.seen);
+    assert!(s.seen().is_empty(), "{:?}", s.seen());
     assert_eq!(line(&game, &s, 1, "hand[p1]"), "hand[p1]: 1 hidden");
 
     choose(&game, &mut s, "return");

@@ -18,7 +18,7 @@ fn check(cases: &[(&str, &str)]) {
     let state = game.start(names(3)).unwrap();
     for (expr, expected) in cases {
         let value = evaluate(&game, &state, expr).unwrap_or_else(|e| panic!("{expr}: {e}"));
-        assert_eq!(game.value_text(&value, &state.names), *expected, "{expr}");
+        assert_eq!(game.value_text(&value, state.names()), *expected, "{expr}");
     }
 }
 

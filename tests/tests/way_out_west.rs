@@ -28,7 +28,7 @@ fn owner(game: &Game, state: &State, lot: &str) -> String {
     if seat < 0 {
         String::new()
     } else {
-        state.names[seat as usize].clone()
+        state.names()[seat as usize].clone()
     }
 }
 
@@ -36,9 +36,9 @@ fn owner(game: &Game, state: &State, lot: &str) -> String {
 fn pieces(game: &Game, state: &State, zone: &str, town: &str) -> Vec<String> {
     let (_, z) = game.zone(zone).unwrap();
     let t = game.table("towns").unwrap().1.row_index(town).unwrap() as usize;
-    state.zones[z.base + t]
+    state.zones()[z.base + t]
         .iter()
-        .map(|p| state.names[*p as usize].clone())
+        .map(|p| state.names()[*p as usize].clone())
         .collect()
 }
 
@@ -51,9 +51,9 @@ fn count(game: &Game, state: &State, zone: &str, town: &str, p: &str) -> usize {
 
 fn order(game: &Game, state: &State) -> Vec<String> {
     let (_, z) = game.zone("order").unwrap();
-    state.zones[z.base]
+    state.zones()[z.base]
         .iter()
-        .map(|p| state.names[*p as usize].clone())
+        .map(|p| state.names()[*p as usize].clone())
         .collect()
 }
 
@@ -78,7 +78,7 @@ fn everybody_else_passes(game: &Game, state: &mut State, passers: &[&str]) {
 }
 
 fn seat(state: &State, p: &str) -> u8 {
-    state.names.iter().position(|n| n == p).unwrap() as u8
+    state.names().iter().position(|n| n == p).unwrap() as u8
 }
 
 trait Decider {
@@ -95,7 +95,7 @@ impl Decider for Status<'_> {
 
 fn decider(game: &Game, state: &State) -> String {
     let p = game.status(state).decider().expect("a decision is pending");
-    state.names[p as usize].clone()
+    state.names()[p as usize].clone()
 }
 
 // ---------------------------------------------------------------------------------------

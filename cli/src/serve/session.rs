@@ -164,7 +164,7 @@ impl WebGame {
         // The elements of a state that `seat` sees, and those it does not.
         let split = |state: &State| {
             let (mut seen, mut hidden) = (HashSet::new(), HashSet::new());
-            for zone in 0..state.zones.len() {
+            for zone in 0..state.zones().len() {
                 let flags = self
                     .game
                     .seen_positions(state, seat, zone)
@@ -174,7 +174,7 @@ impl WebGame {
                     Element::Player => None,
                     Element::Row(t) => Some(t),
                 };
-                for (at, element) in state.zones[zone].iter().enumerate() {
+                for (at, element) in state.zones()[zone].iter().enumerate() {
                     if flags.get(at).copied().unwrap_or(false) {
                         seen.insert((kind, *element));
                     } else {

@@ -20,7 +20,7 @@ impl<'g> Gen<'g> {
         if is(Op::NextPlayer) && args.len() == 1 {
             let p = self.value(&args[0]);
             return Some(BuiltinCode::Value(format!(
-                "(match {p} {{ Value::Player(p) => Value::Player(((p as usize + 1) % cx.state.names.len()) as u8), _ => return Err(Stop::Bail) }})"
+                "(match {p} {{ Value::Player(p) => Value::Player(((p as usize + 1) % cx.state.names().len()) as u8), _ => return Err(Stop::Bail) }})"
             )));
         }
         if is(Op::Count) && args.len() == 2 {
@@ -81,8 +81,8 @@ impl<'g> Gen<'g> {
     /// they lie, other lists built by the walker.
     fn elements(&mut self, list: &'g Expr) -> String {
         match list {
-            Expr::Players => "(0..cx.state.names.len()).map(|p| Value::Player(p as u8))".to_string(),
-            Expr::Zone(z) => format!("{{ let z = {}; let cx = &*cx; (0..cx.state.zones[z].len()).map(move |at| cx.element(z, at, {})) }}", self.instance(z), element(z.of)),
+            Expr::Players => "(0..cx.state.names().len()).map(|p| Value::Player(p as u8))".to_string(),
+            Expr::Zone(z) => format!("{{ let z = {}; let cx = &*cx; (0..cx.state.zones()[z].len()).map(move |at| cx.element(z, at, {})) }}", self.instance(z), element(z.of)),
             _ => format!("{{ let items = as_list({})?; (0..items.len()).map(move |at| items[at].clone()) }}", self.value(list)),
         }
     }

@@ -198,7 +198,7 @@ impl<'g> Gen<'g> {
             }
             (Expr::Zone(z), None) => {
                 // Nothing moves while options are listed: the zone is read where it lies.
-                let mut head = format!("{i}    let z = {};\n{i}    for &elem in cx.state.zones[z].iter() {{\n{i}        let elem = elem as u32;\n", self.instance(z));
+                let mut head = format!("{i}    let z = {};\n{i}    for &elem in cx.state.zones()[z].iter() {{\n{i}        let elem = elem as u32;\n", self.instance(z));
                 if bind {
                     let _ = writeln!(
                         head,

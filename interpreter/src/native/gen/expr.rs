@@ -44,7 +44,7 @@ impl<'g> Gen<'g> {
             Key::Local(slot) => format!("code(&l[{}])", slot.index()),
             // Outside a per-element argument `it` is none.
             Key::It => self.it_code(),
-            Key::Var(slot) => format!("stored_code(cx.state.ints[{slot}])"),
+            Key::Var(slot) => format!("stored_code(cx.state.ints()[{slot}])"),
             Key::Param(_) => "{ return Err(Stop::Bail); }".to_string(),
         }
     }
@@ -100,7 +100,7 @@ impl<'g> Gen<'g> {
             Expr::Var {
                 slot,
                 code: Code::Int,
-            } => format!("cx.state.ints[{slot}]"),
+            } => format!("cx.state.ints()[{slot}]"),
             Expr::VarAtKey {
                 base,
                 code: Code::Int,
@@ -252,7 +252,7 @@ impl<'g> Gen<'g> {
             Expr::Var {
                 slot,
                 code: Code::Bool,
-            } => format!("(cx.state.ints[{slot}] != 0)"),
+            } => format!("(cx.state.ints()[{slot}] != 0)"),
             Expr::Local(slot) => format!("as_bool(&l[{}])?", slot.index()),
             Expr::UnrolledTest { op, items } => {
                 let (join, empty) = match op {
@@ -305,7 +305,7 @@ impl<'g> Gen<'g> {
             Expr::Var {
                 slot,
                 code: Code::Player | Code::Row(_),
-            } => format!("stored_code(cx.state.ints[{slot}])"),
+            } => format!("stored_code(cx.state.ints()[{slot}])"),
             Expr::VarAtKey {
                 base,
                 code: Code::Player | Code::Row(_),
@@ -342,10 +342,10 @@ impl<'g> Gen<'g> {
             Expr::Const(Value::Row(t, r)) => format!("Value::Row(TableId::at({}), {r})", t.index()),
             Expr::Local(slot) => format!("l[{}].clone()", slot.index()),
             Expr::Var { slot, code } => match code {
-                Code::Int => format!("Value::Int(cx.state.ints[{slot}])"),
-                Code::Bool => format!("Value::Bool(cx.state.ints[{slot}] != 0)"),
-                Code::Player => format!("player(cx.state.ints[{slot}])"),
-                Code::Row(t) => format!("row(TableId::at({}), cx.state.ints[{slot}])", t.index()),
+                Code::Int => format!("Value::Int(cx.state.ints()[{slot}])"),
+                Code::Bool => format!("Value::Bool(cx.state.ints()[{slot}] != 0)"),
+                Code::Player => format!("player(cx.state.ints()[{slot}])"),
+                Code::Row(t) => format!("row(TableId::at({}), cx.state.ints()[{slot}])", t.index()),
             },
             Expr::Arith { .. } | Expr::Neg(..) | Expr::ZoneLen(_) | Expr::ZoneCount(..) | Expr::PlayerCount | Expr::UnrolledTotal { .. } => {
                 format!("Value::Int({})", self.int(e))
@@ -360,8 +360,8 @@ impl<'g> Gen<'g> {
                 let c = self.value_column(values);
                 format!("column_value(&{c}, index({})?)?", self.key(*key))
             }
-            Expr::ZoneFirst(z) => format!("{{ let z = {}; if cx.state.zones[z].is_empty() {{ Value::None }} else {{ cx.element(z, 0, {}) }} }}", self.instance(z), element(z.of)),
-            Expr::ZoneLast(z) => format!("{{ let z = {}; let n = cx.state.zones[z].len(); if n == 0 {{ Value::None }} else {{ cx.element(z, n - 1, {}) }} }}", self.instance(z), element(z.of)),
+            Expr::ZoneFirst(z) => format!("{{ let z = {}; if cx.state.zones()[z].is_empty() {{ Value::None }} else {{ cx.element(z, 0, {}) }} }}", self.instance(z), element(z.of)),
+            Expr::ZoneLast(z) => format!("{{ let z = {}; let n = cx.state.zones()[z].len(); if n == 0 {{ Value::None }} else {{ cx.element(z, n - 1, {}) }} }}", self.instance(z), element(z.of)),
             Expr::Call { op, args } => match self.builtin(*op, args) {
                 Some(BuiltinCode::Value(v)) => v,
                 Some(BuiltinCode::Int(n)) => format!("Value::Int({n})"),

@@ -147,7 +147,7 @@ impl<'g> Gen<'g> {
             None => format!("{}", decl.base),
         };
         let value = match (mode, &decl.ty) {
-            (AssignMode::Add, _) => format!("add(cx.state.ints[s], {})?", self.int(value)),
+            (AssignMode::Add, _) => format!("add(cx.state.ints()[s], {})?", self.int(value)),
             (AssignMode::Set, crate::value::Type::Int) => self.int(value),
             (AssignMode::Set, crate::value::Type::Bool) => {
                 format!("({}) as i64", self.truth(value))
@@ -158,7 +158,7 @@ impl<'g> Gen<'g> {
                 var.index()
             ),
         };
-        format!("{i}{{ let s = {slot}; let n = {value}; cx.state.ints[s] = n; }}\n")
+        format!("{i}{{ let s = {slot}; let n = {value}; cx.state.ints_mut()[s] = n; }}\n")
     }
 
     /// A move to the bottom of a zone: one element, the top `n`, or all.
@@ -203,17 +203,17 @@ impl<'g> Gen<'g> {
                 let pile = self.instance(refill);
                 let _ = writeln!(
                     s,
-                    "{i}        if !refilled && cx.state.zones[source].is_empty() {{"
+                    "{i}        if !refilled && cx.state.zones()[source].is_empty() {{"
                 );
                 let _ = writeln!(s, "{i}            let pile = {pile};\n{i}            cx.move_all(pile, source);\n{i}            source = {from};");
-                let _ = writeln!(s, "{i}            if cx.state.zones[source].len() > 1 {{\n{i}                cx.shuffle(source)?;\n{i}                cx.tick()?;\n{i}                refilled = true;\n{i}                continue;\n{i}            }}\n{i}        }}");
-                format!("!cx.state.zones[{}].is_empty()", self.instance(refill))
+                let _ = writeln!(s, "{i}            if cx.state.zones()[source].len() > 1 {{\n{i}                cx.shuffle(source)?;\n{i}                cx.tick()?;\n{i}                refilled = true;\n{i}                continue;\n{i}            }}\n{i}        }}");
+                format!("!cx.state.zones()[{}].is_empty()", self.instance(refill))
             }
             None => "false".to_string(),
         };
         let _ = writeln!(
             s,
-            "{i}        refilled = false;\n{i}        if cx.state.zones[source].is_empty() {{"
+            "{i}        refilled = false;\n{i}        if cx.state.zones()[source].is_empty() {{"
         );
         let _ = writeln!(
             s,
@@ -230,7 +230,7 @@ impl<'g> Gen<'g> {
     fn loop_head(&mut self, list: &'g Expr, slot: usize, depth: usize) -> String {
         let i = indent(depth);
         match list {
-            Expr::Players => format!("{i}for p in 0..cx.state.names.len() {{\n{i}    l[{slot}] = Value::Player(p as u8);\n"),
+            Expr::Players => format!("{i}for p in 0..cx.state.names().len() {{\n{i}    l[{slot}] = Value::Player(p as u8);\n"),
             Expr::Call { op: Op::Range, args } if args.len() == 2 => {
                 let (lo, hi) = (self.int(&args[0]), self.int(&args[1]));
                 let mut s = format!("{i}let (lo, hi) = ({lo}, {hi});\n{i}if hi.saturating_sub(lo) > {} {{ return Err(Stop::Bail); }}\n", crate::builtins::MAX_RANGE);
