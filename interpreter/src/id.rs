@@ -11,6 +11,7 @@ macro_rules! id {
         pub struct $name($int);
 
         impl $name {
+            #[inline]
             pub fn index(self) -> usize {
                 self.0 as usize
             }
@@ -20,6 +21,13 @@ macro_rules! id {
             pub const fn at(i: usize) -> Self {
                 debug_assert!(i <= <$int>::MAX as usize, "an id past the loader's limit");
                 Self(i as $int)
+            }
+        }
+
+        /// Its number, as messages and generated code write it.
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                self.0.fmt(f)
             }
         }
     };
@@ -60,4 +68,17 @@ id!(
 id!(
     /// A function of the ruleset's scripts: an index into `ScriptLibrary::functions`.
     ScriptFnId(u16)
+);
+id!(
+    /// A number of a running game's state: an index into `State::ints` (a variable's
+    /// slots start at `Var::base`).
+    IntSlot(u32)
+);
+id!(
+    /// A zone instance of a running game's state: an index into `State::zones`.
+    ZoneSlot(u32)
+);
+id!(
+    /// A board instance of a running game's state: an index into `State::boards`.
+    BoardSlot(u32)
 );

@@ -11,7 +11,8 @@ use std::sync::Arc;
 use crate::value::{Element, Type, Value};
 
 pub use crate::id::{
-    BlockId, BoardId, FunctionId, ProcId, ScriptFnId, Slot, TableId, VarId, ZoneId,
+    BlockId, BoardId, BoardSlot, FunctionId, IntSlot, ProcId, ScriptFnId, Slot, TableId, VarId,
+    ZoneId, ZoneSlot,
 };
 
 /// How a state slot's number reads back as a value.
@@ -58,7 +59,7 @@ pub fn decode(ty: &Type, n: i64) -> Value {
 pub enum Key {
     Local(Slot),
     It,
-    Var(u32),
+    Var(IntSlot),
     /// A parameter of the function being evaluated.
     Param(u16),
 }
@@ -93,7 +94,7 @@ impl Key {
 /// indexed zone, the index (a seat or a row) that selects one.
 #[derive(Debug, Clone)]
 pub struct ZoneRead {
-    pub base: u32,
+    pub base: ZoneSlot,
     /// How many instances the zone has (1 for a single zone).
     pub len: u32,
     pub index: Option<Box<Expr>>,
@@ -105,7 +106,7 @@ pub struct ZoneRead {
 /// A board instance read by an expression.
 #[derive(Debug, Clone)]
 pub struct BoardRead {
-    pub base: u32,
+    pub base: BoardSlot,
     pub len: u32,
     pub index: Option<Box<Expr>>,
     pub of: Element,
@@ -386,19 +387,19 @@ pub enum Expr {
     },
     /// A single-valued state variable.
     Var {
-        slot: u32,
+        slot: IntSlot,
         code: Code,
     },
     /// An indexed state variable: the slot of index 0 and the index.
     VarAt {
-        base: u32,
+        base: IntSlot,
         code: Code,
         index: Box<Expr>,
         name: Arc<str>,
     },
     /// `var[key]`: an indexed variable read with a key (see [`Key`]).
     VarAtKey {
-        base: u32,
+        base: IntSlot,
         code: Code,
         key: Key,
         name: Arc<str>,

@@ -48,7 +48,7 @@ impl Expr {
             Expr::Function { id, args } => {
                 return call_function(env, *id, args, |body, env| body.eval(env))
             }
-            Expr::Var { slot, code } => code.decode(env.state.ints[*slot as usize]),
+            Expr::Var { slot, code } => code.decode(env.state.ints[slot.index()]),
             Expr::VarAt {
                 base,
                 code,
@@ -168,7 +168,7 @@ impl Expr {
             Expr::Var {
                 slot,
                 code: Code::Int,
-            } => Ok(env.state.ints[*slot as usize]),
+            } => Ok(env.state.ints[slot.index()]),
             Expr::VarAtKey {
                 base,
                 code: Code::Int,
@@ -250,7 +250,7 @@ impl Expr {
             Expr::Var {
                 slot,
                 code: Code::Int,
-            } => Ok(env.state.ints[*slot as usize]),
+            } => Ok(env.state.ints[slot.index()]),
             Expr::VarAtKey {
                 base,
                 code: Code::Int,
@@ -294,7 +294,7 @@ impl Expr {
             Expr::Var {
                 slot,
                 code: Code::Bool,
-            } => Ok(env.state.ints[*slot as usize] != 0),
+            } => Ok(env.state.ints[slot.index()] != 0),
             Expr::VarAt {
                 base,
                 code: Code::Bool,
@@ -393,7 +393,7 @@ impl Expr {
                 slot,
                 code: Code::Player | Code::Row(_),
             } => {
-                let n = env.state.ints[*slot as usize];
+                let n = env.state.ints[slot.index()];
                 (n >= 0).then_some(n as u16)
             }
             Expr::VarAtKey {

@@ -2,6 +2,7 @@
 //! board instances, each checked where a ruleset could go wrong.
 
 use super::*;
+use crate::id::IntSlot;
 
 /// The row number an [`Expr::RowAt`] of `count` rows reads at `at`, checked against the
 /// table's rows.
@@ -15,11 +16,11 @@ pub(super) fn row_at(count: u16, at: &Expr, env: &Env) -> Result<u16> {
     }
 }
 
-pub(super) fn var_at(env: &Env, base: u32, index: &Expr, name: &str) -> Result<i64> {
+pub(super) fn var_at(env: &Env, base: IntSlot, index: &Expr, name: &str) -> Result<i64> {
     let i = index.index(env, name)?;
     env.state
         .ints
-        .get(base as usize + i)
+        .get(base.index() + i)
         .copied()
         .ok_or_else(|| RuntimeError::new(format!("{name}[…]: index {i} is out of range")))
 }
@@ -33,7 +34,7 @@ impl Key {
             Key::It => code_of(env.it),
             Key::Param(i) => code_of(&env.params[i as usize]),
             Key::Var(slot) => {
-                let n = env.state.ints[slot as usize];
+                let n = env.state.ints[slot.index()];
                 (n >= 0).then_some(n as u16)
             }
         };
@@ -47,9 +48,9 @@ pub(super) fn none_error(what: &str) -> RuntimeError {
 }
 
 #[inline(always)]
-pub(super) fn var_at_key(env: &Env, base: u32, key: Key, name: &str) -> Result<i64> {
+pub(super) fn var_at_key(env: &Env, base: IntSlot, key: Key, name: &str) -> Result<i64> {
     let i = key.code(env, name)?;
-    match env.state.ints.get(base as usize + i) {
+    match env.state.ints.get(base.index() + i) {
         Some(n) => Ok(*n),
         None => Err(out_of_range(name, i)),
     }
@@ -91,7 +92,7 @@ pub(super) fn row_of(row: &Expr, env: &Env, column: &str) -> Result<usize> {
 pub(crate) fn zone<'e>(env: &'e Env, z: &ZoneRead) -> Result<&'e [u16]> {
     // A single zone, or one instance the optimizer fixed: no index to read.
     if z.index.is_none() {
-        return Ok(&env.state.zones[z.base as usize]);
+        return Ok(&env.state.zones[z.base.index()]);
     }
     Ok(&env.state.zones[z.instance(env)?])
 }
@@ -99,7 +100,7 @@ pub(crate) fn zone<'e>(env: &'e Env, z: &ZoneRead) -> Result<&'e [u16]> {
 /// The instance `base + index` of an indexed declaration, its index checked.
 pub(super) fn instance(
     env: &Env,
-    base: u32,
+    base: usize,
     len: u32,
     index: Option<&Expr>,
     name: &str,
@@ -117,14 +118,26 @@ pub(super) fn instance(
 impl ZoneRead {
     /// Which zone instance of the state this names.
     pub fn instance(&self, env: &Env) -> Result<usize> {
-        instance(env, self.base, self.len, self.index.as_deref(), &self.name)
+        instance(
+            env,
+            self.base.index(),
+            self.len,
+            self.index.as_deref(),
+            &self.name,
+        )
     }
 }
 
 impl crate::ir::BoardRead {
     /// Which board instance of the state this names.
     pub fn instance(&self, env: &Env) -> Result<usize> {
-        instance(env, self.base, self.len, self.index.as_deref(), &self.name)
+        instance(
+            env,
+            self.base.index(),
+            self.len,
+            self.index.as_deref(),
+            &self.name,
+        )
     }
 }
 

@@ -9,6 +9,7 @@ use serde_yaml::Value as Yaml;
 use super::expr::{name_and_indexes, BoardDecl, Compiler, Scope};
 use super::{join, Builder, Decls};
 use crate::hints::did_you_mean;
+use crate::id::BoardSlot;
 use crate::ir::BoardRead;
 use crate::model::Board;
 use crate::value::Type;
@@ -125,7 +126,7 @@ impl Compiler<'_> {
             return None;
         };
         let decl: &BoardDecl = &self.decls.boards[b];
-        let (per, of, base, len) = (decl.per, decl.of, decl.base as u32, decl.len as u32);
+        let (per, of, base, len) = (decl.per, decl.of, BoardSlot::at(decl.base), decl.len as u32);
         let index = self.instance_index(arg.span, "board", &name.text, per, &indexes, scope)?;
         Some(BoardRead {
             base,

@@ -3,6 +3,7 @@
 //! names every kind of node, so that a new one is placed among them knowingly.
 
 use super::*;
+use crate::id::IntSlot;
 
 /// A constant number.
 fn int(e: &Expr) -> Option<i64> {
@@ -139,15 +140,18 @@ impl Folder<'_> {
     /// the node itself; a constant row gives the variable's slot.
     fn var_at(
         &self,
-        base: u32,
+        base: IntSlot,
         code: Code,
         index: &Expr,
         name: &std::sync::Arc<str>,
     ) -> Option<Expr> {
         match row_code(index) {
             Some(r) => {
-                let slot = base + r as u32;
-                ((slot as usize) < self.env.state.ints.len()).then_some(Expr::Var { slot, code })
+                let slot = base.index() + r as usize;
+                (slot < self.env.state.ints.len()).then_some(Expr::Var {
+                    slot: IntSlot::at(slot),
+                    code,
+                })
             }
             None => Key::of(index).map(|key| Expr::VarAtKey {
                 base,

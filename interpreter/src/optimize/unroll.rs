@@ -2,6 +2,7 @@
 //! argument per element.
 
 use super::*;
+use crate::id::ZoneSlot;
 
 impl Folder<'_> {
     /// Unrolls, bottom-up, each call of a built-in that may be unrolled (`any`, `all`,
@@ -85,7 +86,7 @@ pub(super) const UNROLL_NODES: usize = 2048;
 pub(super) fn fixed_instance(z: &ZoneRead) -> Option<ZoneRead> {
     let r = u32::from(row_code(z.index.as_deref()?)?);
     (r < z.len).then(|| ZoneRead {
-        base: z.base + r,
+        base: ZoneSlot::at(z.base.index() + r as usize),
         len: 1,
         index: None,
         of: z.of,

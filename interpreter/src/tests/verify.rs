@@ -54,9 +54,9 @@ fn the_loaded_game_passes_with_and_without_the_optimizer() {
 fn a_state_slot_past_the_state() {
     check(
         |g| {
-            let slots = g.int_slots as u32;
+            let past = crate::id::IntSlot::at(g.int_slots);
             *function(g, "stops_at_abilene") = Expr::Var {
-                slot: slots,
+                slot: past,
                 code: Code::Bool,
             };
         },

@@ -2,6 +2,7 @@
 //! kinds of its operands.
 
 use super::*;
+use crate::id::IntSlot;
 
 impl Verifier<'_> {
     /// Checks an expression that stands on its own (not inside another).
@@ -74,8 +75,8 @@ impl Verifier<'_> {
     fn read(&mut self, e: &Expr, site: Site) {
         let game = self.game;
         let at = site.at;
-        let slot = |v: &mut Self, slot: u32, what: &str| {
-            if slot as usize >= game.int_slots {
+        let slot = |v: &mut Self, slot: IntSlot, what: &str| {
+            if slot.index() >= game.int_slots {
                 v.problem(
                     at,
                     format!("{what} slot {slot} past the state's {}", game.int_slots),
@@ -177,7 +178,7 @@ impl Verifier<'_> {
             Expr::ZoneCount(z, _) | Expr::ZoneContains(z, _) | Expr::ZoneIndexOf(z, _) => {
                 self.zone(z, at)
             }
-            Expr::Board(b) if b.base as usize + b.len as usize > game.board_slots => {
+            Expr::Board(b) if b.base.index() + b.len as usize > game.board_slots => {
                 self.problem(
                     at,
                     format!(

@@ -323,7 +323,7 @@ impl Verifier<'_> {
 
     fn zone(&mut self, z: &ZoneRead, at: &str) {
         let slots = self.game.zone_slots;
-        if z.base as usize + z.len as usize > slots {
+        if z.base.index() + z.len as usize > slots {
             self.problem(
                 at,
                 format!(

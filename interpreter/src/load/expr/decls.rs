@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use crate::id::ZoneSlot;
 use crate::ir::{Expr, ZoneRead};
 use crate::model::{Axis, Domain, Element};
 use crate::value::{Type, Value};
@@ -255,7 +256,7 @@ impl ZoneDecl {
     /// The zone instance `index` selects (none for a single zone).
     pub fn read(&self, index: Option<Box<Expr>>) -> ZoneRead {
         ZoneRead {
-            base: self.base as u32,
+            base: ZoneSlot::at(self.base),
             len: self.len as u32,
             index,
             of: self.of,

@@ -10,6 +10,7 @@ use frontier_grammar::Span;
 use super::{blanks, name_and_indexes, nothing, Compiled, Compiler, Scope, IT_UNDEFINED};
 use super::{VarDecl, ZoneDecl};
 use crate::hints::did_you_mean;
+use crate::id::IntSlot;
 use crate::ir::{Code, Expr, Slot};
 use crate::model::Domain;
 use crate::value::{TableId, Type, Value};
@@ -82,7 +83,7 @@ impl Compiler<'_> {
             }
             return (
                 Expr::Var {
-                    slot: var.base as u32,
+                    slot: IntSlot::at(var.base),
                     code: Code::of_type(&var.ty),
                 },
                 var.ty.clone(),
@@ -248,7 +249,7 @@ impl Compiler<'_> {
                 let name = Arc::from(var.name.as_str());
                 (
                     Expr::VarAt {
-                        base: var.base as u32,
+                        base: IntSlot::at(var.base),
                         code: Code::of_type(&var.ty),
                         index: base_ir.boxed(),
                         name,
@@ -349,7 +350,7 @@ impl Compiler<'_> {
             );
         }
         let (base, code, ty, per) = (
-            var.base as u32,
+            IntSlot::at(var.base),
             Code::of_type(&var.ty),
             var.ty.clone(),
             var.per,
