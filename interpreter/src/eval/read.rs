@@ -112,7 +112,7 @@ pub(super) fn instance(
     if i >= len as usize {
         return Err(RuntimeError::new(format!("{name}: index out of range")));
     }
-    Ok(base as usize + i)
+    Ok(base + i)
 }
 
 impl ZoneRead {
