@@ -167,7 +167,7 @@ fn description(g: &Game) -> Value {
         "tables": g.tables.iter().map(|t| json!({
             "name": t.name,
             "columns": t.columns.iter().map(|c| json!({ "name": c.name, "type": type_name(g, &c.ty) })).collect::<Vec<_>>(),
-            "rows": t.rows.iter().map(|r| r.id.clone()).collect::<Vec<_>>(),
+            "rows": t.rows().iter().map(|r| r.id.clone()).collect::<Vec<_>>(),
             "doc": t.doc, "rule": rule(&t.rule), "reconstructed": t.reconstructed,
         })).collect::<Vec<_>>(),
         "state": g.vars.iter().filter(|v| !v.stat).map(|v| json!({

@@ -132,7 +132,9 @@ impl Param {
 pub struct Table {
     pub name: String,
     pub columns: Vec<Column>,
-    pub rows: Vec<Row>,
+    /// The rows, in order: a row's code is its position. With `ids`, filled by the loader
+    /// only, so that every id finds its row.
+    pub(crate) rows: Vec<Row>,
     pub doc: Option<String>,
     pub rule: RuleRef,
     /// Set when the data is not published and was reconstructed: says how.
@@ -143,7 +145,7 @@ pub struct Table {
     pub geometry: Option<crate::hex::HexTable>,
     /// Each row's position by id: tables may have 65,535 rows, and ids are looked up
     /// wherever a ruleset, trace or position names a row.
-    pub ids: std::collections::HashMap<String, u16>,
+    pub(crate) ids: std::collections::HashMap<String, u16>,
 }
 
 pub struct Column {
@@ -157,6 +159,11 @@ pub struct Row {
 }
 
 impl Table {
+    /// The rows, in order: a row's code is its position.
+    pub fn rows(&self) -> &[Row] {
+        &self.rows
+    }
+    /// The position of the row with this id.
     pub fn row_index(&self, id: &str) -> Option<u16> {
         self.ids.get(id).copied()
     }
