@@ -41,16 +41,17 @@ pub struct Game {
     /// What a graphical front end draws (`view:`), or what it draws by default.
     pub view: ViewHints,
     pub scripts: Option<Arc<ScriptLibrary>>,
-    /// Total integer slots and zone instances of a state (laid out for the most players).
-    pub int_slots: usize,
-    pub zone_slots: usize,
-    pub board_slots: usize,
+    /// Total integer slots and zone instances of a state (laid out for the most players):
+    /// the layout every state of the game has, set by the loader (`load/layout.rs`).
+    pub(crate) int_slots: usize,
+    pub(crate) zone_slots: usize,
+    pub(crate) board_slots: usize,
     /// The ruleset's files (a variant first, then what it extends): name and text, so
     /// that a runtime error can say where its statement stands.
     pub sources: Vec<(String, String)>,
     /// `players` for each number of players (index n: the seats of an n-player game),
     /// made once so that reading it allocates nothing.
-    pub seats: Vec<crate::value::Value>,
+    pub(crate) seats: Vec<crate::value::Value>,
     /// The bounds a running game is held to (a command may change them).
     pub limits: Limits,
     /// Whether the game's IR was optimized; a query compiled against it (a trace's
