@@ -12,8 +12,8 @@
 //!
 //! The normal suite runs a sample of each target (`CASES` below). The campaign runs
 //! `FRONTIER_FUZZ_CASES` cases per target: `FRONTIER_FUZZ_CASES=200000 cargo test --release
-//! -p frontier-tests --test fuzz -- --ignored`. Every case is a seed: a failure names it,
-//! and the same seed rebuilds the same input.
+//! -p frontier-tests --test integration fuzz:: -- --ignored`. Every case is a seed: a
+//! failure names it, and the same seed rebuilds the same input.
 
 use std::cell::RefCell;
 use std::fmt::Write as _;
@@ -1229,7 +1229,7 @@ fn optimizer_keeps_shipped_games_and_cases_the_same() {
 
 /// Every target with FRONTIER_FUZZ_CASES cases each (1,000,000 by default): run it in a
 /// release build, e.g. `FRONTIER_FUZZ_CASES=200000 cargo test --release -p frontier-tests
-/// --test fuzz -- --ignored --test-threads 2`.
+/// --test integration fuzz:: -- --ignored --test-threads 2`.
 #[test]
 #[ignore = "the long campaign: run with --ignored"]
 fn campaign_generated_rulesets() {
