@@ -3,7 +3,7 @@
 //! input) or 2 (bad usage), say why on stderr when they fail, and never panic.
 //!
 //! The normal suite runs `CASES` vectors; `FRONTIER_FUZZ_CASES=N cargo test -p frontier
-//! --test arguments -- --ignored` runs N.
+//! --test integration arguments:: -- --ignored` runs N.
 
 use std::path::PathBuf;
 use std::process::{Command, Stdio};

@@ -4,10 +4,10 @@
 //! game (a variant or another setting gives none, and the walker plays).
 //!
 //! A ruleset is added by naming it in `tests/tests/native_modules.rs` and running
-//! `FRONTIER_NATIVE_WRITE=1 cargo test -p frontier-tests --test native_modules`, which
-//! writes its module; then a `mod` line and an entry of [`COMPILED`]. Without the
-//! variable, that test fails when a module is not what the generator makes of its
-//! ruleset today.
+//! `FRONTIER_NATIVE_WRITE=1 cargo test -p frontier-tests --test integration
+//! native_modules::`, which writes its module; then a `mod` line and an entry of
+//! [`COMPILED`]. Without the variable, that test fails when a module is not what the
+//! generator makes of its ruleset today.
 
 use frontier_interpreter::native::{Compiled, Native};
 use frontier_interpreter::Game;

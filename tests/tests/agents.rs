@@ -289,7 +289,8 @@ fn a_small_search_beats_random_at_circle_the_wagons() {
 }
 
 /// The strength benchmark of the README: `cargo test --release -p frontier-tests --test
-/// agents -- --ignored --nocapture` (GAMES and ITERATIONS in the environment change it).
+/// integration agents:: -- --ignored --nocapture` (GAMES and ITERATIONS in the environment
+/// change it).
 #[test]
 #[ignore]
 fn strength_benchmark() {
@@ -319,8 +320,9 @@ fn strength_benchmark() {
 }
 
 /// ISMCTS against MCTS on one sampled state, head to head in 2-player Go West, seats
-/// alternating: `cargo test --release -p frontier-tests --test agents ismcts_against_mcts
-/// -- --ignored --nocapture` (GAMES and ITERATIONS in the environment).
+/// alternating: `cargo test --release -p frontier-tests --test integration
+/// agents::ismcts_against_mcts -- --ignored --nocapture` (GAMES and ITERATIONS in the
+/// environment).
 #[test]
 #[ignore]
 fn ismcts_against_mcts() {

@@ -29,7 +29,7 @@ fn the_built_ins_table_is_the_registry() {
     }
     assert!(
         text[start..end] == table,
-        "docs/rulesets.md's built-ins table differs from the registry; run `UPDATE_DOCS=1 cargo test -p frontier-tests --test docs`. The registry's table:\n{table}"
+        "docs/rulesets.md's built-ins table differs from the registry; run `UPDATE_DOCS=1 cargo test -p frontier-tests --test integration docs::`. The registry's table:\n{table}"
     );
 }
 

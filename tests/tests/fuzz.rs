@@ -12,9 +12,10 @@
 //!
 //! The normal suite runs a sample of each target (`CASES` below). The campaign runs
 //! `FRONTIER_FUZZ_CASES` cases per target: `FRONTIER_FUZZ_CASES=200000 cargo test --release
-//! -p frontier-tests --test fuzz -- --ignored`. Every case is a seed: a failure names it,
-//! and the same seed rebuilds the same input.
+//! -p frontier-tests --test integration fuzz:: -- --ignored`. Every case is a seed: a
+//! failure names it, and the same seed rebuilds the same input.
 
+use std::cell::RefCell;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -48,18 +49,30 @@ fn run_cases(target: &str, n: u64, case: impl Fn(u64)) {
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(0u64);
-    let quiet = std::panic::take_hook();
-    // Keep where the panic happened: it is the report.
-    static WHERE: std::sync::Mutex<String> = std::sync::Mutex::new(String::new());
-    std::panic::set_hook(Box::new(|info| {
-        let at = info
-            .location()
-            .map(|l| format!("{}:{}", l.file(), l.line()))
-            .unwrap_or_default();
-        if let Ok(mut w) = WHERE.lock() {
-            *w = at;
-        }
-    }));
+    // Keep where a case panicked: it is the report. The panic hook is the whole test
+    // executable's, so it is set once, and panics outside the cases (other tests', this
+    // report's) go on to the hook it replaced.
+    thread_local!(static WHERE: RefCell<Option<String>> = const { RefCell::new(None) });
+    static HOOK: std::sync::Once = std::sync::Once::new();
+    HOOK.call_once(|| {
+        let others = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let in_a_case = WHERE.with(|w| match &mut *w.borrow_mut() {
+                Some(at) => {
+                    *at = info
+                        .location()
+                        .map(|l| format!("{}:{}", l.file(), l.line()))
+                        .unwrap_or_default();
+                    true
+                }
+                None => false,
+            });
+            if !in_a_case {
+                others(info);
+            }
+        }));
+    });
+    WHERE.with(|w| *w.borrow_mut() = Some(String::new()));
     let mut failure = None;
     for seed in first..first + n {
         // A panic is the failure looked for; nothing is reused after one.
@@ -68,12 +81,12 @@ fn run_cases(target: &str, n: u64, case: impl Fn(u64)) {
                 .downcast_ref::<String>()
                 .cloned()
                 .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()));
-            let at = WHERE.lock().map(|w| w.clone()).unwrap_or_default();
+            let at = WHERE.with(|w| w.borrow().clone()).unwrap_or_default();
             failure = Some((seed, format!("{} (at {at})", message.unwrap_or_default())));
             break;
         }
     }
-    std::panic::set_hook(quiet);
+    WHERE.with(|w| *w.borrow_mut() = None);
     if let Some((seed, message)) = failure {
         panic!(
             "{target}: case {seed} failed (rerun it with FRONTIER_FUZZ_FIRST={seed}):\n{message}"
@@ -1216,7 +1229,7 @@ fn optimizer_keeps_shipped_games_and_cases_the_same() {
 
 /// Every target with FRONTIER_FUZZ_CASES cases each (1,000,000 by default): run it in a
 /// release build, e.g. `FRONTIER_FUZZ_CASES=200000 cargo test --release -p frontier-tests
-/// --test fuzz -- --ignored --test-threads 2`.
+/// --test integration fuzz:: -- --ignored --test-threads 2`.
 #[test]
 #[ignore = "the long campaign: run with --ignored"]
 fn campaign_generated_rulesets() {

@@ -29,7 +29,7 @@ fn compiled_modules_are_current() {
                 std::fs::write(&path, &expected).unwrap();
             }
         } else {
-            assert!(found == expected, "{file} is not what the generator makes of {name}: run FRONTIER_NATIVE_WRITE=1 cargo test -p frontier-tests --test native_modules");
+            assert!(found == expected, "{file} is not what the generator makes of {name}: run FRONTIER_NATIVE_WRITE=1 cargo test -p frontier-tests --test integration native_modules::");
         }
     }
 }

@@ -14,7 +14,7 @@ fn the_shipped_schema_is_the_generated_one() {
         return;
     }
     let shipped = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(shipped == schema(), "schema/ruleset.schema.json is out of date: run `UPDATE_DOCS=1 cargo test -p frontier-tests --test schema`");
+    assert!(shipped == schema(), "schema/ruleset.schema.json is out of date: run `UPDATE_DOCS=1 cargo test -p frontier-tests --test integration schema::`");
     assert!(shipped.contains("\"$schema\": \"http://json-schema.org/draft-07/schema#\""));
 }
 
