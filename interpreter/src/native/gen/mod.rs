@@ -79,7 +79,7 @@ pub fn generate(game: &Game) -> Result<Generated<'_>, String> {
         game.meta.name
     );
     text.push_str("//! `frontier_interpreter::native::generate`. Do not edit: `FRONTIER_NATIVE_WRITE=1 cargo test\n");
-    text.push_str("//! -p frontier-tests --test native_modules` writes it again, and that test fails while it\n");
+    text.push_str("//! -p frontier-tests --test integration native_modules::` writes it again, and that test fails while it\n");
     text.push_str("//! is not what the generator makes of the ruleset.\n");
     text.push_str("#![allow(clippy::all, unused_parens, unreachable_code, non_upper_case_globals, while_true, unused_mut, unused_assignments, unused_variables)]\n\n");
     text.push_str("use frontier_interpreter::native::rt::*;\n\n");
