@@ -589,10 +589,13 @@ fn the_sbatch_script_runs_its_shards_locally() {
             .env("SLURM_ARRAY_TASK_ID", k.to_string())
             .env("SLURM_ARRAY_TASK_COUNT", n.to_string())
             .env("SLURM_ARRAY_TASK_MIN", "1")
-            .env("SLURM_CPUS_PER_TASK", "1")
+            .env("SLURM_CPUS_PER_TASK", k.to_string())
             .output()
             .unwrap();
         ok(&o);
+        // The task plays on as many threads as Slurm gave it CPUs.
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(stderr.contains(&format!("({k} threads)")), "{stderr}");
     }
     let files: Vec<String> = (1..=n)
         .map(|k| s(&dir.join(format!("out/results-{k}-of-{n}.jsonl"))).to_string())
