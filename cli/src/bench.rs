@@ -32,6 +32,9 @@ pub struct BenchArgs {
     /// three later ones), each at least once, for another --seconds in all. Off by default.
     #[arg(long, value_name = "AGENT", value_parser = search_agent)]
     pub search: Option<Search>,
+    /// Print one JSON document with every number instead of the text (docs/json.md).
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// A duration of a bench: more than 0 and at most an hour (a usage error otherwise).
@@ -125,6 +128,41 @@ pub fn run(args: BenchArgs, settings: &Settings) -> Result<(), String> {
         BackEnd::Walker => None,
     };
     let per_s = |count: u64| count as f64 / secs;
+    if args.json {
+        let round = |x: f64| (x * 10.0).round() / 10.0;
+        let round_ms = |x: f64| (x * 1000.0).round() / 1000.0;
+        let document = serde_json::json!({
+            "frontier_bench": 1,
+            "ruleset": game.meta.name,
+            "players": n,
+            "seconds": round_ms(secs),
+            "optimizer": if game.optimizer == Optimizer::Off { "off" } else { "on" },
+            "back_end": if native.is_some() { "native" } else { "walker" },
+            "games": games,
+            "games_per_s": round(per_s(games)),
+            "decisions_per_s": round(per_s(decisions)),
+            "steps_per_s": round(per_s(steps)),
+            "decisions_per_game": round(decisions as f64 / games.max(1) as f64),
+            "start_state_bytes": state.heap_bytes(),
+            "clone_bytes": round(clones.bytes),
+            "clone_ns": round(clones.ns()),
+            "clone_states": samples.states.len(),
+            "clones": clones.count,
+            "search": search.as_ref().map(|s| serde_json::json!({
+                "agent": s.agent,
+                "iterations": s.iterations,
+                "searches": s.searches,
+                "positions": s.positions,
+                "seconds": round_ms(s.seconds),
+                "iterations_per_s": round(s.per_s()),
+            })),
+        });
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&document).map_err(|e| e.to_string())?
+        );
+        return Ok(());
+    }
     let unoptimized = if game.optimizer == Optimizer::Off {
         ", optimizer off"
     } else {

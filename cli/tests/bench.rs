@@ -1,7 +1,7 @@
 //! `frontier bench`: the lines scripts/bench-compare reads come first and as before, then
-//! the cost of a state clone and, with `--search`, a search's iterations per second;
-//! `--search` refuses what it cannot time. No speed is asserted: only that each number is
-//! there and more than 0.
+//! the cost of a state clone and, with `--search`, a search's iterations per second; the
+//! same numbers as JSON; `--search` refuses what it cannot time. No speed is asserted:
+//! only that each number is there and more than 0.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -75,6 +75,61 @@ fn bench_prints_clone_costs_and_search_iterations_after_the_playout_lines() {
     assert_eq!(plain.code, 0, "{}", plain.err);
     assert!(number(&plain.out, "clone ns:").1 > 0.0);
     assert!(!plain.out.contains("iterations/s:"), "{}", plain.out);
+}
+
+#[test]
+fn bench_json_has_every_number() {
+    let run = frontier(&[&BENCH[..], &["--search", "ismcts:iterations=20", "--json"]].concat());
+    assert_eq!(run.code, 0, "{}", run.err);
+    let doc: serde_json::Value =
+        serde_json::from_str(&run.out).unwrap_or_else(|e| panic!("not JSON ({e}): {}", run.out));
+    assert_eq!(doc["frontier_bench"], 1);
+    assert_eq!(doc["ruleset"], "go-west");
+    assert_eq!(doc["players"], 2);
+    assert_eq!(doc["back_end"], "native");
+    assert_eq!(doc["optimizer"], "on");
+    for key in [
+        "seconds",
+        "games",
+        "games_per_s",
+        "decisions_per_s",
+        "steps_per_s",
+        "decisions_per_game",
+        "start_state_bytes",
+        "clone_bytes",
+        "clone_ns",
+        "clone_states",
+        "clones",
+    ] {
+        let value = doc[key]
+            .as_f64()
+            .unwrap_or_else(|| panic!("no {key}: {doc}"));
+        assert!(value > 0.0, "{key}: {value}");
+    }
+    let search = &doc["search"];
+    assert_eq!(search["agent"], "ismcts:iterations=20");
+    for key in [
+        "iterations",
+        "searches",
+        "positions",
+        "seconds",
+        "iterations_per_s",
+    ] {
+        let value = search[key]
+            .as_f64()
+            .unwrap_or_else(|| panic!("no search.{key}: {doc}"));
+        assert!(value > 0.0, "search.{key}: {value}");
+    }
+    // Every search ran its 20 iterations: the root's visits add up to them.
+    assert_eq!(
+        search["iterations"].as_u64(),
+        search["searches"].as_u64().map(|s| s * 20),
+        "{doc}"
+    );
+    let plain = frontier(&[&BENCH[..], &["--json"]].concat());
+    assert_eq!(plain.code, 0, "{}", plain.err);
+    let doc: serde_json::Value = serde_json::from_str(&plain.out).unwrap();
+    assert!(doc["search"].is_null(), "{doc}");
 }
 
 #[test]
