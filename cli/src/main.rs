@@ -127,7 +127,8 @@ enum Command {
     /// Compare a ruleset with its variants over seeded games: win rates per seat with 95%
     /// intervals, first-player advantage, scores, game length, significance; HTML and JSON.
     Balance(balance::BalanceArgs),
-    /// Measure random playouts on one thread: games/s, decisions/s, bytes per state.
+    /// Measure random playouts on one thread (games/s, decisions/s), a state clone (bytes,
+    /// ns) and, with --search, a search agent's iterations/s.
     Bench(bench::BenchArgs),
     /// Replay traces: every step must be legal and every assertion hold.
     Check(traces::CheckArgs),

@@ -1,6 +1,6 @@
 //! `--json` of `list`, `validate`, `check` and `describe` (docs/json.md): snapshots of each
 //! document, the exit codes of the text forms, and docs/json.md's shapes against the
-//! documents' keys.
+//! documents' keys (`bench`'s too, whose measured numbers no snapshot can hold).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -152,8 +152,8 @@ fn the_shapes_of_docs_json_md_have_the_documents_keys() {
         .collect();
     assert_eq!(
         shapes.len(),
-        4,
-        "docs/json.md shows list, validate, check and describe"
+        5,
+        "docs/json.md shows list, validate, check, describe and bench"
     );
     let dir = std::env::temp_dir().join(format!("frontier-json-shapes-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -178,7 +178,8 @@ fn the_shapes_of_docs_json_md_have_the_documents_keys() {
         let name = line.split('\t').next().unwrap().to_string();
         describes.push(vec!["describe".into(), name, "--json".into()]);
     }
-    let runs: [(&str, Vec<Vec<String>>, &Path); 4] = [
+    let bench = "bench go-west --players 2 --seconds 0.1 --search mcts:iterations=10 --json";
+    let runs: [(&str, Vec<Vec<String>>, &Path); 5] = [
         ("list", vec![vec!["list".into(), "--json".into()]], &root),
         (
             "validate",
@@ -206,6 +207,11 @@ fn the_shapes_of_docs_json_md_have_the_documents_keys() {
             &root,
         ),
         ("describe", describes, &root),
+        (
+            "bench",
+            vec![bench.split(' ').map(String::from).collect()],
+            &root,
+        ),
     ];
     for ((what, commands, at), shape) in runs.iter().zip(&shapes) {
         let mut given = std::collections::BTreeSet::new();

@@ -7,6 +7,7 @@
 //! `cargo test -p frontier --test integration results::` runs one file's tests.
 
 mod arguments;
+mod bench;
 mod hardening;
 mod json;
 mod results;
