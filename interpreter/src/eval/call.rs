@@ -5,7 +5,10 @@ use super::{board, geometry, knowledge, list, Env, Result};
 use crate::ir::{Expr, Op};
 use crate::value::Value;
 
-/// Evaluates the built-in `op` on its (unevaluated) arguments.
+/// Evaluates the built-in `op` on its (unevaluated) arguments. Inlined where a call node
+/// is read, so that a call costs one jump on the op and one direct call, as a function
+/// pointer in the node did.
+#[inline]
 pub(crate) fn run(op: Op, args: &[Expr], env: &Env) -> Result<Value> {
     match op {
         Op::Len | Op::CountAll => list::eval_len(args, env),

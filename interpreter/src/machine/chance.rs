@@ -10,6 +10,8 @@ use crate::value::Value;
 
 impl Game {
     /// `random`: one outcome taken at once, or the state suspended at a chance point.
+    // Run from one arm of `exec_rest`: inlined there, as when it was written in place.
+    #[inline]
     pub(super) fn pick_random(
         &self,
         state: &mut State,
@@ -55,6 +57,8 @@ impl Game {
     }
 
     /// `shuffle`: the state suspended for a new order of the zone (of two elements or more).
+    // Run from one arm of `exec_rest`: inlined there, as when it was written in place.
+    #[inline]
     pub(super) fn shuffle_zone(
         &self,
         state: &mut State,

@@ -13,6 +13,8 @@ use crate::value::Value;
 impl Game {
     /// `choose`: the state suspended at a decision of the player `who` names, with its
     /// legal options (at least one).
+    // Run from one arm of `exec_rest`: inlined there, as when it was written in place.
+    #[inline]
     pub(super) fn pose_decision(
         &self,
         state: &mut State,

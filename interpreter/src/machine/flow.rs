@@ -131,6 +131,8 @@ impl Game {
     }
 
     /// `for_each`: the first element bound and the body entered, once per element.
+    // Run from one arm of `exec_rest`: inlined there, as when it was written in place.
+    #[inline]
     pub(super) fn enter_for_each(
         &self,
         state: &mut State,
@@ -158,6 +160,8 @@ impl Game {
     }
 
     /// `repeat: n`: the body entered n times.
+    // Run from one arm of `exec_rest`: inlined there, as when it was written in place.
+    #[inline]
     pub(super) fn enter_repeat(
         &self,
         state: &mut State,
@@ -179,6 +183,8 @@ impl Game {
     }
 
     /// `while`: the body entered while the condition holds (tested again at its end).
+    // Run from one arm of `exec_rest`: inlined there, as when it was written in place.
+    #[inline]
     pub(super) fn enter_while(
         &self,
         state: &mut State,
@@ -200,6 +206,8 @@ impl Game {
     }
 
     /// `repeat: { up_to }`: the first round begun, if its `while:` lets it.
+    // Run from one arm of `exec_rest`: inlined there, as when it was written in place.
+    #[inline]
     pub(super) fn enter_up_to(
         &self,
         state: &mut State,
@@ -231,6 +239,8 @@ impl Game {
     }
 
     /// A round's `done`: the frames of the round left, then its `repeat: { up_to }` loop.
+    // Run from one arm of `exec_rest`: inlined there, as when it was written in place.
+    #[inline]
     pub(super) fn end_loop(&self, state: &mut State) -> Result<(), RuntimeError> {
         loop {
             match state.stack.pop().map(|f| f.kind) {
@@ -244,6 +254,8 @@ impl Game {
 
     /// `return`: every block of the procedure left, then the procedure itself, its value
     /// given to the caller's `into:` local.
+    // Run from one arm of `exec_rest`: inlined there, as when it was written in place.
+    #[inline]
     pub(super) fn return_from(
         &self,
         state: &mut State,

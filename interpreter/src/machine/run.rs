@@ -302,6 +302,7 @@ impl Game {
     }
 
     /// The environment of the statements of the frame whose locals start at `base`.
+    #[inline]
     pub(super) fn frame_env<'s>(&'s self, state: &'s State, base: usize) -> Env<'s> {
         Env::new(self, state, &state.locals[base..])
     }

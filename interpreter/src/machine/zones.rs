@@ -11,6 +11,8 @@ use crate::value::Value;
 impl Game {
     /// `move`: an element, the top n or all of one zone moved to the end of another, or
     /// inserted at a position.
+    // Run from one arm of `exec_rest`: inlined there, as when it was written in place.
+    #[inline]
     pub(super) fn move_elements(
         &self,
         state: &mut State,
@@ -67,6 +69,8 @@ impl Game {
     }
 
     /// `push`: a new element at the end of a zone.
+    // Run from one arm of `exec_rest`: inlined there, as when it was written in place.
+    #[inline]
     pub(super) fn push_element(
         &self,
         state: &mut State,
@@ -84,6 +88,8 @@ impl Game {
 
     /// `remove`: the element at a position, or an element (if the zone holds it), taken
     /// out of the game.
+    // Run from one arm of `exec_rest`: inlined there, as when it was written in place.
+    #[inline]
     pub(super) fn remove_element(
         &self,
         state: &mut State,
@@ -118,6 +124,8 @@ impl Game {
     }
 
     /// `clear`: a zone emptied.
+    // Run from one arm of `exec_rest`: inlined there, as when it was written in place.
+    #[inline]
     pub(super) fn clear_zone(
         &self,
         state: &mut State,
@@ -131,6 +139,8 @@ impl Game {
     }
 
     /// `reveal`: an element of a zone shown to players, until it leaves the zone.
+    // Run from one arm of `exec_rest`: inlined there, as when it was written in place.
+    #[inline]
     pub(super) fn reveal_element(
         &self,
         state: &mut State,
@@ -169,6 +179,8 @@ impl Game {
     }
 
     /// `place`: a piece laid on a board at a position.
+    // Run from one arm of `exec_rest`: inlined there, as when it was written in place.
+    #[inline]
     pub(super) fn place_piece(
         &self,
         state: &mut State,
