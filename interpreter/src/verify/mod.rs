@@ -198,7 +198,14 @@ impl Verifier<'_> {
             }
             StmtKind::ForEach { slot, .. } => local(self, *slot, "the loop's"),
             StmtKind::Random { slot, .. } => local(self, *slot, "the outcome's"),
-            StmtKind::Draw(draw) => local(self, draw.left, "the draw's"),
+            StmtKind::Draw(draw) => {
+                local(self, draw.left, "the draw's");
+                self.zone(&draw.from, at);
+                self.zone(&draw.to, at);
+                if let Some(refill) = &draw.refill {
+                    self.zone(refill, at);
+                }
+            }
             StmtKind::RepeatUpTo { round, name, .. } => {
                 local(self, *round, "the round's");
                 if let Some(name) = name {
@@ -283,13 +290,6 @@ impl Verifier<'_> {
             | StmtKind::Return(_)
             | StmtKind::Log(_)
             | StmtKind::EndGame => {}
-        }
-        if let StmtKind::Draw(draw) = kind {
-            self.zone(&draw.from, at);
-            self.zone(&draw.to, at);
-            if let Some(refill) = &draw.refill {
-                self.zone(refill, at);
-            }
         }
         let site = Site::new(at, locals, Element::Unbound);
         for e in kind.exprs() {
