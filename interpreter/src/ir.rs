@@ -1,10 +1,11 @@
 //! The typed intermediate representation that expressions are lowered to once checked.
 //!
 //! Every name is resolved: a variable is its slot, a zone its instance range, a table
-//! column the column's values themselves, a built-in its evaluation function. The
-//! optimizer (`optimize.rs`) rewrites this tree; the evaluator (`eval.rs`) walks it with
-//! typed entry points (`int`, `bool`, `index`) that never box a number. Nothing here
-//! refers to the AST: the IR is the contract between the loader and any back end.
+//! column the column's values themselves, a built-in call its `Op`, a script function its
+//! `ScriptFnId`. The optimizer (`optimize/`) rewrites this tree, the verifier (`verify/`)
+//! checks it, and the evaluator (`eval/`) walks it with typed entry points (`int`,
+//! `bool`, `index`) that never box a number. Nothing here refers to the AST or to any
+//! layer above: the IR is data, the contract between the loader and any back end.
 
 use std::sync::Arc;
 

@@ -59,7 +59,7 @@ pub struct Game {
     pub optimizer: Optimizer,
 }
 
-/// Whether the loader hands its IR to the optimizer (`optimize.rs`) before the game runs.
+/// Whether the loader hands its IR to the optimizer (`optimize/`) before the game runs.
 /// A game plays the same either way; without the optimizer it runs the IR as lowered,
 /// which is what the optimizer's differential tests and `frontier --optimizer off`
 /// compare against.
