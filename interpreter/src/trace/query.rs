@@ -61,9 +61,13 @@ impl Query {
     }
 
     /// The optimized IR the query evaluates.
-    #[cfg(test)]
-    pub(crate) fn ir(&self) -> &crate::ir::Expr {
+    pub fn ir(&self) -> &crate::ir::Expr {
         &self.expr
+    }
+
+    /// The locals the IR reads: the players' names it binds (`p1`, `p2`, …).
+    pub fn locals(&self) -> &[Value] {
+        &self.values
     }
 
     pub fn evaluate(&self, game: &Game, state: &State) -> Result<Value, String> {

@@ -1,0 +1,613 @@
+//! Expressions of numbers and truth values compiled to machine code.
+//!
+//! A compiled expression is a function `(ctx, out) -> status`: `ctx` points at a [`Ctx`]
+//! (the state's numbers and the walker's environment), the value goes to `*out`, and a
+//! status other than [`DONE`] says "evaluate me with the walker" (the walker would
+//! report an error here). Numbers and true/false are 64-bit integers (true is 1); a
+//! seat or row is its code, none is -1.
+
+use std::fmt;
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{
+    types, AbiParam, Block, InstBuilder, MemFlags, Signature, StackSlotData, StackSlotKind,
+    Value as Reg,
+};
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{default_libcall_names, FuncId, Linkage, Module};
+use frontier_interpreter::eval::{Env, Result};
+use frontier_interpreter::ir::{ArithOp, CmpOp, Code, Expr, Key};
+use frontier_interpreter::Value;
+
+/// What compiled code reads: the state's numbers, and the environment the walker needs
+/// for the nodes it evaluates. The layout is read by the generated code (`repr(C)`).
+#[repr(C)]
+struct Ctx<'a> {
+    ints: *const i64,
+    ints_len: u64,
+    env: *const Env<'a>,
+}
+const CTX_INTS: i32 = 0;
+const CTX_INTS_LEN: i32 = 8;
+
+/// The status of a finished evaluation.
+const DONE: i64 = 0;
+/// The walker is to evaluate the expression (it reports an error there).
+const WALKER: i64 = 1;
+
+type Entry = unsafe extern "C" fn(*const Ctx, *mut i64) -> i64;
+/// A walker evaluation called from compiled code: (ctx, node, out) -> status.
+type Helper = unsafe extern "C" fn(*const Ctx, *const Expr, *mut i64) -> i64;
+
+/// Why a set of expressions could not be compiled (the platform has no code generator,
+/// or Cranelift refused a function).
+#[derive(Debug)]
+pub struct CompileError(String);
+
+impl fmt::Display for CompileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "cannot compile: {}", self.0)
+    }
+}
+
+impl std::error::Error for CompileError {}
+
+fn error(e: impl fmt::Display) -> CompileError {
+    CompileError(e.to_string())
+}
+
+/// What an expression is compiled to give.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Int,
+    Bool,
+}
+
+/// Compiles expressions of one loaded game; [`ExprCompiler::finish`] gives the code.
+pub struct ExprCompiler<'g> {
+    module: JITModule,
+    builder: FunctionBuilderContext,
+    functions: Vec<(FuncId, &'g Expr, Kind)>,
+    /// Constant columns read as numbers, one per compiled column read: compiled code
+    /// holds their addresses.
+    columns: Vec<Box<[i64]>>,
+    /// Nodes made for the walker to evaluate (a key's read), which compiled code points
+    /// at: boxed, so that they stay where they are when the list grows.
+    #[allow(clippy::vec_box)]
+    owned: Vec<Box<Expr>>,
+    nodes: NodeCount,
+}
+
+/// How many nodes were compiled, and how many are left to the walker.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NodeCount {
+    pub compiled: usize,
+    pub walker: usize,
+}
+
+/// The compiled expressions, in the order they were added: each evaluated by number.
+pub struct CompiledExpr<'g> {
+    module: Option<JITModule>,
+    entries: Vec<(Entry, &'g Expr, Kind)>,
+    _columns: Vec<Box<[i64]>>,
+    #[allow(clippy::vec_box)]
+    _owned: Vec<Box<Expr>>,
+    nodes: NodeCount,
+}
+
+impl<'g> ExprCompiler<'g> {
+    /// A compiler for the machine this runs on.
+    pub fn new() -> std::result::Result<Self, CompileError> {
+        let mut flags = settings::builder();
+        flags.set("opt_level", "speed").map_err(error)?;
+        let isa = cranelift_native::builder()
+            .map_err(error)?
+            .finish(settings::Flags::new(flags))
+            .map_err(error)?;
+        Ok(ExprCompiler {
+            module: JITModule::new(JITBuilder::with_isa(isa, default_libcall_names())),
+            builder: FunctionBuilderContext::new(),
+            functions: Vec::new(),
+            columns: Vec::new(),
+            owned: Vec::new(),
+            nodes: NodeCount::default(),
+        })
+    }
+
+    /// Adds a number-typed expression; its number in [`CompiledExpr`] is returned.
+    pub fn add_int(&mut self, expr: &'g Expr) -> std::result::Result<usize, CompileError> {
+        self.add(expr, Kind::Int)
+    }
+
+    /// Adds a truth-valued expression; its number in [`CompiledExpr`] is returned.
+    pub fn add_bool(&mut self, expr: &'g Expr) -> std::result::Result<usize, CompileError> {
+        self.add(expr, Kind::Bool)
+    }
+
+    fn add(&mut self, expr: &'g Expr, kind: Kind) -> std::result::Result<usize, CompileError> {
+        let ptr = self.module.target_config().pointer_type();
+        let mut ctx = self.module.make_context();
+        ctx.func.signature.params.push(AbiParam::new(ptr));
+        ctx.func.signature.params.push(AbiParam::new(ptr));
+        ctx.func.signature.returns.push(AbiParam::new(types::I64));
+        let name = format!("expr{}", self.functions.len());
+        let id = self
+            .module
+            .declare_function(&name, Linkage::Local, &ctx.func.signature)
+            .map_err(error)?;
+        {
+            let mut b = FunctionBuilder::new(&mut ctx.func, &mut self.builder);
+            let entry = b.create_block();
+            b.append_block_params_for_function_params(entry);
+            b.switch_to_block(entry);
+            b.seal_block(entry);
+            let (cx, out) = (b.block_params(entry)[0], b.block_params(entry)[1]);
+            let walker = b.create_block();
+            let mut gen = Gen {
+                b,
+                cx,
+                ptr,
+                walker,
+                columns: &mut self.columns,
+                owned: &mut self.owned,
+                nodes: &mut self.nodes,
+            };
+            let v = match kind {
+                Kind::Int => gen.int(expr),
+                Kind::Bool => gen.bool(expr),
+            };
+            let b = &mut gen.b;
+            b.ins().store(MemFlags::trusted(), v, out, 0);
+            let done = b.ins().iconst(types::I64, DONE);
+            b.ins().return_(&[done]);
+            b.switch_to_block(walker);
+            b.seal_block(walker);
+            let status = b.ins().iconst(types::I64, WALKER);
+            b.ins().return_(&[status]);
+            gen.b.finalize();
+        }
+        self.module.define_function(id, &mut ctx).map_err(error)?;
+        self.module.clear_context(&mut ctx);
+        self.functions.push((id, expr, kind));
+        Ok(self.functions.len() - 1)
+    }
+
+    /// The machine code of every expression added.
+    pub fn finish(mut self) -> std::result::Result<CompiledExpr<'g>, CompileError> {
+        self.module.finalize_definitions().map_err(error)?;
+        let entries = self
+            .functions
+            .iter()
+            .map(|&(id, expr, kind)| {
+                let code = self.module.get_finalized_function(id);
+                // SAFETY: the function was defined with the signature `Entry` spells:
+                // two pointers in, one 64-bit integer out, the platform's convention.
+                let entry = unsafe { std::mem::transmute::<*const u8, Entry>(code) };
+                (entry, expr, kind)
+            })
+            .collect();
+        Ok(CompiledExpr {
+            module: Some(self.module),
+            entries,
+            _columns: self.columns,
+            _owned: self.owned,
+            nodes: self.nodes,
+        })
+    }
+}
+
+impl CompiledExpr<'_> {
+    /// How many nodes were compiled, and how many are evaluated by the walker.
+    pub fn nodes(&self) -> NodeCount {
+        self.nodes
+    }
+
+    /// The value of number-typed expression `i` in `env`, as [`Expr::int`] gives it.
+    pub fn int(&self, i: usize, env: &Env) -> Result<i64> {
+        let (entry, expr, kind) = self.entries[i];
+        debug_assert_eq!(kind, Kind::Int);
+        match run(entry, env) {
+            Some(v) => Ok(v),
+            None => expr.int(env),
+        }
+    }
+
+    /// The value of truth-valued expression `i` in `env`, as [`Expr::bool`] gives it.
+    pub fn bool(&self, i: usize, env: &Env) -> Result<bool> {
+        let (entry, expr, kind) = self.entries[i];
+        debug_assert_eq!(kind, Kind::Bool);
+        match run(entry, env) {
+            Some(v) => Ok(v != 0),
+            None => expr.bool(env),
+        }
+    }
+}
+
+impl Drop for CompiledExpr<'_> {
+    fn drop(&mut self) {
+        if let Some(module) = self.module.take() {
+            // SAFETY: the entries die with `self`: nothing calls the code afterwards.
+            unsafe { module.free_memory() };
+        }
+    }
+}
+
+/// Runs compiled code; `None` when the walker is to evaluate the expression.
+fn run(entry: Entry, env: &Env) -> Option<i64> {
+    let ints = env.state.ints();
+    let cx = Ctx {
+        ints: ints.as_ptr(),
+        ints_len: ints.len() as u64,
+        env,
+    };
+    let mut out = 0i64;
+    // SAFETY: the code reads `cx` and the numbers it points at, within `ints_len`
+    // (every read is checked), and writes `out`; helpers it calls get `cx` back.
+    let status = unsafe { entry(&cx, &mut out) };
+    (status == DONE).then_some(out)
+}
+
+/// The walker's value of a number-typed node.
+unsafe extern "C" fn walker_int(cx: *const Ctx, expr: *const Expr, out: *mut i64) -> i64 {
+    // SAFETY: compiled code passes its own `cx` (alive for the call) and a node of the
+    // game it was compiled from (alive as long as the code, by `CompiledExpr`'s lifetime).
+    let (env, expr) = unsafe { (&*(*cx).env, &*expr) };
+    walker_result(expr.int(env), out)
+}
+
+unsafe extern "C" fn walker_bool(cx: *const Ctx, expr: *const Expr, out: *mut i64) -> i64 {
+    // SAFETY: as in `walker_int`.
+    let (env, expr) = unsafe { (&*(*cx).env, &*expr) };
+    walker_result(expr.bool(env).map(i64::from), out)
+}
+
+/// The walker's code of the seat or row a node stands for (-1 for none).
+unsafe extern "C" fn walker_code(cx: *const Ctx, expr: *const Expr, out: *mut i64) -> i64 {
+    // SAFETY: as in `walker_int`.
+    let (env, expr) = unsafe { (&*(*cx).env, &*expr) };
+    walker_result(expr.code(env).map(|c| c.map_or(-1, i64::from)), out)
+}
+
+fn walker_result(r: Result<i64>, out: *mut i64) -> i64 {
+    match r {
+        Ok(v) => {
+            // SAFETY: `out` is the compiled code's stack slot for this call.
+            unsafe { *out = v };
+            DONE
+        }
+        Err(_) => WALKER,
+    }
+}
+
+/// The generation of one function.
+struct Gen<'a, 'b> {
+    b: FunctionBuilder<'a>,
+    cx: Reg,
+    ptr: types::Type,
+    /// The block that returns [`WALKER`].
+    walker: Block,
+    columns: &'b mut Vec<Box<[i64]>>,
+    #[allow(clippy::vec_box)]
+    owned: &'b mut Vec<Box<Expr>>,
+    nodes: &'b mut NodeCount,
+}
+
+impl Gen<'_, '_> {
+    fn int(&mut self, e: &Expr) -> Reg {
+        self.nodes.compiled += 1;
+        match e {
+            Expr::Const(Value::Int(n)) => self.b.ins().iconst(types::I64, *n),
+            Expr::Var {
+                slot,
+                code: Code::Int,
+            } => {
+                let i = self.b.ins().iconst(types::I64, slot.index() as i64);
+                self.load_int(i)
+            }
+            Expr::VarAtKey {
+                base,
+                code: Code::Int,
+                key,
+                ..
+            } => self.var_at_key(base.index(), *key),
+            Expr::ColumnKey { values, key, .. } => match column_numbers(values, Kind::Int) {
+                Some(numbers) => self.column(numbers, *key),
+                None => {
+                    self.nodes.compiled -= 1;
+                    self.walker(e, Kind::Int)
+                }
+            },
+            Expr::Arith { op, a, b, .. } => {
+                let (x, y) = (self.int(a), self.int(b));
+                let (v, overflow) = match op {
+                    ArithOp::Add => self.b.ins().sadd_overflow(x, y),
+                    ArithOp::Sub => self.b.ins().ssub_overflow(x, y),
+                    ArithOp::Mul => self.b.ins().smul_overflow(x, y),
+                    // Euclidean division and remainder, and their errors: the walker's.
+                    ArithOp::Div | ArithOp::Rem => {
+                        self.nodes.compiled -= 1;
+                        return self.walker(e, Kind::Int);
+                    }
+                };
+                self.bail_if(overflow);
+                v
+            }
+            Expr::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let c = self.bool(cond);
+                self.select(c, |g| g.int(then), |g| g.int(otherwise))
+            }
+            _ => {
+                self.nodes.compiled -= 1;
+                self.walker(e, Kind::Int)
+            }
+        }
+    }
+
+    fn bool(&mut self, e: &Expr) -> Reg {
+        self.nodes.compiled += 1;
+        let flag = match e {
+            Expr::Const(Value::Bool(v)) => return self.b.ins().iconst(types::I64, *v as i64),
+            Expr::Var {
+                slot,
+                code: Code::Bool,
+            } => {
+                let i = self.b.ins().iconst(types::I64, slot.index() as i64);
+                let n = self.load_int(i);
+                self.b.ins().icmp_imm(IntCC::NotEqual, n, 0)
+            }
+            Expr::VarAtKey {
+                base,
+                code: Code::Bool,
+                key,
+                ..
+            } => {
+                let n = self.var_at_key(base.index(), *key);
+                self.b.ins().icmp_imm(IntCC::NotEqual, n, 0)
+            }
+            Expr::ColumnKey { values, key, .. } => match column_numbers(values, Kind::Bool) {
+                Some(numbers) => return self.column(numbers, *key),
+                None => {
+                    self.nodes.compiled -= 1;
+                    return self.walker(e, Kind::Bool);
+                }
+            },
+            Expr::Compare { op, a, b } => {
+                let (x, y) = (self.int(a), self.int(b));
+                let cc = match op {
+                    CmpOp::Lt => IntCC::SignedLessThan,
+                    CmpOp::Le => IntCC::SignedLessThanOrEqual,
+                    CmpOp::Gt => IntCC::SignedGreaterThan,
+                    CmpOp::Ge => IntCC::SignedGreaterThanOrEqual,
+                    CmpOp::Eq => IntCC::Equal,
+                    CmpOp::Ne => IntCC::NotEqual,
+                };
+                self.b.ins().icmp(cc, x, y)
+            }
+            Expr::IsNone { value, negate } => {
+                let c = self.code(value);
+                let cc = if *negate {
+                    IntCC::NotEqual
+                } else {
+                    IntCC::Equal
+                };
+                self.b.ins().icmp_imm(cc, c, -1)
+            }
+            Expr::Same { a, b, negate } => {
+                let (x, y) = (self.code(a), self.code(b));
+                let cc = if *negate {
+                    IntCC::NotEqual
+                } else {
+                    IntCC::Equal
+                };
+                self.b.ins().icmp(cc, x, y)
+            }
+            Expr::Not(a) => {
+                let x = self.bool(a);
+                return self.b.ins().bxor_imm(x, 1);
+            }
+            Expr::And(a, b) => {
+                let x = self.bool(a);
+                return self.select(x, |g| g.bool(b), |g| g.b.ins().iconst(types::I64, 0));
+            }
+            Expr::Or(a, b) => {
+                let x = self.bool(a);
+                return self.select(x, |g| g.b.ins().iconst(types::I64, 1), |g| g.bool(b));
+            }
+            Expr::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let c = self.bool(cond);
+                return self.select(c, |g| g.bool(then), |g| g.bool(otherwise));
+            }
+            _ => {
+                self.nodes.compiled -= 1;
+                return self.walker(e, Kind::Bool);
+            }
+        };
+        self.b.ins().uextend(types::I64, flag)
+    }
+
+    /// The code of the seat or row `e` stands for, -1 for none.
+    fn code(&mut self, e: &Expr) -> Reg {
+        match e {
+            Expr::Const(Value::None) => self.b.ins().iconst(types::I64, -1),
+            Expr::Const(Value::Player(p)) => self.b.ins().iconst(types::I64, *p as i64),
+            Expr::Const(Value::Row(_, r)) => self.b.ins().iconst(types::I64, *r as i64),
+            Expr::Var {
+                slot,
+                code: Code::Player | Code::Row(_),
+            } => {
+                self.nodes.compiled += 1;
+                let i = self.b.ins().iconst(types::I64, slot.index() as i64);
+                let n = self.load_int(i);
+                self.stored_code(n)
+            }
+            _ => self.call_walker(walker_code, e),
+        }
+    }
+
+    /// A seat or row code as a state slot holds it (-1 and below for none): the
+    /// walker reads a negative number as none and a larger one as its low 16 bits, which
+    /// no slot holds; such a slot goes to the walker.
+    fn stored_code(&mut self, n: Reg) -> Reg {
+        let too_large = self
+            .b
+            .ins()
+            .icmp_imm(IntCC::SignedGreaterThan, n, u16::MAX as i64);
+        self.bail_if(too_large);
+        let negative = self.b.ins().icmp_imm(IntCC::SignedLessThan, n, 0);
+        let none = self.b.ins().iconst(types::I64, -1);
+        self.b.ins().select(negative, none, n)
+    }
+
+    /// The code a key holds; none goes to the walker (it is an error where a key indexes).
+    fn key(&mut self, key: Key) -> Reg {
+        let code = match key {
+            Key::Var(slot) => {
+                let i = self.b.ins().iconst(types::I64, slot.index() as i64);
+                let n = self.load_int(i);
+                self.stored_code(n)
+            }
+            Key::Local(_) | Key::It | Key::Param(_) => {
+                let read = key
+                    .plain_read()
+                    .expect("a key other than a variable reads as a node");
+                // The node must live as long as the code: the compiled set keeps it
+                // (a box does not move when the list grows).
+                let node = Box::new(read);
+                let at: *const Expr = &*node;
+                self.owned.push(node);
+                self.call_walker(walker_code, at)
+            }
+        };
+        let none = self.b.ins().icmp_imm(IntCC::SignedLessThan, code, 0);
+        self.bail_if(none);
+        code
+    }
+
+    fn var_at_key(&mut self, base: usize, key: Key) -> Reg {
+        let k = self.key(key);
+        let i = self.b.ins().iadd_imm(k, base as i64);
+        self.load_int(i)
+    }
+
+    fn column(&mut self, numbers: Box<[i64]>, key: Key) -> Reg {
+        let k = self.key(key);
+        let len = numbers.len() as i64;
+        let at = numbers.as_ptr() as i64;
+        self.columns.push(numbers);
+        let outside = self
+            .b
+            .ins()
+            .icmp_imm(IntCC::UnsignedGreaterThanOrEqual, k, len);
+        self.bail_if(outside);
+        let base = self.b.ins().iconst(self.ptr, at);
+        let offset = self.b.ins().imul_imm(k, 8);
+        let addr = self.b.ins().iadd(base, offset);
+        self.b.ins().load(types::I64, MemFlags::trusted(), addr, 0)
+    }
+
+    /// `ints[i]`, checked against the state's length.
+    fn load_int(&mut self, i: Reg) -> Reg {
+        let len = self
+            .b
+            .ins()
+            .load(types::I64, MemFlags::trusted(), self.cx, CTX_INTS_LEN);
+        let outside = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, i, len);
+        self.bail_if(outside);
+        let ints = self
+            .b
+            .ins()
+            .load(self.ptr, MemFlags::trusted(), self.cx, CTX_INTS);
+        let offset = self.b.ins().imul_imm(i, 8);
+        let addr = self.b.ins().iadd(ints, offset);
+        self.b.ins().load(types::I64, MemFlags::trusted(), addr, 0)
+    }
+
+    /// Goes to the walker when `flag` holds.
+    fn bail_if(&mut self, flag: Reg) {
+        let go_on = self.b.create_block();
+        self.b.ins().brif(flag, self.walker, &[], go_on, &[]);
+        self.b.switch_to_block(go_on);
+        self.b.seal_block(go_on);
+    }
+
+    /// `if c then (then) else (otherwise)`, each side generated in its own block.
+    fn select(
+        &mut self,
+        c: Reg,
+        then: impl FnOnce(&mut Self) -> Reg,
+        otherwise: impl FnOnce(&mut Self) -> Reg,
+    ) -> Reg {
+        let (yes, no, join) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.append_block_param(join, types::I64);
+        self.b.ins().brif(c, yes, &[], no, &[]);
+        self.b.switch_to_block(yes);
+        self.b.seal_block(yes);
+        let v = then(self);
+        self.b.ins().jump(join, &[v.into()]);
+        self.b.switch_to_block(no);
+        self.b.seal_block(no);
+        let v = otherwise(self);
+        self.b.ins().jump(join, &[v.into()]);
+        self.b.switch_to_block(join);
+        self.b.seal_block(join);
+        self.b.block_params(join)[0]
+    }
+
+    /// The node evaluated by the walker.
+    fn walker(&mut self, e: &Expr, kind: Kind) -> Reg {
+        match kind {
+            Kind::Int => self.call_walker(walker_int, e),
+            Kind::Bool => self.call_walker(walker_bool, e),
+        }
+    }
+
+    fn call_walker(&mut self, helper: Helper, e: *const Expr) -> Reg {
+        self.nodes.walker += 1;
+        let mut sig = Signature::new(self.b.func.signature.call_conv);
+        for _ in 0..3 {
+            sig.params.push(AbiParam::new(self.ptr));
+        }
+        sig.returns.push(AbiParam::new(types::I64));
+        let sig = self.b.import_signature(sig);
+        let slot =
+            self.b
+                .create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 8, 3));
+        let out = self.b.ins().stack_addr(self.ptr, slot, 0);
+        let callee = self.b.ins().iconst(self.ptr, helper as usize as i64);
+        let node = self.b.ins().iconst(self.ptr, e as i64);
+        let call = self
+            .b
+            .ins()
+            .call_indirect(sig, callee, &[self.cx, node, out]);
+        let status = self.b.inst_results(call)[0];
+        self.bail_if(status);
+        self.b.ins().stack_load(types::I64, slot, 0)
+    }
+}
+
+/// A constant column's values as numbers (true is 1), when they all are of `kind`
+/// (the walker reads a column of another type as an error).
+fn column_numbers(values: &[Value], kind: Kind) -> Option<Box<[i64]>> {
+    values
+        .iter()
+        .map(|v| match (v, kind) {
+            (Value::Int(n), Kind::Int) => Some(*n),
+            (Value::Bool(b), Kind::Bool) => Some(*b as i64),
+            _ => None,
+        })
+        .collect()
+}
