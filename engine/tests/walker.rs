@@ -1,7 +1,10 @@
-//! Compiled expressions against the walker, the reference semantics: every option
-//! condition of every shipped ruleset (as written, and as the optimizer specialized it per
-//! row), evaluated both ways at every decision of seeded random games, for every element
-//! the option's `for:` list holds there. Values must be equal, and errors must be errors.
+//! Compiled expressions against the walker, the reference semantics, on every shipped
+//! ruleset and on rulesets the fuzzing grammar writes (`frontier_tests::generate`): at
+//! every decision of seeded random games, every option condition of the pending decision
+//! (as written, and as the optimizer specialized it per row) for every element its
+//! `for:` list holds, and the conditions and number assignments of the blocks being run,
+//! each with its frame's locals, are evaluated both ways. Values must be equal, and an
+//! error must be the same error.
 
 use std::collections::HashMap;
 use std::ops::ControlFlow;
@@ -10,58 +13,111 @@ use frontier_engine::{CompiledExpr, ExprCompiler};
 use frontier_interpreter::agent::{Agent, RandomAgent};
 use frontier_interpreter::eval::Env;
 use frontier_interpreter::ir::Expr;
-use frontier_interpreter::model::StmtKind;
-use frontier_interpreter::{runner, Choice, Game, GameRng, Journal, Pending, Status};
-use frontier_tests::{load_ruleset, names};
+use frontier_interpreter::model::{Place, StmtKind};
+use frontier_interpreter::value::Type;
+use frontier_interpreter::{load, runner, Choice, Game, GameRng, Journal, Pending, State, Status};
+use frontier_tests::{generate, load_ruleset, names, resolve, text_source};
 
-/// Every option condition of `game`, compiled: by the address of its node.
-fn compile_conditions(game: &Game) -> (CompiledExpr<'_>, HashMap<*const Expr, usize>) {
-    let mut compiler = ExprCompiler::new().expect("this machine has a code generator");
-    let mut index = HashMap::new();
-    for block in &game.blocks {
-        for stmt in block {
-            let StmtKind::Choose(choose) = &stmt.kind else {
-                continue;
-            };
-            for group in &choose.groups {
-                let by_row = group.by_row.iter().flat_map(|b| b.conditions.iter());
-                for condition in group.condition.iter().chain(by_row) {
-                    let i = compiler.add_bool(condition).expect("it compiles");
-                    index.insert(condition as *const Expr, i);
-                }
-            }
-        }
-    }
-    (compiler.finish().expect("the code is made"), index)
+/// What an expression gives.
+#[derive(Clone, Copy)]
+enum Want {
+    Number,
+    Truth,
 }
 
-/// Evaluates every condition of the pending decision both ways; returns how many
-/// evaluations were compared.
-fn compare_at_decision(
-    game: &Game,
-    state: &frontier_interpreter::State,
-    code: &CompiledExpr,
-    index: &HashMap<*const Expr, usize>,
-) -> usize {
+/// The compiled expressions of a game, found by the address of their node.
+struct Compiled<'g> {
+    code: CompiledExpr<'g>,
+    index: HashMap<*const Expr, (usize, Want)>,
+}
+
+impl<'g> Compiled<'g> {
+    /// Every option condition, `if` and `while` condition and assignment of a number
+    /// variable of `game`.
+    fn of(game: &'g Game) -> Compiled<'g> {
+        let mut compiler = ExprCompiler::new().expect("this machine has a code generator");
+        let mut index = HashMap::new();
+        let mut add = |e: &'g Expr, want: Want| {
+            let i = match want {
+                Want::Truth => compiler.add_bool(e),
+                Want::Number => compiler.add_int(e),
+            }
+            .expect("it compiles");
+            index.insert(e as *const Expr, (i, want));
+        };
+        for stmt in game.blocks.iter().flatten() {
+            match &stmt.kind {
+                StmtKind::Choose(choose) => {
+                    for group in &choose.groups {
+                        let by_row = group.by_row.iter().flat_map(|b| b.conditions.iter());
+                        for condition in group.condition.iter().chain(by_row) {
+                            add(condition, Want::Truth);
+                        }
+                    }
+                }
+                StmtKind::If { cond, .. } | StmtKind::While { cond, .. } => add(cond, Want::Truth),
+                StmtKind::Assign {
+                    target: Place::Var { var, .. },
+                    value,
+                    ..
+                } if game.vars[var.index()].ty == Type::Int => add(value, Want::Number),
+                _ => {}
+            }
+        }
+        Compiled {
+            code: compiler.finish().expect("the code is made"),
+            index,
+        }
+    }
+
+    /// Evaluates `e` both ways in `env`; panics where they differ.
+    fn compare(&self, e: &Expr, env: &Env) {
+        let (i, want) = self.index[&(e as *const Expr)];
+        let show = |r: Result<String, frontier_interpreter::eval::RuntimeError>| match r {
+            Ok(v) => v,
+            Err(e) => format!("error: {e}"),
+        };
+        let (walker, compiled) = match want {
+            Want::Truth => (
+                show(e.bool(env).map(|b| b.to_string())),
+                show(self.code.bool(i, env).map(|b| b.to_string())),
+            ),
+            Want::Number => (
+                show(e.int(env).map(|n| n.to_string())),
+                show(self.code.int(i, env).map(|n| n.to_string())),
+            ),
+        };
+        assert_eq!(compiled, walker, "{e:?}");
+    }
+}
+
+/// Compares what the pending decision and the blocks being run evaluate; returns how
+/// many evaluations were compared.
+fn compare_at_decision(game: &Game, state: &State, compiled: &Compiled) -> usize {
     let Pending::Decision { block, pc, .. } = state.pending() else {
         return 0;
     };
     let StmtKind::Choose(choose) = &game.blocks[block.index()][*pc as usize].kind else {
         panic!("a decision without its choose");
     };
+    let mut compared = 0;
+    // The statements of every block on the stack, with their frame's locals.
+    for frame in state.stack() {
+        let env = Env::new(game, state, &state.locals()[frame.base as usize..]);
+        for stmt in &game.blocks[frame.block.index()] {
+            let e = match &stmt.kind {
+                StmtKind::If { cond, .. } | StmtKind::While { cond, .. } => cond,
+                StmtKind::Assign { value, .. } => value,
+                _ => continue,
+            };
+            if compiled.index.contains_key(&(e as *const Expr)) {
+                compiled.compare(e, &env);
+                compared += 1;
+            }
+        }
+    }
     let base = state.stack().last().map_or(0, |f| f.base as usize);
     let env = Env::new(game, state, &state.locals()[base..]);
-    let mut compared = 0;
-    let mut check = |condition: &Expr, env: &Env| {
-        let walker = condition.bool(env);
-        let compiled = code.bool(index[&(condition as *const Expr)], env);
-        match (&walker, &compiled) {
-            (Ok(a), Ok(b)) => assert_eq!(a, b, "{condition:?}"),
-            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
-            _ => panic!("walker {walker:?}, compiled {compiled:?}: {condition:?}"),
-        }
-        compared += 1;
-    };
     for group in &choose.groups {
         let conditions: Vec<&Expr> = group
             .condition
@@ -69,12 +125,20 @@ fn compare_at_decision(
             .chain(group.by_row.iter().flat_map(|b| b.conditions.iter()))
             .collect();
         match group.bindings.as_slice() {
-            [] => conditions.iter().for_each(|c| check(c, &env)),
+            [] => {
+                for c in &conditions {
+                    compiled.compare(c, &env);
+                    compared += 1;
+                }
+            }
             [(slot, list)] => {
                 // A list that cannot be read here is the walker's error, not the code's.
                 let _ = list.each(&env, |item| {
                     let bound = env.with_bound(*slot, item);
-                    conditions.iter().for_each(|c| check(c, &bound));
+                    for c in &conditions {
+                        compiled.compare(c, &bound);
+                        compared += 1;
+                    }
                     Ok(ControlFlow::Continue(()))
                 });
             }
@@ -85,19 +149,16 @@ fn compare_at_decision(
     compared
 }
 
-/// Seeded random games of `ruleset` with `players`, compared at every decision.
-fn check(ruleset: &str, players: usize, games: u64) {
-    let game = load_ruleset(ruleset);
-    let (code, index) = compile_conditions(&game);
-    assert!(!index.is_empty(), "{ruleset} has option conditions");
-    let nodes = code.nodes();
-    assert!(
-        nodes.compiled > 0,
-        "{ruleset}: nothing compiled ({nodes:?})"
-    );
+/// Seeded random games of `game` with `players`, compared at every decision; returns
+/// how many evaluations were compared. A runtime error ends a game (generated rulesets
+/// may divide by zero): the comparisons before it stand.
+fn compare_games(game: &Game, players: usize, seeds: std::ops::Range<u64>) -> usize {
+    let compiled = Compiled::of(game);
     let mut compared = 0;
-    for seed in 0..games {
-        let mut state = game.start(names(players)).expect("start");
+    for seed in seeds {
+        let Ok(mut state) = game.start(names(players)) else {
+            continue;
+        };
         let mut agents: Vec<RandomAgent> = (0..players)
             .map(|p| RandomAgent::new(GameRng::derived(seed, p as u64 + 1)))
             .collect();
@@ -106,21 +167,27 @@ fn check(ruleset: &str, players: usize, games: u64) {
             let choice = match game.status(&state) {
                 Status::Over(_) => break,
                 Status::Decision { player, .. } => {
-                    compared += compare_at_decision(&game, &state, &code, &index);
+                    compared += compare_at_decision(game, &state, &compiled);
                     let view = game.view(&state).expect("a view");
                     Choice::Option(agents[player as usize].decide(&view).expect("a choice"))
                 }
                 Status::Chance(c) => runner::sample_chance(&state, c, &mut rng),
             };
-            game.apply(&mut state, choice, &mut Journal::off())
-                .expect("the step applies");
+            if game.apply(&mut state, choice, &mut Journal::off()).is_err() {
+                break;
+            }
         }
     }
+    compared
+}
+
+fn check(ruleset: &str, players: usize, games: u64) {
+    let game = load_ruleset(ruleset);
+    let compared = compare_games(&game, players, 0..games);
     assert!(
         compared > 100,
         "{ruleset}: only {compared} evaluations compared"
     );
-    eprintln!("{ruleset} {players}p: {compared} evaluations compared, {nodes:?}");
 }
 
 #[test]
@@ -134,7 +201,10 @@ fn way_out_west() {
     check("way-out-west", 5, 5);
 }
 
-// Circle the Wagons has no option condition: its options are placements, listed.
+#[test]
+fn circle_the_wagons() {
+    check("circle-the-wagons", 2, 5);
+}
 
 #[test]
 fn gold_west() {
@@ -146,11 +216,44 @@ fn grand_junction() {
     check("grand-junction", 7, 3);
 }
 
-/// What an expression gives.
-#[derive(Clone, Copy)]
-enum Want {
-    Number,
-    Truth,
+/// Rulesets of the fuzzing grammar: 200 here, `FRONTIER_ENGINE_CASES=N cargo test
+/// --release -p frontier-engine -- --ignored` for more.
+#[test]
+fn generated_rulesets() {
+    generated(0..200);
+}
+
+#[test]
+#[ignore]
+fn generated_rulesets_campaign() {
+    let n = std::env::var("FRONTIER_ENGINE_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(100_000);
+    generated(0..n);
+}
+
+fn generated(seeds: std::ops::Range<u64>) {
+    let n = seeds.end - seeds.start;
+    let mut compared = 0;
+    for seed in seeds {
+        let text = generate::ruleset(seed);
+        let game = load(&text_source("fuzz", "ruleset.yaml", text.clone()), &resolve)
+            .unwrap_or_else(|e| panic!("a generated ruleset does not load:\n{e}\n{text}"));
+        let players = game.meta.min_players as usize;
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            compare_games(&game, players, seed..seed + 1)
+        }));
+        match result {
+            Ok(c) => compared += c,
+            Err(_) => panic!("generated ruleset {seed} differs (see above):\n{text}"),
+        }
+    }
+    // The grammar must keep writing games with decisions, or this compares nothing.
+    assert!(
+        compared > 10 * n as usize,
+        "only {compared} evaluations in {n} rulesets"
+    );
 }
 
 /// `source` (an expression of Go West, players' names bound) evaluated compiled, at the

@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod generate;
 pub mod playouts;
 
 use frontier_interpreter::agent::{Agent, RandomAgent};
