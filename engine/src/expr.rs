@@ -7,6 +7,7 @@
 //! seat or row is its code, none is -1.
 
 use std::fmt;
+use std::mem::ManuallyDrop;
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
@@ -18,33 +19,85 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, FuncId, Linkage, Module};
 use frontier_interpreter::eval::{Env, Result};
-use frontier_interpreter::ir::{ArithOp, CmpOp, Code, Expr, Key};
-use frontier_interpreter::Value;
+use frontier_interpreter::id::TableId;
+use frontier_interpreter::ir::{ArithOp, CmpOp, Code, Expr, Key, Slot};
+use frontier_interpreter::value::{decode_element, Element};
+use frontier_interpreter::{State, Value};
 
 /// What compiled code reads: the state's numbers, and the environment the walker needs
 /// for the nodes it evaluates. The layout is read by the generated code (`repr(C)`).
 #[repr(C)]
-struct Ctx<'a> {
-    ints: *const i64,
-    ints_len: u64,
-    env: *const Env<'a>,
+pub(crate) struct Ctx<'a> {
+    pub ints: *const i64,
+    pub ints_len: u64,
+    pub env: *const Env<'a>,
+    /// The local an option's element is bound to while its condition is evaluated
+    /// (-1: none), the element's code, and what it is (-1: a seat; a table's number: a
+    /// row of it). Compiled code writes them; the walker's nodes read the binding.
+    pub bound_slot: i64,
+    pub bound_code: i64,
+    pub bound_kind: i64,
+    /// Where an option listing puts the options.
+    pub options: *mut Vec<(u16, Value)>,
+    pub state: *const State,
 }
 const CTX_INTS: i32 = 0;
 const CTX_INTS_LEN: i32 = 8;
+pub(crate) const CTX_BOUND_SLOT: i32 = 24;
+pub(crate) const CTX_BOUND_CODE: i32 = 32;
+pub(crate) const CTX_BOUND_KIND: i32 = 40;
+
+impl<'a> Ctx<'a> {
+    pub(crate) fn new(env: &Env<'a>) -> Ctx<'a> {
+        let ints = env.state.ints();
+        Ctx {
+            ints: ints.as_ptr(),
+            ints_len: ints.len() as u64,
+            env,
+            bound_slot: -1,
+            bound_code: -1,
+            bound_kind: -1,
+            options: std::ptr::null_mut(),
+            state: env.state,
+        }
+    }
+
+    /// The element bound by an option listing, if any, as the walker holds it.
+    pub(crate) fn bound(&self) -> Option<(Slot, Value)> {
+        let slot = usize::try_from(self.bound_slot).ok()?;
+        let code = self.bound_code as u16;
+        let value = match usize::try_from(self.bound_kind) {
+            Ok(t) => decode_element(Element::Row(TableId::at(t)), code),
+            Err(_) => decode_element(Element::Player, code),
+        };
+        Some((Slot::at(slot), value))
+    }
+}
+
+/// Calls `f` with the environment the walker's nodes read: the caller's, with an option's
+/// element bound when a listing has bound one.
+pub(crate) fn with_env<T>(cx: &Ctx, f: impl FnOnce(&Env) -> T) -> T {
+    // SAFETY: `cx.env` is the environment of the evaluation running, alive for it.
+    let env = unsafe { &*cx.env };
+    match cx.bound() {
+        Some((slot, value)) => f(&env.with_bound(slot, &value)),
+        None => f(env),
+    }
+}
 
 /// The status of a finished evaluation.
-const DONE: i64 = 0;
+pub(crate) const DONE: i64 = 0;
 /// The walker is to evaluate the expression (it reports an error there).
-const WALKER: i64 = 1;
+pub(crate) const WALKER: i64 = 1;
 
-type Entry = unsafe extern "C" fn(*const Ctx, *mut i64) -> i64;
+type Entry = unsafe extern "C" fn(*mut Ctx, *mut i64) -> i64;
 /// A walker evaluation called from compiled code: (ctx, node, out) -> status.
 type Helper = unsafe extern "C" fn(*const Ctx, *const Expr, *mut i64) -> i64;
 
 /// Why a set of expressions could not be compiled (the platform has no code generator,
 /// or Cranelift refused a function).
 #[derive(Debug)]
-pub struct CompileError(String);
+pub struct CompileError(pub(crate) String);
 
 impl fmt::Display for CompileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -54,7 +107,7 @@ impl fmt::Display for CompileError {
 
 impl std::error::Error for CompileError {}
 
-fn error(e: impl fmt::Display) -> CompileError {
+pub(crate) fn error(e: impl fmt::Display) -> CompileError {
     CompileError(e.to_string())
 }
 
@@ -65,19 +118,78 @@ enum Kind {
     Bool,
 }
 
-/// Compiles expressions of one loaded game; [`ExprCompiler::finish`] gives the code.
-pub struct ExprCompiler<'g> {
-    module: JITModule,
-    builder: FunctionBuilderContext,
-    functions: Vec<(FuncId, &'g Expr, Kind)>,
-    /// Constant columns read as numbers, one per compiled column read: compiled code
-    /// holds their addresses.
-    columns: Vec<Box<[i64]>>,
+/// The code generator and what the generated code points at, kept as long as the code.
+pub(crate) struct Backend<'g> {
+    /// Freed with its code's memory when the backend is dropped.
+    pub module: ManuallyDrop<JITModule>,
+    /// Constant columns read as numbers, and other constant tables of numbers compiled
+    /// code reads: it holds their addresses.
+    pub columns: Vec<Box<[i64]>>,
     /// Nodes made for the walker to evaluate (a key's read), which compiled code points
     /// at: boxed, so that they stay where they are when the list grows.
     #[allow(clippy::vec_box)]
-    owned: Vec<Box<Expr>>,
-    nodes: NodeCount,
+    pub owned: Vec<Box<Expr>>,
+    /// Constant lists of element codes that listings read.
+    pub constants: Vec<Box<[u16]>>,
+    pub nodes: NodeCount,
+    /// Functions declared, for their names.
+    pub count: usize,
+    /// The nodes of the game's IR the code points at.
+    _game: std::marker::PhantomData<&'g Expr>,
+}
+
+impl Backend<'_> {
+    /// A code generator for the machine this runs on.
+    pub fn new() -> std::result::Result<Self, CompileError> {
+        let mut flags = settings::builder();
+        flags.set("opt_level", "speed").map_err(error)?;
+        let isa = cranelift_native::builder()
+            .map_err(error)?
+            .finish(settings::Flags::new(flags))
+            .map_err(error)?;
+        Ok(Backend {
+            module: ManuallyDrop::new(JITModule::new(JITBuilder::with_isa(
+                isa,
+                default_libcall_names(),
+            ))),
+            columns: Vec::new(),
+            owned: Vec::new(),
+            constants: Vec::new(),
+            nodes: NodeCount::default(),
+            count: 0,
+            _game: std::marker::PhantomData,
+        })
+    }
+
+    /// Makes the machine code of every function defined.
+    pub fn finalize(&mut self) -> std::result::Result<(), CompileError> {
+        self.module.finalize_definitions().map_err(error)
+    }
+
+    /// The address of function `id`'s code (after [`Backend::finalize`]).
+    pub fn entry(&self, id: FuncId) -> *const u8 {
+        self.module.get_finalized_function(id)
+    }
+
+    pub fn nodes(&self) -> NodeCount {
+        self.nodes
+    }
+}
+
+impl Drop for Backend<'_> {
+    fn drop(&mut self) {
+        // SAFETY: the module is taken once, here, and not used afterwards; the code's
+        // owner (a compiled set, or a compiler that did not finish) is being dropped, so
+        // nothing calls the code any more.
+        unsafe { ManuallyDrop::take(&mut self.module).free_memory() };
+    }
+}
+
+/// Compiles expressions of one loaded game; [`ExprCompiler::finish`] gives the code.
+pub struct ExprCompiler<'g> {
+    backend: Backend<'g>,
+    builder: FunctionBuilderContext,
+    functions: Vec<(FuncId, &'g Expr, Kind)>,
 }
 
 /// How many nodes were compiled, and how many are left to the walker.
@@ -89,30 +201,19 @@ pub struct NodeCount {
 
 /// The compiled expressions, in the order they were added: each evaluated by number.
 pub struct CompiledExpr<'g> {
-    module: Option<JITModule>,
     entries: Vec<(Entry, &'g Expr, Kind)>,
-    _columns: Vec<Box<[i64]>>,
-    #[allow(clippy::vec_box)]
-    _owned: Vec<Box<Expr>>,
     nodes: NodeCount,
+    // Declared last: the code is freed after nothing can call it.
+    _backend: Backend<'g>,
 }
 
 impl<'g> ExprCompiler<'g> {
     /// A compiler for the machine this runs on.
     pub fn new() -> std::result::Result<Self, CompileError> {
-        let mut flags = settings::builder();
-        flags.set("opt_level", "speed").map_err(error)?;
-        let isa = cranelift_native::builder()
-            .map_err(error)?
-            .finish(settings::Flags::new(flags))
-            .map_err(error)?;
         Ok(ExprCompiler {
-            module: JITModule::new(JITBuilder::with_isa(isa, default_libcall_names())),
+            backend: Backend::new()?,
             builder: FunctionBuilderContext::new(),
             functions: Vec::new(),
-            columns: Vec::new(),
-            owned: Vec::new(),
-            nodes: NodeCount::default(),
         })
     }
 
@@ -127,13 +228,15 @@ impl<'g> ExprCompiler<'g> {
     }
 
     fn add(&mut self, expr: &'g Expr, kind: Kind) -> std::result::Result<usize, CompileError> {
-        let ptr = self.module.target_config().pointer_type();
-        let mut ctx = self.module.make_context();
+        let backend = &mut self.backend;
+        let ptr = backend.module.target_config().pointer_type();
+        let mut ctx = backend.module.make_context();
         ctx.func.signature.params.push(AbiParam::new(ptr));
         ctx.func.signature.params.push(AbiParam::new(ptr));
         ctx.func.signature.returns.push(AbiParam::new(types::I64));
-        let name = format!("expr{}", self.functions.len());
-        let id = self
+        let name = format!("expr{}", backend.count);
+        backend.count += 1;
+        let id = backend
             .module
             .declare_function(&name, Linkage::Local, &ctx.func.signature)
             .map_err(error)?;
@@ -150,9 +253,10 @@ impl<'g> ExprCompiler<'g> {
                 cx,
                 ptr,
                 walker,
-                columns: &mut self.columns,
-                owned: &mut self.owned,
-                nodes: &mut self.nodes,
+                bound: None,
+                columns: &mut backend.columns,
+                owned: &mut backend.owned,
+                nodes: &mut backend.nodes,
             };
             let v = match kind {
                 Kind::Int => gen.int(expr),
@@ -168,20 +272,23 @@ impl<'g> ExprCompiler<'g> {
             b.ins().return_(&[status]);
             gen.b.finalize();
         }
-        self.module.define_function(id, &mut ctx).map_err(error)?;
-        self.module.clear_context(&mut ctx);
+        backend
+            .module
+            .define_function(id, &mut ctx)
+            .map_err(error)?;
+        backend.module.clear_context(&mut ctx);
         self.functions.push((id, expr, kind));
         Ok(self.functions.len() - 1)
     }
 
     /// The machine code of every expression added.
     pub fn finish(mut self) -> std::result::Result<CompiledExpr<'g>, CompileError> {
-        self.module.finalize_definitions().map_err(error)?;
+        self.backend.finalize()?;
         let entries = self
             .functions
             .iter()
             .map(|&(id, expr, kind)| {
-                let code = self.module.get_finalized_function(id);
+                let code = self.backend.entry(id);
                 // SAFETY: the function was defined with the signature `Entry` spells:
                 // two pointers in, one 64-bit integer out, the platform's convention.
                 let entry = unsafe { std::mem::transmute::<*const u8, Entry>(code) };
@@ -189,11 +296,9 @@ impl<'g> ExprCompiler<'g> {
             })
             .collect();
         Ok(CompiledExpr {
-            module: Some(self.module),
             entries,
-            _columns: self.columns,
-            _owned: self.owned,
-            nodes: self.nodes,
+            nodes: self.backend.nodes,
+            _backend: self.backend,
         })
     }
 }
@@ -225,49 +330,38 @@ impl CompiledExpr<'_> {
     }
 }
 
-impl Drop for CompiledExpr<'_> {
-    fn drop(&mut self) {
-        if let Some(module) = self.module.take() {
-            // SAFETY: the entries die with `self`: nothing calls the code afterwards.
-            unsafe { module.free_memory() };
-        }
-    }
-}
-
 /// Runs compiled code; `None` when the walker is to evaluate the expression.
 fn run(entry: Entry, env: &Env) -> Option<i64> {
-    let ints = env.state.ints();
-    let cx = Ctx {
-        ints: ints.as_ptr(),
-        ints_len: ints.len() as u64,
-        env,
-    };
+    let mut cx = Ctx::new(env);
     let mut out = 0i64;
     // SAFETY: the code reads `cx` and the numbers it points at, within `ints_len`
     // (every read is checked), and writes `out`; helpers it calls get `cx` back.
-    let status = unsafe { entry(&cx, &mut out) };
+    let status = unsafe { entry(&mut cx, &mut out) };
     (status == DONE).then_some(out)
 }
 
 /// The walker's value of a number-typed node.
 unsafe extern "C" fn walker_int(cx: *const Ctx, expr: *const Expr, out: *mut i64) -> i64 {
     // SAFETY: compiled code passes its own `cx` (alive for the call) and a node of the
-    // game it was compiled from (alive as long as the code, by `CompiledExpr`'s lifetime).
-    let (env, expr) = unsafe { (&*(*cx).env, &*expr) };
-    walker_result(expr.int(env), out)
+    // game it was compiled from (alive as long as the code, by its owner's lifetime).
+    let (cx, expr) = unsafe { (&*cx, &*expr) };
+    walker_result(with_env(cx, |env| expr.int(env)), out)
 }
 
 unsafe extern "C" fn walker_bool(cx: *const Ctx, expr: *const Expr, out: *mut i64) -> i64 {
     // SAFETY: as in `walker_int`.
-    let (env, expr) = unsafe { (&*(*cx).env, &*expr) };
-    walker_result(expr.bool(env).map(i64::from), out)
+    let (cx, expr) = unsafe { (&*cx, &*expr) };
+    walker_result(with_env(cx, |env| expr.bool(env).map(i64::from)), out)
 }
 
 /// The walker's code of the seat or row a node stands for (-1 for none).
 unsafe extern "C" fn walker_code(cx: *const Ctx, expr: *const Expr, out: *mut i64) -> i64 {
     // SAFETY: as in `walker_int`.
-    let (env, expr) = unsafe { (&*(*cx).env, &*expr) };
-    walker_result(expr.code(env).map(|c| c.map_or(-1, i64::from)), out)
+    let (cx, expr) = unsafe { (&*cx, &*expr) };
+    walker_result(
+        with_env(cx, |env| expr.code(env).map(|c| c.map_or(-1, i64::from))),
+        out,
+    )
 }
 
 fn walker_result(r: Result<i64>, out: *mut i64) -> i64 {
@@ -282,20 +376,22 @@ fn walker_result(r: Result<i64>, out: *mut i64) -> i64 {
 }
 
 /// The generation of one function.
-struct Gen<'a, 'b> {
-    b: FunctionBuilder<'a>,
-    cx: Reg,
-    ptr: types::Type,
+pub(crate) struct Gen<'a, 'b> {
+    pub b: FunctionBuilder<'a>,
+    pub cx: Reg,
+    pub ptr: types::Type,
     /// The block that returns [`WALKER`].
-    walker: Block,
-    columns: &'b mut Vec<Box<[i64]>>,
+    pub walker: Block,
+    /// The local an option's element is bound to, and the register holding its code.
+    pub bound: Option<(Slot, Reg)>,
+    pub columns: &'b mut Vec<Box<[i64]>>,
     #[allow(clippy::vec_box)]
-    owned: &'b mut Vec<Box<Expr>>,
-    nodes: &'b mut NodeCount,
+    pub owned: &'b mut Vec<Box<Expr>>,
+    pub nodes: &'b mut NodeCount,
 }
 
 impl Gen<'_, '_> {
-    fn int(&mut self, e: &Expr) -> Reg {
+    pub fn int(&mut self, e: &Expr) -> Reg {
         self.nodes.compiled += 1;
         match e {
             Expr::Const(Value::Int(n)) => self.b.ins().iconst(types::I64, *n),
@@ -349,7 +445,7 @@ impl Gen<'_, '_> {
         }
     }
 
-    fn bool(&mut self, e: &Expr) -> Reg {
+    pub fn bool(&mut self, e: &Expr) -> Reg {
         self.nodes.compiled += 1;
         let flag = match e {
             Expr::Const(Value::Bool(v)) => return self.b.ins().iconst(types::I64, *v as i64),
@@ -436,7 +532,12 @@ impl Gen<'_, '_> {
     }
 
     /// The code of the seat or row `e` stands for, -1 for none.
-    fn code(&mut self, e: &Expr) -> Reg {
+    pub fn code(&mut self, e: &Expr) -> Reg {
+        if let (Expr::Local(slot), Some((bound, code))) = (e, self.bound) {
+            if *slot == bound {
+                return code;
+            }
+        }
         match e {
             Expr::Const(Value::None) => self.b.ins().iconst(types::I64, -1),
             Expr::Const(Value::Player(p)) => self.b.ins().iconst(types::I64, *p as i64),
@@ -470,6 +571,12 @@ impl Gen<'_, '_> {
 
     /// The code a key holds; none goes to the walker (it is an error where a key indexes).
     fn key(&mut self, key: Key) -> Reg {
+        if let (Key::Local(slot), Some((bound, code))) = (key, self.bound) {
+            // An option's element is never none.
+            if slot == bound {
+                return code;
+            }
+        }
         let code = match key {
             Key::Var(slot) => {
                 let i = self.b.ins().iconst(types::I64, slot.index() as i64);
@@ -516,7 +623,7 @@ impl Gen<'_, '_> {
     }
 
     /// `ints[i]`, checked against the state's length.
-    fn load_int(&mut self, i: Reg) -> Reg {
+    pub fn load_int(&mut self, i: Reg) -> Reg {
         let len = self
             .b
             .ins()
@@ -533,7 +640,7 @@ impl Gen<'_, '_> {
     }
 
     /// Goes to the walker when `flag` holds.
-    fn bail_if(&mut self, flag: Reg) {
+    pub fn bail_if(&mut self, flag: Reg) {
         let go_on = self.b.create_block();
         self.b.ins().brif(flag, self.walker, &[], go_on, &[]);
         self.b.switch_to_block(go_on);
@@ -541,7 +648,7 @@ impl Gen<'_, '_> {
     }
 
     /// `if c then (then) else (otherwise)`, each side generated in its own block.
-    fn select(
+    pub fn select(
         &mut self,
         c: Reg,
         then: impl FnOnce(&mut Self) -> Reg,
@@ -575,7 +682,7 @@ impl Gen<'_, '_> {
         }
     }
 
-    fn call_walker(&mut self, helper: Helper, e: *const Expr) -> Reg {
+    pub fn call_walker(&mut self, helper: Helper, e: *const Expr) -> Reg {
         self.nodes.walker += 1;
         let mut sig = Signature::new(self.b.func.signature.call_conv);
         for _ in 0..3 {

@@ -16,5 +16,7 @@
 //! state and change nothing, so evaluating one again gives the same result.
 
 mod expr;
+mod options;
 
-pub use expr::{CompileError, CompiledExpr, ExprCompiler};
+pub use expr::{CompileError, CompiledExpr, ExprCompiler, NodeCount};
+pub use options::CompiledGame;

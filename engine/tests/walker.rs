@@ -9,13 +9,15 @@
 use std::collections::HashMap;
 use std::ops::ControlFlow;
 
-use frontier_engine::{CompiledExpr, ExprCompiler};
+use frontier_engine::{CompiledExpr, CompiledGame, ExprCompiler};
 use frontier_interpreter::agent::{Agent, RandomAgent};
 use frontier_interpreter::eval::Env;
 use frontier_interpreter::ir::Expr;
 use frontier_interpreter::model::{Place, StmtKind};
 use frontier_interpreter::value::Type;
-use frontier_interpreter::{load, runner, Choice, Game, GameRng, Journal, Pending, State, Status};
+use frontier_interpreter::{
+    load, runner, Choice, CompiledCode, Game, GameRng, Journal, Pending, State, Status,
+};
 use frontier_tests::{generate, load_ruleset, names, resolve, text_source};
 
 /// What an expression gives.
@@ -154,11 +156,14 @@ fn compare_at_decision(game: &Game, state: &State, compiled: &Compiled) -> usize
 /// may divide by zero): the comparisons before it stand.
 fn compare_games(game: &Game, players: usize, seeds: std::ops::Range<u64>) -> usize {
     let compiled = Compiled::of(game);
+    let listings = CompiledGame::new(game).expect("the listings compile");
     let mut compared = 0;
     for seed in seeds {
         let Ok(mut state) = game.start(names(players)) else {
             continue;
         };
+        // The same game stepped with the compiled listings: every state the same.
+        let mut twin = state.clone();
         let mut agents: Vec<RandomAgent> = (0..players)
             .map(|p| RandomAgent::new(GameRng::derived(seed, p as u64 + 1)))
             .collect();
@@ -168,22 +173,64 @@ fn compare_games(game: &Game, players: usize, seeds: std::ops::Range<u64>) -> us
                 Status::Over(_) => break,
                 Status::Decision { player, .. } => {
                     compared += compare_at_decision(game, &state, &compiled);
+                    compared += compare_listing(game, &state, &listings);
                     let view = game.view(&state).expect("a view");
                     Choice::Option(agents[player as usize].decide(&view).expect("a choice"))
                 }
                 Status::Chance(c) => runner::sample_chance(&state, c, &mut rng),
             };
-            if game.apply(&mut state, choice, &mut Journal::off()).is_err() {
-                break;
+            let walked = game.apply(&mut state, choice.clone(), &mut Journal::off());
+            let run = game.apply_with(&mut twin, choice, &mut Journal::off(), &listings);
+            match (walked, run) {
+                (Ok(()), Ok(())) => assert!(state == twin, "seed {seed}: the states differ"),
+                (Err(a), Err(b)) => {
+                    assert_eq!(a.to_string(), b.to_string());
+                    break;
+                }
+                (a, b) => panic!("seed {seed}: walker {a:?}, compiled listings {b:?}"),
             }
         }
     }
     compared
 }
 
+/// The pending decision's options listed by the compiled code (when it lists it) against
+/// the walker's; 1 when compared.
+fn compare_listing(game: &Game, state: &State, listings: &CompiledGame) -> usize {
+    let Pending::Decision {
+        block, pc, options, ..
+    } = state.pending()
+    else {
+        return 0;
+    };
+    let base = state.stack().last().map_or(0, |f| f.base as usize);
+    let env = Env::new(game, state, &state.locals()[base..]);
+    let mut listed = Vec::new();
+    match listings.list_options((*block, *pc), &env, &mut listed) {
+        Some(Ok(())) => {
+            assert_eq!(&listed, options, "the options at {block:?}/{pc}");
+            LISTED.with(|l| l.set(l.get() + 1));
+            1
+        }
+        Some(Err(e)) => panic!("a compiled listing reported {e}, where the walker listed"),
+        None => 0,
+    }
+}
+
+thread_local! {
+    /// Decisions of this thread's games whose options the compiled code listed.
+    static LISTED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 fn check(ruleset: &str, players: usize, games: u64) {
     let game = load_ruleset(ruleset);
+    LISTED.with(|l| l.set(0));
     let compared = compare_games(&game, players, 0..games);
+    // Every shipped ruleset has decisions whose listing compiles.
+    assert!(
+        LISTED.with(|l| l.get()) > 0,
+        "{ruleset}: no compiled listing ran"
+    );
     assert!(
         compared > 100,
         "{ruleset}: only {compared} evaluations compared"

@@ -4,7 +4,7 @@
 use super::chance::is_reordering;
 use super::decide::recycle_options;
 use super::unfit_state;
-use super::{ApplyError, Choice, Frame, FrameKind, Journal, Pending, State};
+use super::{ApplyError, Choice, CompiledCode, Frame, FrameKind, Journal, Pending, State};
 use crate::eval::RuntimeError;
 use crate::model::{BlockId, Game, StmtKind};
 use crate::value::Value;
@@ -18,6 +18,28 @@ impl Game {
         state: &mut State,
         choice: Choice,
         journal: &mut Journal,
+    ) -> Result<(), ApplyError> {
+        self.resume(state, choice, journal, None)
+    }
+
+    /// [`Game::apply`], running `code` (compiled from this game) where it runs a part of
+    /// the game in place of the walker. The step is the same.
+    pub fn apply_with(
+        &self,
+        state: &mut State,
+        choice: Choice,
+        journal: &mut Journal,
+        code: &dyn CompiledCode,
+    ) -> Result<(), ApplyError> {
+        self.resume(state, choice, journal, Some(code))
+    }
+
+    fn resume(
+        &self,
+        state: &mut State,
+        choice: Choice,
+        journal: &mut Journal,
+        code: Option<&dyn CompiledCode>,
     ) -> Result<(), ApplyError> {
         match (&state.pending, choice) {
             (
@@ -82,7 +104,7 @@ impl Game {
             recycle_options(options);
         }
         state.steps += 1;
-        self.run(state, journal)?;
+        self.run(state, journal, code)?;
         // Debug builds (the test suite) check the ruleset's conserved totals after every
         // step; release builds trust them.
         if cfg!(debug_assertions) && !self.conserve.is_empty() {

@@ -5,7 +5,7 @@
 use super::unfit_state;
 use std::sync::Arc;
 
-use super::{Pending, State};
+use super::{CompiledCode, Pending, State};
 use crate::eval::{Env, RuntimeError};
 use crate::model::{BlockId, Choose, Game, OptionGroup, Slot, StmtKind};
 use crate::value::Value;
@@ -21,6 +21,7 @@ impl Game {
         base: usize,
         (block, pc): (BlockId, u32),
         choose: &Choose,
+        code: Option<&dyn CompiledCode>,
     ) -> Result<(), RuntimeError> {
         let env = self.frame_env(state, base);
         let player = match choose.who.eval(&env)? {
@@ -32,7 +33,11 @@ impl Game {
                 )))
             }
         };
-        let options = self.enumerate_options(choose, &env)?;
+        let mut options = spare_options();
+        match code.and_then(|code| code.list_options((block, pc), &env, &mut options)) {
+            Some(listed) => listed?,
+            None => self.enumerate_options(choose, &env, &mut options)?,
+        }
         if options.is_empty() {
             let prompt = choose.prompt.render(&env).unwrap_or_default();
             return Err(RuntimeError::new(format!(
@@ -49,17 +54,18 @@ impl Game {
         Ok(())
     }
 
-    /// The options of a decision, in the order the ruleset lists them.
+    /// Lists the options of a decision into `options` (empty), in the order the ruleset
+    /// lists them.
     fn enumerate_options(
         &self,
         choose: &crate::model::Choose,
         env: &Env,
-    ) -> Result<Vec<(u16, Value)>, RuntimeError> {
+        options: &mut Vec<(u16, Value)>,
+    ) -> Result<(), RuntimeError> {
         // The state stays as it is while the options are listed: a function without
         // parameters that several options' conditions call is computed once.
         let memo = crate::eval::Memo::default();
         let env = &env.with_memo(&memo);
-        let mut options = spare_options();
         for (g, group) in choose.groups.iter().enumerate() {
             let g = g as u16;
             match group.bindings.as_slice() {
@@ -133,12 +139,12 @@ impl Game {
                         bindings,
                         &mut scratch,
                         &mut Vec::new(),
-                        &mut options,
+                        options,
                     )?;
                 }
             }
         }
-        Ok(options)
+        Ok(())
     }
 
     /// The options of a group with several `for:` lists: one per combination, the first

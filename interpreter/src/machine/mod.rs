@@ -12,6 +12,7 @@
 mod apply;
 mod award;
 mod chance;
+mod compiled;
 mod decide;
 mod flow;
 mod journal;
@@ -29,6 +30,7 @@ pub use crate::state::{
     Chance, ChancePoint, Choice, Frame, FrameKind, Outcome, Pending, State, Status,
 };
 use crate::value::{Type, Value};
+pub use compiled::CompiledCode;
 pub use journal::{Journal, MAX_LOG_BYTES};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,7 +82,7 @@ impl Game {
         // Setup and play are entered here, not called: their own rule: is covered now.
         journal.cover(&self.procedures[self.setup.index()].rule);
         journal.cover(&self.procedures[self.play.index()].rule);
-        self.run(&mut state, journal)?;
+        self.run(&mut state, journal, None)?;
         Ok(state)
     }
 

@@ -3,7 +3,7 @@
 //! line; every other statement is dispatched out of line to the file of its kind.
 
 use super::store::checked_add;
-use super::{as_int, ApplyError, Frame, FrameKind, Journal, Outcome, Pending, State};
+use super::{as_int, ApplyError, CompiledCode, Frame, FrameKind, Journal, Outcome, Pending, State};
 use crate::eval::{Env, RuntimeError};
 use crate::model::{AssignMode, BlockId, Game, Place, ProcId, StmtKind};
 use crate::value::{Type, Value};
@@ -32,8 +32,13 @@ impl Game {
         });
     }
 
-    /// Runs until the state is suspended.
-    pub(crate) fn run(&self, state: &mut State, journal: &mut Journal) -> Result<(), ApplyError> {
+    /// Runs until the state is suspended, with `code` where it runs a part of the game.
+    pub(crate) fn run(
+        &self,
+        state: &mut State,
+        journal: &mut Journal,
+        code: Option<&dyn CompiledCode>,
+    ) -> Result<(), ApplyError> {
         let mut steps: u64 = 0;
         while matches!(state.pending, Pending::Running) {
             let Some(frame) = state.stack.last_mut() else {
@@ -50,7 +55,7 @@ impl Game {
                 if steps > self.limits.statements_between_steps {
                     return Err(self.endless(&stmt.origin).into());
                 }
-                self.exec(state, block_id, pc, journal)
+                self.exec(state, block_id, pc, journal, code)
                     .map_err(|e| e.at(&self.location(&stmt.origin)))?;
             } else {
                 self.end_of_block(state)?;
@@ -126,6 +131,7 @@ impl Game {
         block: BlockId,
         pc: u32,
         journal: &mut Journal,
+        code: Option<&dyn CompiledCode>,
     ) -> Result<(), RuntimeError> {
         let stmt = &self.blocks[block.index()][pc as usize];
         let base = self.top_base(state);
@@ -233,7 +239,9 @@ impl Game {
             | StmtKind::Return(_)
             | StmtKind::Log(_)
             | StmtKind::EndGame
-            | StmtKind::Award(_) => self.exec_rest(state, stmt, block, pc, base, journal)?,
+            | StmtKind::Award(_) => {
+                self.exec_rest(state, stmt, (block, pc), base, journal, code)?
+            }
         }
         Ok(())
     }
@@ -245,10 +253,10 @@ impl Game {
         &self,
         state: &mut State,
         stmt: &crate::model::Stmt,
-        block: BlockId,
-        pc: u32,
+        (block, pc): (BlockId, u32),
         base: usize,
         journal: &mut Journal,
+        code: Option<&dyn CompiledCode>,
     ) -> Result<(), RuntimeError> {
         match &stmt.kind {
             // `exec` runs these itself and hands every other statement here.
@@ -280,7 +288,9 @@ impl Game {
                 self.enter_up_to(state, base, (block, pc), count, body)?
             }
             StmtKind::EndLoop => self.end_loop(state)?,
-            StmtKind::Choose(choose) => self.pose_decision(state, base, (block, pc), choose)?,
+            StmtKind::Choose(choose) => {
+                self.pose_decision(state, base, (block, pc), choose, code)?
+            }
             StmtKind::Random {
                 slot,
                 outcomes,

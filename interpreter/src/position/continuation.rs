@@ -49,12 +49,12 @@ impl Game {
                     .checked_sub(1)
                     .ok_or("continuation: bad position")?;
                 state.pending = Pending::Running;
-                self.run(state, &mut Journal::off())
+                self.run(state, &mut Journal::off(), None)
                     .map_err(|e| e.to_string())?;
             }
             Some("over") => {
                 state.pending = Pending::Running;
-                self.run(state, &mut Journal::off())
+                self.run(state, &mut Journal::off(), None)
                     .map_err(|e| e.to_string())?;
             }
             _ => return Err("continuation.pending: expected suspended or over".into()),

@@ -69,7 +69,7 @@ impl Game {
                 self.conserve_elements(&initial_zones, &mut state)?;
                 self.read_seen(top.get("seen"), &mut state)?;
                 self.enter_play(&mut state);
-                self.run(&mut state, &mut Journal::off())
+                self.run(&mut state, &mut Journal::off(), None)
                     .map_err(|e| e.to_string())?;
             }
             Some(c) => {

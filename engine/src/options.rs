@@ -1,0 +1,581 @@
+//! Option listings compiled to machine code: for a `choose`, one function that runs
+//! through its groups in order, reads each `for:` list's elements where they lie (a zone's
+//! codes, the seats, a constant list), binds the element in a register, tests the group's
+//! condition (or the condition the optimizer specialized for the element's row, each
+//! tested once per listing, as the walker remembers them), and appends the options that
+//! hold. The step machine asks for it through [`CompiledCode`].
+//!
+//! The filter of a constant list of rows that the optimizer took apart (`ByRow::filtered`)
+//! is unrolled: for each row, its specialized filter, then its condition, in line.
+//!
+//! A listing the compiler does not cover (a group of several lists, another kind of
+//! list) is left to the walker, whole; so is any listing whose
+//! code stops where the walker would report an error: the walker lists it again from the
+//! start, which gives the same options or the walker's error (listing changes nothing).
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{types, AbiParam, InstBuilder, MemFlags, Signature, Value as Reg};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_module::{FuncId, Linkage, Module};
+use frontier_interpreter::eval::{Env, Memo, RuntimeError};
+use frontier_interpreter::ir::{Expr, ZoneRead};
+use frontier_interpreter::model::{BlockId, ByRow, Choose, FilteredRows, OptionGroup, StmtKind};
+use frontier_interpreter::value::{decode_element, Element};
+use frontier_interpreter::{CompiledCode, Game, Value};
+
+use crate::expr::{
+    error, Backend, CompileError, Ctx, Gen, NodeCount, CTX_BOUND_CODE, CTX_BOUND_KIND,
+    CTX_BOUND_SLOT, DONE,
+};
+
+type Listing = unsafe extern "C" fn(*mut Ctx) -> i64;
+
+/// A game's option listings compiled to machine code, for the step machine
+/// ([`frontier_interpreter::Game::apply_with`]).
+pub struct CompiledGame<'g> {
+    _game: &'g Game,
+    /// By block, by statement: the listing of the `choose` there, when it is compiled.
+    listings: Vec<Vec<Option<Listing>>>,
+    nodes: NodeCount,
+    compiled: usize,
+    chooses: usize,
+    // Declared last: the code is freed after nothing can call it.
+    _backend: Backend<'g>,
+}
+
+/// Where a group's elements come from, when the compiler reads them itself.
+enum Source<'g> {
+    Zone(&'g ZoneRead),
+    Players,
+    /// A constant list of seats or rows of one table: their codes.
+    Constant(Box<[u16]>),
+    /// A filter of a constant list of rows, taken apart by the optimizer.
+    Filtered(&'g FilteredRows),
+}
+
+impl<'g> CompiledGame<'g> {
+    /// Compiles the listings of `game`'s decisions that the compiler covers.
+    pub fn new(game: &'g Game) -> Result<CompiledGame<'g>, CompileError> {
+        let mut backend = Backend::new()?;
+        let mut ids = Vec::new();
+        let mut chooses = 0;
+        for (b, block) in game.blocks.iter().enumerate() {
+            for (pc, stmt) in block.iter().enumerate() {
+                if let StmtKind::Choose(choose) = &stmt.kind {
+                    chooses += 1;
+                    if let Some(plan) = plan(choose) {
+                        ids.push(((b, pc), backend.listing(choose, plan)?));
+                    }
+                }
+            }
+        }
+        backend.finalize()?;
+        let mut listings: Vec<Vec<Option<Listing>>> =
+            game.blocks.iter().map(|b| vec![None; b.len()]).collect();
+        for ((b, pc), id) in &ids {
+            let code = backend.entry(*id);
+            // SAFETY: the listing was defined with the signature `Listing` spells: one
+            // pointer in, one 64-bit integer out, the platform's convention.
+            listings[*b][*pc] = Some(unsafe { std::mem::transmute::<*const u8, Listing>(code) });
+        }
+        Ok(CompiledGame {
+            _game: game,
+            listings,
+            nodes: backend.nodes(),
+            compiled: ids.len(),
+            chooses,
+            _backend: backend,
+        })
+    }
+
+    /// How many decisions have a compiled listing, of how many.
+    pub fn listings(&self) -> (usize, usize) {
+        (self.compiled, self.chooses)
+    }
+
+    /// How many expression nodes were compiled, and how many the walker evaluates.
+    pub fn nodes(&self) -> NodeCount {
+        self.nodes
+    }
+}
+
+// SAFETY: after `new`, nothing changes a `CompiledGame`: its code and the tables it reads
+// are only read, by any number of threads at once (each listing writes only the `Ctx` and
+// the option list of its own call); the code generator it keeps is only dropped.
+unsafe impl Sync for CompiledGame<'_> {}
+
+impl CompiledCode for CompiledGame<'_> {
+    fn list_options(
+        &self,
+        (block, pc): (BlockId, u32),
+        env: &Env,
+        options: &mut Vec<(u16, Value)>,
+    ) -> Option<Result<(), RuntimeError>> {
+        let listing = (*self.listings.get(block.index())?.get(pc as usize)?)?;
+        // As the walker does: functions without parameters computed once per listing.
+        let memo = Memo::default();
+        let env = env.with_memo(&memo);
+        let mut cx = Ctx::new(&env);
+        cx.options = options;
+        // SAFETY: the listing reads `cx`, the state's numbers and zones within their
+        // lengths (every read is checked) and appends to `options` through its helpers.
+        let status = unsafe { listing(&mut cx) };
+        if status == DONE {
+            Some(Ok(()))
+        } else {
+            options.clear();
+            None
+        }
+    }
+}
+
+/// The sources of a `choose`'s groups' lists, when the compiler covers every group.
+fn plan(choose: &Choose) -> Option<Vec<Option<Source<'_>>>> {
+    choose
+        .groups
+        .iter()
+        .map(|group| match group.bindings.as_slice() {
+            [] => Some(None),
+            [(_, list)] => match group.by_row.as_ref().and_then(|b| b.filtered.as_ref()) {
+                Some(filtered) => Some(Some(Source::Filtered(filtered))),
+                None => source(list).map(Some),
+            },
+            _ => None,
+        })
+        .collect()
+}
+
+fn source(list: &Expr) -> Option<Source<'_>> {
+    match list {
+        Expr::Zone(z) if !matches!(z.index.as_deref(), Some(Expr::Pair { .. })) => {
+            Some(Source::Zone(z))
+        }
+        Expr::Players => Some(Source::Players),
+        Expr::Const(Value::List(items)) => {
+            let kind = items.first().map(kind_of)?;
+            items
+                .iter()
+                .map(|v| match v {
+                    Value::Player(p) if kind_of(v) == kind => Some(*p as u16),
+                    Value::Row(_, r) if kind_of(v) == kind => Some(*r),
+                    _ => None,
+                })
+                .collect::<Option<Box<[u16]>>>()
+                .map(Source::Constant)
+        }
+        _ => None,
+    }
+}
+
+/// What an element is, as [`Ctx::bound_kind`] holds it: -1 for a seat, a table's number
+/// for a row of it (-2 for anything else).
+fn kind_of(v: &Value) -> i64 {
+    match v {
+        Value::Player(_) => -1,
+        Value::Row(t, _) => t.index() as i64,
+        _ => -2,
+    }
+}
+
+fn element_kind(of: Element) -> i64 {
+    match of {
+        Element::Player => -1,
+        Element::Row(t) => t.index() as i64,
+    }
+}
+
+impl Backend<'_> {
+    /// Generates the listing of `choose` from its plan.
+    fn listing(
+        &mut self,
+        choose: &Choose,
+        plan: Vec<Option<Source<'_>>>,
+    ) -> Result<FuncId, CompileError> {
+        let ptr = self.module.target_config().pointer_type();
+        let mut ctx = self.module.make_context();
+        ctx.func.signature.params.push(AbiParam::new(ptr));
+        ctx.func.signature.returns.push(AbiParam::new(types::I64));
+        let name = format!("listing{}", self.count);
+        self.count += 1;
+        let id = self
+            .module
+            .declare_function(&name, Linkage::Local, &ctx.func.signature)
+            .map_err(error)?;
+        let mut builder = FunctionBuilderContext::new();
+        {
+            let mut b = FunctionBuilder::new(&mut ctx.func, &mut builder);
+            let entry = b.create_block();
+            b.append_block_params_for_function_params(entry);
+            b.switch_to_block(entry);
+            b.seal_block(entry);
+            let cx = b.block_params(entry)[0];
+            let walker = b.create_block();
+            let mut gen = Gen {
+                b,
+                cx,
+                ptr,
+                walker,
+                bound: None,
+                columns: &mut self.columns,
+                owned: &mut self.owned,
+                nodes: &mut self.nodes,
+            };
+            let mut constants = Vec::new();
+            for (g, (group, source)) in choose.groups.iter().zip(plan).enumerate() {
+                list_group(&mut gen, g as u16, group, source, &mut constants);
+            }
+            self.constants.extend(constants);
+            let b = &mut gen.b;
+            let done = b.ins().iconst(types::I64, DONE);
+            b.ins().return_(&[done]);
+            b.switch_to_block(walker);
+            b.seal_block(walker);
+            let status = b.ins().iconst(types::I64, crate::expr::WALKER);
+            b.ins().return_(&[status]);
+            gen.b.finalize();
+        }
+        self.module.define_function(id, &mut ctx).map_err(error)?;
+        self.module.clear_context(&mut ctx);
+        Ok(id)
+    }
+}
+
+/// The options of group `g`, appended in order.
+fn list_group(
+    gen: &mut Gen,
+    g: u16,
+    group: &OptionGroup,
+    source: Option<Source>,
+    constants: &mut Vec<Box<[u16]>>,
+) {
+    let Some(source) = source else {
+        // A group without a list: one option, if its condition holds.
+        set_bound(gen, -1, -1);
+        let holds = match &group.condition {
+            Some(c) => gen.bool(c),
+            None => gen.b.ins().iconst(types::I64, 1),
+        };
+        if_then(gen, holds, |gen| call_push(gen, push_plain, g));
+        return;
+    };
+    let (slot, _) = &group.bindings[0];
+    if let Source::Filtered(filtered) = source {
+        return list_filtered(gen, g, group, *slot, filtered);
+    }
+    // The elements: where they start, how many, and how wide each is.
+    let (elements, count, kind) = match source {
+        Source::Zone(z) => {
+            let instance = match &z.index {
+                None => gen.b.ins().iconst(types::I64, z.base.index() as i64),
+                Some(index) => {
+                    let i = gen.code(index);
+                    // None, or past the last instance: the walker's error.
+                    let outside =
+                        gen.b
+                            .ins()
+                            .icmp_imm(IntCC::UnsignedGreaterThanOrEqual, i, z.len as i64);
+                    gen.bail_if(outside);
+                    gen.b.ins().iadd_imm(i, z.base.index() as i64)
+                }
+            };
+            let (at, count) = zone_elements(gen, instance);
+            (at, count, element_kind(z.of))
+        }
+        Source::Players => {
+            let count = call_helper(gen, player_count as *const u8, &[]);
+            let none = gen.b.ins().iconst(gen.ptr, 0);
+            (none, count, -1)
+        }
+        Source::Filtered(_) => unreachable!("listed above"),
+        Source::Constant(codes) => {
+            let at = gen.b.ins().iconst(gen.ptr, codes.as_ptr() as i64);
+            let count = gen.b.ins().iconst(types::I64, codes.len() as i64);
+            let kind = match &group.bindings[0].1 {
+                Expr::Const(Value::List(items)) => items.first().map_or(-2, kind_of),
+                _ => -2,
+            };
+            constants.push(codes);
+            (at, count, kind)
+        }
+    };
+    set_bound(gen, slot.index() as i64, kind);
+    let players = matches!(&group.bindings[0].1, Expr::Players);
+    // for i in 0..count, with the conditions tested and held so far (by row).
+    let i = gen.b.declare_var(types::I64);
+    let tested = gen.b.declare_var(types::I64);
+    let held = gen.b.declare_var(types::I64);
+    let zero = gen.b.ins().iconst(types::I64, 0);
+    gen.b.def_var(i, zero);
+    gen.b.def_var(tested, zero);
+    gen.b.def_var(held, zero);
+    let (head, body, exit) = (
+        gen.b.create_block(),
+        gen.b.create_block(),
+        gen.b.create_block(),
+    );
+    gen.b.ins().jump(head, &[]);
+    gen.b.switch_to_block(head);
+    let n = gen.b.use_var(i);
+    let more = gen.b.ins().icmp(IntCC::SignedLessThan, n, count);
+    gen.b.ins().brif(more, body, &[], exit, &[]);
+    gen.b.switch_to_block(body);
+    gen.b.seal_block(body);
+    let n = gen.b.use_var(i);
+    let code = if players {
+        n
+    } else {
+        let offset = gen.b.ins().imul_imm(n, 2);
+        let addr = gen.b.ins().iadd(elements, offset);
+        gen.b
+            .ins()
+            .uload16(types::I64, MemFlags::trusted(), addr, 0)
+    };
+    gen.b
+        .ins()
+        .store(MemFlags::trusted(), code, gen.cx, CTX_BOUND_CODE);
+    gen.bound = Some((*slot, code));
+    let holds = match (&group.by_row, kind >= 0) {
+        (Some(by_row), true) => by_row_condition(gen, by_row, code, tested, held),
+        _ => match &group.condition {
+            Some(c) => gen.bool(c),
+            None => gen.b.ins().iconst(types::I64, 1),
+        },
+    };
+    gen.bound = None;
+    if_then(gen, holds, |gen| call_push(gen, push_element, g));
+    let n = gen.b.use_var(i);
+    let next = gen.b.ins().iadd_imm(n, 1);
+    gen.b.def_var(i, next);
+    gen.b.ins().jump(head, &[]);
+    gen.b.seal_block(head);
+    gen.b.switch_to_block(exit);
+    gen.b.seal_block(exit);
+    set_bound(gen, -1, -1);
+}
+
+/// The options of a group whose list is a filter of constant rows (`filtered`), one
+/// row after the other in line: the row's filter (read without the binding, as the walker
+/// reads it), then its condition.
+fn list_filtered(
+    gen: &mut Gen,
+    g: u16,
+    group: &OptionGroup,
+    slot: frontier_interpreter::ir::Slot,
+    filtered: &FilteredRows,
+) {
+    let Some(by_row) = &group.by_row else {
+        return gen_walker(gen);
+    };
+    let tested = gen.b.declare_var(types::I64);
+    let held = gen.b.declare_var(types::I64);
+    let zero = gen.b.ins().iconst(types::I64, 0);
+    gen.b.def_var(tested, zero);
+    gen.b.def_var(held, zero);
+    for item in filtered.rows.iter() {
+        let Value::Row(table, r) = item else {
+            // The walker's error: a filtered row that is not a row.
+            return gen_walker(gen);
+        };
+        let Some(pass) = filtered.pass.get(*r as usize) else {
+            return gen_walker(gen);
+        };
+        set_bound(gen, -1, -1);
+        let passes = gen.bool(pass);
+        if_then(gen, passes, |gen| {
+            set_bound(gen, slot.index() as i64, table.index() as i64);
+            let code = gen.b.ins().iconst(types::I64, *r as i64);
+            gen.b
+                .ins()
+                .store(MemFlags::trusted(), code, gen.cx, CTX_BOUND_CODE);
+            gen.bound = Some((slot, code));
+            let holds = by_row_condition(gen, by_row, code, tested, held);
+            gen.bound = None;
+            if_then(gen, holds, |gen| call_push(gen, push_element, g));
+        });
+    }
+    set_bound(gen, -1, -1);
+}
+
+/// Goes to the walker from here on (what follows is not reached).
+fn gen_walker(gen: &mut Gen) {
+    let always = gen.b.ins().iconst(types::I64, 1);
+    gen.bail_if(always);
+}
+
+/// The condition the optimizer specialized for the element's row, tested once per
+/// listing for the first 64 conditions (`tested`, `held`: one bit each), as the walker
+/// does.
+fn by_row_condition(
+    gen: &mut Gen,
+    by_row: &ByRow,
+    code: Reg,
+    tested: cranelift_frontend::Variable,
+    held: cranelift_frontend::Variable,
+) -> Reg {
+    // k = of_row[code], or past the conditions: the walker's error.
+    let of_row: Box<[i64]> = by_row.of_row.iter().map(|&k| k as i64).collect();
+    let len = of_row.len() as i64;
+    let table = gen.b.ins().iconst(gen.ptr, of_row.as_ptr() as i64);
+    gen.columns.push(of_row);
+    let outside = gen
+        .b
+        .ins()
+        .icmp_imm(IntCC::UnsignedGreaterThanOrEqual, code, len);
+    gen.bail_if(outside);
+    let offset = gen.b.ins().imul_imm(code, 8);
+    let addr = gen.b.ins().iadd(table, offset);
+    let k = gen.b.ins().load(types::I64, MemFlags::trusted(), addr, 0);
+    let unknown = gen.b.ins().icmp_imm(
+        IntCC::UnsignedGreaterThanOrEqual,
+        k,
+        by_row.conditions.len() as i64,
+    );
+    gen.bail_if(unknown);
+    // bit = 1 << k below 64, else 0 (never remembered).
+    let small = gen.b.ins().icmp_imm(IntCC::UnsignedLessThan, k, 64);
+    let one = gen.b.ins().iconst(types::I64, 1);
+    let shifted = gen.b.ins().ishl(one, k);
+    let zero = gen.b.ins().iconst(types::I64, 0);
+    let bit = gen.b.ins().select(small, shifted, zero);
+    let t = gen.b.use_var(tested);
+    let known = gen.b.ins().band(t, bit);
+    let h = gen.b.use_var(held);
+    let was = gen.b.ins().band(h, bit);
+    let was = gen.b.ins().icmp_imm(IntCC::NotEqual, was, 0);
+    let was = gen.b.ins().uextend(types::I64, was);
+    let conditions = &by_row.conditions;
+    gen.select(
+        known,
+        |_| was,
+        |gen| {
+            let holds = nth_condition(gen, conditions, k, 0);
+            let t = gen.b.use_var(tested);
+            let t = gen.b.ins().bor(t, bit);
+            gen.b.def_var(tested, t);
+            let h = gen.b.use_var(held);
+            let add = gen.b.ins().imul(holds, bit);
+            let h = gen.b.ins().bor(h, add);
+            gen.b.def_var(held, h);
+            holds
+        },
+    )
+}
+
+/// Condition `k` of `conditions` (k is known to be in range), from the `from`th on.
+fn nth_condition(gen: &mut Gen, conditions: &[Expr], k: Reg, from: usize) -> Reg {
+    if from + 1 == conditions.len() {
+        return gen.bool(&conditions[from]);
+    }
+    let this = gen.b.ins().icmp_imm(IntCC::Equal, k, from as i64);
+    gen.select(
+        this,
+        |gen| gen.bool(&conditions[from]),
+        |gen| nth_condition(gen, conditions, k, from + 1),
+    )
+}
+
+fn set_bound(gen: &mut Gen, slot: i64, kind: i64) {
+    let s = gen.b.ins().iconst(types::I64, slot);
+    gen.b
+        .ins()
+        .store(MemFlags::trusted(), s, gen.cx, CTX_BOUND_SLOT);
+    let k = gen.b.ins().iconst(types::I64, kind);
+    gen.b
+        .ins()
+        .store(MemFlags::trusted(), k, gen.cx, CTX_BOUND_KIND);
+}
+
+/// Runs `then` when `flag` (0 or 1) holds.
+fn if_then(gen: &mut Gen, flag: Reg, then: impl FnOnce(&mut Gen)) {
+    let (yes, after) = (gen.b.create_block(), gen.b.create_block());
+    gen.b.ins().brif(flag, yes, &[], after, &[]);
+    gen.b.switch_to_block(yes);
+    gen.b.seal_block(yes);
+    then(gen);
+    gen.b.ins().jump(after, &[]);
+    gen.b.switch_to_block(after);
+    gen.b.seal_block(after);
+}
+
+/// The elements of zone instance `instance`: their address and count.
+fn zone_elements(gen: &mut Gen, instance: Reg) -> (Reg, Reg) {
+    let slot = gen
+        .b
+        .create_sized_stack_slot(cranelift_codegen::ir::StackSlotData::new(
+            cranelift_codegen::ir::StackSlotKind::ExplicitSlot,
+            8,
+            3,
+        ));
+    let count_at = gen.b.ins().stack_addr(gen.ptr, slot, 0);
+    let at = call_helper(gen, zone_at as *const u8, &[instance, count_at]);
+    // A null address: no such instance (the walker's error).
+    let null = gen.b.ins().icmp_imm(IntCC::Equal, at, 0);
+    gen.bail_if(null);
+    let count = gen.b.ins().stack_load(types::I64, slot, 0);
+    (at, count)
+}
+
+/// Calls `helper(cx, args…)`, which returns one 64-bit integer.
+fn call_helper(gen: &mut Gen, helper: *const u8, args: &[Reg]) -> Reg {
+    let mut sig = Signature::new(gen.b.func.signature.call_conv);
+    sig.params.push(AbiParam::new(gen.ptr));
+    for _ in args {
+        sig.params.push(AbiParam::new(types::I64));
+    }
+    sig.returns.push(AbiParam::new(types::I64));
+    let sig = gen.b.import_signature(sig);
+    let callee = gen.b.ins().iconst(gen.ptr, helper as i64);
+    let mut all = vec![gen.cx];
+    all.extend_from_slice(args);
+    let call = gen.b.ins().call_indirect(sig, callee, &all);
+    gen.b.inst_results(call)[0]
+}
+
+fn call_push(gen: &mut Gen, helper: unsafe extern "C" fn(*mut Ctx, i64) -> i64, g: u16) {
+    let g = gen.b.ins().iconst(types::I64, g as i64);
+    call_helper(gen, helper as *const u8, &[g]);
+}
+
+/// Appends option (g, none).
+unsafe extern "C" fn push_plain(cx: *mut Ctx, g: i64) -> i64 {
+    // SAFETY: a listing passes its own `cx`, whose `options` is the list being filled.
+    let options = unsafe { &mut *(*cx).options };
+    options.push((g as u16, Value::None));
+    DONE
+}
+
+/// Appends option (g, the element bound).
+unsafe extern "C" fn push_element(cx: *mut Ctx, g: i64) -> i64 {
+    // SAFETY: as in `push_plain`.
+    let cx = unsafe { &mut *cx };
+    let value = match usize::try_from(cx.bound_kind) {
+        Ok(t) => decode_element(
+            Element::Row(frontier_interpreter::id::TableId::at(t)),
+            cx.bound_code as u16,
+        ),
+        Err(_) => decode_element(Element::Player, cx.bound_code as u16),
+    };
+    // SAFETY: as in `push_plain`.
+    unsafe { &mut *cx.options }.push((g as u16, value));
+    DONE
+}
+
+/// How many play.
+unsafe extern "C" fn player_count(cx: *mut Ctx) -> i64 {
+    // SAFETY: a listing passes its own `cx`, whose state is alive for the listing.
+    unsafe { (*(*cx).state).names().len() as i64 }
+}
+
+/// The address of zone instance `instance`'s codes (null when there is none), its length
+/// written at `count`.
+unsafe extern "C" fn zone_at(cx: *mut Ctx, instance: i64, count: i64) -> i64 {
+    // SAFETY: as in `player_count`; `count` is the listing's stack slot.
+    let zones = unsafe { (*(*cx).state).zones() };
+    match usize::try_from(instance).ok().and_then(|i| zones.get(i)) {
+        Some(codes) => {
+            unsafe { *(count as *mut i64) = codes.len() as i64 };
+            codes.as_ptr() as i64
+        }
+        None => 0,
+    }
+}
