@@ -20,7 +20,7 @@ use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, FuncId, Linkage, Module};
 use frontier_interpreter::eval::{Env, Result};
 use frontier_interpreter::id::TableId;
-use frontier_interpreter::ir::{ArithOp, CmpOp, Code, Expr, Key, Slot};
+use frontier_interpreter::ir::{ArithOp, CmpOp, Code, Expr, Key, Quantifier, Slot, Total};
 use frontier_interpreter::value::{decode_element, Element};
 use frontier_interpreter::{State, Value};
 
@@ -90,7 +90,7 @@ pub(crate) const DONE: i64 = 0;
 /// The walker is to evaluate the expression (it reports an error there).
 pub(crate) const WALKER: i64 = 1;
 
-type Entry = unsafe extern "C" fn(*mut Ctx, *mut i64) -> i64;
+pub(crate) type Entry = unsafe extern "C" fn(*mut Ctx, *mut i64) -> i64;
 /// A walker evaluation called from compiled code: (ctx, node, out) -> status.
 type Helper = unsafe extern "C" fn(*const Ctx, *const Expr, *mut i64) -> i64;
 
@@ -113,7 +113,7 @@ pub(crate) fn error(e: impl fmt::Display) -> CompileError {
 
 /// What an expression is compiled to give.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
+pub(crate) enum Kind {
     Int,
     Bool,
 }
@@ -174,6 +174,68 @@ impl Backend<'_> {
     pub fn nodes(&self) -> NodeCount {
         self.nodes
     }
+
+    /// Defines the function of one expression: `(ctx, out) -> status`.
+    pub fn expression(
+        &mut self,
+        expr: &Expr,
+        kind: Kind,
+        builder: &mut FunctionBuilderContext,
+    ) -> std::result::Result<FuncId, CompileError> {
+        let ptr = self.module.target_config().pointer_type();
+        let mut ctx = self.module.make_context();
+        ctx.func.signature.params.push(AbiParam::new(ptr));
+        ctx.func.signature.params.push(AbiParam::new(ptr));
+        ctx.func.signature.returns.push(AbiParam::new(types::I64));
+        let name = format!("expr{}", self.count);
+        self.count += 1;
+        let id = self
+            .module
+            .declare_function(&name, Linkage::Local, &ctx.func.signature)
+            .map_err(error)?;
+        {
+            let mut b = FunctionBuilder::new(&mut ctx.func, builder);
+            let entry = b.create_block();
+            b.append_block_params_for_function_params(entry);
+            b.switch_to_block(entry);
+            b.seal_block(entry);
+            let (cx, out) = (b.block_params(entry)[0], b.block_params(entry)[1]);
+            let walker = b.create_block();
+            let mut gen = Gen {
+                b,
+                cx,
+                ptr,
+                walker,
+                bound: None,
+                columns: &mut self.columns,
+                owned: &mut self.owned,
+                nodes: &mut self.nodes,
+            };
+            let v = match kind {
+                Kind::Int => gen.int(expr),
+                Kind::Bool => gen.bool(expr),
+            };
+            let b = &mut gen.b;
+            b.ins().store(MemFlags::trusted(), v, out, 0);
+            let done = b.ins().iconst(types::I64, DONE);
+            b.ins().return_(&[done]);
+            b.switch_to_block(walker);
+            b.seal_block(walker);
+            let status = b.ins().iconst(types::I64, WALKER);
+            b.ins().return_(&[status]);
+            gen.b.finalize();
+        }
+        self.module.define_function(id, &mut ctx).map_err(error)?;
+        self.module.clear_context(&mut ctx);
+        Ok(id)
+    }
+
+    /// The entry of expression function `id` (after [`Backend::finalize`]).
+    pub fn expression_entry(&self, id: FuncId) -> Entry {
+        // SAFETY: `expression` defined the function with the signature `Entry` spells:
+        // two pointers in, one 64-bit integer out, the platform's convention.
+        unsafe { std::mem::transmute::<*const u8, Entry>(self.entry(id)) }
+    }
 }
 
 impl Drop for Backend<'_> {
@@ -228,55 +290,7 @@ impl<'g> ExprCompiler<'g> {
     }
 
     fn add(&mut self, expr: &'g Expr, kind: Kind) -> std::result::Result<usize, CompileError> {
-        let backend = &mut self.backend;
-        let ptr = backend.module.target_config().pointer_type();
-        let mut ctx = backend.module.make_context();
-        ctx.func.signature.params.push(AbiParam::new(ptr));
-        ctx.func.signature.params.push(AbiParam::new(ptr));
-        ctx.func.signature.returns.push(AbiParam::new(types::I64));
-        let name = format!("expr{}", backend.count);
-        backend.count += 1;
-        let id = backend
-            .module
-            .declare_function(&name, Linkage::Local, &ctx.func.signature)
-            .map_err(error)?;
-        {
-            let mut b = FunctionBuilder::new(&mut ctx.func, &mut self.builder);
-            let entry = b.create_block();
-            b.append_block_params_for_function_params(entry);
-            b.switch_to_block(entry);
-            b.seal_block(entry);
-            let (cx, out) = (b.block_params(entry)[0], b.block_params(entry)[1]);
-            let walker = b.create_block();
-            let mut gen = Gen {
-                b,
-                cx,
-                ptr,
-                walker,
-                bound: None,
-                columns: &mut backend.columns,
-                owned: &mut backend.owned,
-                nodes: &mut backend.nodes,
-            };
-            let v = match kind {
-                Kind::Int => gen.int(expr),
-                Kind::Bool => gen.bool(expr),
-            };
-            let b = &mut gen.b;
-            b.ins().store(MemFlags::trusted(), v, out, 0);
-            let done = b.ins().iconst(types::I64, DONE);
-            b.ins().return_(&[done]);
-            b.switch_to_block(walker);
-            b.seal_block(walker);
-            let status = b.ins().iconst(types::I64, WALKER);
-            b.ins().return_(&[status]);
-            gen.b.finalize();
-        }
-        backend
-            .module
-            .define_function(id, &mut ctx)
-            .map_err(error)?;
-        backend.module.clear_context(&mut ctx);
+        let id = self.backend.expression(expr, kind, &mut self.builder)?;
         self.functions.push((id, expr, kind));
         Ok(self.functions.len() - 1)
     }
@@ -287,13 +301,7 @@ impl<'g> ExprCompiler<'g> {
         let entries = self
             .functions
             .iter()
-            .map(|&(id, expr, kind)| {
-                let code = self.backend.entry(id);
-                // SAFETY: the function was defined with the signature `Entry` spells:
-                // two pointers in, one 64-bit integer out, the platform's convention.
-                let entry = unsafe { std::mem::transmute::<*const u8, Entry>(code) };
-                (entry, expr, kind)
-            })
+            .map(|&(id, expr, kind)| (self.backend.expression_entry(id), expr, kind))
             .collect();
         Ok(CompiledExpr {
             entries,
@@ -331,7 +339,7 @@ impl CompiledExpr<'_> {
 }
 
 /// Runs compiled code; `None` when the walker is to evaluate the expression.
-fn run(entry: Entry, env: &Env) -> Option<i64> {
+pub(crate) fn run(entry: Entry, env: &Env) -> Option<i64> {
     let mut cx = Ctx::new(env);
     let mut out = 0i64;
     // SAFETY: the code reads `cx` and the numbers it points at, within `ints_len`
@@ -438,6 +446,30 @@ impl Gen<'_, '_> {
                 let c = self.bool(cond);
                 self.select(c, |g| g.int(then), |g| g.int(otherwise))
             }
+            Expr::UnrolledTotal {
+                op: Total::Sum,
+                items,
+            } => {
+                let mut total = self.b.ins().iconst(types::I64, 0);
+                for item in items {
+                    let n = self.int(item);
+                    let (sum, overflow) = self.b.ins().sadd_overflow(total, n);
+                    self.bail_if(overflow);
+                    total = sum;
+                }
+                total
+            }
+            Expr::UnrolledTotal {
+                op: Total::Count,
+                items,
+            } => {
+                let mut count = self.b.ins().iconst(types::I64, 0);
+                for item in items {
+                    let holds = self.bool(item);
+                    count = self.b.ins().iadd(count, holds);
+                }
+                count
+            }
             _ => {
                 self.nodes.compiled -= 1;
                 self.walker(e, Kind::Int)
@@ -523,12 +555,32 @@ impl Gen<'_, '_> {
                 let c = self.bool(cond);
                 return self.select(c, |g| g.bool(then), |g| g.bool(otherwise));
             }
+            // The items in order, up to the first that decides.
+            Expr::UnrolledTest { op, items } => return self.quantifier(*op, items),
             _ => {
                 self.nodes.compiled -= 1;
                 return self.walker(e, Kind::Bool);
             }
         };
         self.b.ins().uextend(types::I64, flag)
+    }
+
+    /// `any` (`all`) of `items`: 1 (0) at the first item that holds (does not), else 0 (1).
+    fn quantifier(&mut self, op: Quantifier, items: &[Expr]) -> Reg {
+        let decides = match op {
+            Quantifier::Any => 1,
+            Quantifier::All => 0,
+        };
+        let Some((first, rest)) = items.split_first() else {
+            return self.b.ins().iconst(types::I64, 1 - decides);
+        };
+        let holds = self.bool(first);
+        let decided = self.b.ins().icmp_imm(IntCC::Equal, holds, decides);
+        self.select(
+            decided,
+            |g| g.b.ins().iconst(types::I64, decides),
+            |g| g.quantifier(op, rest),
+        )
     }
 
     /// The code of the seat or row `e` stands for, -1 for none.
@@ -704,6 +756,37 @@ impl Gen<'_, '_> {
         self.bail_if(status);
         self.b.ins().stack_load(types::I64, slot, 0)
     }
+}
+
+/// Whether the compiler computes `e`'s own node (its operands may still be the walker's):
+/// an expression whose root the walker would compute gains nothing from being compiled.
+pub(crate) fn compiles_root(e: &Expr) -> bool {
+    matches!(
+        e,
+        Expr::Const(Value::Int(_) | Value::Bool(_))
+            | Expr::Var {
+                code: Code::Int | Code::Bool,
+                ..
+            }
+            | Expr::VarAtKey {
+                code: Code::Int | Code::Bool,
+                ..
+            }
+            | Expr::ColumnKey { .. }
+            | Expr::Arith {
+                op: ArithOp::Add | ArithOp::Sub | ArithOp::Mul,
+                ..
+            }
+            | Expr::Compare { .. }
+            | Expr::IsNone { .. }
+            | Expr::Same { .. }
+            | Expr::Not(_)
+            | Expr::And(..)
+            | Expr::Or(..)
+            | Expr::If { .. }
+            | Expr::UnrolledTest { .. }
+            | Expr::UnrolledTotal { .. }
+    )
 }
 
 /// A constant column's values as numbers (true is 1), when they all are of `kind`

@@ -19,13 +19,16 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_module::{FuncId, Linkage, Module};
 use frontier_interpreter::eval::{Env, Memo, RuntimeError};
 use frontier_interpreter::ir::{Expr, ZoneRead};
-use frontier_interpreter::model::{BlockId, ByRow, Choose, FilteredRows, OptionGroup, StmtKind};
+use frontier_interpreter::model::{
+    BlockId, ByRow, Choose, FilteredRows, OptionGroup, Place, StmtKind,
+};
+use frontier_interpreter::value::Type;
 use frontier_interpreter::value::{decode_element, Element};
 use frontier_interpreter::{CompiledCode, Game, Value};
 
 use crate::expr::{
-    error, Backend, CompileError, Ctx, Gen, NodeCount, CTX_BOUND_CODE, CTX_BOUND_KIND,
-    CTX_BOUND_SLOT, DONE,
+    compiles_root, error, run, Backend, CompileError, Ctx, Entry, Gen, Kind, NodeCount,
+    CTX_BOUND_CODE, CTX_BOUND_KIND, CTX_BOUND_SLOT, DONE,
 };
 
 type Listing = unsafe extern "C" fn(*mut Ctx) -> i64;
@@ -36,6 +39,9 @@ pub struct CompiledGame<'g> {
     _game: &'g Game,
     /// By block, by statement: the listing of the `choose` there, when it is compiled.
     listings: Vec<Vec<Option<Listing>>>,
+    /// By block, by statement: the condition of the `if`, or the number of the
+    /// assignment, there, when it is compiled.
+    expressions: Vec<Vec<Option<Entry>>>,
     nodes: NodeCount,
     compiled: usize,
     chooses: usize,
@@ -57,19 +63,40 @@ impl<'g> CompiledGame<'g> {
     /// Compiles the listings of `game`'s decisions that the compiler covers.
     pub fn new(game: &'g Game) -> Result<CompiledGame<'g>, CompileError> {
         let mut backend = Backend::new()?;
-        let mut ids = Vec::new();
+        let mut builder = FunctionBuilderContext::new();
+        let (mut ids, mut expression_ids) = (Vec::new(), Vec::new());
         let mut chooses = 0;
         for (b, block) in game.blocks.iter().enumerate() {
             for (pc, stmt) in block.iter().enumerate() {
-                if let StmtKind::Choose(choose) = &stmt.kind {
-                    chooses += 1;
-                    if let Some(plan) = plan(choose) {
-                        ids.push(((b, pc), backend.listing(choose, plan)?));
+                match &stmt.kind {
+                    StmtKind::Choose(choose) => {
+                        chooses += 1;
+                        if let Some(plan) = plan(choose) {
+                            ids.push(((b, pc), backend.listing(choose, plan)?));
+                        }
                     }
+                    StmtKind::If { cond, .. } if compiles_root(cond) => {
+                        let id = backend.expression(cond, Kind::Bool, &mut builder)?;
+                        expression_ids.push(((b, pc), id));
+                    }
+                    StmtKind::Assign {
+                        target: Place::Var { var, .. },
+                        value,
+                        ..
+                    } if game.vars[var.index()].ty == Type::Int && compiles_root(value) => {
+                        let id = backend.expression(value, Kind::Int, &mut builder)?;
+                        expression_ids.push(((b, pc), id));
+                    }
+                    _ => {}
                 }
             }
         }
         backend.finalize()?;
+        let mut expressions: Vec<Vec<Option<Entry>>> =
+            game.blocks.iter().map(|b| vec![None; b.len()]).collect();
+        for ((b, pc), id) in &expression_ids {
+            expressions[*b][*pc] = Some(backend.expression_entry(*id));
+        }
         let mut listings: Vec<Vec<Option<Listing>>> =
             game.blocks.iter().map(|b| vec![None; b.len()]).collect();
         for ((b, pc), id) in &ids {
@@ -81,6 +108,7 @@ impl<'g> CompiledGame<'g> {
         Ok(CompiledGame {
             _game: game,
             listings,
+            expressions,
             nodes: backend.nodes(),
             compiled: ids.len(),
             chooses,
@@ -126,6 +154,23 @@ impl CompiledCode for CompiledGame<'_> {
             options.clear();
             None
         }
+    }
+
+    fn condition(&self, at: (BlockId, u32), env: &Env) -> Option<Result<bool, RuntimeError>> {
+        self.expression(at, env).map(|n| Ok(n != 0))
+    }
+
+    fn number(&self, at: (BlockId, u32), env: &Env) -> Option<Result<i64, RuntimeError>> {
+        self.expression(at, env).map(Ok)
+    }
+}
+
+impl CompiledGame<'_> {
+    /// The value of the compiled expression of the statement at `at`; `None` when there
+    /// is none, or the walker is to compute it.
+    fn expression(&self, (block, pc): (BlockId, u32), env: &Env) -> Option<i64> {
+        let entry = (*self.expressions.get(block.index())?.get(pc as usize)?)?;
+        run(entry, env)
     }
 }
 

@@ -19,4 +19,13 @@ pub trait CompiledCode: Sync {
         env: &Env,
         options: &mut Vec<(u16, Value)>,
     ) -> Option<Result<(), RuntimeError>>;
+
+    /// The condition of the `if` statement at `at`, in `env`, as the walker gives it;
+    /// `None` when this code does not evaluate it (the walker does).
+    fn condition(&self, at: (BlockId, u32), env: &Env) -> Option<Result<bool, RuntimeError>>;
+
+    /// The number the assignment of a number variable at `at` computes (its value:
+    /// what is set, or what is added), in `env`, as the walker gives it; `None` when this
+    /// code does not evaluate it (the walker does).
+    fn number(&self, at: (BlockId, u32), env: &Env) -> Option<Result<i64, RuntimeError>>;
 }

@@ -166,8 +166,16 @@ impl Game {
                         None => 0,
                     };
                     let slot = decl.base + i;
+                    // The compiled code's number, where it computes it.
+                    let number =
+                        |code: Option<&dyn CompiledCode>, value: &crate::ir::Expr| match code
+                            .and_then(|c| c.number((block, pc), &env))
+                        {
+                            Some(n) => n,
+                            None => value.int(&env),
+                        };
                     let n = match mode {
-                        AssignMode::Set if decl.ty == Type::Int => match value.int(&env) {
+                        AssignMode::Set if decl.ty == Type::Int => match number(code, value) {
                             Ok(n) => n,
                             // A value of unknown type (a script's) that is not a number:
                             // say what was stored where.
@@ -176,7 +184,7 @@ impl Game {
                         AssignMode::Set => {
                             self.slot_value(decl, &value.eval(&env)?, &state.names)?
                         }
-                        AssignMode::Add => checked_add(state.ints[slot], value.int(&env)?)?,
+                        AssignMode::Add => checked_add(state.ints[slot], number(code, value)?)?,
                     };
                     state.ints[slot] = n;
                 }
@@ -186,11 +194,12 @@ impl Game {
                 then,
                 otherwise,
             } => {
-                let branch = if cond.bool(&env!())? {
-                    Some(*then)
-                } else {
-                    *otherwise
+                let env = env!();
+                let holds = match code.and_then(|c| c.condition((block, pc), &env)) {
+                    Some(holds) => holds?,
+                    None => cond.bool(&env)?,
                 };
+                let branch = if holds { Some(*then) } else { *otherwise };
                 if let Some(b) = branch {
                     state.stack.push(Frame {
                         block: b,
