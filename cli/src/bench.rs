@@ -9,11 +9,11 @@ use clap::Args;
 use frontier_interpreter::agent::Bot;
 use frontier_interpreter::runner::{self, sample_chance, Recording};
 use frontier_interpreter::search::{Kind, SearchAgent, SearchConfig};
-use frontier_interpreter::{Choice, Game, GameRng, Journal, Optimizer, State, Status};
+use frontier_interpreter::{Choice, Game, GameRng, Journal, Optimizer, State, Status, Stepper};
 
 use frontier_interpreter::roster::AgentSpec;
 use frontier_study::games::game_seed;
-use frontier_study::{BackEnd, Games, Settings};
+use frontier_study::{Games, Settings};
 
 #[derive(Args)]
 pub struct BenchArgs {
@@ -120,13 +120,15 @@ pub fn run(args: BenchArgs, settings: &Settings) -> Result<(), String> {
     let samples = sample_states(&game, &random)?;
     let clones = time_clones(&samples.states, budget / 5);
     let search = match &args.search {
-        Some(search) => Some(time_search(&game, search, &samples.positions, budget)?),
+        Some(search) => Some(time_search(
+            playouts.back_end.stepper(&game),
+            search,
+            &samples.positions,
+            budget,
+        )?),
         None => None,
     };
-    let native = match &playouts.back_end {
-        BackEnd::Native(native) => Some(native.compiled.ruleset),
-        BackEnd::Walker => None,
-    };
+    let back_end = &playouts.back_end;
     let per_s = |count: u64| count as f64 / secs;
     if args.json {
         let round = |x: f64| (x * 10.0).round() / 10.0;
@@ -137,7 +139,11 @@ pub fn run(args: BenchArgs, settings: &Settings) -> Result<(), String> {
             "players": n,
             "seconds": round_ms(secs),
             "optimizer": if game.optimizer == Optimizer::Off { "off" } else { "on" },
-            "back_end": if native.is_some() { "native" } else { "walker" },
+            "back_end": match (&back_end.native, &back_end.compiled) {
+                (Some(_), _) => "native",
+                (None, Some(_)) => "compiled",
+                (None, None) => "walker",
+            },
             "games": games,
             "games_per_s": round(per_s(games)),
             "decisions_per_s": round(per_s(decisions)),
@@ -168,10 +174,7 @@ pub fn run(args: BenchArgs, settings: &Settings) -> Result<(), String> {
     } else {
         ""
     };
-    let back_end = match native {
-        Some(ruleset) => format!("native code generated from the IR of {ruleset}"),
-        None => "the IR walker".to_string(),
-    };
+    let back_end = back_end.describe();
     println!(
         "{} with {n} players, random playouts on one thread for {secs:.1} s{unoptimized}",
         game.meta.name
@@ -200,13 +203,17 @@ pub fn run(args: BenchArgs, settings: &Settings) -> Result<(), String> {
     );
     if let Some(s) = &search {
         println!(
-            "iterations/s: {:.0} ({}, {} iterations a search, one tree: {} searches of {} positions in {:.1} s, on the IR walker)",
+            "iterations/s: {:.0} ({}, {} iterations a search, one tree: {} searches of {} positions in {:.1} s, on {})",
             s.per_s(),
             s.agent,
             s.iterations / s.searches.max(1),
             s.searches,
             s.positions,
-            s.seconds
+            s.seconds,
+            match playouts.back_end.compiled {
+                Some(_) => "the IR walker with compiled code",
+                None => "the IR walker",
+            }
         );
     }
     Ok(())
@@ -343,7 +350,7 @@ impl SearchTimes {
 /// `budget`, at least once. The iterations are the playouts through the root: its visits
 /// added up.
 fn time_search(
-    game: &Game,
+    stepper: Stepper,
     search: &Search,
     positions: &[State],
     budget: Duration,
@@ -363,7 +370,7 @@ fn time_search(
         seconds: 0.0,
     };
     for state in positions {
-        let view = game.view(state).ok_or("the game is not at a decision")?;
+        let view = stepper.view(state).ok_or("the game is not at a decision")?;
         let started = Instant::now();
         loop {
             let agent = SearchAgent::new(search.kind, search.config.clone(), times.searches);

@@ -748,9 +748,22 @@ fn the_native_switch_changes_no_game() {
     ];
     let on = frontier(&dir, &args, "");
     let off = frontier(&dir, &[&args[..], &["--native", "off"]].concat(), "");
-    assert_eq!((on.code, off.code), (0, 0), "{}{}", on.err, off.err);
+    let walked = frontier(
+        &dir,
+        &[&args[..], &["--native", "off", "--compile", "off"]].concat(),
+        "",
+    );
+    assert_eq!(
+        (on.code, off.code, walked.code),
+        (0, 0, 0),
+        "{}{}{}",
+        on.err,
+        off.err,
+        walked.err
+    );
     assert!(on.out.contains("mean decisions per game"), "{}", on.out);
     assert_eq!(on.out, off.out);
+    assert_eq!(on.out, walked.out);
     let back_end = |args: &[&str]| {
         let run = frontier(
             &dir,
@@ -768,11 +781,17 @@ fn the_native_switch_changes_no_game() {
         back_end(&["go-west"]),
         "native code generated from the IR of go-west"
     );
-    assert_eq!(back_end(&["go-west", "--native", "off"]), "the IR walker");
+    // Without native code, the walker with the game's compiled code.
+    let compiled = back_end(&["go-west", "--native", "off"]);
+    assert!(
+        compiled.starts_with("the IR walker with compiled code ("),
+        "{compiled}"
+    );
     assert_eq!(
-        back_end(&["go-west", "--optimizer", "off"]),
+        back_end(&["go-west", "--native", "off", "--compile", "off"]),
         "the IR walker"
     );
+    assert!(back_end(&["go-west", "--optimizer", "off"]).starts_with("the IR walker with"));
     let wrong = frontier(&dir, &["bench", "go-west", "--native", "maybe"], "");
     assert_eq!(wrong.code, 2);
     assert!(

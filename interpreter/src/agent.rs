@@ -4,7 +4,7 @@
 //! `frontier` binary, which owns the terminal.
 
 use crate::eval::RuntimeError;
-use crate::machine::{State, Status};
+use crate::machine::{State, Status, Stepper};
 use crate::model::Game;
 use crate::render::Style;
 use crate::rng::GameRng;
@@ -46,6 +46,8 @@ impl Clone for Box<dyn Bot> {
 /// counts options formats nothing.
 pub struct View<'a> {
     game: &'a Game,
+    /// What a search agent plays its searches with.
+    stepper: Stepper<'a>,
     state: &'a State,
     player: u8,
 }
@@ -54,14 +56,30 @@ impl Game {
     /// The view of the player who must decide at `state` (none if the state is not at a
     /// decision).
     pub fn view<'a>(&'a self, state: &'a State) -> Option<View<'a>> {
-        match self.status(state) {
+        Stepper::walker(self).view(state)
+    }
+}
+
+impl<'a> Stepper<'a> {
+    /// [`Game::view`], for agents that play searches with this stepper.
+    pub fn view(&self, state: &'a State) -> Option<View<'a>> {
+        let game = self.game();
+        match game.status(state) {
             Status::Decision { player, .. } => Some(View {
-                game: self,
+                game,
+                stepper: *self,
                 state,
                 player,
             }),
             _ => None,
         }
+    }
+}
+
+impl<'a> View<'a> {
+    /// What steps the game for an agent that plays it further (a search).
+    pub fn stepper(&self) -> Stepper<'a> {
+        self.stepper
     }
 }
 

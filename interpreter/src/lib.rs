@@ -38,7 +38,7 @@ pub mod verify;
 
 pub use diagnostic::{Diagnostic, LoadError};
 pub use load::{load, load_with, load_with_params, Resolver, RulesetSource};
-pub use machine::{ApplyError, CompiledCode, Journal};
+pub use machine::{ApplyError, CompiledCode, Journal, Stepper};
 pub use model::{Game, Optimizer};
 pub use rng::GameRng;
 pub use state::{Chance, Choice, Outcome, Pending, State, Status};

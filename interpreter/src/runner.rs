@@ -2,7 +2,9 @@
 //! steps are recorded (as trace lines) when asked.
 
 use crate::agent::Agent;
-use crate::machine::{ApplyError, Chance, Choice, Journal, Outcome, Pending, State, Status};
+use crate::machine::{
+    ApplyError, Chance, Choice, Journal, Outcome, Pending, State, Status, Stepper,
+};
 use crate::model::Game;
 use crate::rng::GameRng;
 
@@ -87,13 +89,35 @@ pub fn run(
     recording: Recording,
     max_steps: u64,
 ) -> Result<(GameRecord, State), RunError> {
-    run_with_log(game, state, rng, agents, recording, max_steps, |_| {})
+    run_with_log(
+        Stepper::walker(game),
+        state,
+        rng,
+        agents,
+        recording,
+        max_steps,
+        |_| {},
+    )
+}
+
+/// [`run`] with `stepper`: its compiled code, if any, runs the steps and the agents'
+/// searches. The game is the same.
+pub fn run_stepped(
+    stepper: Stepper,
+    state: State,
+    rng: &mut GameRng,
+    agents: &mut [Box<dyn Agent>],
+    recording: Recording,
+    max_steps: u64,
+) -> Result<(GameRecord, State), RunError> {
+    run_with_log(stepper, state, rng, agents, recording, max_steps, |_| {})
 }
 
 /// Plays from `state` to the end, passing each log line to `on_log` as it is written
-/// (with [`Recording::StepsAndLog`]), so that people see the game as it happens.
+/// (with [`Recording::StepsAndLog`]), so that people see the game as it happens. The
+/// stepper's compiled code, if any, runs the steps and the agents' searches.
 pub fn run_with_log(
-    game: &Game,
+    stepper: Stepper,
     mut state: State,
     rng: &mut GameRng,
     agents: &mut [Box<dyn Agent>],
@@ -113,6 +137,7 @@ pub fn run_with_log(
         steps: Vec::new(),
         log: Vec::new(),
     };
+    let game = stepper.game();
     let mut taken = 0u64;
     loop {
         if taken >= max_steps {
@@ -128,7 +153,7 @@ pub fn run_with_log(
                 let agent = agents
                     .get_mut(player as usize)
                     .ok_or_else(|| RunError::Agent(format!("no agent for seat {}", player + 1)))?;
-                let view = game
+                let view = stepper
                     .view(&state)
                     .ok_or_else(|| RunError::Agent("the game is not at a decision".into()))?;
                 let i = agent.decide(&view).map_err(RunError::Agent)?;
@@ -155,10 +180,10 @@ pub fn run_with_log(
         match recording {
             Recording::StepsAndLog => {
                 let before = record.log.len();
-                game.apply(&mut state, choice, &mut Journal::on(&mut record.log))?;
+                stepper.apply(&mut state, choice, &mut Journal::on(&mut record.log))?;
                 record.log[before..].iter().for_each(|line| on_log(line));
             }
-            _ => game.apply(&mut state, choice, &mut Journal::off())?,
+            _ => stepper.apply(&mut state, choice, &mut Journal::off())?,
         }
         if let Pending::Running = state.pending {
             return Err(RunError::Apply(ApplyError::Illegal(

@@ -18,8 +18,7 @@
 //! replay when a game is resumed.
 
 use crate::agent::{Agent, View};
-use crate::machine::{Choice, Journal, Outcome, State, Status};
-use crate::model::Game;
+use crate::machine::{Choice, Journal, Outcome, State, Status, Stepper};
 use crate::rng::GameRng;
 use crate::runner::sample_chance;
 
@@ -214,13 +213,14 @@ fn rewards(outcome: &Outcome, reward: Reward) -> Vec<f64> {
 
 /// Plays uniformly at random from `state` to the end, at most `limit` steps.
 fn playout(
-    game: &Game,
+    stepper: Stepper,
     mut state: State,
     limit: u32,
     reward: Reward,
     seats: usize,
     rng: &mut GameRng,
 ) -> Result<Vec<f64>, String> {
+    let game = stepper.game();
     for _ in 0..limit {
         let choice = match game.status(&state) {
             Status::Over(outcome) => return Ok(rewards(outcome, reward)),
@@ -229,7 +229,8 @@ fn playout(
             }
             Status::Chance(chance) => sample_chance(&state, chance, rng),
         };
-        game.apply(&mut state, choice, &mut Journal::off())
+        stepper
+            .apply(&mut state, choice, &mut Journal::off())
             .map_err(|e| e.to_string())?;
     }
     match game.status(&state) {
@@ -283,7 +284,8 @@ impl SearchAgent {
         iterations: u32,
         deadline: Option<(Clock, std::time::Duration)>,
     ) -> Result<Vec<u32>, String> {
-        let game = view.game();
+        let stepper = view.stepper();
+        let game = stepper.game();
         let options = view.options();
         let seats = view.seats();
         // Tree 0 draws as a single-tree search always has; the others from streams of their own.
@@ -358,7 +360,8 @@ impl SearchAgent {
                             let child = nodes.len() as u32;
                             nodes.push(Node::default());
                             nodes[node as usize].edges[i].child = child;
-                            game.apply(&mut state, Choice::Option(i), &mut Journal::off())
+                            stepper
+                                .apply(&mut state, Choice::Option(i), &mut Journal::off())
                                 .map_err(|e| e.to_string())?;
                             break None;
                         }
@@ -366,13 +369,14 @@ impl SearchAgent {
                         Choice::Option(i)
                     }
                 };
-                game.apply(&mut state, choice, &mut Journal::off())
+                stepper
+                    .apply(&mut state, choice, &mut Journal::off())
                     .map_err(|e| e.to_string())?;
             };
             let result = match result {
                 Some(r) => r,
                 None => playout(
-                    game,
+                    stepper,
                     state,
                     self.config.rollout.saturating_sub(steps),
                     self.config.reward,

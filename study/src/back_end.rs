@@ -1,8 +1,9 @@
-//! The rule that picks what plays a run's games: the ruleset's compiled native code, or
-//! the IR walker.
+//! The rule that picks what plays a run's games: the ruleset's compiled native code, the
+//! game's code compiled when it loads (frontier-engine), and the IR walker.
 
+use frontier_engine::CompiledGame;
 use frontier_interpreter::native::Native;
-use frontier_interpreter::Game;
+use frontier_interpreter::{Game, Stepper};
 
 /// Whether a ruleset's compiled native code may play games (`--native`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -11,22 +12,63 @@ pub enum NativeCode {
     Off,
 }
 
-/// What plays the games of a run.
-pub enum BackEnd<'g> {
+/// Whether a game's code is compiled to machine code when it loads, to run parts of its
+/// steps (`--compile`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Compile {
+    On,
+    Off,
+}
+
+/// What plays the games of a run. Every back end plays the same games.
+pub struct BackEnd<'g> {
     /// Code generated from exactly this game and compiled into frontier-native. It plays
     /// the games that keep counts only, between random agents at every seat, and gives a
-    /// game back to the walker wherever it could not play it as the walker would.
-    Native(Native<'g>),
-    /// The IR walker, which plays every game.
-    Walker,
+    /// game back wherever it could not play it as the walker would.
+    pub native: Option<Native<'g>>,
+    /// The game's code compiled when it loaded: it runs parts of every other game's steps
+    /// (and of search agents' playouts), the walker the rest.
+    pub compiled: Option<CompiledGame<'g>>,
 }
 
 impl<'g> BackEnd<'g> {
-    /// The native code compiled for exactly `game` when `native` allows it, else the walker.
-    pub fn for_game(game: &'g Game, native: NativeCode) -> BackEnd<'g> {
-        match native {
-            NativeCode::On => frontier_native::find(game).map_or(BackEnd::Walker, BackEnd::Native),
-            NativeCode::Off => BackEnd::Walker,
+    /// The native code compiled for exactly `game` when `native` allows it, and the game
+    /// compiled now when `compile` allows it and this machine has a code generator.
+    pub fn for_game(game: &'g Game, native: NativeCode, compile: Compile) -> BackEnd<'g> {
+        BackEnd {
+            native: match native {
+                NativeCode::On => frontier_native::find(game),
+                NativeCode::Off => None,
+            },
+            compiled: match compile {
+                Compile::On => CompiledGame::new(game).ok(),
+                Compile::Off => None,
+            },
+        }
+    }
+
+    /// What steps the games the native code does not play.
+    pub fn stepper(&self, game: &'g Game) -> Stepper<'_> {
+        match &self.compiled {
+            Some(code) => Stepper::compiled(game, code),
+            None => Stepper::walker(game),
+        }
+    }
+
+    /// In words, for `bench`: what plays seeded random playouts.
+    pub fn describe(&self) -> String {
+        match (&self.native, &self.compiled) {
+            (Some(native), _) => format!(
+                "native code generated from the IR of {}",
+                native.compiled.ruleset
+            ),
+            (None, Some(code)) => {
+                let (listed, decisions) = code.listings();
+                format!(
+                    "the IR walker with compiled code ({listed} of {decisions} decisions listed by it, and conditions and numbers of statements)"
+                )
+            }
+            (None, None) => "the IR walker".to_string(),
         }
     }
 }
@@ -60,11 +102,21 @@ mod tests {
             let game = settings
                 .load(&source, &frontier_tests::resolve, &[])
                 .unwrap_or_else(|e| panic!("{name}: {e}"));
-            let chosen = match BackEnd::for_game(&game, native) {
-                BackEnd::Native(code) => Some(code.compiled.ruleset),
-                BackEnd::Walker => None,
-            };
+            let back_end = BackEnd::for_game(&game, native, Compile::Off);
+            let chosen = back_end.native.map(|code| code.compiled.ruleset);
             assert_eq!(chosen, expected, "{name}, {optimizer:?}, {native:?}");
         }
+    }
+
+    #[test]
+    fn every_ruleset_is_compiled_unless_asked_not_to() {
+        let source = frontier_tests::source(&frontier_tests::ruleset_path("circle-the-wagons"));
+        let game = Settings::default()
+            .load(&source, &frontier_tests::resolve, &[])
+            .expect("it loads");
+        let on = BackEnd::for_game(&game, NativeCode::On, Compile::On);
+        assert!(on.compiled.is_some() && on.native.is_none());
+        let off = BackEnd::for_game(&game, NativeCode::On, Compile::Off);
+        assert!(off.compiled.is_none());
     }
 }

@@ -63,7 +63,7 @@ impl<'a> Games<'a> {
     ) -> Games<'a> {
         Games {
             game,
-            back_end: BackEnd::for_game(game, settings.native),
+            back_end: BackEnd::for_game(game, settings.native, settings.compile),
             agents,
             recording,
             clock,
@@ -86,8 +86,8 @@ impl<'a> Games<'a> {
                     .map(|(seat, s)| s.agent(seed, seat, self.clock) as Box<dyn Agent>)
                     .collect();
                 let mut rng = GameRng::new(seed);
-                runner::run(
-                    game,
+                runner::run_stepped(
+                    self.back_end.stepper(game),
                     state,
                     &mut rng,
                     &mut agents,
@@ -118,9 +118,7 @@ impl<'a> Games<'a> {
         seed: u64,
         names: &[String],
     ) -> Option<(GameRecord, frontier_interpreter::State)> {
-        let BackEnd::Native(native) = &self.back_end else {
-            return None;
-        };
+        let native = self.back_end.native.as_ref()?;
         if self.recording != Recording::Counts {
             return None;
         }
@@ -207,7 +205,7 @@ mod tests {
                     })
                     .unwrap();
                 assert_eq!(ended.load(Ordering::Relaxed), 4, "one call per game");
-                (matches!(games.back_end, BackEnd::Native(_)), played)
+                (games.back_end.native.is_some(), played)
             })
             .collect();
         assert!(runs[0].0 && !runs[1].0, "native code, then the walker");
@@ -238,7 +236,7 @@ mod tests {
             &Settings::default(),
             no_clock,
         );
-        assert!(matches!(games.back_end, BackEnd::Native(_)));
+        assert!(games.back_end.native.is_some());
         let (record, _) = games.play(game_seed(1, 0)).unwrap();
         assert_eq!(record.steps.len() as u64, record.decisions + record.chances);
     }

@@ -4,9 +4,10 @@
 use frontier_interpreter::model::Limits;
 use frontier_interpreter::{load_with, Game, LoadError, Optimizer, Resolver, RulesetSource};
 
-use crate::back_end::NativeCode;
+use crate::back_end::{Compile, NativeCode};
 
-/// The settings of a run (`--limit`, `--optimizer`, `--native` on the command line).
+/// The settings of a run (`--limit`, `--optimizer`, `--native`, `--compile` on the
+/// command line).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Settings {
     /// The bounds a ruleset and its games are held to.
@@ -15,15 +16,20 @@ pub struct Settings {
     pub optimizer: Optimizer,
     /// Whether a ruleset's compiled native code plays the games it can.
     pub native: NativeCode,
+    /// Whether games are compiled to machine code when they load, to run parts of their
+    /// steps.
+    pub compile: Compile,
 }
 
 impl Default for Settings {
-    /// The default bounds, optimized rulesets, native code where there is some.
+    /// The default bounds, optimized rulesets, native code where there is some, games
+    /// compiled.
     fn default() -> Settings {
         Settings {
             limits: Limits::default(),
             optimizer: Optimizer::On,
             native: NativeCode::On,
+            compile: Compile::On,
         }
     }
 }
@@ -62,6 +68,7 @@ mod tests {
                 limits,
                 optimizer,
                 native: NativeCode::Off,
+                compile: Compile::Off,
             };
             match settings.load(&source, &frontier_tests::resolve, &[]) {
                 Ok(game) => {

@@ -31,7 +31,22 @@ impl Game {
         journal: &mut Journal,
         code: &dyn CompiledCode,
     ) -> Result<(), ApplyError> {
-        self.resume(state, choice, journal, Some(code))
+        // Debug builds (the test suite) take every compiled step with the walker too,
+        // and require the same state or the same error.
+        let before = cfg!(debug_assertions).then(|| (state.clone(), choice.clone()));
+        let result = self.resume(state, choice, journal, Some(code));
+        if let Some((mut walked, choice)) = before {
+            let reference = self.resume(&mut walked, choice, &mut Journal::off(), None);
+            match (&result, &reference) {
+                (Ok(()), Ok(())) => assert!(
+                    walked == *state,
+                    "compiled code and the walker step to different states"
+                ),
+                (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+                _ => panic!("compiled code gives {result:?}, the walker {reference:?}"),
+            }
+        }
+        result
     }
 
     fn resume(

@@ -29,3 +29,44 @@ pub trait CompiledCode: Sync {
     /// code does not evaluate it (the walker does).
     fn number(&self, at: (BlockId, u32), env: &Env) -> Option<Result<i64, RuntimeError>>;
 }
+
+/// What steps a game: the walker alone, or the walker with code compiled from the game.
+/// Both give the same steps; front ends that play many games take a stepper so that the
+/// compiled code runs wherever it is available.
+#[derive(Clone, Copy)]
+pub struct Stepper<'g> {
+    game: &'g crate::Game,
+    code: Option<&'g dyn CompiledCode>,
+}
+
+impl<'g> Stepper<'g> {
+    /// The walker alone.
+    pub fn walker(game: &'g crate::Game) -> Stepper<'g> {
+        Stepper { game, code: None }
+    }
+
+    /// The walker with `code`, compiled from `game`.
+    pub fn compiled(game: &'g crate::Game, code: &'g dyn CompiledCode) -> Stepper<'g> {
+        Stepper {
+            game,
+            code: Some(code),
+        }
+    }
+
+    pub fn game(&self) -> &'g crate::Game {
+        self.game
+    }
+
+    /// [`crate::Game::apply`], with the compiled code where there is some.
+    pub fn apply(
+        &self,
+        state: &mut crate::State,
+        choice: crate::Choice,
+        journal: &mut super::Journal,
+    ) -> Result<(), super::ApplyError> {
+        match self.code {
+            Some(code) => self.game.apply_with(state, choice, journal, code),
+            None => self.game.apply(state, choice, journal),
+        }
+    }
+}
