@@ -152,7 +152,7 @@ fn p3(cx: &mut Cx, args: [Value; 0]) -> Flow {
                 let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
                 let allowed = if tested & bit != 0 { held & bit != 0 } else {
                     let holds = match k {
-                        0 => ((add(cx.at(5, stored_code(cx.state.ints()[0]))?, cx.at(1, stored_code(cx.state.ints()[0]))?)? >= (0i64)) && (((0i64) <= (match m2 { Some(v) => v, None => { let v = f2(cx)?; m2 = Some(v); v } })) && ((cx.at(5, stored_code(cx.state.ints()[0]))? <= (0i64)) || (sub(cx.at(5, stored_code(cx.state.ints()[0]))?, (0i64))? >= (1i64))))),
+                        0 => ((add(cx.at(5, stored_code(cx.state.ints()[0]))?, cx.at(1, stored_code(cx.state.ints()[0]))?)? >= (0i64)) && (((0i64) <= (match m2 { Some(v) => v, None => { let v = f2(cx)?; m2 = Some(v); v } })) && ((cx.at(5, stored_code(cx.state.ints()[0]))? <= (0i64)) || (cx.at(5, stored_code(cx.state.ints()[0]))? >= (1i64))))),
                         1 => ((add(cx.at(5, stored_code(cx.state.ints()[0]))?, cx.at(1, stored_code(cx.state.ints()[0]))?)? >= (1i64)) && (((1i64) <= (match m2 { Some(v) => v, None => { let v = f2(cx)?; m2 = Some(v); v } })) && ((cx.at(5, stored_code(cx.state.ints()[0]))? <= (1i64)) || (sub(cx.at(5, stored_code(cx.state.ints()[0]))?, (1i64))? >= (1i64))))),
                         2 => ((add(cx.at(5, stored_code(cx.state.ints()[0]))?, cx.at(1, stored_code(cx.state.ints()[0]))?)? >= (2i64)) && (((2i64) <= (match m2 { Some(v) => v, None => { let v = f2(cx)?; m2 = Some(v); v } })) && ((cx.at(5, stored_code(cx.state.ints()[0]))? <= (2i64)) || (sub(cx.at(5, stored_code(cx.state.ints()[0]))?, (2i64))? >= (1i64))))),
                         3 => ((add(cx.at(5, stored_code(cx.state.ints()[0]))?, cx.at(1, stored_code(cx.state.ints()[0]))?)? >= (3i64)) && (((3i64) <= (match m2 { Some(v) => v, None => { let v = f2(cx)?; m2 = Some(v); v } })) && ((cx.at(5, stored_code(cx.state.ints()[0]))? <= (3i64)) || (sub(cx.at(5, stored_code(cx.state.ints()[0]))?, (3i64))? >= (1i64))))),
@@ -649,7 +649,7 @@ fn p10(cx: &mut Cx, args: [Value; 0]) -> Flow {
 /// functions.wagon_moves_left
 fn f2(cx: &Cx) -> Result<i64, Stop> {
     let l: [Value; 0] = [];
-    Ok({ let t = 0i64; let t = sum_add(t, mul(cx.state.ints()[21], (5i64))?)?; let t = sum_add(t, mul(cx.state.ints()[22], (4i64))?)?; let t = sum_add(t, mul(cx.state.ints()[23], (3i64))?)?; let t = sum_add(t, mul(cx.state.ints()[24], (2i64))?)?; let t = sum_add(t, mul(cx.state.ints()[25], (1i64))?)?; let t = sum_add(t, mul(cx.state.ints()[26], (0i64))?)?; t })
+    Ok({ let t = 0i64; let t = sum_add(t, mul(cx.state.ints()[21], (5i64))?)?; let t = sum_add(t, mul(cx.state.ints()[22], (4i64))?)?; let t = sum_add(t, mul(cx.state.ints()[23], (3i64))?)?; let t = sum_add(t, mul(cx.state.ints()[24], (2i64))?)?; let t = sum_add(t, cx.state.ints()[25])?; let t = sum_add(t, mul(cx.state.ints()[26], (0i64))?)?; t })
 }
 
 const OF_ROW_0: [u16; 56] = [0, 0, 1, 1, 2, 2, 3, 4, 4, 5, 6, 7, 0, 0, 1, 1, 2, 2, 3, 4, 4, 5, 6, 7, 0, 0, 1, 1, 2, 2, 3, 4, 4, 5, 6, 7, 0, 0, 1, 1, 2, 2, 3, 4, 4, 5, 6, 7, 8, 8, 9, 9, 10, 10, 11, 11];
@@ -686,4 +686,4 @@ const COLUMN_15: [i64; 56] = [(0i64), (0i64), (1i64), (1i64), (2i64), (2i64), (3
 
 const COLUMN_16: [i64; 6] = [(1i64), (3i64), (6i64), (10i64), (15i64), (16i64)];
 
-pub const FINGERPRINT: u64 = 0xdb902dbfd40288c1;
+pub const FINGERPRINT: u64 = 0x07e1a41200a107d0;

@@ -1,6 +1,7 @@
-//! `cargo bench -p frontier-tests`: seeded random playouts of the shipped rulesets, the
-//! evaluation of a few expressions against a mid-game state, and the loading of large
-//! rulesets at several sizes.
+//! `cargo bench -p frontier-tests`: seeded random playouts of the shipped rulesets and of
+//! connect four in two encodings of its win test (tests/rulesets/), the evaluation of a
+//! few expressions against a mid-game state, and the loading of large rulesets at several
+//! sizes.
 //!
 //! A playout iteration is one whole game, the same random playout as `frontier bench`
 //! plays (the same game seeds, cycled). Each playout bench carries two counters: one
@@ -46,6 +47,30 @@ fn circle_the_wagons_2p(bencher: Bencher) {
 #[divan::bench(sample_count = SAMPLES, sample_size = 1)]
 fn gold_west_4p(bencher: Bencher) {
     playouts(bencher, "gold-west", 4);
+}
+
+/// A ruleset of tests/rulesets/, by folder name (not a shipped one).
+fn test_playouts(bencher: Bencher, folder: &str, players: usize) {
+    let path = frontier_tests::workspace()
+        .join("tests/rulesets")
+        .join(folder);
+    let game = load_source(&frontier_tests::source(&path)).unwrap_or_else(|e| panic!("{e}"));
+    cycle_games(bencher, |seed| {
+        play_random(&game, players, seed, Recording::Counts).decisions
+    });
+}
+
+/// Connect four with its win test written the natural way (map/concat/index_of over a
+/// range), against the same game with the test in nested `if`s, next: the optimizer
+/// should leave no speed cliff between the two (docs/performance.md).
+#[divan::bench(sample_count = SAMPLES, sample_size = 1)]
+fn connect_four_natural_2p(bencher: Bencher) {
+    test_playouts(bencher, "connect-four-natural", 2);
+}
+
+#[divan::bench(sample_count = SAMPLES, sample_size = 1)]
+fn connect_four_nested_2p(bencher: Bencher) {
+    test_playouts(bencher, "connect-four-nested", 2);
 }
 
 /// 4-player Go West after 120 of a game's about 250 decisions: tracks partly filled,

@@ -302,15 +302,17 @@ fn mutate(g: &mut Gen, text: &str) -> String {
     chars.into_iter().collect()
 }
 
-/// The ruleset texts to mutate: every shipped ruleset and every test case.
+/// The ruleset texts to mutate: every shipped ruleset, every test case and every ruleset
+/// of tests/rulesets (connect four's two encodings).
 fn corpus() -> Vec<RulesetSource> {
     let mut out: Vec<RulesetSource> = ruleset_names()
         .iter()
         .filter_map(|n| shipped(n).ok())
         .collect();
     let cases = workspace().join("tests/cases");
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&cases)
-        .unwrap()
+    let mut dirs: Vec<PathBuf> = ["tests/cases", "tests/rulesets"]
+        .iter()
+        .flat_map(|folder| std::fs::read_dir(workspace().join(folder)).unwrap())
         .filter_map(|e| e.ok())
         .map(|e| e.path())
         .collect();
@@ -739,7 +741,8 @@ fn optimizer_on_generated_rulesets(n: u64) {
     });
 }
 
-/// Every shipped ruleset and test case, at every player count, two seeds each.
+/// Every shipped ruleset, test case and ruleset of tests/rulesets, at every player count,
+/// two seeds each.
 #[test]
 fn optimizer_keeps_shipped_games_and_cases_the_same() {
     let corpus: Vec<RulesetSource> = corpus()

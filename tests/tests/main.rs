@@ -8,6 +8,7 @@
 mod agents;
 mod award;
 mod circle_the_wagons;
+mod connect_four;
 mod coverage;
 mod display;
 mod docs;

@@ -3,8 +3,9 @@
 //! index of the rows), `x in zone` (searched in place), and counts compared with 0 or 1
 //! (searches that stop at the first match), parts of per-element arguments that do not
 //! read the element (computed once, when first needed), an option condition
-//! specialized for each row of its list, and searches and totals over a table's rows
-//! unrolled into one copy of their per-element argument per row. Every expected value is worked out by hand
+//! specialized for each row of its list, searches and totals over a table's rows
+//! unrolled into one copy of their per-element argument per row, and maps over constant
+//! lists written out, which a search reads up to its first match. Every expected value is worked out by hand
 //! from tests/cases/searches/ruleset.yaml, in the comments.
 
 use frontier_interpreter::trace::evaluate;
@@ -208,4 +209,88 @@ fn an_unrolled_search_fails_where_the_call_would() {
         error.contains("sum: 1 + 9223372036854775807 is outside the whole numbers"),
         "{error}"
     );
+}
+
+#[test]
+fn a_search_of_a_map_reads_it_up_to_the_first_match() {
+    check(&[
+        // herd: abilene [p1], dodge [p2, p1], deadwood and tombstone empty. p1 has cattle
+        // in abilene and dodge, not deadwood: 2 in a row; p2 not in abilene: 0.
+        ("map(players, p => herd_run(p))", "2 0 0"),
+        // p1's money is 10: 10 / 1 matches at once, and 10 / 0 is never computed, in the
+        // function (its map written out) as in a query (the map read element by element).
+        ("stops_at_ten()", "0"),
+        ("index_of(map([1, 0], k => money[p1] / k), 10)", "0"),
+        (
+            "index_of(concat(map(range(1, 2), k => money[p1] / k), [money[p1] / 0]), 5)",
+            "1",
+        ),
+        // A range is counted, a concat read list after list: p1's 10 is third of 8 to
+        // 12, p2's 4 after 1, 2, 3.
+        ("index_of(range(8, 12), money[p1])", "2"),
+        ("index_of(concat(range(1, 3), [money[p2]]), 4)", "3"),
+    ]);
+    let game =
+        load_source(&source(&workspace().join("tests/cases/searches"))).expect("the ruleset loads");
+    let state = game.start(names(3)).unwrap();
+    // No 7: every element is computed, and 10 / 0 fails.
+    let error = evaluate(
+        &game,
+        &state,
+        "index_of(map([1, 0], k => money[p1] / k), 7)",
+    )
+    .unwrap_err();
+    assert!(error.contains("division by zero"), "{error}");
+}
+
+/// What a seeded random game of tests/cases/lists did: its log and the labels of each
+/// decision, then its outcome or the error that stopped it.
+fn lists_game(game: &frontier_interpreter::Game, seed: u64) -> (Vec<String>, String) {
+    use frontier_interpreter::agent::{Agent, RandomAgent};
+    use frontier_interpreter::{Choice, GameRng, Journal, Status};
+    let mut log = Vec::new();
+    let mut state = game
+        .start_logged(names(2), &mut Journal::on(&mut log))
+        .expect("start");
+    let mut agent = RandomAgent::new(GameRng::derived(seed, 1));
+    loop {
+        match game.status(&state) {
+            Status::Over(outcome) => return (log, format!("{:?}", outcome.scores)),
+            Status::Decision { .. } => {
+                log.push(game.option_labels(&state).expect("labels").join(", "));
+                let view = game.view(&state).expect("a view");
+                let i = agent.decide(&view).expect("a choice");
+                if let Err(e) =
+                    game.apply(&mut state, Choice::Option(i), &mut Journal::on(&mut log))
+                {
+                    return (log, e.to_string());
+                }
+            }
+            Status::Chance(_) => panic!("no chance in lists"),
+        }
+    }
+}
+
+#[test]
+fn lists_written_out_play_the_same_games_with_and_without_the_optimizer() {
+    use frontier_interpreter::{load_with, Optimizer};
+    let src = source(&workspace().join("tests/cases/lists"));
+    let [fast, plain] = [Optimizer::On, Optimizer::Off].map(|o| {
+        load_with(
+            &src,
+            &|_| Err("no extends".into()),
+            &[],
+            Default::default(),
+            o,
+        )
+        .expect("the ruleset loads")
+    });
+    let mut errors = 0;
+    for seed in 0..200 {
+        let (a, b) = (lists_game(&fast, seed), lists_game(&plain, seed));
+        assert_eq!(a, b, "seed {seed}");
+        errors += a.1.contains("division by zero") as u32;
+    }
+    // Some games probe at level 2 and stop there, the others play to the end.
+    assert!((1..150).contains(&errors), "{errors} of 200 games stopped");
 }

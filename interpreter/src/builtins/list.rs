@@ -587,7 +587,26 @@ pub const CONCAT: Builtin = Builtin {
     }],
     lower: lower_concat,
     ops: &[Op::Concat],
-    reduce: None,
+    // Two lists written out (or one, and a constant list) are one list written out: its
+    // items in the same order, read as the call read them (all of them where a list is
+    // built, one by one up to a match where a search reads it).
+    reduce: Some(|args| {
+        let items = |e: &Expr| match e {
+            Expr::List(items) => Some(items.clone()),
+            Expr::Const(Value::List(values)) => {
+                Some(values.iter().cloned().map(Expr::Const).collect())
+            }
+            _ => None,
+        };
+        match args {
+            [a, b] if matches!(a, Expr::List(_)) || matches!(b, Expr::List(_)) => {
+                let mut all = items(a)?;
+                all.extend(items(b)?);
+                Some(Expr::List(all))
+            }
+            _ => None,
+        }
+    }),
     pure: true,
     unroll: None,
 };

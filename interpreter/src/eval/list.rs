@@ -1,11 +1,11 @@
 //! The run halves of the built-ins over lists, seats, numbers and text (compile halves:
 //! `builtins/list.rs`, `seats.rs`, `text.rs`).
 
-use std::ops::ControlFlow::{Break, Continue};
+use std::ops::ControlFlow::{self, Break, Continue};
 
-use super::{as_int, as_list, Env, Result, RuntimeError};
+use super::{as_int, as_list, call, Env, Result, RuntimeError};
 use crate::builtins::MAX_RANGE;
-use crate::ir::Expr;
+use crate::ir::{Expr, Op};
 use crate::value::Value;
 
 /// The list argument `i`, evaluated.
@@ -216,14 +216,19 @@ pub(crate) fn eval_contains(args: &[Expr], env: &Env) -> Result<Value> {
     Ok(Value::Bool(found))
 }
 
+// A search: read element by element, up to the first match (`each`), as `contains` is.
 pub(crate) fn eval_index_of(args: &[Expr], env: &Env) -> Result<Value> {
     let x = args[1].eval(env)?;
-    Ok(Value::Int(
-        list(args, 0, env)?
-            .iter()
-            .position(|v| *v == x)
-            .map_or(-1, |i| i as i64),
-    ))
+    let (mut i, mut found) = (0i64, false);
+    args[0].each(env, |v| {
+        found = *v == x;
+        if found {
+            return Ok(Break(()));
+        }
+        i += 1;
+        Ok(Continue(()))
+    })?;
+    Ok(Value::Int(if found { i } else { -1 }))
 }
 
 pub(crate) fn eval_concat(args: &[Expr], env: &Env) -> Result<Value> {
@@ -232,12 +237,69 @@ pub(crate) fn eval_concat(args: &[Expr], env: &Env) -> Result<Value> {
     Ok(Value::list(items))
 }
 
-pub(crate) fn eval_range(args: &[Expr], env: &Env) -> Result<Value> {
+/// The bounds of a `range`, checked.
+fn range_bounds(args: &[Expr], env: &Env) -> Result<(i64, i64)> {
     let (lo, hi) = (args[0].int(env)?, args[1].int(env)?);
     if hi.saturating_sub(lo) > MAX_RANGE {
         return Err(RuntimeError::new(format!("range({lo}, {hi}) is too long")));
     }
+    Ok((lo, hi))
+}
+
+pub(crate) fn eval_range(args: &[Expr], env: &Env) -> Result<Value> {
+    let (lo, hi) = range_bounds(args, env)?;
     Ok(Value::list((lo..=hi).map(Value::Int).collect()))
+}
+
+/// Whether [`each_of`] reads a call of `op` element by element, without building its list.
+#[inline(always)]
+pub(crate) fn reads_lazily(op: Op) -> bool {
+    matches!(op, Op::Map | Op::Concat | Op::Range)
+}
+
+/// The elements of a `map`, `concat` or `range` call one by one, as its list would hold
+/// them, until `f` breaks: `map`'s per-element argument is computed for each element as
+/// it comes (none after the break), `concat` reads its second list only once the first is
+/// done, and `range` counts (its bounds checked first, as `range` does). A consumer that
+/// stops at a match (`index_of`, `any`, `contains`…) computes nothing past it, as it
+/// already did over a filter or a list written out.
+#[inline(never)]
+pub(crate) fn each_of(
+    op: Op,
+    args: &[Expr],
+    env: &Env,
+    f: &mut dyn FnMut(&Value) -> Result<ControlFlow<()>>,
+) -> Result<()> {
+    match op {
+        Op::Map => args[0].each(env, |v| f(&args[1].apply(env, v)?))?,
+        Op::Concat => {
+            let mut stopped = false;
+            args[0].each(env, |v| {
+                let flow = f(v)?;
+                stopped = flow.is_break();
+                Ok(flow)
+            })?;
+            if !stopped {
+                args[1].each(env, f)?;
+            }
+        }
+        Op::Range => {
+            let (lo, hi) = range_bounds(args, env)?;
+            for n in lo..=hi {
+                if f(&Value::Int(n))?.is_break() {
+                    break;
+                }
+            }
+        }
+        _ => {
+            for v in as_list(call::run(op, args, env)?)?.iter() {
+                if f(v)?.is_break() {
+                    break;
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The seat `p` stands for (none is an error naming the built-in).

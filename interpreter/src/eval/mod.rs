@@ -437,7 +437,8 @@ impl Expr {
 impl Expr {
     /// Calls `f` with each element of this list expression in order, until it breaks.
     /// The players, a zone, a constant list and a list written out are read where they
-    /// lie: no list is built.
+    /// lie, and a filter, a `map`, a `concat` or a `range` as its elements come: no list
+    /// is built, and no element after the break is computed.
     pub fn each(
         &self,
         env: &Env,
@@ -491,6 +492,9 @@ impl Expr {
                         break;
                     }
                 }
+            }
+            Expr::Call { op, args } if list::reads_lazily(*op) => {
+                list::each_of(*op, args, env, &mut f)?
             }
             _ => {
                 for v in as_list(self.eval(env)?)?.iter() {

@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::id::IntSlot;
+use crate::ir::ArithOp;
 
 /// A constant number.
 fn int(e: &Expr) -> Option<i64> {
@@ -25,9 +26,10 @@ impl Folder<'_> {
     /// A cheaper node for `e`, if there is one.
     pub(super) fn rewrite(&self, e: &Expr) -> Option<Expr> {
         match e {
-            Expr::Arith { op, a, b, .. } => {
-                arith(*op, int(a)?, int(b)?).map(|n| Expr::Const(Value::Int(n)))
-            }
+            Expr::Arith { op, a, b, .. } => match (int(a), int(b)) {
+                (Some(x), Some(y)) => arith(*op, x, y).map(|n| Expr::Const(Value::Int(n))),
+                _ => identity(*op, a, b),
+            },
             Expr::Neg(a, _) => int(a)?.checked_neg().map(|n| Expr::Const(Value::Int(n))),
             Expr::Compare { op, a, b } => match (int(a), int(b)) {
                 (Some(x), Some(y)) => Some(Expr::Const(Value::Bool(op.holds(x, y)))),
@@ -161,6 +163,20 @@ impl Folder<'_> {
             }),
         }
     }
+}
+
+/// Arithmetic with its identity, `a + 0`, `0 + a`, `a - 0`, `a * 1`, `1 * a`, `a / 1`:
+/// the number `a`, whose own errors stand (the operation adds none).
+fn identity(op: ArithOp, a: &Expr, b: &Expr) -> Option<Expr> {
+    let kept = match (op, int(a), int(b)) {
+        (ArithOp::Add, _, Some(0))
+        | (ArithOp::Sub, _, Some(0))
+        | (ArithOp::Mul, _, Some(1))
+        | (ArithOp::Div, _, Some(1)) => a,
+        (ArithOp::Add, Some(0), _) | (ArithOp::Mul, Some(1), _) => b,
+        _ => return None,
+    };
+    Some(kept.clone())
 }
 
 /// A negation goes into the test it negates: one node fewer to evaluate.

@@ -3,10 +3,12 @@
 
 use super::*;
 use crate::id::ZoneSlot;
+use crate::ir::Op;
 
 impl Folder<'_> {
     /// Unrolls, bottom-up, each call of a built-in that may be unrolled (`any`, `all`,
-    /// `sum`, `count_if`) whose list is a constant of at most [`UNROLL_ELEMENTS`]
+    /// `sum`, `count_if`; `map`, into the list written out, [`Expr::List`]) whose list is
+    /// a constant of at most [`UNROLL_ELEMENTS`]
     /// elements: the per-element argument is copied once per element with the element put
     /// in, then specialized ([`Folder::specialize`]), into an [`Expr::Unrolled`]. Then no
     /// element is bound at run time, and what each element decides (its columns, the
@@ -21,6 +23,32 @@ impl Folder<'_> {
         let Expr::Call { op: call_op, args } = e else {
             return changed;
         };
+        // `map` over a constant list is the list written out: one item per element, in
+        // order. Its consumers read it as they read the map: all of it where a list is
+        // built, item by item up to a match where a search reads it (`Expr::each`).
+        if let (Op::Map, [Expr::Const(Value::List(elements)), Expr::Lambda(body)]) =
+            (*call_op, args.as_slice())
+        {
+            if elements.len() > UNROLL_ELEMENTS {
+                return changed;
+            }
+            let mut items = Vec::with_capacity(elements.len());
+            let mut nodes = 0;
+            for element in elements.iter() {
+                let Some(mut item) = put_in(body, PutIn::Element(element), 0) else {
+                    return changed;
+                };
+                self.expr(&mut item);
+                self.specialize(&mut item, bodies);
+                nodes += size(&item);
+                if nodes > UNROLL_NODES {
+                    return changed;
+                }
+                items.push(item);
+            }
+            *e = Expr::List(items);
+            return true;
+        }
         let (Some(op), [list, Expr::Lambda(body)]) =
             (crate::builtins::of(*call_op).unroll, args.as_slice())
         else {

@@ -273,3 +273,83 @@ fn searches_and_totals_over_a_tables_rows_are_unrolled() {
         matches!(function_body(&game, "herd_spaces"), Expr::UnrolledTotal { items, .. } if items.len() == 4)
     );
 }
+
+#[test]
+fn a_map_over_a_constant_list_is_written_out_and_joined_to_the_lists_beside_it() {
+    let game = searches();
+    let lists = |e: &Expr| {
+        matches!(
+            e,
+            Expr::Call {
+                op: crate::ir::Op::Map | crate::ir::Op::Concat | crate::ir::Op::Range,
+                ..
+            } | Expr::Lambda(_)
+        )
+    };
+    // index_of(concat(map(range(0, 2), k => p in herd[towns[k]]), [false]), false): the
+    // range folds, the map is written out one item per town, each searching that town's
+    // herd, and the concat joins it to [false]: four items, no list built.
+    let body = function_body(&game, "herd_run");
+    assert!(!any(&body, lists), "{body:?}");
+    let Expr::Call {
+        op: crate::ir::Op::IndexOf,
+        args,
+    } = &body
+    else {
+        panic!("{body:?}");
+    };
+    let Expr::List(items) = &args[0] else {
+        panic!("{body:?}");
+    };
+    assert_eq!(items.len(), 4, "{body:?}");
+    assert!(items[..3]
+        .iter()
+        .all(|i| matches!(i, Expr::ZoneContains(z, _) if z.index.is_none())));
+    assert!(matches!(items[3], Expr::Const(crate::Value::Bool(false))));
+    // money[players[0]] / k for k = 1 is money[players[0]]: no division left there.
+    let body = function_body(&game, "stops_at_ten");
+    let Expr::Call { args, .. } = &body else {
+        panic!("{body:?}");
+    };
+    let Expr::List(items) = &args[0] else {
+        panic!("{body:?}");
+    };
+    assert!(
+        !any(&items[0], |e| matches!(e, Expr::Arith { .. })),
+        "{body:?}"
+    );
+    assert!(
+        any(&items[1], |e| matches!(e, Expr::Arith { .. })),
+        "{body:?}"
+    );
+}
+
+#[test]
+fn lists_written_out_beside_constant_lists_are_one_list() {
+    let concat = |e: &Expr| {
+        matches!(
+            e,
+            Expr::Call {
+                op: crate::ir::Op::Concat,
+                ..
+            }
+        )
+    };
+    assert!(!optimized_has(
+        "index_of(concat([money[p1], 2], [3]), 3)",
+        concat
+    ));
+    assert!(!optimized_has("concat([1], [money[p1]])", concat));
+    // A list read at run time stays a concat.
+    assert!(optimized_has("concat(herd[@abilene], [p1])", concat));
+}
+
+#[test]
+fn arithmetic_with_its_identity_is_its_other_operand() {
+    let arith = |e: &Expr| matches!(e, Expr::Arith { .. });
+    assert!(!optimized_has("money[p1] * 1 + 0", arith));
+    assert!(!optimized_has("0 + 1 * (money[p1] - 0) / 1", arith));
+    // Not an identity: kept.
+    assert!(optimized_has("0 - money[p1]", arith));
+    assert!(optimized_has("money[p1] * 0", arith));
+}
