@@ -82,14 +82,25 @@ pub fn run(args: BalanceArgs, settings: &Settings) -> Result<(), String> {
             settings,
             crate::bots::clock,
         );
-        let played = simulate::play_games(&games, args.seed, 0..args.games, &format!("{label} "))
-            .map_err(|e| format!("{source}: {e}"))?;
+        // Each game is summed up as it is played, in order, then forgotten.
+        let mut summary = Summary::new(n);
+        simulate::play_games(
+            &games,
+            args.seed,
+            0..args.games,
+            &format!("{label} "),
+            &mut |p| {
+                summary.add(&p);
+                Ok(())
+            },
+        )
+        .map_err(|e| format!("{source}: {e}"))?;
         let stat_names = game.stats.iter().map(|st| st.name.clone()).collect();
         Ok(RulesetGames::new(
             label,
             source.to_string(),
             stat_names,
-            Summary::of(n, &played),
+            summary,
         ))
     };
     let base = play(&args.base, &base)?;

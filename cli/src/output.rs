@@ -1,7 +1,8 @@
 //! Files the commands write (traces, results, reports): checked before a command runs, and
 //! written whole or not at all.
 
-use std::io::Write;
+use std::fs::File;
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 /// Whether `path` may receive a written file: a new path in an existing folder, or a
@@ -60,26 +61,181 @@ fn partial_path(path: &Path) -> PathBuf {
 
 /// Writes a file whole or not at all: into a temporary file beside it, then renamed.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    check_file(path)?;
-    let tmp = partial_path(path);
-    let written = std::fs::File::create(&tmp).and_then(|mut f| {
-        f.write_all(bytes)?;
-        f.sync_all()
-    });
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(format!(
-            "cannot write {}: {}",
-            path.display(),
-            crate::source::plain_io(&e)
-        ));
+    let mut file = AtomicFile::create(path)?;
+    file.write(|w| w.write_all(bytes))?;
+    file.finish()
+}
+
+/// A file written a piece at a time (the lines of games as they are played), and still
+/// whole or not at all: the pieces go into a temporary file beside it, which
+/// [`AtomicFile::finish`] renames onto it. Dropped unfinished (a game or a write failed),
+/// the temporary file is removed; a process killed meanwhile leaves it behind
+/// (`.NAME.partial-PID`), never a part of the file.
+pub struct AtomicFile {
+    path: PathBuf,
+    tmp: PathBuf,
+    file: Option<BufWriter<File>>,
+}
+
+impl AtomicFile {
+    /// The temporary file of `path`, created now: a place that cannot be written is
+    /// refused before anything is played.
+    pub fn create(path: &Path) -> Result<AtomicFile, String> {
+        check_file(path)?;
+        let mut file = AtomicFile {
+            path: path.to_path_buf(),
+            tmp: partial_path(path),
+            file: None,
+        };
+        match File::create(&file.tmp) {
+            Ok(f) => file.file = Some(BufWriter::new(f)),
+            Err(e) => return Err(file.failed(&e)),
+        }
+        Ok(file)
     }
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
+
+    /// The message of a failed write (the temporary file is removed when the file is
+    /// dropped).
+    fn failed(&self, e: &std::io::Error) -> String {
         format!(
             "cannot write {}: {}",
-            path.display(),
-            crate::source::plain_io(&e)
+            self.path.display(),
+            crate::source::plain_io(e)
         )
-    })
+    }
+
+    /// Writes the next piece.
+    pub fn write(
+        &mut self,
+        write: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>,
+    ) -> Result<(), String> {
+        let result = match &mut self.file {
+            Some(f) => write(f),
+            None => Ok(()),
+        };
+        result.map_err(|e| self.failed(&e))
+    }
+
+    /// The file complete: written out, then renamed onto its path.
+    pub fn finish(mut self) -> Result<(), String> {
+        let Some(file) = self.file.take() else {
+            return Ok(());
+        };
+        let written = file
+            .into_inner()
+            .map_err(|e| e.into_error())
+            .and_then(|f| f.sync_all())
+            .and_then(|()| std::fs::rename(&self.tmp, &self.path));
+        written.map_err(|e| {
+            let _ = std::fs::remove_file(&self.tmp);
+            self.failed(&e)
+        })
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if self.file.take().is_some() {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
+}
+
+/// Files written one by one into a folder as a run's games arrive, and still all or none:
+/// each is written beside its place under a temporary name, and [`StagedFiles::finish`]
+/// renames them all onto their places. Dropped unfinished (a game or a write failed), the
+/// files written are removed, and the folder too when it was made for them and is left
+/// empty. The files are numbered (`name` gives file `i`'s name) and added in order, so
+/// what was written is known without a list of it.
+pub struct StagedFiles<F: Fn(u64) -> String> {
+    dir: PathBuf,
+    name: F,
+    /// Whether the folder was made for these files (it did not exist).
+    made: bool,
+    /// The numbers of the files written: `first..next`.
+    first: u64,
+    next: u64,
+    finished: bool,
+}
+
+impl<F: Fn(u64) -> String> StagedFiles<F> {
+    /// Files of `dir`, numbered from `first`; the folder is made with the first file.
+    pub fn new(dir: &Path, name: F, first: u64) -> StagedFiles<F> {
+        StagedFiles {
+            dir: dir.to_path_buf(),
+            name,
+            made: false,
+            first,
+            next: first,
+            finished: false,
+        }
+    }
+
+    fn path(&self, i: u64) -> PathBuf {
+        self.dir.join((self.name)(i))
+    }
+
+    /// Writes file `i` (the one after the last added) under its temporary name.
+    pub fn add(&mut self, i: u64, bytes: &[u8]) -> Result<(), String> {
+        debug_assert_eq!(i, self.next, "files are added in order");
+        if self.next == self.first && !self.dir.is_dir() {
+            std::fs::create_dir_all(&self.dir).map_err(|e| {
+                format!(
+                    "cannot create {}: {}",
+                    self.dir.display(),
+                    crate::source::plain_io(&e)
+                )
+            })?;
+            self.made = true;
+        }
+        let path = self.path(i);
+        let tmp = partial_path(&path);
+        self.next = i + 1;
+        check_file(&path)?;
+        File::create(&tmp)
+            .and_then(|mut f| {
+                f.write_all(bytes)?;
+                f.sync_all()
+            })
+            .map_err(|e| {
+                format!(
+                    "cannot write {}: {}",
+                    path.display(),
+                    crate::source::plain_io(&e)
+                )
+            })
+    }
+
+    /// Every file written, renamed onto its place.
+    pub fn finish(mut self) -> Result<(), String> {
+        for i in self.first..self.next {
+            let path = self.path(i);
+            std::fs::rename(partial_path(&path), &path).map_err(|e| {
+                format!(
+                    "cannot write {}: {}",
+                    path.display(),
+                    crate::source::plain_io(&e)
+                )
+            })?;
+            // Renamed: not to be removed if a later one fails.
+            self.first = i + 1;
+        }
+        self.finished = true;
+        Ok(())
+    }
+}
+
+impl<F: Fn(u64) -> String> Drop for StagedFiles<F> {
+    fn drop(&mut self) {
+        if self.finished {
+            return;
+        }
+        for i in self.first..self.next {
+            let _ = std::fs::remove_file(partial_path(&self.path(i)));
+        }
+        if self.made {
+            // Only when empty: the files renamed before a failure stay.
+            let _ = std::fs::remove_dir(&self.dir);
+        }
+    }
 }

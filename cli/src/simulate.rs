@@ -53,14 +53,16 @@ pub struct SimulateArgs {
     pub shard: Option<Shard>,
 }
 
-/// Games `range` of the run seeded `seed`, with a progress bar on stderr when it is a
-/// terminal (`label` before the bar).
+/// Games `range` of the run seeded `seed`, each handed to `sink` in order as it is
+/// played (nothing keeps them all), with a progress bar on stderr when it is a terminal
+/// (`label` before the bar).
 pub fn play_games(
     games: &Games,
     seed: u64,
     range: std::ops::Range<u64>,
     label: &str,
-) -> Result<Vec<Played>, String> {
+    sink: &mut (dyn FnMut(Played) -> Result<(), String> + Send),
+) -> Result<(), String> {
     let bar = std::io::stderr().is_terminal().then(|| {
         let bar = indicatif::ProgressBar::new(range.end - range.start);
         let template = format!("{label}{{bar:40}} {{pos}}/{{len}} games {{per_sec}} eta {{eta}}");
@@ -70,11 +72,16 @@ pub fn play_games(
         );
         bar
     });
-    let played = games.play_run(seed, range, &|| {
-        if let Some(bar) = &bar {
-            bar.inc(1);
-        }
-    });
+    let played = games.play_run(
+        seed,
+        range,
+        &|| {
+            if let Some(bar) = &bar {
+                bar.inc(1);
+            }
+        },
+        sink,
+    );
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
@@ -92,7 +99,7 @@ fn stat_lines(names: &[&str], s: &Summary) -> Vec<String> {
                 Some(rate) => format!(
                     "{name}: {} of {} games ({:.1}%)",
                     v["true"],
-                    values.len(),
+                    values.n,
                     100.0 * rate.as_f64().unwrap_or(0.0)
                 ),
                 None => format!(
@@ -131,29 +138,7 @@ pub fn run(args: SimulateArgs, settings: &Settings) -> Result<(), String> {
         Recording::Counts
     };
     let games = Games::new(&game, &specs, recording, settings, crate::bots::clock);
-    let played = play_games(&games, args.seed, range.clone(), "")?;
-    let elapsed = started.elapsed().as_secs_f64();
     let names = crate::seat_names(n);
-    if let Some(dir) = &args.trace_out {
-        std::fs::create_dir_all(dir).map_err(|e| {
-            format!(
-                "cannot create {}: {}",
-                dir.display(),
-                crate::source::plain_io(&e)
-            )
-        })?;
-        for p in &played {
-            let path = dir.join(format!("game-{:04}.trace", p.index + 1));
-            crate::traces::save_trace(
-                &path,
-                &args.ruleset,
-                &names,
-                p.seed,
-                &p.record.steps,
-                Some(&p.record.outcome),
-            )?;
-        }
-    }
     let run = RunInfo {
         ruleset: &game.meta.name,
         run_seed: args.seed,
@@ -162,12 +147,46 @@ pub fn run(args: SimulateArgs, settings: &Settings) -> Result<(), String> {
         agents: &specs,
         stats: RunInfo::stat_names(&game),
     };
-    if let Some(path) = &args.out {
-        let mut lines = Vec::new();
-        results::write_games(&run, &played, &mut lines).map_err(|e| e.to_string())?;
-        crate::output::write_atomically(path, &lines)?;
+    // Each game is written and summed up as it comes, in order, then forgotten: the lines
+    // go into a temporary file renamed onto --out at the end, each trace into a temporary
+    // file of its own renamed onto game-NNNN.trace at the end; when a game fails, nothing
+    // is left of either.
+    let mut out = match &args.out {
+        Some(path) => Some(crate::output::AtomicFile::create(path)?),
+        None => None,
+    };
+    let mut traces = args.trace_out.as_deref().map(|dir| {
+        crate::output::StagedFiles::new(
+            dir,
+            |index| format!("game-{:04}.trace", index + 1),
+            range.start,
+        )
+    });
+    let mut s = Summary::new(n);
+    play_games(&games, args.seed, range.clone(), "", &mut |p: Played| {
+        if let Some(traces) = &mut traces {
+            let text = crate::traces::trace_text(
+                &args.ruleset,
+                &names,
+                p.seed,
+                &p.record.steps,
+                Some(&p.record.outcome),
+            );
+            traces.add(p.index, text.as_bytes())?;
+        }
+        if let Some(file) = &mut out {
+            file.write(|w| results::write_game(&run, &p, w))?;
+        }
+        s.add(&p);
+        Ok(())
+    })?;
+    if let Some(traces) = traces {
+        traces.finish()?;
     }
-    let s = Summary::of(n, &played);
+    if let Some(file) = out {
+        file.finish()?;
+    }
+    let elapsed = started.elapsed().as_secs_f64();
     let g = s.games as f64;
     if args.json {
         let summary = results::summary_json(&run, args.shard, &s);
@@ -208,19 +227,15 @@ pub fn run(args: SimulateArgs, settings: &Settings) -> Result<(), String> {
         println!("seat  wins (shared split)  mean score  min  max");
         for p in 0..n {
             let sc = &s.scores[p];
-            let mean = if g > 0.0 {
-                sc.iter().sum::<i64>() as f64 / g
-            } else {
-                0.0
-            };
+            let mean = if g > 0.0 { sc.sum() as f64 / g } else { 0.0 };
             println!(
                 "p{:<4} {:>8.1} ({:>5.1}%)  {:>10.2}  {:>3}  {:>3}",
                 p + 1,
                 s.wins[p],
                 if g > 0.0 { 100.0 * s.wins[p] / g } else { 0.0 },
                 mean,
-                sc.iter().min().copied().unwrap_or(0),
-                sc.iter().max().copied().unwrap_or(0)
+                sc.min().unwrap_or(0),
+                sc.max().unwrap_or(0)
             );
         }
         println!("shared victories: {}", s.shared);

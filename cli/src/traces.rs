@@ -503,15 +503,15 @@ fn print_state(game: &Game, state: &State, shown: StateAs) {
     }
 }
 
-/// Writes a played game's trace to `path`, whole or not at all.
-pub fn save_trace(
-    path: &Path,
+/// The text of a played game's trace (`ruleset` as it was named: an embedded name, or a
+/// path, which the trace gives in full).
+pub fn trace_text(
     ruleset: &str,
     players: &[String],
     seed: u64,
     steps: &[Step],
     outcome: Option<&frontier_interpreter::Outcome>,
-) -> Result<(), String> {
+) -> String {
     let reference = if crate::source::embedded(ruleset).is_some() {
         RulesetRef::Name(ruleset.to_string())
     } else {
@@ -521,6 +521,5 @@ pub fn save_trace(
                 .unwrap_or_else(|_| ruleset.to_string()),
         )
     };
-    let trace = write_trace(reference, players, Some(seed), steps, outcome);
-    crate::output::write_atomically(path, trace.to_text().as_bytes())
+    write_trace(reference, players, Some(seed), steps, outcome).to_text()
 }

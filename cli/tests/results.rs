@@ -346,6 +346,62 @@ fn bad_shards_and_merges_are_refused_and_write_nothing() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Games are written as they are played, yet a run whose game fails part-way leaves
+/// nothing: no --out file, no trace (nor a trace folder it would have made), no temporary
+/// file; a trace folder that was there keeps what it held.
+#[test]
+fn a_run_that_fails_part_way_writes_nothing() {
+    let dir = scratch("fails");
+    // Game 5 of this run (seed 1, 3 players) ends with the VP summing to a multiple of 9.
+    std::fs::write(
+        dir.join("fails.yaml"),
+        "extends: go-west\nname: go-west-fails\nstats:\n  fragile: \"100 / (sum(players, vp[it]) % 9)\"\n",
+    )
+    .unwrap();
+    std::fs::create_dir(dir.join("kept")).unwrap();
+    std::fs::write(dir.join("kept/notes.txt"), "mine").unwrap();
+    for traces in ["new", "kept"] {
+        let o = frontier(&[
+            "simulate",
+            s(&dir.join("fails.yaml")),
+            "--players",
+            "3",
+            "--games",
+            "40",
+            "--seed",
+            "1",
+            "--out",
+            s(&dir.join("out.jsonl")),
+            "--trace-out",
+            s(&dir.join(traces)),
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{err}");
+        assert!(err.contains("division by zero"), "{err}");
+        let mut left: Vec<String> = walk(&dir);
+        left.sort();
+        assert_eq!(
+            left,
+            ["fails.yaml", "kept", "kept/notes.txt"],
+            "--trace-out {traces}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The paths under `dir`, relative to it.
+fn walk(dir: &Path) -> Vec<String> {
+    let mut paths = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap().filter_map(|e| e.ok()) {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if e.path().is_dir() {
+            paths.extend(walk(&e.path()).into_iter().map(|p| format!("{name}/{p}")));
+        }
+        paths.push(name);
+    }
+    paths
+}
+
 #[test]
 fn balance_writes_a_report_with_tables_and_plots_and_a_json_snapshot() {
     let dir = scratch("balance");

@@ -61,8 +61,10 @@ impl From<ApplyError> for RunError {
     }
 }
 
-/// The most games one `simulate` or `balance` process plays: it keeps every game's record
-/// until it summarizes them (about 200 bytes each). A larger run is split with `--shard`.
+/// The most games one `simulate` or `balance` process plays. Its games are summed up and
+/// written as they are played, so its memory does not grow with them (docs/scale.md); the
+/// bound keeps one process's run to a length a batch task can be given. A larger run is
+/// split with `--shard`.
 pub const MAX_GAMES_PER_PROCESS: u64 = 1_000_000;
 
 /// The default bound on steps per game: a game that runs longer is reported, not hung on.

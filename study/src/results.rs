@@ -122,16 +122,20 @@ pub fn game_line(
     out
 }
 
-/// Writes the games `played` of the run, one line each (JSON Lines).
-pub fn write_games(run: &RunInfo, played: &[Played], out: &mut impl Write) -> std::io::Result<()> {
-    for p in played {
-        writeln!(
-            out,
-            "{}",
-            game_line(run, p.index, p.seed, &p.record, &p.stats)
-        )?;
-    }
-    Ok(())
+/// Writes a game `played` in the run as one line (JSON Lines): the games are written one
+/// at a time, as they are handed on in order.
+pub fn write_game(run: &RunInfo, played: &Played, out: &mut impl Write) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "{}",
+        game_line(
+            run,
+            played.index,
+            played.seed,
+            &played.record,
+            &played.stats
+        )
+    )
 }
 
 /// The keys of a game line, in the order they are written (then `stats`).
@@ -181,9 +185,9 @@ pub fn summary_json(run: &RunInfo, shard: Option<Shard>, summary: &Summary) -> V
                 "agent": run.agents.get(p).map(|a| a.text.as_str()),
                 "wins": rounded(s.wins[p]),
                 "win_rate": rounded(if g > 0.0 { s.wins[p] / g } else { 0.0 }),
-                "mean_score": rounded(if g > 0.0 { sc.iter().sum::<i64>() as f64 / g } else { 0.0 }),
-                "min_score": sc.iter().min(),
-                "max_score": sc.iter().max(),
+                "mean_score": rounded(if g > 0.0 { sc.sum() as f64 / g } else { 0.0 }),
+                "min_score": sc.min(),
+                "max_score": sc.max(),
             })
         })
         .collect();

@@ -2,6 +2,8 @@
 //! distributions of whole numbers, Wilson intervals, normal tests, and the summary of a
 //! `stats:` entry. docs/results.md gives the JSON shapes.
 
+use std::collections::BTreeMap;
+
 use serde_json::{json, Value};
 
 const Z95: f64 = 1.959_963_984_540_054;
@@ -95,30 +97,98 @@ pub fn json_number(x: f64) -> Value {
     }
 }
 
-/// A distribution of whole numbers: its summary and its values (sorted).
+/// How many times each whole number occurred: a distribution kept in as many numbers as
+/// it has distinct values, whatever the number of values added, so that a run's games are
+/// summed up one at a time and forgotten. Everything a [`Dist`] reads (mean, sd,
+/// quantiles, min, max) comes from it exactly as it would from the values themselves.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    counts: BTreeMap<i64, u64>,
+    n: u64,
+    sum: i128,
+}
+
+impl Tally {
+    /// The values of `values`.
+    pub fn of(values: impl IntoIterator<Item = i64>) -> Tally {
+        let mut t = Tally::default();
+        for v in values {
+            t.add(v);
+        }
+        t
+    }
+
+    /// One more value.
+    pub fn add(&mut self, value: i64) {
+        *self.counts.entry(value).or_default() += 1;
+        self.n += 1;
+        self.sum += i128::from(value);
+    }
+
+    /// How many values were added.
+    pub fn n(&self) -> u64 {
+        self.n
+    }
+
+    /// Their sum, exact.
+    pub fn sum(&self) -> i128 {
+        self.sum
+    }
+
+    /// The smallest value (none without values).
+    pub fn min(&self) -> Option<i64> {
+        self.counts.keys().next().copied()
+    }
+
+    /// The largest value (none without values).
+    pub fn max(&self) -> Option<i64> {
+        self.counts.keys().next_back().copied()
+    }
+
+    /// The values in increasing order, each as many times as it was added.
+    pub fn sorted(&self) -> impl Iterator<Item = i64> + '_ {
+        self.counts
+            .iter()
+            .flat_map(|(&v, &count)| std::iter::repeat_n(v, count as usize))
+    }
+
+    /// Each distinct value, in increasing order, with how many times it was added.
+    pub fn counts(&self) -> impl Iterator<Item = (i64, u64)> + '_ {
+        self.counts.iter().map(|(&v, &count)| (v, count))
+    }
+}
+
+/// A distribution of whole numbers: its summary, and its values (each distinct value with
+/// its count, in increasing order).
 pub struct Dist {
     pub n: usize,
     pub mean: f64,
     pub sd: f64,
-    pub values: Vec<i64>,
+    /// Each distinct value, in increasing order, with how many times it occurs.
+    counts: Vec<(i64, u64)>,
 }
 
 impl Dist {
     pub fn of(values: impl IntoIterator<Item = i64>) -> Dist {
-        let mut values: Vec<i64> = values.into_iter().collect();
-        values.sort_unstable();
-        let n = values.len();
+        Dist::of_tally(&Tally::of(values))
+    }
+
+    /// The distribution of a tally's values. The mean and sd are summed over the values in
+    /// increasing order, one by one, as they always were: the same floating-point numbers
+    /// whatever order the values were added in.
+    pub fn of_tally(tally: &Tally) -> Dist {
+        let n = tally.n() as usize;
         let mean = if n == 0 {
             0.0
         } else {
-            values.iter().map(|&v| v as f64).sum::<f64>() / n as f64
+            tally.sorted().map(|v| v as f64).sum::<f64>() / n as f64
         };
         let var = if n < 2 {
             0.0
         } else {
-            values
-                .iter()
-                .map(|&v| (v as f64 - mean).powi(2))
+            tally
+                .sorted()
+                .map(|v| (v as f64 - mean).powi(2))
                 .sum::<f64>()
                 / (n - 1) as f64
         };
@@ -126,25 +196,43 @@ impl Dist {
             n,
             mean,
             sd: var.sqrt(),
-            values,
+            counts: tally.counts().collect(),
         }
     }
+
+    /// Each distinct value, in increasing order, with how many times it occurs.
+    pub fn counts(&self) -> &[(i64, u64)] {
+        &self.counts
+    }
+
+    /// The `k`-th smallest value (from 0; k < n).
+    fn nth(&self, k: usize) -> i64 {
+        let mut before = 0u64;
+        for &(v, count) in &self.counts {
+            before += count;
+            if (k as u64) < before {
+                return v;
+            }
+        }
+        self.max()
+    }
+
     /// The q-quantile (linear interpolation between order statistics); q is held to
     /// 0..=1.
     pub fn quantile(&self, q: f64) -> f64 {
-        if self.values.is_empty() {
+        if self.n == 0 {
             return 0.0;
         }
         let at = q.clamp(0.0, 1.0) * (self.n - 1) as f64;
         let (lo, hi) = (at.floor() as usize, at.ceil() as usize);
         let f = at - lo as f64;
-        self.values[lo] as f64 * (1.0 - f) + self.values[hi] as f64 * f
+        self.nth(lo) as f64 * (1.0 - f) + self.nth(hi) as f64 * f
     }
     pub fn min(&self) -> i64 {
-        self.values.first().copied().unwrap_or(0)
+        self.counts.first().map_or(0, |&(v, _)| v)
     }
     pub fn max(&self) -> i64 {
-        self.values.last().copied().unwrap_or(0)
+        self.counts.last().map_or(0, |&(v, _)| v)
     }
     pub fn json(&self) -> Value {
         json!({
@@ -154,16 +242,60 @@ impl Dist {
     }
 }
 
+/// A `stats:` entry's values over a run's games, summed up as they come: how many, how
+/// many were true, how many were not true/false, and the whole numbers among them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StatValues {
+    /// Values added.
+    pub n: u64,
+    /// Values that were `true`.
+    pub trues: u64,
+    /// Values that were neither `true` nor `false`.
+    pub others: u64,
+    /// The whole numbers among the values.
+    pub numbers: Tally,
+}
+
+impl StatValues {
+    /// The values of `values`.
+    pub fn of<'v>(values: impl IntoIterator<Item = &'v Value>) -> StatValues {
+        let mut s = StatValues::default();
+        for v in values {
+            s.add(v);
+        }
+        s
+    }
+
+    /// One more value.
+    pub fn add(&mut self, value: &Value) {
+        self.n += 1;
+        match value.as_bool() {
+            Some(yes) => self.trues += u64::from(yes),
+            None => {
+                self.others += 1;
+                if let Some(number) = value.as_i64() {
+                    self.numbers.add(number);
+                }
+            }
+        }
+    }
+
+    /// Whether every value was true or false (so with no values too).
+    pub fn all_bool(&self) -> bool {
+        self.others == 0
+    }
+}
+
 /// A `stats:` entry over a run's games: the share of games where it held (true/false)
 /// with its Wilson interval, or its distribution (numbers).
-pub fn stat_json(values: &[Value]) -> Value {
-    let n = values.len() as f64;
-    if values.iter().all(Value::is_boolean) {
-        let yes = values.iter().filter(|v| v.as_bool() == Some(true)).count() as f64;
+pub fn stat_json(values: &StatValues) -> Value {
+    let n = values.n as f64;
+    if values.all_bool() {
+        let yes = values.trues as f64;
         let (lo, hi) = wilson(yes, n);
         json!({ "kind": "bool", "true": yes as u64, "rate": json_number(if n > 0.0 { yes / n } else { 0.0 }), "ci_low": json_number(lo), "ci_high": json_number(hi) })
     } else {
-        let mut d = Dist::of(values.iter().filter_map(Value::as_i64)).json();
+        let mut d = Dist::of_tally(&values.numbers).json();
         d["kind"] = json!("int");
         d
     }
@@ -268,13 +400,13 @@ mod tests {
         // 0.627527, half 1.959964·√(0.046875 + 0.060023)/1.960365 = 0.326885: 0.300642 to
         // 0.954413.
         let values = [json!(true), json!(false), json!(true), json!(true)];
-        let s = stat_json(&values);
+        let s = stat_json(&StatValues::of(&values));
         assert_eq!(s["kind"], "bool");
         assert_eq!(s["true"], 3);
         assert_eq!(s["rate"], 0.75);
         assert_eq!(s["ci_low"], 0.300642);
         assert_eq!(s["ci_high"], 0.954413);
-        let numbers = stat_json(&[json!(3), json!(1), json!(2)]);
+        let numbers = stat_json(&StatValues::of(&[json!(3), json!(1), json!(2)]));
         assert_eq!(numbers["kind"], "int");
         assert_eq!(
             (

@@ -242,9 +242,9 @@ fn svg_lengths(studies: &[&RulesetGames]) -> String {
         .iter()
         .map(|s| {
             let mut c = vec![0.0; bins];
-            for &v in &s.decisions.values {
+            for &(v, count) in s.decisions.counts() {
                 let b = (((v as f64 - lo) / width) as usize).min(bins - 1);
-                c[b] += 1.0;
+                c[b] += count as f64;
             }
             c.iter().map(|x| x / s.decisions.n.max(1) as f64).collect()
         })

@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 
 use crate::games::seat_names;
 use crate::statistics::{
-    json_number, means_test, p_two_sided, stat_json, two_proportions, wilson, Dist,
+    json_number, means_test, p_two_sided, stat_json, two_proportions, wilson, Dist, StatValues,
 };
 use crate::summary::Summary;
 
@@ -39,13 +39,9 @@ impl RulesetGames {
     /// The games of a ruleset summed up in `summary`, with the distributions the report
     /// reads.
     pub fn new(label: String, source: String, stat_names: Vec<String>, summary: Summary) -> Self {
-        let scores = summary
-            .scores
-            .iter()
-            .map(|seat| Dist::of(seat.iter().copied()))
-            .collect();
-        let decisions = Dist::of(summary.decisions.iter().map(|&d| d as i64));
-        let chances = Dist::of(summary.chances.iter().map(|&d| d as i64));
+        let scores = summary.scores.iter().map(Dist::of_tally).collect();
+        let decisions = Dist::of_tally(&summary.decisions);
+        let chances = Dist::of_tally(&summary.chances);
         RulesetGames {
             label,
             source,
@@ -93,18 +89,17 @@ pub struct Balance {
 
 /// A statistic of a variant against the base's: two-proportion z-test (true/false) or
 /// Welch's z (numbers).
-pub fn stat_comparison(base: &[Value], variant: &[Value]) -> Value {
-    let (nb, nv) = (base.len() as f64, variant.len() as f64);
-    if base.iter().chain(variant).all(Value::is_boolean) {
-        let yes = |v: &[Value]| v.iter().filter(|x| x.as_bool() == Some(true)).count() as f64;
-        let (xb, xv) = (yes(base), yes(variant));
+pub fn stat_comparison(base: &StatValues, variant: &StatValues) -> Value {
+    let (nb, nv) = (base.n as f64, variant.n as f64);
+    if base.all_bool() && variant.all_bool() {
+        let (xb, xv) = (base.trues as f64, variant.trues as f64);
         let (z, p) = two_proportions(xb, nb, xv, nv);
         json!({ "kind": "bool", "base": json_number(xb / nb), "variant": json_number(xv / nv), "difference": json_number(xv / nv - xb / nb),
                 "z": json_number(z), "p_value": json_number(p), "significant": p < ALPHA })
     } else {
         let (db, dv) = (
-            Dist::of(base.iter().filter_map(Value::as_i64)),
-            Dist::of(variant.iter().filter_map(Value::as_i64)),
+            Dist::of_tally(&base.numbers),
+            Dist::of_tally(&variant.numbers),
         );
         let (z, p) = means_test(&db, &dv);
         json!({ "kind": "int", "base": json_number(db.mean), "variant": json_number(dv.mean), "difference": json_number(dv.mean - db.mean),
@@ -318,7 +313,7 @@ mod tests {
     fn statistics_of_a_variant_are_compared_with_the_base() {
         // True/false: 1 of 4 against 2 of 4; pooled 3/8, se √(3/8 · 5/8 · (1/4 + 1/4)) =
         // 0.342327, z = 0.25/0.342327 = 0.730297, p = 0.465209.
-        let yes = |k: usize| (0..4).map(|i| json!(i < k)).collect::<Vec<_>>();
+        let yes = |k: usize| StatValues::of(&(0..4).map(|i| json!(i < k)).collect::<Vec<_>>());
         let c = stat_comparison(&yes(1), &yes(2));
         assert_eq!(
             (c["kind"].clone(), c["base"].clone(), c["variant"].clone()),
@@ -333,8 +328,8 @@ mod tests {
         assert_eq!(c["significant"], false);
         // Numbers: means 2 and 3, Welch's z 1.224745, p 0.220671.
         let c = stat_comparison(
-            &[json!(1), json!(2), json!(3)],
-            &[json!(2), json!(3), json!(4)],
+            &StatValues::of(&[json!(1), json!(2), json!(3)]),
+            &StatValues::of(&[json!(2), json!(3), json!(4)]),
         );
         assert_eq!(c["kind"], "int");
         assert!(
