@@ -3,10 +3,12 @@
 //! that every ruleset, variant and position runs compiled without a Rust compiler on the
 //! user's machine.
 //!
-//! Today it compiles one part: expressions of numbers and truth values
-//! ([`ExprCompiler`]), the conditions and values the step machine evaluates most. The
-//! machine does not run them yet; `tests/` holds them equal to the walker (the reference
-//! semantics) on every shipped ruleset, and `benches/expressions.rs` measures both.
+//! Today it compiles a game's decision listings, `if` conditions and number assignments
+//! ([`CompiledGame`]), which the step machine runs through
+//! [`frontier_interpreter::CompiledCode`] (`Game::apply_with`, a `Stepper`), and
+//! expressions of numbers and truth values on their own ([`ExprCompiler`]). `tests/` holds
+//! them equal to the walker (the reference semantics) step by step on every shipped
+//! ruleset and on generated ones; `benches/` measures both.
 //!
 //! One semantics: compiled code computes only what it is sure to compute as the walker
 //! does. A node it does not compile is evaluated by the walker, called from the compiled
