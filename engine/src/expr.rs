@@ -182,12 +182,32 @@ impl Backend<'_> {
         kind: Kind,
         builder: &mut FunctionBuilderContext,
     ) -> std::result::Result<FuncId, CompileError> {
+        self.define("expr", 2, builder, |gen, params| {
+            let v = match kind {
+                Kind::Int => gen.int(expr),
+                Kind::Bool => gen.bool(expr),
+            };
+            gen.b.ins().store(MemFlags::trusted(), v, params[1], 0);
+        })
+    }
+
+    /// Defines a function of `pointers` pointer parameters (the first the [`Ctx`]) that
+    /// returns a status: `body` generates what it does, then it returns [`DONE`]; the
+    /// generated code's [`Gen::walker`] block returns [`WALKER`].
+    pub fn define(
+        &mut self,
+        prefix: &str,
+        pointers: usize,
+        builder: &mut FunctionBuilderContext,
+        body: impl FnOnce(&mut Gen, &[Reg]),
+    ) -> std::result::Result<FuncId, CompileError> {
         let ptr = self.module.target_config().pointer_type();
         let mut ctx = self.module.make_context();
-        ctx.func.signature.params.push(AbiParam::new(ptr));
-        ctx.func.signature.params.push(AbiParam::new(ptr));
+        for _ in 0..pointers {
+            ctx.func.signature.params.push(AbiParam::new(ptr));
+        }
         ctx.func.signature.returns.push(AbiParam::new(types::I64));
-        let name = format!("expr{}", self.count);
+        let name = format!("{prefix}{}", self.count);
         self.count += 1;
         let id = self
             .module
@@ -199,24 +219,21 @@ impl Backend<'_> {
             b.append_block_params_for_function_params(entry);
             b.switch_to_block(entry);
             b.seal_block(entry);
-            let (cx, out) = (b.block_params(entry)[0], b.block_params(entry)[1]);
+            let params = b.block_params(entry).to_vec();
             let walker = b.create_block();
             let mut gen = Gen {
                 b,
-                cx,
+                cx: params[0],
                 ptr,
                 walker,
                 bound: None,
                 columns: &mut self.columns,
                 owned: &mut self.owned,
+                constants: &mut self.constants,
                 nodes: &mut self.nodes,
             };
-            let v = match kind {
-                Kind::Int => gen.int(expr),
-                Kind::Bool => gen.bool(expr),
-            };
+            body(&mut gen, &params);
             let b = &mut gen.b;
-            b.ins().store(MemFlags::trusted(), v, out, 0);
             let done = b.ins().iconst(types::I64, DONE);
             b.ins().return_(&[done]);
             b.switch_to_block(walker);
@@ -395,6 +412,8 @@ pub(crate) struct Gen<'a, 'b> {
     pub columns: &'b mut Vec<Box<[i64]>>,
     #[allow(clippy::vec_box)]
     pub owned: &'b mut Vec<Box<Expr>>,
+    /// Constant lists of element codes the code reads.
+    pub constants: &'b mut Vec<Box<[u16]>>,
     pub nodes: &'b mut NodeCount,
 }
 

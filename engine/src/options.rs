@@ -15,8 +15,8 @@
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, AbiParam, InstBuilder, MemFlags, Signature, Value as Reg};
-use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
-use cranelift_module::{FuncId, Linkage, Module};
+use cranelift_frontend::FunctionBuilderContext;
+use cranelift_module::FuncId;
 use frontier_interpreter::eval::{Env, Memo, RuntimeError};
 use frontier_interpreter::ir::{Expr, ZoneRead};
 use frontier_interpreter::model::{
@@ -27,8 +27,8 @@ use frontier_interpreter::value::{decode_element, Element};
 use frontier_interpreter::{CompiledCode, Game, Value};
 
 use crate::expr::{
-    compiles_root, error, run, Backend, CompileError, Ctx, Entry, Gen, Kind, NodeCount,
-    CTX_BOUND_CODE, CTX_BOUND_KIND, CTX_BOUND_SLOT, DONE,
+    compiles_root, run, Backend, CompileError, Ctx, Entry, Gen, Kind, NodeCount, CTX_BOUND_CODE,
+    CTX_BOUND_KIND, CTX_BOUND_SLOT, DONE,
 };
 
 type Listing = unsafe extern "C" fn(*mut Ctx) -> i64;
@@ -72,7 +72,7 @@ impl<'g> CompiledGame<'g> {
                     StmtKind::Choose(choose) => {
                         chooses += 1;
                         if let Some(plan) = plan(choose) {
-                            ids.push(((b, pc), backend.listing(choose, plan)?));
+                            ids.push(((b, pc), backend.listing(choose, plan, &mut builder)?));
                         }
                     }
                     StmtKind::If { cond, .. } if compiles_root(cond) => {
@@ -235,64 +235,18 @@ impl Backend<'_> {
         &mut self,
         choose: &Choose,
         plan: Vec<Option<Source<'_>>>,
+        builder: &mut FunctionBuilderContext,
     ) -> Result<FuncId, CompileError> {
-        let ptr = self.module.target_config().pointer_type();
-        let mut ctx = self.module.make_context();
-        ctx.func.signature.params.push(AbiParam::new(ptr));
-        ctx.func.signature.returns.push(AbiParam::new(types::I64));
-        let name = format!("listing{}", self.count);
-        self.count += 1;
-        let id = self
-            .module
-            .declare_function(&name, Linkage::Local, &ctx.func.signature)
-            .map_err(error)?;
-        let mut builder = FunctionBuilderContext::new();
-        {
-            let mut b = FunctionBuilder::new(&mut ctx.func, &mut builder);
-            let entry = b.create_block();
-            b.append_block_params_for_function_params(entry);
-            b.switch_to_block(entry);
-            b.seal_block(entry);
-            let cx = b.block_params(entry)[0];
-            let walker = b.create_block();
-            let mut gen = Gen {
-                b,
-                cx,
-                ptr,
-                walker,
-                bound: None,
-                columns: &mut self.columns,
-                owned: &mut self.owned,
-                nodes: &mut self.nodes,
-            };
-            let mut constants = Vec::new();
+        self.define("listing", 1, builder, |gen, _| {
             for (g, (group, source)) in choose.groups.iter().zip(plan).enumerate() {
-                list_group(&mut gen, g as u16, group, source, &mut constants);
+                list_group(gen, g as u16, group, source);
             }
-            self.constants.extend(constants);
-            let b = &mut gen.b;
-            let done = b.ins().iconst(types::I64, DONE);
-            b.ins().return_(&[done]);
-            b.switch_to_block(walker);
-            b.seal_block(walker);
-            let status = b.ins().iconst(types::I64, crate::expr::WALKER);
-            b.ins().return_(&[status]);
-            gen.b.finalize();
-        }
-        self.module.define_function(id, &mut ctx).map_err(error)?;
-        self.module.clear_context(&mut ctx);
-        Ok(id)
+        })
     }
 }
 
 /// The options of group `g`, appended in order.
-fn list_group(
-    gen: &mut Gen,
-    g: u16,
-    group: &OptionGroup,
-    source: Option<Source>,
-    constants: &mut Vec<Box<[u16]>>,
-) {
+fn list_group(gen: &mut Gen, g: u16, group: &OptionGroup, source: Option<Source>) {
     let Some(source) = source else {
         // A group without a list: one option, if its condition holds.
         set_bound(gen, -1, -1);
@@ -339,7 +293,7 @@ fn list_group(
                 Expr::Const(Value::List(items)) => items.first().map_or(-2, kind_of),
                 _ => -2,
             };
-            constants.push(codes);
+            gen.constants.push(codes);
             (at, count, kind)
         }
     };

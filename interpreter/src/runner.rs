@@ -91,14 +91,13 @@ pub fn run(
     recording: Recording,
     max_steps: u64,
 ) -> Result<(GameRecord, State), RunError> {
-    run_with_log(
+    run_stepped(
         Stepper::walker(game),
         state,
         rng,
         agents,
         recording,
         max_steps,
-        |_| {},
     )
 }
 
