@@ -8,10 +8,11 @@ use clap::Args;
 use frontier_interpreter::frontier_grammar::trace::{self as notation, RulesetRef, Trace};
 use frontier_interpreter::runner::Step;
 use frontier_interpreter::trace::{
-    replay, replay_covering, starting_state, write_trace, Divergence, ReplayStep, Replayed,
+    replay, replay_covering, replay_stepped, starting_state, write_trace, Divergence, ReplayStep,
+    Replayed,
 };
 use frontier_interpreter::{coverage, Game, Journal, State};
-use frontier_study::Settings;
+use frontier_study::{BackEnd, NativeCode, Settings};
 
 use crate::source::{plain_io, read_text, resolve};
 use crate::words::counted;
@@ -145,7 +146,10 @@ fn check_one(
 ) -> Result<Replayed, String> {
     let p = prepare(path, settings)?;
     let Some(coverage) = coverage else {
-        return replay(&p.game, &p.trace, p.start, |_| {}).map_err(|d| divergence(path, &d));
+        // The game's compiled code runs the steps, as in simulate (not with --compile off).
+        let back_end = BackEnd::for_game(&p.game, NativeCode::Off, settings.compile);
+        return replay_stepped(back_end.stepper(&p.game), &p.trace, p.start, |_| {})
+            .map_err(|d| divergence(path, &d));
     };
     let entry = coverage.entry(&p, path);
     if let notation::Start::Setup = p.trace.header.start {

@@ -368,3 +368,77 @@ fn errors_are_the_walkers() {
     assert!(compiled.starts_with("error: "), "{compiled}");
     assert_eq!(compiled, walker);
 }
+
+/// Every trace shipped under rulesets/*/traces replays with the compiled code as it does
+/// with the walker alone: the same steps, assertions and final state (debug builds also
+/// take every compiled step with the walker and compare the states: `Game::apply_with`).
+#[test]
+fn every_shipped_trace_replays_the_same() {
+    use frontier_interpreter::frontier_grammar::trace::{parse, RulesetRef, Trace};
+    use frontier_interpreter::trace::{replay, replay_stepped, starting_state};
+    use frontier_interpreter::Stepper;
+    // The traces by the game they play (ruleset and parameters): each game is loaded and
+    // compiled once.
+    let mut by_game: std::collections::BTreeMap<String, Vec<(std::path::PathBuf, Trace)>> =
+        Default::default();
+    for name in frontier_tests::ruleset_names() {
+        let dir = frontier_tests::workspace()
+            .join("rulesets")
+            .join(&name)
+            .join("traces");
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for path in entries.filter_map(|e| e.ok()).map(|e| e.path()) {
+            if path.extension().is_none_or(|x| x != "trace") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).expect("a trace");
+            let trace = parse(&text).expect("a shipped trace parses");
+            let RulesetRef::Name(ruleset) = &trace.header.ruleset else {
+                panic!("shipped traces name their ruleset");
+            };
+            let key = format!("{ruleset} {:?}", trace.header.params);
+            by_game.entry(key).or_default().push((path, trace));
+        }
+    }
+    let mut replayed = 0;
+    for traces in by_game.values() {
+        let header = &traces[0].1.header;
+        let RulesetRef::Name(ruleset) = &header.ruleset else {
+            unreachable!("checked above");
+        };
+        let source = frontier_tests::source(&frontier_tests::ruleset_path(ruleset));
+        let game = frontier_interpreter::load_with_params(
+            &source,
+            &resolve,
+            &header.params,
+            Default::default(),
+        )
+        .expect("it loads");
+        let code = CompiledGame::new(&game).expect("it compiles");
+        for (path, trace) in traces {
+            let start = || {
+                starting_state(&game, trace, |p| {
+                    std::fs::read_to_string(path.parent().expect("a folder").join(p))
+                        .map_err(|e| e.to_string())
+                })
+                .expect("it starts")
+            };
+            let outcome = |r: Result<frontier_interpreter::trace::Replayed, _>| {
+                r.map(|r| (r.steps, r.assertions, r.final_state))
+                    .map_err(|d: frontier_interpreter::trace::Divergence| d.to_string())
+            };
+            let compiled = outcome(replay_stepped(
+                Stepper::compiled(&game, &code),
+                trace,
+                start(),
+                |_| {},
+            ));
+            let walked = outcome(replay(&game, trace, start(), |_| {}));
+            assert!(compiled == walked, "{}", path.display());
+            replayed += 1;
+        }
+    }
+    assert!(replayed >= 6, "only {replayed} traces found");
+}

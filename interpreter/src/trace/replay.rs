@@ -11,7 +11,7 @@ use super::query::check_assertion;
 use super::{Divergence, ReplayStep, Replayed};
 use crate::hints::closest_first;
 use crate::load::Decls;
-use crate::machine::{Choice, Journal, Outcome, State, Status};
+use crate::machine::{Choice, Journal, Outcome, State, Status, Stepper};
 use crate::model::Game;
 use crate::rng::GameRng;
 use crate::runner::sample_chance;
@@ -24,7 +24,18 @@ pub fn replay(
     state: State,
     on_step: impl FnMut(ReplayStep),
 ) -> Result<Replayed, Divergence> {
-    replay_with(game, trace, state, on_step, None)
+    replay_with(Stepper::walker(game), trace, state, on_step, None)
+}
+
+/// [`replay`] with `stepper`: its compiled code, if any, runs the steps. The replay is
+/// the same.
+pub fn replay_stepped(
+    stepper: Stepper,
+    trace: &Trace,
+    state: State,
+    on_step: impl FnMut(ReplayStep),
+) -> Result<Replayed, Divergence> {
+    replay_with(stepper, trace, state, on_step, None)
 }
 
 /// Replays `trace` like `replay`, collecting into `rules` the `rule:` references of what
@@ -36,7 +47,7 @@ pub fn replay_covering(
     state: State,
     rules: &mut BTreeSet<Arc<str>>,
 ) -> Result<Replayed, Divergence> {
-    replay_with(game, trace, state, |_| {}, Some(rules))
+    replay_with(Stepper::walker(game), trace, state, |_| {}, Some(rules))
 }
 
 /// Where a replay's `apply` writes: the step's log, or the rules it runs through.
@@ -53,12 +64,13 @@ fn journal<'a>(
 /// Replays `trace` line by line from `state`; with `rules`, the journal collects the
 /// `rule:` references the game runs instead of each step's log.
 fn replay_with(
-    game: &Game,
+    stepper: Stepper,
     trace: &Trace,
     mut state: State,
     mut on_step: impl FnMut(ReplayStep),
     mut rules: Option<&mut BTreeSet<Arc<str>>>,
 ) -> Result<Replayed, Divergence> {
+    let game = stepper.game();
     let mut rng = trace.header.seed.map(GameRng::new);
     let decls = Decls::from_game(game);
     let mut step = 0usize;
@@ -75,7 +87,7 @@ fn replay_with(
         };
         // Chance points the trace does not record are resolved by the seed.
         if !matches!(line.kind, LineKind::Chance { .. }) {
-            resolve_unrecorded_chance(game, &mut state, &mut rng, &mut rules)
+            resolve_unrecorded_chance(stepper, &mut state, &mut rng, &mut rules)
                 .map_err(|m| fail(step, m, Vec::new()))?;
         }
         match &line.kind {
@@ -84,12 +96,13 @@ fn replay_with(
                 let i =
                     option_index(game, &state, player, label).map_err(|(m, l)| fail(step, m, l))?;
                 log.clear();
-                game.apply(
-                    &mut state,
-                    Choice::Option(i),
-                    &mut journal(&mut rules, &mut log),
-                )
-                .map_err(|e| fail(step, e.to_string(), Vec::new()))?;
+                stepper
+                    .apply(
+                        &mut state,
+                        Choice::Option(i),
+                        &mut journal(&mut rules, &mut log),
+                    )
+                    .map_err(|e| fail(step, e.to_string(), Vec::new()))?;
                 on_step(ReplayStep {
                     number: step,
                     line,
@@ -102,7 +115,8 @@ fn replay_with(
                 let choice =
                     outcome_choice(game, &state, label).map_err(|(m, l)| fail(step, m, l))?;
                 log.clear();
-                game.apply(&mut state, choice, &mut journal(&mut rules, &mut log))
+                stepper
+                    .apply(&mut state, choice, &mut journal(&mut rules, &mut log))
                     .map_err(|e| fail(step, e.to_string(), Vec::new()))?;
                 on_step(ReplayStep {
                     number: step,
@@ -149,11 +163,12 @@ fn replay_with(
 /// Applies the chance points before a line that does not record one, each drawn from the
 /// trace's seed (an error if it has none).
 fn resolve_unrecorded_chance(
-    game: &Game,
+    stepper: Stepper,
     state: &mut State,
     rng: &mut Option<GameRng>,
     rules: &mut Option<&mut BTreeSet<Arc<str>>>,
 ) -> Result<(), String> {
+    let game = stepper.game();
     while let Status::Chance(chance) = game.status(state) {
         let Some(rng) = rng.as_mut() else {
             let what = chance_name(game, state);
@@ -166,7 +181,8 @@ fn resolve_unrecorded_chance(
             Some(rules) => Journal::rules(rules),
             None => Journal::off(),
         };
-        game.apply(state, choice, &mut journal)
+        stepper
+            .apply(state, choice, &mut journal)
             .map_err(|e| e.to_string())?;
     }
     Ok(())
