@@ -462,8 +462,14 @@ fn by_row_condition(
 
 /// Condition `k` of `conditions` (k is known to be in range), from the `from`th on.
 fn nth_condition(gen: &mut Gen, conditions: &[Expr], k: Reg, from: usize) -> Reg {
-    if from + 1 == conditions.len() {
-        return gen.bool(&conditions[from]);
+    match conditions.len().checked_sub(from) {
+        // No condition (unreachable: `k` in range was checked): the walker's.
+        None | Some(0) => {
+            gen_walker(gen);
+            return gen.b.ins().iconst(types::I64, 0);
+        }
+        Some(1) => return gen.bool(&conditions[from]),
+        Some(_) => {}
     }
     let this = gen.b.ins().icmp_imm(IntCC::Equal, k, from as i64);
     gen.select(
