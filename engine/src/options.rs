@@ -9,9 +9,9 @@
 //! is unrolled: for each row, its specialized filter, then its condition, in line.
 //!
 //! A listing the compiler does not cover (a group of several lists, another kind of
-//! list) is left to the walker, whole; so is any listing whose
-//! code stops where the walker would report an error: the walker lists it again from the
-//! start, which gives the same options or the walker's error (listing changes nothing).
+//! list) is left to the walker, whole; so is any listing whose code stops where the
+//! walker would report an error: the walker lists it again from the start, which gives
+//! the same options or the walker's error (listing changes nothing).
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, AbiParam, InstBuilder, MemFlags, Signature, Value as Reg};
@@ -33,8 +33,9 @@ use crate::expr::{
 
 type Listing = unsafe extern "C" fn(*mut Ctx) -> i64;
 
-/// A game's option listings compiled to machine code, for the step machine
-/// ([`frontier_interpreter::Game::apply_with`]).
+/// A game's code compiled to machine code when it loads: its decisions' option listings,
+/// its `if` conditions and its assignments of numbers, for the step machine
+/// ([`frontier_interpreter::Game::apply_with`], [`frontier_interpreter::Stepper`]).
 pub struct CompiledGame<'g> {
     _game: &'g Game,
     /// By block, by statement: the listing of the `choose` there, when it is compiled.
@@ -60,11 +61,11 @@ enum Source<'g> {
 }
 
 impl<'g> CompiledGame<'g> {
-    /// Compiles the listings of `game`'s decisions that the compiler covers.
+    /// Compiles what the compiler covers of `game`: listings, conditions, numbers.
     pub fn new(game: &'g Game) -> Result<CompiledGame<'g>, CompileError> {
         let mut backend = Backend::new()?;
         let mut builder = FunctionBuilderContext::new();
-        let (mut ids, mut expression_ids) = (Vec::new(), Vec::new());
+        let (mut listing_ids, mut expression_ids) = (Vec::new(), Vec::new());
         let mut chooses = 0;
         for (b, block) in game.blocks.iter().enumerate() {
             for (pc, stmt) in block.iter().enumerate() {
@@ -72,7 +73,8 @@ impl<'g> CompiledGame<'g> {
                     StmtKind::Choose(choose) => {
                         chooses += 1;
                         if let Some(plan) = plan(choose) {
-                            ids.push(((b, pc), backend.listing(choose, plan, &mut builder)?));
+                            listing_ids
+                                .push(((b, pc), backend.listing(choose, plan, &mut builder)?));
                         }
                     }
                     StmtKind::If { cond, .. } if compiles_root(cond) => {
@@ -99,7 +101,7 @@ impl<'g> CompiledGame<'g> {
         }
         let mut listings: Vec<Vec<Option<Listing>>> =
             game.blocks.iter().map(|b| vec![None; b.len()]).collect();
-        for ((b, pc), id) in &ids {
+        for ((b, pc), id) in &listing_ids {
             let code = backend.entry(*id);
             // SAFETY: the listing was defined with the signature `Listing` spells: one
             // pointer in, one 64-bit integer out, the platform's convention.
@@ -110,7 +112,7 @@ impl<'g> CompiledGame<'g> {
             listings,
             expressions,
             nodes: backend.nodes(),
-            compiled: ids.len(),
+            compiled: listing_ids.len(),
             chooses,
             _backend: backend,
         })
