@@ -11,8 +11,8 @@ use frontier_interpreter::frontier_grammar::trace::{
 };
 use frontier_interpreter::roster::{self, split_agents, AgentSpec};
 use frontier_interpreter::runner::Step;
-use frontier_interpreter::{Choice, Game, Journal, State, Status};
-use frontier_study::Settings;
+use frontier_interpreter::{Choice, Game, Journal, State, Status, Stepper};
+use frontier_study::{BackEnd, NativeCode, Settings};
 
 use crate::human::{Answer, HumanAgent};
 use crate::table::{seats_for, Forced, Seat, Table, Waiting};
@@ -82,6 +82,8 @@ fn parse_agent_list(list: &str) -> Result<AgentList, String> {
 /// A game being played at the terminal.
 struct Session<'g> {
     game: &'g Game,
+    /// What steps the game: with its compiled code unless `--compile off`.
+    stepper: Stepper<'g>,
     /// The ruleset as the trace names it.
     ruleset: String,
     seed: u64,
@@ -111,8 +113,9 @@ impl Session<'_> {
             let player =
                 match self
                     .table
-                    .play_until_person(self.game, self.forced, &mut |_, line| println!("{line}"))?
-                {
+                    .play_until_person(self.stepper, self.forced, &mut |_, line| {
+                        println!("{line}")
+                    })? {
                     Waiting::Over => return Ok(Stopped::Over),
                     Waiting::Person { player } => player,
                 };
@@ -132,7 +135,7 @@ impl Session<'_> {
             };
             let mut lines = Vec::new();
             self.table
-                .apply_option(self.game, player, option, &mut lines)?;
+                .apply_option(self.stepper, player, option, &mut lines)?;
             lines.iter().for_each(|line| println!("{line}"));
         }
     }
@@ -233,6 +236,7 @@ pub fn run(args: PlayArgs, settings: &Settings) -> Result<(), String> {
     }
     let ruleset = args.ruleset.clone().unwrap_or_default();
     let game = crate::source::load_ruleset(&ruleset, settings)?;
+    let back_end = BackEnd::for_game(&game, NativeCode::Off, settings.compile);
     let seed = args.seed.unwrap_or_else(clock_seed);
     let (start, names, position) = match &args.from {
         Some(file) => {
@@ -293,6 +297,7 @@ pub fn run(args: PlayArgs, settings: &Settings) -> Result<(), String> {
     };
     let mut session = Session {
         game: &game,
+        stepper: back_end.stepper(&game),
         ruleset: ruleset.clone(),
         seed,
         position,
@@ -360,6 +365,7 @@ fn resume(path: &Path, args: &PlayArgs, settings: &Settings) -> Result<(), Strin
     }
     let game = crate::source::load_ruleset(&ruleset, settings)
         .map_err(|e| format!("{shown}: the ruleset does not load:\n{e}"))?;
+    let back_end = BackEnd::for_game(&game, NativeCode::Off, settings.compile);
     let Some(seed) = trace.header.seed else {
         return Err(format!(
             "{shown}: the trace has no seed, so its game cannot go on as it would have"
@@ -401,6 +407,7 @@ fn resume(path: &Path, args: &PlayArgs, settings: &Settings) -> Result<(), Strin
     );
     let mut session = Session {
         game: &game,
+        stepper: back_end.stepper(&game),
         ruleset,
         seed,
         position,
@@ -450,7 +457,7 @@ fn resume(path: &Path, args: &PlayArgs, settings: &Settings) -> Result<(), Strin
                     Seat::Human => table.remember(seat),
                 }
                 table.apply(
-                    &game,
+                    back_end.stepper(&game),
                     Choice::Option(i),
                     Step::Decision {
                         player: seat,
@@ -469,7 +476,7 @@ fn resume(path: &Path, args: &PlayArgs, settings: &Settings) -> Result<(), Strin
                     ));
                 }
                 table.apply(
-                    &game,
+                    back_end.stepper(&game),
                     choice,
                     Step::Chance {
                         label: label.clone(),

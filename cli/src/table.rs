@@ -6,7 +6,7 @@
 use frontier_interpreter::agent::Bot;
 use frontier_interpreter::roster::AgentSpec;
 use frontier_interpreter::runner::{sample_chance, Step, MAX_STEPS};
-use frontier_interpreter::{Choice, Game, GameRng, Journal, State, Status};
+use frontier_interpreter::{Choice, Game, GameRng, Journal, State, Status, Stepper};
 
 /// Who decides for a seat. A bot is kept by value (cloned into undo snapshots): its
 /// draws after an undo or a resume are those it would have made.
@@ -117,12 +117,13 @@ impl Table {
     /// Applies a choice and records its step; the lines the game logs go to `log`.
     pub(crate) fn apply(
         &mut self,
-        game: &Game,
+        stepper: Stepper,
         choice: Choice,
         step: Step,
         log: &mut Vec<String>,
     ) -> Result<(), String> {
-        game.apply(&mut self.state, choice, &mut Journal::on(log))
+        stepper
+            .apply(&mut self.state, choice, &mut Journal::on(log))
             .map_err(|e| e.to_string())?;
         self.steps.push(step);
         Ok(())
@@ -131,16 +132,17 @@ impl Table {
     /// Applies option `option` of `player`'s decision, the step named by its label.
     pub(crate) fn apply_option(
         &mut self,
-        game: &Game,
+        stepper: Stepper,
         player: u8,
         option: usize,
         log: &mut Vec<String>,
     ) -> Result<(), String> {
-        let label = game
+        let label = stepper
+            .game()
             .option_label(&self.state, option)
             .map_err(|e| e.to_string())?;
         self.apply(
-            game,
+            stepper,
             Choice::Option(option),
             Step::Decision { player, label },
             log,
@@ -162,10 +164,11 @@ impl Table {
     /// writes, with the number of steps taken when it was written.
     pub(crate) fn play_until_person(
         &mut self,
-        game: &Game,
+        stepper: Stepper,
         forced: Forced,
         log: &mut dyn FnMut(usize, String),
     ) -> Result<Waiting, String> {
+        let game = stepper.game();
         for _ in 0..MAX_STEPS {
             let mut lines = Vec::new();
             match game.status(&self.state) {
@@ -174,13 +177,13 @@ impl Table {
                     let (choice, label) = self
                         .sample_chance(game)
                         .ok_or("the game is not at a chance point")?;
-                    self.apply(game, choice, Step::Chance { label }, &mut lines)?;
+                    self.apply(stepper, choice, Step::Chance { label }, &mut lines)?;
                 }
                 Status::Decision { player, options } => {
                     let name = &self.names[player as usize];
                     let option = match &mut self.seats[player as usize] {
                         Seat::Bot(agent) => {
-                            let view = game
+                            let view = stepper
                                 .view(&self.state)
                                 .ok_or("the game is not at a decision")?;
                             agent.decide(&view).map_err(|e| format!("{name}: {e}"))?
@@ -194,7 +197,7 @@ impl Table {
                         }
                         Seat::Human => return Ok(Waiting::Person { player }),
                     };
-                    self.apply_option(game, player, option, &mut lines)?;
+                    self.apply_option(stepper, player, option, &mut lines)?;
                 }
             }
             let after_step = self.steps.len();

@@ -19,6 +19,8 @@
 
 mod expr;
 mod options;
+mod shared;
 
 pub use expr::{CompileError, CompiledExpr, ExprCompiler, NodeCount};
 pub use options::CompiledGame;
+pub use shared::SharedCompiled;

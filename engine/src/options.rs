@@ -131,8 +131,11 @@ impl<'g> CompiledGame<'g> {
 
 // SAFETY: after `new`, nothing changes a `CompiledGame`: its code and the tables it reads
 // are only read, by any number of threads at once (each listing writes only the `Ctx` and
-// the option list of its own call); the code generator it keeps is only dropped.
+// the option list of its own call); the code generator it keeps is only dropped, which
+// frees its memory from whichever thread drops it.
 unsafe impl Sync for CompiledGame<'_> {}
+// SAFETY: as for `Sync`: nothing in it is tied to the thread that made it.
+unsafe impl Send for CompiledGame<'_> {}
 
 impl CompiledCode for CompiledGame<'_> {
     fn list_options(

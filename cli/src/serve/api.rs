@@ -157,10 +157,10 @@ pub async fn create_game(
             .map(|d| d.as_secs())
             .unwrap_or(0)
     });
-    let (name, reference) = (entry.name.clone(), entry.reference());
+    let (name, reference, compile) = (entry.name.clone(), entry.reference(), entry.compile());
     let specs: Vec<String> = asked.seats.iter().map(|s| s.trim().to_string()).collect();
     let started = tokio::task::spawn_blocking(move || {
-        WebGame::start(game, name, reference, params, specs, seed)
+        WebGame::start(game, compile, name, reference, params, specs, seed)
     })
     .await
     .map_err(|e| {

@@ -113,6 +113,11 @@ impl Catalogue {
 }
 
 impl Entry {
+    /// Whether its games are compiled when they start (`--compile`).
+    pub fn compile(&self) -> frontier_study::Compile {
+        self.settings.compile
+    }
+
     pub fn summary(&self) -> Summary {
         let m = &self.game.meta;
         Summary {

@@ -6,11 +6,13 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
+use frontier_engine::SharedCompiled;
 use frontier_interpreter::frontier_grammar::trace::RulesetRef;
 use frontier_interpreter::model::Element;
 use frontier_interpreter::runner::Step;
 use frontier_interpreter::scene::Viewer;
-use frontier_interpreter::{Game, Journal, State, Status};
+use frontier_interpreter::{Game, Journal, State, Status, Stepper};
+use frontier_study::Compile;
 
 use crate::table::{seats_for, Forced, Table};
 
@@ -23,6 +25,9 @@ pub struct LogLine {
 
 pub struct WebGame {
     pub game: Arc<Game>,
+    /// The game's compiled code (none with `--compile off`, or where the machine has no
+    /// code generator): it steps the game and its bots' searches.
+    code: Option<SharedCompiled>,
     /// The ruleset's name in the server's list.
     pub ruleset: String,
     /// How the trace names the ruleset: an embedded name or a path.
@@ -36,16 +41,29 @@ pub struct WebGame {
     pub log: Vec<LogLine>,
 }
 
+/// What steps a web game: its compiled code, or the walker alone.
+fn stepper<'a>(game: &'a Game, code: &'a Option<SharedCompiled>) -> Stepper<'a> {
+    match code {
+        Some(code) => code.stepper(),
+        None => Stepper::walker(game),
+    }
+}
+
 impl WebGame {
     /// A new game after its setup, played on until a person decides or it is over.
     pub fn start(
         game: Arc<Game>,
+        compile: Compile,
         ruleset: String,
         reference: RulesetRef,
         params: Vec<(String, i64)>,
         specs: Vec<String>,
         seed: u64,
     ) -> Result<WebGame, String> {
+        let code = match compile {
+            Compile::On => SharedCompiled::new(game.clone()).ok(),
+            Compile::Off => None,
+        };
         let names = crate::seat_names(specs.len());
         let seats = seats_for(&specs, seed)?;
         let mut setup_log = Vec::new();
@@ -61,6 +79,7 @@ impl WebGame {
             .collect();
         let mut web = WebGame {
             game,
+            code,
             ruleset,
             reference,
             params,
@@ -117,7 +136,7 @@ impl WebGame {
         self.table.remember(seat);
         let mut lines = Vec::new();
         self.table
-            .apply_option(&self.game, seat, option, &mut lines)
+            .apply_option(stepper(&self.game, &self.code), seat, option, &mut lines)
             .map_err(Refusal::Game)?;
         self.log_lines(lines);
         self.advance().map_err(Refusal::Game)
@@ -219,10 +238,11 @@ impl WebGame {
     /// to make or the game is over.
     fn advance(&mut self) -> Result<(), String> {
         let log = &mut self.log;
-        self.table
-            .play_until_person(&self.game, Forced::Taken, &mut |after_step, text| {
-                log.push(LogLine { after_step, text })
-            })?;
+        self.table.play_until_person(
+            stepper(&self.game, &self.code),
+            Forced::Taken,
+            &mut |after_step, text| log.push(LogLine { after_step, text }),
+        )?;
         Ok(())
     }
 
