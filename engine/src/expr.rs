@@ -46,6 +46,15 @@ const CTX_INTS_LEN: i32 = 8;
 pub(crate) const CTX_BOUND_SLOT: i32 = 24;
 pub(crate) const CTX_BOUND_CODE: i32 = 32;
 pub(crate) const CTX_BOUND_KIND: i32 = 40;
+// The offsets generated code reads and writes are the layout's (on 64-bit targets, the
+// ones Cranelift's JIT supports): a change to `Ctx` that moves a field fails to compile.
+const _: () = {
+    assert!(std::mem::offset_of!(Ctx, ints) == CTX_INTS as usize);
+    assert!(std::mem::offset_of!(Ctx, ints_len) == CTX_INTS_LEN as usize);
+    assert!(std::mem::offset_of!(Ctx, bound_slot) == CTX_BOUND_SLOT as usize);
+    assert!(std::mem::offset_of!(Ctx, bound_code) == CTX_BOUND_CODE as usize);
+    assert!(std::mem::offset_of!(Ctx, bound_kind) == CTX_BOUND_KIND as usize);
+};
 
 impl<'a> Ctx<'a> {
     pub(crate) fn new(env: &Env<'a>) -> Ctx<'a> {
