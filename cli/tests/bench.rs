@@ -3,32 +3,11 @@
 //! same numbers as JSON; `--search` refuses what it cannot time. No speed is asserted:
 //! only that each number is there and more than 0.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use crate::terminal::{workspace, Run};
 
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-struct Run {
-    out: String,
-    err: String,
-    code: i32,
-}
-
+/// Runs `frontier ARGS` in the workspace, with nothing on stdin.
 fn frontier(args: &[&str]) -> Run {
-    let output = Command::new(env!("CARGO_BIN_EXE_frontier"))
-        .args(args)
-        .current_dir(workspace())
-        .output()
-        .expect("the binary runs");
-    let run = Run {
-        out: String::from_utf8_lossy(&output.stdout).into_owned(),
-        err: String::from_utf8_lossy(&output.stderr).into_owned(),
-        code: output.status.code().unwrap_or(-1),
-    };
-    assert_ne!(run.code, 101, "frontier {args:?} panicked:\n{}", run.err);
-    run
+    crate::terminal::frontier(&workspace(), args, "")
 }
 
 const BENCH: [&str; 6] = ["bench", "go-west", "--players", "2", "--seconds", "0.2"];

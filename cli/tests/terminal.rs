@@ -7,7 +7,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-fn workspace() -> PathBuf {
+pub(crate) fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
@@ -19,14 +19,14 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-struct Run {
-    out: String,
-    err: String,
-    code: i32,
+pub(crate) struct Run {
+    pub(crate) out: String,
+    pub(crate) err: String,
+    pub(crate) code: i32,
 }
 
 /// Runs `frontier ARGS` in `dir` with `input` on stdin.
-fn frontier(dir: &Path, args: &[&str], input: &str) -> Run {
+pub(crate) fn frontier(dir: &Path, args: &[&str], input: &str) -> Run {
     let mut child = Command::new(env!("CARGO_BIN_EXE_frontier"))
         .args(args)
         .current_dir(dir)
