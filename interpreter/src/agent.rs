@@ -45,8 +45,7 @@ impl Clone for Box<dyn Bot> {
 /// that player sees it. Everything is computed on demand, so a random playout that only
 /// counts options formats nothing.
 pub struct View<'a> {
-    game: &'a Game,
-    /// What a search agent plays its searches with.
+    /// The game, and what a search agent plays its searches with.
     stepper: Stepper<'a>,
     state: &'a State,
     player: u8,
@@ -63,10 +62,8 @@ impl Game {
 impl<'a> Stepper<'a> {
     /// [`Game::view`], for agents that play searches with this stepper.
     pub fn view(&self, state: &'a State) -> Option<View<'a>> {
-        let game = self.game();
-        match game.status(state) {
+        match self.game().status(state) {
             Status::Decision { player, .. } => Some(View {
-                game,
                 stepper: *self,
                 state,
                 player,
@@ -95,7 +92,7 @@ impl View<'_> {
 
     /// How many options the decision has.
     pub fn options(&self) -> usize {
-        match self.game.status(self.state) {
+        match self.game().status(self.state) {
             Status::Decision { options, .. } => options,
             _ => 0,
         }
@@ -103,34 +100,34 @@ impl View<'_> {
 
     /// The options' labels, in order.
     pub fn labels(&self) -> Result<Vec<String>, RuntimeError> {
-        self.game.option_labels(self.state)
+        self.game().option_labels(self.state)
     }
 
     /// Each option's details for a person (what its rows are, by their tables' `show:`
     /// templates; empty strings when there is nothing to add to the label).
     pub fn details(&self) -> Vec<String> {
         (0..self.options())
-            .map(|i| self.game.option_details(self.state, i))
+            .map(|i| self.game().option_details(self.state, i))
             .collect()
     }
 
     pub fn prompt(&self) -> Result<String, RuntimeError> {
-        self.game.prompt(self.state)
+        self.game().prompt(self.state)
     }
 
     /// The ruleset's display lines (empty when it has none).
     pub fn display(&self) -> String {
-        self.game.render_display(self.state)
+        self.game().render_display(self.state)
     }
 
     /// The display lines with the colours of `colour()` for a terminal, or plain.
     pub fn display_styled(&self, style: Style) -> String {
-        self.game.render_display_styled(self.state, style)
+        self.game().render_display_styled(self.state, style)
     }
 
     /// The rules being played (public: they say nothing of the hidden state).
     pub fn game(&self) -> &Game {
-        self.game
+        self.stepper.game()
     }
 
     /// How many players are seated.
@@ -148,13 +145,13 @@ impl View<'_> {
     /// It depends only on what the player may know and on `rng`, never on the real hidden
     /// contents, so a search agent plays out sampled states without reading them.
     pub fn sample_state(&self, rng: &mut GameRng) -> Result<State, RuntimeError> {
-        self.game.determinize(self.state, self.player, rng)
+        self.game().determinize(self.state, self.player, rng)
     }
 
     /// The state as this player may see it: zones they may not see show only what their
     /// visibility allows.
     pub fn render(&self, style: Style) -> String {
-        self.game
+        self.game()
             .render_state_styled(self.state, Some(self.player), style)
     }
 }

@@ -167,15 +167,12 @@ impl Game {
                     };
                     let slot = decl.base + i;
                     // The compiled code's number, where it computes it.
-                    let number =
-                        |code: Option<&dyn CompiledCode>, value: &crate::ir::Expr| match code
-                            .and_then(|c| c.number((block, pc), &env))
-                        {
-                            Some(n) => n,
-                            None => value.int(&env),
-                        };
+                    let number = || match code.and_then(|c| c.number((block, pc), &env)) {
+                        Some(n) => n,
+                        None => value.int(&env),
+                    };
                     let n = match mode {
-                        AssignMode::Set if decl.ty == Type::Int => match number(code, value) {
+                        AssignMode::Set if decl.ty == Type::Int => match number() {
                             Ok(n) => n,
                             // A value of unknown type (a script's) that is not a number:
                             // say what was stored where.
@@ -184,7 +181,7 @@ impl Game {
                         AssignMode::Set => {
                             self.slot_value(decl, &value.eval(&env)?, &state.names)?
                         }
-                        AssignMode::Add => checked_add(state.ints[slot], number(code, value)?)?,
+                        AssignMode::Add => checked_add(state.ints[slot], number()?)?,
                     };
                     state.ints[slot] = n;
                 }
