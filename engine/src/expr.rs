@@ -74,12 +74,16 @@ impl<'a> Ctx<'a> {
     /// The element bound by an option listing, if any, as the walker holds it.
     pub(crate) fn bound(&self) -> Option<(Slot, Value)> {
         let slot = usize::try_from(self.bound_slot).ok()?;
+        Some((Slot::at(slot), self.bound_value()))
+    }
+
+    /// The element last bound, as a value: `bound_code` read as `bound_kind` says.
+    pub(crate) fn bound_value(&self) -> Value {
         let code = self.bound_code as u16;
-        let value = match usize::try_from(self.bound_kind) {
+        match usize::try_from(self.bound_kind) {
             Ok(t) => decode_element(Element::Row(TableId::at(t)), code),
             Err(_) => decode_element(Element::Player, code),
-        };
-        Some((Slot::at(slot), value))
+        }
     }
 }
 
@@ -434,10 +438,7 @@ impl Gen<'_, '_> {
             Expr::Var {
                 slot,
                 code: Code::Int,
-            } => {
-                let i = self.b.ins().iconst(types::I64, slot.index() as i64);
-                self.load_int(i)
-            }
+            } => self.load_slot(slot.index()),
             Expr::VarAtKey {
                 base,
                 code: Code::Int,
@@ -513,8 +514,7 @@ impl Gen<'_, '_> {
                 slot,
                 code: Code::Bool,
             } => {
-                let i = self.b.ins().iconst(types::I64, slot.index() as i64);
-                let n = self.load_int(i);
+                let n = self.load_slot(slot.index());
                 self.b.ins().icmp_imm(IntCC::NotEqual, n, 0)
             }
             Expr::VarAtKey {
@@ -627,8 +627,7 @@ impl Gen<'_, '_> {
                 code: Code::Player | Code::Row(_),
             } => {
                 self.nodes.compiled += 1;
-                let i = self.b.ins().iconst(types::I64, slot.index() as i64);
-                let n = self.load_int(i);
+                let n = self.load_slot(slot.index());
                 self.stored_code(n)
             }
             _ => self.call_walker(walker_code, e),
@@ -659,8 +658,7 @@ impl Gen<'_, '_> {
         }
         let code = match key {
             Key::Var(slot) => {
-                let i = self.b.ins().iconst(types::I64, slot.index() as i64);
-                let n = self.load_int(i);
+                let n = self.load_slot(slot.index());
                 self.stored_code(n)
             }
             Key::Local(_) | Key::It | Key::Param(_) => {
@@ -700,6 +698,12 @@ impl Gen<'_, '_> {
         let offset = self.b.ins().imul_imm(k, 8);
         let addr = self.b.ins().iadd(base, offset);
         self.b.ins().load(types::I64, MemFlags::trusted(), addr, 0)
+    }
+
+    /// `ints[slot]` for a slot known when compiling, checked against the state's length.
+    fn load_slot(&mut self, slot: usize) -> Reg {
+        let i = self.b.ins().iconst(types::I64, slot as i64);
+        self.load_int(i)
     }
 
     /// `ints[i]`, checked against the state's length.

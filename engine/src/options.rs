@@ -22,8 +22,8 @@ use frontier_interpreter::ir::{Expr, ZoneRead};
 use frontier_interpreter::model::{
     BlockId, ByRow, Choose, FilteredRows, OptionGroup, Place, StmtKind,
 };
+use frontier_interpreter::value::Element;
 use frontier_interpreter::value::Type;
-use frontier_interpreter::value::{decode_element, Element};
 use frontier_interpreter::{CompiledCode, Game, Value};
 
 use crate::expr::{
@@ -54,8 +54,12 @@ pub struct CompiledGame<'g> {
 enum Source<'g> {
     Zone(&'g ZoneRead),
     Players,
-    /// A constant list of seats or rows of one table: their codes.
-    Constant(Box<[u16]>),
+    /// A constant list of seats or rows of one table: their codes, and what they are (as
+    /// [`kind_of`] says).
+    Constant {
+        codes: Box<[u16]>,
+        kind: i64,
+    },
     /// A filter of a constant list of rows, taken apart by the optimizer.
     Filtered(&'g FilteredRows),
 }
@@ -211,7 +215,7 @@ fn source(list: &Expr) -> Option<Source<'_>> {
                     _ => None,
                 })
                 .collect::<Option<Box<[u16]>>>()
-                .map(Source::Constant)
+                .map(|codes| Source::Constant { codes, kind })
         }
         _ => None,
     }
@@ -266,7 +270,8 @@ fn list_group(gen: &mut Gen, g: u16, group: &OptionGroup, source: Option<Source>
     if let Source::Filtered(filtered) = source {
         return list_filtered(gen, g, group, *slot, filtered);
     }
-    // The elements: where they start, how many, and how wide each is.
+    // The elements: where their codes start (none for the seats, whose codes count from
+    // 0), how many, and what they are.
     let (elements, count, kind) = match source {
         Source::Zone(z) => {
             let instance = match &z.index {
@@ -283,27 +288,21 @@ fn list_group(gen: &mut Gen, g: u16, group: &OptionGroup, source: Option<Source>
                 }
             };
             let (at, count) = zone_elements(gen, instance);
-            (at, count, element_kind(z.of))
+            (Some(at), count, element_kind(z.of))
         }
         Source::Players => {
             let count = call_helper(gen, player_count as *const u8, &[]);
-            let none = gen.b.ins().iconst(gen.ptr, 0);
-            (none, count, -1)
+            (None, count, element_kind(Element::Player))
         }
         Source::Filtered(_) => unreachable!("listed above"),
-        Source::Constant(codes) => {
+        Source::Constant { codes, kind } => {
             let at = gen.b.ins().iconst(gen.ptr, codes.as_ptr() as i64);
             let count = gen.b.ins().iconst(types::I64, codes.len() as i64);
-            let kind = match &group.bindings[0].1 {
-                Expr::Const(Value::List(items)) => items.first().map_or(-2, kind_of),
-                _ => -2,
-            };
             gen.constants.push(codes);
-            (at, count, kind)
+            (Some(at), count, kind)
         }
     };
     set_bound(gen, slot.index() as i64, kind);
-    let players = matches!(&group.bindings[0].1, Expr::Players);
     // for i in 0..count, with the conditions tested and held so far (by row).
     let i = gen.b.declare_var(types::I64);
     let tested = gen.b.declare_var(types::I64);
@@ -325,14 +324,15 @@ fn list_group(gen: &mut Gen, g: u16, group: &OptionGroup, source: Option<Source>
     gen.b.switch_to_block(body);
     gen.b.seal_block(body);
     let n = gen.b.use_var(i);
-    let code = if players {
-        n
-    } else {
-        let offset = gen.b.ins().imul_imm(n, 2);
-        let addr = gen.b.ins().iadd(elements, offset);
-        gen.b
-            .ins()
-            .uload16(types::I64, MemFlags::trusted(), addr, 0)
+    let code = match elements {
+        None => n,
+        Some(elements) => {
+            let offset = gen.b.ins().imul_imm(n, 2);
+            let addr = gen.b.ins().iadd(elements, offset);
+            gen.b
+                .ins()
+                .uload16(types::I64, MemFlags::trusted(), addr, 0)
+        }
     };
     gen.b
         .ins()
@@ -558,13 +558,7 @@ unsafe extern "C" fn push_plain(cx: *mut Ctx, g: i64) -> i64 {
 unsafe extern "C" fn push_element(cx: *mut Ctx, g: i64) -> i64 {
     // SAFETY: as in `push_plain`.
     let cx = unsafe { &mut *cx };
-    let value = match usize::try_from(cx.bound_kind) {
-        Ok(t) => decode_element(
-            Element::Row(frontier_interpreter::id::TableId::at(t)),
-            cx.bound_code as u16,
-        ),
-        Err(_) => decode_element(Element::Player, cx.bound_code as u16),
-    };
+    let value = cx.bound_value();
     // SAFETY: as in `push_plain`.
     unsafe { &mut *cx.options }.push((g as u16, value));
     DONE
