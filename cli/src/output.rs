@@ -59,6 +59,15 @@ fn partial_path(path: &Path) -> PathBuf {
     path.with_file_name(format!(".{name}.partial-{}", std::process::id()))
 }
 
+/// The message of a failed write of `path`.
+fn cannot_write(path: &Path, e: &std::io::Error) -> String {
+    format!(
+        "cannot write {}: {}",
+        path.display(),
+        crate::source::plain_io(e)
+    )
+}
+
 /// Writes a file whole or not at all: into a temporary file beside it, then renamed.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
     let mut file = AtomicFile::create(path)?;
@@ -97,11 +106,7 @@ impl AtomicFile {
     /// The message of a failed write (the temporary file is removed when the file is
     /// dropped).
     fn failed(&self, e: &std::io::Error) -> String {
-        format!(
-            "cannot write {}: {}",
-            self.path.display(),
-            crate::source::plain_io(e)
-        )
+        cannot_write(&self.path, e)
     }
 
     /// Writes the next piece.
@@ -197,26 +202,14 @@ impl<F: Fn(u64) -> String> StagedFiles<F> {
                 f.write_all(bytes)?;
                 f.sync_all()
             })
-            .map_err(|e| {
-                format!(
-                    "cannot write {}: {}",
-                    path.display(),
-                    crate::source::plain_io(&e)
-                )
-            })
+            .map_err(|e| cannot_write(&path, &e))
     }
 
     /// Every file written, renamed onto its place.
     pub fn finish(mut self) -> Result<(), String> {
         for i in self.first..self.next {
             let path = self.path(i);
-            std::fs::rename(partial_path(&path), &path).map_err(|e| {
-                format!(
-                    "cannot write {}: {}",
-                    path.display(),
-                    crate::source::plain_io(&e)
-                )
-            })?;
+            std::fs::rename(partial_path(&path), &path).map_err(|e| cannot_write(&path, &e))?;
             // Renamed: not to be removed if a later one fails.
             self.first = i + 1;
         }
