@@ -32,20 +32,9 @@ impl Folder<'_> {
             if elements.len() > UNROLL_ELEMENTS {
                 return changed;
             }
-            let mut items = Vec::with_capacity(elements.len());
-            let mut nodes = 0;
-            for element in elements.iter() {
-                let Some(mut item) = put_in(body, PutIn::Element(element), 0) else {
-                    return changed;
-                };
-                self.expr(&mut item);
-                self.specialize(&mut item, bodies);
-                nodes += size(&item);
-                if nodes > UNROLL_NODES {
-                    return changed;
-                }
-                items.push(item);
-            }
+            let Some(items) = self.copies(elements, body, bodies, |item, _| Some(item)) else {
+                return changed;
+            };
             *e = Expr::List(items);
             return true;
         }
@@ -66,40 +55,56 @@ impl Folder<'_> {
         if elements.is_empty() || elements.len() > UNROLL_ELEMENTS {
             return changed;
         }
+        // Over a filter, an item holds (or counts) only where the filter passes.
+        let filtered = |item: Expr, element: &Value| {
+            let Some(cond) = filter else {
+                return Some(item);
+            };
+            let passes = put_in(cond, PutIn::Element(element), 0)?;
+            Some(match op {
+                Unroll::Test(Quantifier::Any) | Unroll::Total(Total::Count) => {
+                    Expr::And(passes.boxed(), item.boxed())
+                }
+                Unroll::Test(Quantifier::All) => {
+                    Expr::Or(Expr::Not(passes.boxed()).boxed(), item.boxed())
+                }
+                Unroll::Total(Total::Sum) => Expr::If {
+                    cond: passes.boxed(),
+                    then: item.boxed(),
+                    otherwise: Expr::Const(Value::Int(0)).boxed(),
+                },
+            })
+        };
+        let Some(items) = self.copies(elements, body, bodies, filtered) else {
+            return changed;
+        };
+        *e = op.over(items);
+        true
+    }
+
+    /// The per-element argument `body` copied once per element with the element put in,
+    /// passed through `wrap`, then folded and specialized; none when a copy cannot be
+    /// made or the copies would hold more than [`UNROLL_NODES`] nodes.
+    fn copies(
+        &self,
+        elements: &[Value],
+        body: &Expr,
+        bodies: &[Expr],
+        wrap: impl Fn(Expr, &Value) -> Option<Expr>,
+    ) -> Option<Vec<Expr>> {
         let mut items = Vec::with_capacity(elements.len());
         let mut nodes = 0;
-        for element in elements.iter() {
-            let Some(mut item) = put_in(body, PutIn::Element(element), 0) else {
-                return changed;
-            };
-            if let Some(cond) = filter {
-                let Some(passes) = put_in(cond, PutIn::Element(element), 0) else {
-                    return changed;
-                };
-                item = match op {
-                    Unroll::Test(Quantifier::Any) | Unroll::Total(Total::Count) => {
-                        Expr::And(passes.boxed(), item.boxed())
-                    }
-                    Unroll::Test(Quantifier::All) => {
-                        Expr::Or(Expr::Not(passes.boxed()).boxed(), item.boxed())
-                    }
-                    Unroll::Total(Total::Sum) => Expr::If {
-                        cond: passes.boxed(),
-                        then: item.boxed(),
-                        otherwise: Expr::Const(Value::Int(0)).boxed(),
-                    },
-                };
-            }
+        for element in elements {
+            let mut item = wrap(put_in(body, PutIn::Element(element), 0)?, element)?;
             self.expr(&mut item);
             self.specialize(&mut item, bodies);
             nodes += size(&item);
             if nodes > UNROLL_NODES {
-                return changed;
+                return None;
             }
             items.push(item);
         }
-        *e = op.over(items);
-        true
+        Some(items)
     }
 }
 
