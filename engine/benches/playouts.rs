@@ -4,46 +4,13 @@
 
 use divan::Bencher;
 use frontier_engine::CompiledGame;
-use frontier_interpreter::agent::{Agent, RandomAgent};
-use frontier_interpreter::{runner, Choice, CompiledCode, Game, GameRng, Journal, Status};
+use frontier_interpreter::runner::Recording;
+use frontier_interpreter::{Game, Stepper};
 use frontier_tests::playouts::{cycle_games, SAMPLES};
-use frontier_tests::{load_ruleset, names};
+use frontier_tests::{load_ruleset, play_random_stepped};
 
 fn main() {
     divan::main();
-}
-
-/// What steps a game.
-enum Stepper<'a> {
-    Walker,
-    Compiled(&'a dyn CompiledCode),
-}
-
-/// One seeded random playout, as `frontier bench` plays it; its decisions.
-fn play(game: &Game, players: usize, seed: u64, stepper: &Stepper) -> u64 {
-    let mut state = game.start(names(players)).expect("start");
-    let mut agents: Vec<RandomAgent> = (0..players)
-        .map(|p| RandomAgent::new(GameRng::derived(seed, p as u64 + 1)))
-        .collect();
-    let mut rng = GameRng::new(seed);
-    let mut decisions = 0;
-    loop {
-        let choice = match game.status(&state) {
-            Status::Over(_) => return decisions,
-            Status::Decision { player, .. } => {
-                decisions += 1;
-                let view = game.view(&state).expect("a view");
-                Choice::Option(agents[player as usize].decide(&view).expect("a choice"))
-            }
-            Status::Chance(c) => runner::sample_chance(&state, c, &mut rng),
-        };
-        let journal = &mut Journal::off();
-        match stepper {
-            Stepper::Walker => game.apply(&mut state, choice, journal),
-            Stepper::Compiled(code) => game.apply_with(&mut state, choice, journal, *code),
-        }
-        .expect("the step applies");
-    }
 }
 
 /// The rulesets and player counts of `frontier bench`'s comparisons.
@@ -62,10 +29,15 @@ fn game(which: &str) -> (Game, usize) {
     (load_ruleset(ruleset), players)
 }
 
+/// One seeded random playout, as `frontier bench` plays it; its decisions.
+fn play(stepper: Stepper, players: usize, seed: u64) -> u64 {
+    play_random_stepped(stepper, players, seed, Recording::Counts).decisions
+}
+
 #[divan::bench(args = GAMES, sample_count = SAMPLES, sample_size = 1)]
 fn walker(bencher: Bencher, which: &str) {
     let (game, players) = game(which);
-    cycle_games(bencher, |seed| play(&game, players, seed, &Stepper::Walker));
+    cycle_games(bencher, |seed| play(Stepper::walker(&game), players, seed));
 }
 
 #[divan::bench(args = GAMES, sample_count = SAMPLES, sample_size = 1)]
@@ -73,6 +45,6 @@ fn compiled(bencher: Bencher, which: &str) {
     let (game, players) = game(which);
     let code = CompiledGame::new(&game).expect("it compiles");
     cycle_games(bencher, |seed| {
-        play(&game, players, seed, &Stepper::Compiled(&code))
+        play(Stepper::compiled(&game, &code), players, seed)
     });
 }

@@ -11,7 +11,7 @@ use frontier_interpreter::model::Domain;
 use frontier_interpreter::runner::{self, GameRecord, Recording};
 use frontier_interpreter::trace::evaluate;
 use frontier_interpreter::{
-    load, Choice, Game, GameRng, Journal, RulesetSource, State, Status, Value,
+    load, Choice, Game, GameRng, Journal, RulesetSource, State, Status, Stepper, Value,
 };
 
 pub fn workspace() -> PathBuf {
@@ -193,13 +193,23 @@ pub fn random_game(
 /// `RandomAgent` per seat from `GameRng::derived(seed, seat + 1)`, chance from
 /// `GameRng::new(seed)`, players named p1, p2, ….
 pub fn play_random(game: &Game, players: usize, seed: u64, recording: Recording) -> GameRecord {
-    let state = game.start(names(players)).expect("start");
+    play_random_stepped(Stepper::walker(game), players, seed, recording)
+}
+
+/// [`play_random`], stepped by `stepper` (with compiled code, or the walker alone).
+pub fn play_random_stepped(
+    stepper: Stepper,
+    players: usize,
+    seed: u64,
+    recording: Recording,
+) -> GameRecord {
+    let state = stepper.game().start(names(players)).expect("start");
     let mut agents: Vec<Box<dyn Agent>> = (0..players)
         .map(|p| Box::new(RandomAgent::new(GameRng::derived(seed, p as u64 + 1))) as Box<dyn Agent>)
         .collect();
     let mut rng = GameRng::new(seed);
-    runner::run(
-        game,
+    runner::run_stepped(
+        stepper,
         state,
         &mut rng,
         &mut agents,
