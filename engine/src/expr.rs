@@ -21,15 +21,18 @@ use cranelift_module::{default_libcall_names, FuncId, Linkage, Module};
 use frontier_interpreter::eval::{Env, Result};
 use frontier_interpreter::id::TableId;
 use frontier_interpreter::ir::{ArithOp, CmpOp, Code, Expr, Key, Quantifier, Slot, Total};
-use frontier_interpreter::value::{decode_element, Element};
+use frontier_interpreter::value::{decode_element, layout, Element};
 use frontier_interpreter::{State, Value};
 
-/// What compiled code reads: the state's numbers, and the environment the walker needs
-/// for the nodes it evaluates. The layout is read by the generated code (`repr(C)`).
+/// What compiled code reads and writes: the state's numbers, the locals, and the
+/// environment the walker needs for the nodes it evaluates (given, for an expression; made
+/// from `run` and `base`, for statements). The layout is read by the generated code
+/// (`repr(C)`).
 #[repr(C)]
 pub(crate) struct Ctx<'a> {
-    pub ints: *const i64,
+    pub ints: *mut i64,
     pub ints_len: u64,
+    /// The walker's environment, for an expression on its own (null for statements).
     pub env: *const Env<'a>,
     /// The local an option's element is bound to while its condition is evaluated
     /// (-1: none), the element's code, and what it is (-1: a seat; a table's number: a
@@ -40,12 +43,36 @@ pub(crate) struct Ctx<'a> {
     /// Where an option listing puts the options.
     pub options: *mut Vec<(u16, Value)>,
     pub state: *const State,
+    /// The statements' run (a `BlockRun`), null for an expression on its own.
+    pub run: *mut (),
+    /// Where the locals of the statement running start (0 for an expression: its
+    /// environment's locals are `locals`).
+    pub base: i64,
+    /// The locals, and how many (0: none read in place).
+    pub locals: *mut Value,
+    pub locals_len: u64,
+    /// The statements run since the last suspension (statements only).
+    pub steps: *mut u64,
+    /// Whether the journal collects `rule:` references (statements only: 1 or 0).
+    pub covering: i64,
+    /// How many play.
+    pub players: i64,
+    /// The error a helper met (statements only), located at its statement.
+    pub failure: Option<frontier_interpreter::eval::RuntimeError>,
+    /// The lists `for_each` loops run through, innermost last (statements only).
+    pub lists: Vec<std::sync::Arc<Vec<Value>>>,
 }
 const CTX_INTS: i32 = 0;
 const CTX_INTS_LEN: i32 = 8;
 pub(crate) const CTX_BOUND_SLOT: i32 = 24;
 pub(crate) const CTX_BOUND_CODE: i32 = 32;
 pub(crate) const CTX_BOUND_KIND: i32 = 40;
+pub(crate) const CTX_BASE: i32 = 72;
+pub(crate) const CTX_LOCALS: i32 = 80;
+pub(crate) const CTX_LOCALS_LEN: i32 = 88;
+pub(crate) const CTX_STEPS: i32 = 96;
+pub(crate) const CTX_COVERING: i32 = 104;
+pub(crate) const CTX_PLAYERS: i32 = 112;
 // The offsets generated code reads and writes are the layout's (on 64-bit targets, the
 // ones Cranelift's JIT supports): a change to `Ctx` that moves a field fails to compile.
 const _: () = {
@@ -54,13 +81,21 @@ const _: () = {
     assert!(std::mem::offset_of!(Ctx, bound_slot) == CTX_BOUND_SLOT as usize);
     assert!(std::mem::offset_of!(Ctx, bound_code) == CTX_BOUND_CODE as usize);
     assert!(std::mem::offset_of!(Ctx, bound_kind) == CTX_BOUND_KIND as usize);
+    assert!(std::mem::offset_of!(Ctx, base) == CTX_BASE as usize);
+    assert!(std::mem::offset_of!(Ctx, locals) == CTX_LOCALS as usize);
+    assert!(std::mem::offset_of!(Ctx, locals_len) == CTX_LOCALS_LEN as usize);
+    assert!(std::mem::offset_of!(Ctx, steps) == CTX_STEPS as usize);
+    assert!(std::mem::offset_of!(Ctx, covering) == CTX_COVERING as usize);
+    assert!(std::mem::offset_of!(Ctx, players) == CTX_PLAYERS as usize);
 };
 
 impl<'a> Ctx<'a> {
+    /// The context of an expression evaluated in `env`.
     pub(crate) fn new(env: &Env<'a>) -> Ctx<'a> {
         let ints = env.state.ints();
         Ctx {
-            ints: ints.as_ptr(),
+            // Expressions only read the numbers.
+            ints: ints.as_ptr().cast_mut(),
             ints_len: ints.len() as u64,
             env,
             bound_slot: -1,
@@ -68,6 +103,21 @@ impl<'a> Ctx<'a> {
             bound_kind: -1,
             options: std::ptr::null_mut(),
             state: env.state,
+            run: std::ptr::null_mut(),
+            base: 0,
+            locals: env.locals.as_ptr().cast_mut(),
+            // A local bound apart from the others is read by the walker: no local is
+            // read in place.
+            locals_len: if env.bound.is_some() {
+                0
+            } else {
+                env.locals.len() as u64
+            },
+            steps: std::ptr::null_mut(),
+            covering: 0,
+            players: env.state.names().len() as i64,
+            failure: None,
+            lists: Vec::new(),
         }
     }
 
@@ -87,9 +137,16 @@ impl<'a> Ctx<'a> {
     }
 }
 
-/// Calls `f` with the environment the walker's nodes read: the caller's, with an option's
-/// element bound when a listing has bound one.
+/// Calls `f` with the environment the walker's nodes read: the expression's, with an
+/// option's element bound when a listing has bound one; or, for statements, the one of
+/// the locals they run with.
 pub(crate) fn with_env<T>(cx: &Ctx, f: impl FnOnce(&Env) -> T) -> T {
+    if cx.env.is_null() {
+        // SAFETY: statements' code runs with `run` set to its run, alive for it, and
+        // calls the walker between its own reads and writes of the state.
+        let run = unsafe { &*(cx.run as *const frontier_interpreter::machine::BlockRun) };
+        return f(&run.env(cx.base as usize));
+    }
     // SAFETY: `cx.env` is the environment of the evaluation running, alive for it.
     let env = unsafe { &*cx.env };
     match cx.bound() {
@@ -214,6 +271,24 @@ impl Backend<'_> {
         builder: &mut FunctionBuilderContext,
         body: impl FnOnce(&mut Gen, &[Reg]),
     ) -> std::result::Result<FuncId, CompileError> {
+        self.define_returning(prefix, pointers, WALKER, builder, |gen, params| {
+            body(gen, params);
+            let done = gen.b.ins().iconst(types::I64, DONE);
+            gen.b.ins().return_(&[done]);
+        })
+    }
+
+    /// Defines a function of `pointers` pointer-sized parameters (the first the [`Ctx`])
+    /// that returns a 64-bit integer: `body` generates it, returns included; the generated
+    /// code's [`Gen::walker`] block returns `walker`.
+    pub fn define_returning(
+        &mut self,
+        prefix: &str,
+        pointers: usize,
+        walker: i64,
+        builder: &mut FunctionBuilderContext,
+        body: impl FnOnce(&mut Gen, &[Reg]),
+    ) -> std::result::Result<FuncId, CompileError> {
         let ptr = self.module.target_config().pointer_type();
         let mut ctx = self.module.make_context();
         for _ in 0..pointers {
@@ -233,12 +308,12 @@ impl Backend<'_> {
             b.switch_to_block(entry);
             b.seal_block(entry);
             let params = b.block_params(entry).to_vec();
-            let walker = b.create_block();
+            let walker_block = b.create_block();
             let mut gen = Gen {
                 b,
                 cx: params[0],
                 ptr,
-                walker,
+                walker: walker_block,
                 bound: None,
                 columns: &mut self.columns,
                 owned: &mut self.owned,
@@ -247,15 +322,15 @@ impl Backend<'_> {
             };
             body(&mut gen, &params);
             let b = &mut gen.b;
-            let done = b.ins().iconst(types::I64, DONE);
-            b.ins().return_(&[done]);
-            b.switch_to_block(walker);
-            b.seal_block(walker);
-            let status = b.ins().iconst(types::I64, WALKER);
+            b.switch_to_block(walker_block);
+            b.seal_block(walker_block);
+            let status = b.ins().iconst(types::I64, walker);
             b.ins().return_(&[status]);
             gen.b.finalize();
         }
-        self.module.define_function(id, &mut ctx).map_err(error)?;
+        self.module
+            .define_function(id, &mut ctx)
+            .map_err(|e| CompileError(format!("{e:?}")))?;
         self.module.clear_context(&mut ctx);
         Ok(id)
     }
@@ -445,6 +520,7 @@ impl Gen<'_, '_> {
                 key,
                 ..
             } => self.var_at_key(base.index(), *key),
+            Expr::Local(slot) => self.local_int(*slot),
             Expr::ColumnKey { values, key, .. } => match column_numbers(values, Kind::Int) {
                 Some(numbers) => self.column(numbers, *key),
                 None => {
@@ -526,6 +602,7 @@ impl Gen<'_, '_> {
                 let n = self.var_at_key(base.index(), *key);
                 self.b.ins().icmp_imm(IntCC::NotEqual, n, 0)
             }
+            Expr::Local(slot) => return self.local_bool(*slot),
             Expr::ColumnKey { values, key, .. } => match column_numbers(values, Kind::Bool) {
                 Some(numbers) => return self.column(numbers, *key),
                 None => {
@@ -622,6 +699,10 @@ impl Gen<'_, '_> {
             Expr::Const(Value::None) => self.b.ins().iconst(types::I64, -1),
             Expr::Const(Value::Player(p)) => self.b.ins().iconst(types::I64, *p as i64),
             Expr::Const(Value::Row(_, r)) => self.b.ins().iconst(types::I64, *r as i64),
+            Expr::Local(slot) => {
+                self.nodes.compiled += 1;
+                self.local_code(*slot)
+            }
             Expr::Var {
                 slot,
                 code: Code::Player | Code::Row(_),
@@ -661,7 +742,8 @@ impl Gen<'_, '_> {
                 let n = self.load_slot(slot.index());
                 self.stored_code(n)
             }
-            Key::Local(_) | Key::It | Key::Param(_) => {
+            Key::Local(slot) => self.local_code(slot),
+            Key::It | Key::Param(_) => {
                 let read = key
                     .plain_read()
                     .expect("a key other than a variable reads as a node");
@@ -700,10 +782,108 @@ impl Gen<'_, '_> {
         self.b.ins().load(types::I64, MemFlags::trusted(), addr, 0)
     }
 
+    /// The address of local `slot` of the statements running (of the expression's
+    /// environment), checked against the locals' count: past it, the walker's.
+    pub fn local_at(&mut self, slot: Slot) -> Reg {
+        let base = self
+            .b
+            .ins()
+            .load(types::I64, MemFlags::trusted(), self.cx, CTX_BASE);
+        let i = self.b.ins().iadd_imm(base, slot.index() as i64);
+        let len = self
+            .b
+            .ins()
+            .load(types::I64, MemFlags::trusted(), self.cx, CTX_LOCALS_LEN);
+        let outside = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, i, len);
+        self.bail_if(outside);
+        let locals = self
+            .b
+            .ins()
+            .load(self.ptr, MemFlags::trusted(), self.cx, CTX_LOCALS);
+        let offset = self.b.ins().imul_imm(i, layout::SIZE as i64);
+        self.b.ins().iadd(locals, offset)
+    }
+
+    /// The tag of the value at `at`, and the walker's when it is not `tag`.
+    fn expect_tag(&mut self, at: Reg, tag: u8) -> Reg {
+        let t = self.b.ins().uload8(types::I64, MemFlags::trusted(), at, 0);
+        let other = self.b.ins().icmp_imm(IntCC::NotEqual, t, tag as i64);
+        self.bail_if(other);
+        t
+    }
+
+    /// A number local, read in place (a local holding anything else: the walker's).
+    pub fn local_int(&mut self, slot: Slot) -> Reg {
+        let at = self.local_at(slot);
+        self.expect_tag(at, layout::TAG_INT);
+        self.b
+            .ins()
+            .load(types::I64, MemFlags::trusted(), at, layout::INT_AT)
+    }
+
+    /// A true/false local, read in place (1 or 0).
+    pub fn local_bool(&mut self, slot: Slot) -> Reg {
+        let at = self.local_at(slot);
+        self.expect_tag(at, layout::TAG_BOOL);
+        self.b
+            .ins()
+            .uload8(types::I64, MemFlags::trusted(), at, layout::BYTE_AT)
+    }
+
+    /// A seat or row local's code, read in place (-1 for none).
+    pub fn local_code(&mut self, slot: Slot) -> Reg {
+        let at = self.local_at(slot);
+        let t = self.b.ins().uload8(types::I64, MemFlags::trusted(), at, 0);
+        let is_player = self
+            .b
+            .ins()
+            .icmp_imm(IntCC::Equal, t, layout::TAG_PLAYER as i64);
+        let is_row = self
+            .b
+            .ins()
+            .icmp_imm(IntCC::Equal, t, layout::TAG_ROW as i64);
+        let is_none = self
+            .b
+            .ins()
+            .icmp_imm(IntCC::Equal, t, layout::TAG_NONE as i64);
+        let code = self.b.ins().bor(is_player, is_row);
+        let known = self.b.ins().bor(code, is_none);
+        let other = self.b.ins().icmp_imm(IntCC::Equal, known, 0);
+        self.bail_if(other);
+        let seat = self
+            .b
+            .ins()
+            .uload8(types::I64, MemFlags::trusted(), at, layout::BYTE_AT);
+        let row = self
+            .b
+            .ins()
+            .uload16(types::I64, MemFlags::trusted(), at, layout::ROW_AT);
+        let none = self.b.ins().iconst(types::I64, -1);
+        let row_or_none = self.b.ins().select(is_row, row, none);
+        self.b.ins().select(is_player, seat, row_or_none)
+    }
+
     /// `ints[slot]` for a slot known when compiling, checked against the state's length.
     fn load_slot(&mut self, slot: usize) -> Reg {
         let i = self.b.ins().iconst(types::I64, slot as i64);
         self.load_int(i)
+    }
+
+    /// `ints[i] = v`, `i` checked against the state's length.
+    pub fn store_int(&mut self, i: Reg, v: Reg) {
+        let len = self
+            .b
+            .ins()
+            .load(types::I64, MemFlags::trusted(), self.cx, CTX_INTS_LEN);
+        let outside = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, i, len);
+        self.bail_if(outside);
+        let ints = self
+            .b
+            .ins()
+            .load(self.ptr, MemFlags::trusted(), self.cx, CTX_INTS);
+        let offset = self.b.ins().imul_imm(i, 8);
+        let addr = self.b.ins().iadd(ints, offset);
+        self.b.ins().store(MemFlags::trusted(), v, addr, 0);
     }
 
     /// `ints[i]`, checked against the state's length.
@@ -796,6 +976,7 @@ pub(crate) fn compiles_root(e: &Expr) -> bool {
     matches!(
         e,
         Expr::Const(Value::Int(_) | Value::Bool(_))
+            | Expr::Local(_)
             | Expr::Var {
                 code: Code::Int | Code::Bool,
                 ..

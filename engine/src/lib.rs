@@ -17,6 +17,7 @@
 //! again by the walker, which gives the error with its message. Expressions read the
 //! state and change nothing, so evaluating one again gives the same result.
 
+mod blocks;
 mod expr;
 mod options;
 mod shared;

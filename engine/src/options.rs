@@ -19,12 +19,15 @@ use cranelift_frontend::FunctionBuilderContext;
 use cranelift_module::FuncId;
 use frontier_interpreter::eval::{Env, Memo, RuntimeError};
 use frontier_interpreter::ir::{Expr, ZoneRead};
+use frontier_interpreter::machine::{BlockRan, BlockRun};
 use frontier_interpreter::model::{
     BlockId, ByRow, Choose, FilteredRows, OptionGroup, Place, StmtKind,
 };
 use frontier_interpreter::value::Element;
 use frontier_interpreter::value::Type;
 use frontier_interpreter::{CompiledCode, Game, Value};
+
+use crate::blocks::Statements;
 
 use crate::expr::{
     compiles_root, run, Backend, CompileError, Ctx, Entry, Gen, Kind, NodeCount, CTX_BOUND_CODE,
@@ -43,6 +46,8 @@ pub struct CompiledGame<'g> {
     /// By block, by statement: the condition of the `if`, or the number of the
     /// assignment, there, when it is compiled.
     expressions: Vec<Vec<Option<Entry>>>,
+    /// The statements of its blocks and closed procedures.
+    statements: Statements,
     nodes: NodeCount,
     compiled: usize,
     chooses: usize,
@@ -97,7 +102,9 @@ impl<'g> CompiledGame<'g> {
                 }
             }
         }
+        let mut statements = Statements::generate(game, &mut backend, &mut builder)?;
         backend.finalize()?;
+        statements.finish(&backend);
         let mut expressions: Vec<Vec<Option<Entry>>> =
             game.blocks.iter().map(|b| vec![None; b.len()]).collect();
         for ((b, pc), id) in &expression_ids {
@@ -115,6 +122,7 @@ impl<'g> CompiledGame<'g> {
             _game: game,
             listings,
             expressions,
+            statements,
             nodes: backend.nodes(),
             compiled: listing_ids.len(),
             chooses,
@@ -130,6 +138,11 @@ impl<'g> CompiledGame<'g> {
     /// How many expression nodes were compiled, and how many the walker evaluates.
     pub fn nodes(&self) -> NodeCount {
         self.nodes
+    }
+
+    /// How many blocks have compiled statements, and how many procedures run in line.
+    pub fn statements(&self) -> (usize, usize) {
+        self.statements.counts()
     }
 }
 
@@ -171,6 +184,10 @@ impl CompiledCode for CompiledGame<'_> {
 
     fn number(&self, at: (BlockId, u32), env: &Env) -> Option<Result<i64, RuntimeError>> {
         self.expression(at, env).map(Ok)
+    }
+
+    fn run_block(&self, run: &mut BlockRun) -> Option<Result<BlockRan, RuntimeError>> {
+        self.statements.run(run)
     }
 }
 

@@ -8,6 +8,8 @@ macro_rules! id {
     ($(#[$doc:meta])* $name:ident($int:ty)) => {
         $(#[$doc])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        // Laid out as its number: a value's layout (`value::layout`) holds ids.
+        #[repr(transparent)]
         pub struct $name($int);
 
         impl $name {

@@ -7,7 +7,12 @@ pub use crate::grid::Pos;
 pub use crate::id::TableId;
 
 /// A runtime value. Small and cheap to clone: lists are shared.
+///
+/// Its layout is defined (`repr(u8)`: a tag byte, then the variant's fields as a C struct
+/// lays them out), so that compiled code reads and writes the plain values of a
+/// procedure's locals in place ([`layout`]).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[repr(u8)]
 pub enum Value {
     #[default]
     None,
@@ -21,6 +26,29 @@ pub enum Value {
     List(Arc<Vec<Value>>),
     /// A cell of a board.
     Pos(Pos),
+}
+
+/// Where the plain variants of a [`Value`] keep their tag and payload, for code that
+/// reads and writes values in place (the engine's compiled statements). The `repr(u8)`
+/// layout guarantees them; a test checks them against values.
+pub mod layout {
+    /// The size of a value: locals are an array of them.
+    pub const SIZE: usize = std::mem::size_of::<super::Value>();
+    pub const TAG_NONE: u8 = 0;
+    pub const TAG_INT: u8 = 1;
+    pub const TAG_BOOL: u8 = 2;
+    pub const TAG_PLAYER: u8 = 3;
+    pub const TAG_ROW: u8 = 4;
+    /// Tags from this one on are not written over in place: a text and a list own
+    /// memory (overwriting one must drop it), and a position is left to the walker.
+    pub const TAG_OWNING: u8 = 5;
+    /// `Int`'s number (8 bytes).
+    pub const INT_AT: i32 = 8;
+    /// `Bool`'s and `Player`'s byte.
+    pub const BYTE_AT: i32 = 1;
+    /// `Row`'s table (2 bytes) and row (2 bytes).
+    pub const ROW_TABLE_AT: i32 = 2;
+    pub const ROW_AT: i32 = 4;
 }
 
 impl Value {
@@ -107,5 +135,36 @@ pub fn encode(v: &Value) -> i64 {
         Value::Player(p) => *p as i64,
         Value::Row(_, r) => *r as i64,
         _ => -1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{layout, TableId, Value};
+
+    fn bytes(v: &Value) -> [u8; layout::SIZE] {
+        // SAFETY: a value is `SIZE` bytes; only the bytes its layout defines are compared.
+        unsafe { std::mem::transmute_copy(v) }
+    }
+
+    #[test]
+    fn the_layout_compiled_code_reads_is_the_values() {
+        assert_eq!(bytes(&Value::None)[0], layout::TAG_NONE);
+        let int = bytes(&Value::Int(-0x0123_4567_89ab_cdef));
+        assert_eq!(int[0], layout::TAG_INT);
+        let at = layout::INT_AT as usize;
+        assert_eq!(&int[at..at + 8], &(-0x0123_4567_89ab_cdefi64).to_ne_bytes());
+        let b = bytes(&Value::Bool(true));
+        assert_eq!((b[0], b[layout::BYTE_AT as usize]), (layout::TAG_BOOL, 1));
+        let p = bytes(&Value::Player(7));
+        assert_eq!((p[0], p[layout::BYTE_AT as usize]), (layout::TAG_PLAYER, 7));
+        let r = bytes(&Value::Row(TableId::at(0x0102), 0x0304));
+        let (t, at) = (layout::ROW_TABLE_AT as usize, layout::ROW_AT as usize);
+        assert_eq!(r[0], layout::TAG_ROW);
+        assert_eq!(&r[t..t + 2], &0x0102u16.to_ne_bytes());
+        assert_eq!(&r[at..at + 2], &0x0304u16.to_ne_bytes());
+        assert!(bytes(&Value::Str("x".into()))[0] >= layout::TAG_OWNING);
+        assert!(bytes(&Value::list(Vec::new()))[0] >= layout::TAG_OWNING);
+        assert!(bytes(&Value::Pos(super::Pos { row: 0, col: 0 }))[0] >= layout::TAG_OWNING);
     }
 }

@@ -91,7 +91,7 @@ pub(crate) fn as_bool(v: &Value) -> Result<bool> {
     }
 }
 
-pub(crate) fn as_list(v: Value) -> Result<Arc<Vec<Value>>> {
+pub fn as_list(v: Value) -> Result<Arc<Vec<Value>>> {
     match v {
         Value::List(items) => Ok(items),
         Value::None => Ok(Arc::new(Vec::new())),

@@ -27,8 +27,10 @@ use crate::value::Value;
 pub(crate) use crate::value::{code_of, decode_element, encode};
 
 pub use convert::arith;
+/// A value read as a list (the walker's error otherwise): what `for_each` runs through.
+pub use convert::as_list;
 use convert::*;
-pub(crate) use convert::{as_bool, as_int, as_list, as_pos};
+pub(crate) use convert::{as_bool, as_int, as_pos};
 pub use env::{Env, Hoisting, Memo, MAX_HOISTED};
 pub(crate) use error::unverified;
 pub use error::{Result, RuntimeError};

@@ -3,8 +3,9 @@
 //! Whatever it runs must give exactly what the walker gives (the engine's differential
 //! tests hold it to that), and it may decline any part, which the walker then runs.
 
+use super::{Journal, Pending, State};
 use crate::eval::{Env, RuntimeError};
-use crate::model::BlockId;
+use crate::model::{BlockId, Game, ProcId, StmtKind};
 use crate::value::Value;
 
 /// A game's compiled code, as the step machine asks for it ([`crate::Game::apply_with`]).
@@ -28,6 +29,206 @@ pub trait CompiledCode: Sync {
     /// what is set, or what is added), in `env`, as the walker gives it; `None` when this
     /// code does not evaluate it (the walker does).
     fn number(&self, at: (BlockId, u32), env: &Env) -> Option<Result<i64, RuntimeError>>;
+
+    /// Runs statements of the top frame's block from its next one (`run.pc()`), as the
+    /// walker would run them, for as long as this code covers them; `None` when it does
+    /// not cover that block (the walker runs the statement).
+    fn run_block(&self, run: &mut BlockRun) -> Option<Result<BlockRan, RuntimeError>>;
+}
+
+/// How far [`CompiledCode::run_block`] ran a frame's block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BlockRan {
+    /// Up to statement `pc` (the block's length: to its end), which the frame runs next.
+    At(u32),
+    /// Up to a statement [`BlockRun::exec_top`] ran that entered or left a frame, or
+    /// suspended the state: the frame is where that statement left it.
+    Moved,
+}
+
+/// A run of compiled statements in the top frame's block: what they read and change,
+/// and the walker's statements, limits and journal they call on. Statements the code runs
+/// in line count towards the statement limit and are covered as the walker's are.
+pub struct BlockRun<'r, 'j> {
+    pub(super) game: &'r Game,
+    pub(super) state: &'r mut State,
+    pub(super) journal: &'r mut Journal<'j>,
+    pub(super) code: &'r dyn CompiledCode,
+    /// Statements run since the last suspension (the run loop's count).
+    pub(super) steps: &'r mut u64,
+    pub(super) block: BlockId,
+    pub(super) pc: u32,
+    pub(super) base: usize,
+}
+
+impl BlockRun<'_, '_> {
+    pub fn game(&self) -> &Game {
+        self.game
+    }
+    /// The block of the top frame.
+    pub fn block(&self) -> BlockId {
+        self.block
+    }
+    /// Its next statement.
+    pub fn pc(&self) -> u32 {
+        self.pc
+    }
+    /// Where its locals start.
+    pub fn base(&self) -> usize {
+        self.base
+    }
+    pub fn state(&self) -> &State {
+        self.state
+    }
+    /// The state's numbers, to set in place.
+    pub fn ints_mut(&mut self) -> &mut [i64] {
+        &mut self.state.ints
+    }
+    /// Every frame's locals, to read and write in place (their number changes only by
+    /// [`BlockRun::enter_call`] and [`BlockRun::leave_call`]).
+    pub fn locals_mut(&mut self) -> &mut [Value] {
+        &mut self.state.locals
+    }
+    /// The statements run since the last suspension, and the most allowed.
+    pub fn steps(&mut self) -> (&mut u64, u64) {
+        (self.steps, self.game.limits.statements_between_steps)
+    }
+    /// Whether the journal collects `rule:` references (then every statement is covered).
+    pub fn covering(&self) -> bool {
+        self.journal.is_covering()
+    }
+
+    /// The environment of statements whose locals start at `base`.
+    pub fn env(&self, base: usize) -> Env<'_> {
+        Env::new(self.game, self.state, &self.state.locals[base..])
+    }
+
+    /// The statement at `at`.
+    fn stmt(&self, (block, pc): (BlockId, u32)) -> &crate::model::Stmt {
+        &self.game.blocks[block.index()][pc as usize]
+    }
+
+    /// `error` located at the statement at `at`, as the run loop locates it.
+    pub fn located(&self, at: (BlockId, u32), error: RuntimeError) -> RuntimeError {
+        error.at(&self.game.location(&self.stmt(at).origin))
+    }
+
+    /// The run loop's error for a statement past the limit, at `at`.
+    pub fn endless(&self, at: (BlockId, u32)) -> RuntimeError {
+        self.game.endless(&self.stmt(at).origin)
+    }
+
+    /// Covers the statement at `at` (its `rule:`), as the run loop does.
+    pub fn cover(&mut self, at: (BlockId, u32)) {
+        let rule = &self.game.blocks[at.0.index()][at.1 as usize].rule;
+        self.journal.cover(rule);
+    }
+
+    /// Runs the top frame's statement `pc` with the walker, as the run loop runs it
+    /// (counted, covered, the frame's next statement set past it): any statement, which
+    /// may enter or leave frames or suspend the state. Whether the frame goes on with
+    /// its next statement (the same frame on top, the state running).
+    pub fn exec_top(&mut self, pc: u32) -> Result<bool, RuntimeError> {
+        let depth = self.state.stack.len();
+        let frame = self
+            .state
+            .stack
+            .last_mut()
+            .expect("a block runs in a frame");
+        frame.pc = pc + 1;
+        let at = (self.block, pc);
+        *self.steps += 1;
+        if *self.steps > self.game.limits.statements_between_steps {
+            return Err(self.endless(at));
+        }
+        let game = self.game;
+        let stmt = &game.blocks[self.block.index()][pc as usize];
+        self.journal.cover(&stmt.rule);
+        game.exec(
+            self.state,
+            self.block,
+            pc,
+            self.base,
+            self.journal,
+            Some(self.code),
+        )
+        .map_err(|e| e.at(&game.location(&stmt.origin)))?;
+        Ok(self.state.stack.len() == depth
+            && matches!(self.state.pending, Pending::Running)
+            && self
+                .state
+                .stack
+                .last()
+                .is_some_and(|f| f.block == self.block && f.pc == pc + 1))
+    }
+
+    /// Runs the statement at `at`, whose locals start at `base`, with the walker: a
+    /// statement that enters no frame and leaves none and cannot suspend the state (an
+    /// assignment, a zone's statement, a log line, an award, a draw without refill). The
+    /// caller has counted and covered it; an error is located at it.
+    pub fn exec_leaf(&mut self, at: (BlockId, u32), base: usize) -> Result<(), RuntimeError> {
+        debug_assert!(
+            is_leaf(&self.stmt(at).kind),
+            "exec_leaf runs a leaf statement"
+        );
+        self.game
+            .exec(self.state, at.0, at.1, base, self.journal, Some(self.code))
+            .map_err(|e| self.located(at, e))
+    }
+
+    /// Enters procedure `proc` called in line from statements `depth` calls below the top
+    /// frame's: the call counted against the nesting limit as if it had its frame, its
+    /// locals made (none), its `rule:` covered. Where its locals start.
+    pub fn enter_call(
+        &mut self,
+        at: (BlockId, u32),
+        proc: ProcId,
+        depth: usize,
+    ) -> Result<usize, RuntimeError> {
+        if self.state.stack.len() + depth > self.game.limits.nested_calls {
+            return Err(self.located(at, self.game.nested_too_deep()));
+        }
+        let p = &self.game.procedures[proc.index()];
+        self.journal.cover(&p.rule);
+        let callee = self.state.locals.len();
+        self.state.locals.extend((0..p.locals).map(|_| Value::None));
+        Ok(callee)
+    }
+
+    /// Leaves a procedure called in line: its locals, from `base`, freed.
+    pub fn leave_call(&mut self, base: usize) {
+        self.state.locals.truncate(base);
+    }
+}
+
+/// Whether a statement enters or leaves no frame and never suspends the state: what
+/// [`BlockRun::exec_leaf`] runs. (A draw with a pile to refill from may stop for its
+/// shuffle.)
+pub fn is_leaf(kind: &StmtKind) -> bool {
+    match kind {
+        StmtKind::Assign { .. }
+        | StmtKind::Move { .. }
+        | StmtKind::Push { .. }
+        | StmtKind::Remove { .. }
+        | StmtKind::Clear { .. }
+        | StmtKind::Reveal { .. }
+        | StmtKind::Place { .. }
+        | StmtKind::Log(_)
+        | StmtKind::Award(_) => true,
+        StmtKind::Draw(draw) => draw.refill.is_none(),
+        StmtKind::Shuffle { .. }
+        | StmtKind::If { .. }
+        | StmtKind::ForEach { .. }
+        | StmtKind::Repeat { .. }
+        | StmtKind::While { .. }
+        | StmtKind::RepeatUpTo { .. }
+        | StmtKind::EndLoop
+        | StmtKind::Choose(_)
+        | StmtKind::Random { .. }
+        | StmtKind::Call { .. }
+        | StmtKind::Return(_)
+        | StmtKind::EndGame => false,
+    }
 }
 
 /// What steps a game: the walker alone, or the walker with code compiled from the game.

@@ -75,6 +75,10 @@ impl Journal<'_> {
         }
         lines.push(line);
     }
+    /// Whether it collects `rule:` references.
+    pub(super) fn is_covering(&self) -> bool {
+        matches!(self.sink, Sink::Rules(_))
+    }
     #[inline]
     pub(super) fn cover(&mut self, rule: &RuleRef) {
         if let (Sink::Rules(seen), Some(rule)) = (&mut self.sink, rule) {

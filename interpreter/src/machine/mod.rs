@@ -30,7 +30,7 @@ pub use crate::state::{
     Chance, ChancePoint, Choice, Frame, FrameKind, Outcome, Pending, State, Status,
 };
 use crate::value::{Type, Value};
-pub use compiled::{CompiledCode, Stepper};
+pub use compiled::{is_leaf, BlockRan, BlockRun, CompiledCode, Stepper};
 pub use journal::{Journal, MAX_LOG_BYTES};
 
 #[derive(Debug, Clone, PartialEq, Eq)]

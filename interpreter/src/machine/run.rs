@@ -2,6 +2,7 @@
 //! suspends (a decision, a chance point, the end). Assignments, `if` and `call` run in
 //! line; every other statement is dispatched out of line to the file of its kind.
 
+use super::compiled::{BlockRan, BlockRun};
 use super::store::checked_add;
 use super::{as_int, ApplyError, CompiledCode, Frame, FrameKind, Journal, Outcome, Pending, State};
 use crate::eval::{Env, RuntimeError};
@@ -47,7 +48,33 @@ impl Game {
             };
             let block = &self.blocks[frame.block.index()];
             if (frame.pc as usize) < block.len() {
-                let (block_id, pc) = (frame.block, frame.pc);
+                let (block_id, pc, base) = (frame.block, frame.pc, frame.base as usize);
+                // Compiled statements first, where there are some: they run the block
+                // as far as they cover it.
+                if let Some(code) = code {
+                    let mut run = BlockRun {
+                        game: self,
+                        state,
+                        journal,
+                        code,
+                        steps: &mut steps,
+                        block: block_id,
+                        pc,
+                        base,
+                    };
+                    if let Some(ran) = code.run_block(&mut run) {
+                        match ran? {
+                            BlockRan::At(pc) => {
+                                if let Some(frame) = state.stack.last_mut() {
+                                    frame.pc = pc;
+                                }
+                            }
+                            BlockRan::Moved => {}
+                        }
+                        continue;
+                    }
+                }
+                let frame = state.stack.last_mut().expect("the frame read above");
                 frame.pc += 1;
                 let stmt = &block[pc as usize];
                 journal.cover(&stmt.rule);
@@ -55,7 +82,7 @@ impl Game {
                 if steps > self.limits.statements_between_steps {
                     return Err(self.endless(&stmt.origin).into());
                 }
-                self.exec(state, block_id, pc, journal, code)
+                self.exec(state, block_id, pc, base, journal, code)
                     .map_err(|e| e.at(&self.location(&stmt.origin)))?;
             } else {
                 self.end_of_block(state)?;
@@ -65,7 +92,7 @@ impl Game {
     }
 
     #[cold]
-    fn nested_too_deep(&self) -> RuntimeError {
+    pub(super) fn nested_too_deep(&self) -> RuntimeError {
         let message = format!(
             "calls nested more than {} deep: does a procedure call itself without end? (--limit calls=N raises the limit)",
             self.limits.nested_calls
@@ -74,7 +101,7 @@ impl Game {
     }
 
     #[cold]
-    fn endless(&self, origin: &str) -> RuntimeError {
+    pub(super) fn endless(&self, origin: &str) -> RuntimeError {
         let message = format!(
             "{} statements ran without a decision or a chance point: does a loop never end? (--limit statements=N raises the limit)",
             self.limits.statements_between_steps
@@ -125,16 +152,17 @@ impl Game {
         Ok(())
     }
 
-    fn exec(
+    /// Runs the statement at (block, pc), whose frame's locals start at `base`.
+    pub(super) fn exec(
         &self,
         state: &mut State,
         block: BlockId,
         pc: u32,
+        base: usize,
         journal: &mut Journal,
         code: Option<&dyn CompiledCode>,
     ) -> Result<(), RuntimeError> {
         let stmt = &self.blocks[block.index()][pc as usize];
-        let base = self.top_base(state);
         macro_rules! env {
             () => {
                 Env::new(self, &*state, &state.locals[base..])
