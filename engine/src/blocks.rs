@@ -38,7 +38,8 @@ use frontier_interpreter::value::{layout, Type};
 use frontier_interpreter::{Game, Value};
 
 use crate::expr::{
-    Backend, CompileError, Ctx, Gen, CTX_BASE, CTX_COVERING, CTX_LOCALS_LEN, CTX_PLAYERS, CTX_STEPS,
+    Backend, CompileError, Ctx, Gen, CTX_BASE, CTX_COVERING, CTX_LOCALS_LEN, CTX_LOGGING,
+    CTX_PLAYERS, CTX_STEPS,
 };
 
 /// A block's code: `(cx, pc) -> how far it ran` ([`ran`]).
@@ -461,6 +462,23 @@ impl<'x, 'a, 'b, 'g> StmtGen<'x, 'a, 'b, 'g> {
                 self.gen.b.seal_block(exit);
             }
             StmtKind::Call { proc, args, .. } => self.call(at, base, depth, *proc, args),
+            // A log line is written only to a log.
+            StmtKind::Log(_) => {
+                let logging = self.gen.b.ins().load(
+                    types::I64,
+                    MemFlags::trusted(),
+                    self.gen.cx,
+                    CTX_LOGGING,
+                );
+                let (write, after) = (self.gen.b.create_block(), self.gen.b.create_block());
+                self.gen.b.ins().brif(logging, write, &[], after, &[]);
+                self.gen.b.switch_to_block(write);
+                self.gen.b.seal_block(write);
+                self.exec_leaf(at, base);
+                self.gen.b.ins().jump(after, &[]);
+                self.gen.b.switch_to_block(after);
+                self.gen.b.seal_block(after);
+            }
             _ => self.exec_leaf(at, base),
         }
     }
@@ -537,7 +555,17 @@ impl<'x, 'a, 'b, 'g> StmtGen<'x, 'a, 'b, 'g> {
             Place::Var { var, index } => {
                 let decl = &game.vars[var.index()];
                 let indexed = !matches!(index, Some(Expr::Pair { .. }));
-                (decl.ty == Type::Int && indexed).then_some(Kind::Int)
+                match (&decl.ty, mode) {
+                    _ if !indexed => None,
+                    (Type::Int, _) => Some(Kind::Int),
+                    // A value of another type than its variable's comes only from a
+                    // script (the loader checks the rest): the walker says so.
+                    (_, AssignMode::Add) => None,
+                    _ if contains_script(value) => None,
+                    (Type::Bool, AssignMode::Set) => Some(Kind::Bool),
+                    (Type::Player | Type::Row(_), AssignMode::Set) => Some(Kind::Code),
+                    _ => None,
+                }
             }
             Place::Local(_) => match mode {
                 AssignMode::Add => Some(Kind::Int),
@@ -568,7 +596,36 @@ impl<'x, 'a, 'b, 'g> StmtGen<'x, 'a, 'b, 'g> {
                     }
                 };
                 let slot = self.gen.b.ins().iadd_imm(i, decl.base as i64);
-                let v = self.gen.int(value);
+                let v = match kind {
+                    Kind::Int => self.gen.int(value),
+                    Kind::Bool => self.gen.bool(value),
+                    Kind::Code => {
+                        // A seat or row of the game (none is -1): past them, the walker's
+                        // error.
+                        let code = self.gen.code(value);
+                        let outside = match decl.ty {
+                            Type::Row(t) => self.gen.b.ins().icmp_imm(
+                                IntCC::SignedGreaterThanOrEqual,
+                                code,
+                                game.tables[t.index()].rows().len() as i64,
+                            ),
+                            _ => {
+                                let n = self.gen.b.ins().load(
+                                    types::I64,
+                                    MemFlags::trusted(),
+                                    self.gen.cx,
+                                    CTX_PLAYERS,
+                                );
+                                self.gen
+                                    .b
+                                    .ins()
+                                    .icmp(IntCC::SignedGreaterThanOrEqual, code, n)
+                            }
+                        };
+                        self.gen.bail_if(outside);
+                        code
+                    }
+                };
                 let v = match mode {
                     AssignMode::Set => v,
                     AssignMode::Add => {
@@ -843,20 +900,8 @@ impl<'x, 'a, 'b, 'g> StmtGen<'x, 'a, 'b, 'g> {
         self.gen.b.seal_block(go_on);
     }
 
-    /// Calls `helper(cx, args…)`, which returns one 64-bit integer.
     fn helper(&mut self, helper: *const u8, args: &[Reg]) -> Reg {
-        let mut sig = Signature::new(self.gen.b.func.signature.call_conv);
-        sig.params.push(AbiParam::new(self.gen.ptr));
-        for _ in args {
-            sig.params.push(AbiParam::new(types::I64));
-        }
-        sig.returns.push(AbiParam::new(types::I64));
-        let sig = self.gen.b.import_signature(sig);
-        let callee = self.gen.b.ins().iconst(self.gen.ptr, helper as i64);
-        let mut all = vec![self.gen.cx];
-        all.extend_from_slice(args);
-        let call = self.gen.b.ins().call_indirect(sig, callee, &all);
-        self.gen.b.inst_results(call)[0]
+        self.gen.call_helper(helper, args)
     }
 }
 
@@ -895,6 +940,11 @@ fn kind_of(e: &Expr) -> Option<Kind> {
     }
 }
 
+/// Whether `e` calls a script (whose values have no type the loader knows).
+fn contains_script(e: &Expr) -> bool {
+    matches!(e, Expr::Script { .. }) || e.children().into_iter().any(contains_script)
+}
+
 /// A seat or a row of a table: what a code written to a local stands for.
 #[derive(Clone, Copy)]
 enum CodeTag {
@@ -926,6 +976,7 @@ impl<'a> Ctx<'a> {
     pub(crate) fn for_statements(run: &mut BlockRun) -> Ctx<'a> {
         let players = run.state().names().len() as i64;
         let covering = run.covering() as i64;
+        let logging = run.logging() as i64;
         let base = run.base() as i64;
         let ints = run.ints_mut();
         let (ints, ints_len) = (ints.as_mut_ptr(), ints.len() as u64);
@@ -949,6 +1000,9 @@ impl<'a> Ctx<'a> {
             steps,
             covering,
             players,
+            logging,
+            params: std::ptr::null(),
+            params_len: 0,
             failure: None,
             lists: Vec::new(),
         }

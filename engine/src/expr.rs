@@ -20,7 +20,11 @@ use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, FuncId, Linkage, Module};
 use frontier_interpreter::eval::{Env, Result};
 use frontier_interpreter::id::TableId;
-use frontier_interpreter::ir::{ArithOp, CmpOp, Code, Expr, Key, Quantifier, Slot, Total};
+use frontier_interpreter::ir::{
+    ArithOp, CmpOp, Code, Expr, Key, Op, Quantifier, Slot, Total, ZoneRead,
+};
+use frontier_interpreter::model::Function;
+use frontier_interpreter::value::Type;
 use frontier_interpreter::value::{decode_element, layout, Element};
 use frontier_interpreter::{State, Value};
 
@@ -57,6 +61,12 @@ pub(crate) struct Ctx<'a> {
     pub covering: i64,
     /// How many play.
     pub players: i64,
+    /// Whether the journal keeps a log (statements only: 1 or 0).
+    pub logging: i64,
+    /// The arguments of the function whose compiled body calls the walker (as values
+    /// the walker reads), and how many plus one (0: the call is not in a function's body).
+    pub params: *const Value,
+    pub params_len: i64,
     /// The error a helper met (statements only), located at its statement.
     pub failure: Option<frontier_interpreter::eval::RuntimeError>,
     /// The lists `for_each` loops run through, innermost last (statements only).
@@ -73,6 +83,9 @@ pub(crate) const CTX_LOCALS_LEN: i32 = 88;
 pub(crate) const CTX_STEPS: i32 = 96;
 pub(crate) const CTX_COVERING: i32 = 104;
 pub(crate) const CTX_PLAYERS: i32 = 112;
+pub(crate) const CTX_LOGGING: i32 = 120;
+const CTX_PARAMS: i32 = 128;
+const CTX_PARAMS_LEN: i32 = 136;
 // The offsets generated code reads and writes are the layout's (on 64-bit targets, the
 // ones Cranelift's JIT supports): a change to `Ctx` that moves a field fails to compile.
 const _: () = {
@@ -87,6 +100,9 @@ const _: () = {
     assert!(std::mem::offset_of!(Ctx, steps) == CTX_STEPS as usize);
     assert!(std::mem::offset_of!(Ctx, covering) == CTX_COVERING as usize);
     assert!(std::mem::offset_of!(Ctx, players) == CTX_PLAYERS as usize);
+    assert!(std::mem::offset_of!(Ctx, logging) == CTX_LOGGING as usize);
+    assert!(std::mem::offset_of!(Ctx, params) == CTX_PARAMS as usize);
+    assert!(std::mem::offset_of!(Ctx, params_len) == CTX_PARAMS_LEN as usize);
 };
 
 impl<'a> Ctx<'a> {
@@ -116,6 +132,9 @@ impl<'a> Ctx<'a> {
             steps: std::ptr::null_mut(),
             covering: 0,
             players: env.state.names().len() as i64,
+            logging: 0,
+            params: std::ptr::null(),
+            params_len: 0,
             failure: None,
             lists: Vec::new(),
         }
@@ -141,6 +160,17 @@ impl<'a> Ctx<'a> {
 /// option's element bound when a listing has bound one; or, for statements, the one of
 /// the locals they run with.
 pub(crate) fn with_env<T>(cx: &Ctx, f: impl FnOnce(&Env) -> T) -> T {
+    if cx.params_len > 0 {
+        // SAFETY: compiled code set `params` to its arguments' values (plain values it
+        // wrote in the layout `value::layout` gives), alive for this call.
+        let params = unsafe { std::slice::from_raw_parts(cx.params, (cx.params_len - 1) as usize) };
+        return with_caller_env(cx, |env| f(&env.for_function(params)));
+    }
+    with_caller_env(cx, f)
+}
+
+/// [`with_env`] outside a function's body.
+fn with_caller_env<T>(cx: &Ctx, f: impl FnOnce(&Env) -> T) -> T {
     if cx.env.is_null() {
         // SAFETY: statements' code runs with `run` set to its run, alive for it, and
         // calls the walker between its own reads and writes of the state.
@@ -204,8 +234,9 @@ pub(crate) struct Backend<'g> {
     pub nodes: NodeCount,
     /// Functions declared, for their names.
     pub count: usize,
-    /// The nodes of the game's IR the code points at.
-    _game: std::marker::PhantomData<&'g Expr>,
+    /// The ruleset's functions, which calls compile in line (none: calls are the
+    /// walker's).
+    pub functions: &'g [Function],
 }
 
 impl Backend<'_> {
@@ -213,6 +244,14 @@ impl Backend<'_> {
     pub fn new() -> std::result::Result<Self, CompileError> {
         let mut flags = settings::builder();
         flags.set("opt_level", "speed").map_err(error)?;
+        // Cranelift's verifier checks every function made: in debug builds (the tests);
+        // a release build trusts them and loads a game in about half the time.
+        let verify = if cfg!(debug_assertions) {
+            "true"
+        } else {
+            "false"
+        };
+        flags.set("enable_verifier", verify).map_err(error)?;
         let isa = cranelift_native::builder()
             .map_err(error)?
             .finish(settings::Flags::new(flags))
@@ -227,7 +266,7 @@ impl Backend<'_> {
             constants: Vec::new(),
             nodes: NodeCount::default(),
             count: 0,
-            _game: std::marker::PhantomData,
+            functions: &[],
         })
     }
 
@@ -315,6 +354,9 @@ impl Backend<'_> {
                 ptr,
                 walker: walker_block,
                 bound: None,
+                functions: self.functions,
+                params: None,
+                inline_depth: 0,
                 columns: &mut self.columns,
                 owned: &mut self.owned,
                 constants: &mut self.constants,
@@ -503,7 +545,43 @@ pub(crate) struct Gen<'a, 'b> {
     /// Constant lists of element codes the code reads.
     pub constants: &'b mut Vec<Box<[u16]>>,
     pub nodes: &'b mut NodeCount,
+    pub functions: &'b [Function],
+    /// The arguments of the function whose body is being compiled in line.
+    pub params: Option<Params>,
+    /// How many calls deep in line that body is.
+    pub inline_depth: usize,
 }
+
+/// The arguments of a function compiled in line: each in a register, and all as values
+/// in a stack slot for the walker's nodes of its body.
+pub(crate) struct Params {
+    regs: Vec<(Reg, ParamKind)>,
+    values: cranelift_codegen::ir::StackSlot,
+}
+
+/// What a parameter compiled in line holds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ParamKind {
+    Int,
+    Bool,
+    Player,
+    Row(TableId),
+}
+
+impl ParamKind {
+    fn of(ty: &Type) -> Option<ParamKind> {
+        match ty {
+            Type::Int => Some(ParamKind::Int),
+            Type::Bool => Some(ParamKind::Bool),
+            Type::Player => Some(ParamKind::Player),
+            Type::Row(t) => Some(ParamKind::Row(*t)),
+            _ => None,
+        }
+    }
+}
+
+/// How deep calls compile in line (deeper ones are the walker's).
+const MAX_INLINE: usize = 8;
 
 impl Gen<'_, '_> {
     pub fn int(&mut self, e: &Expr) -> Reg {
@@ -520,7 +598,15 @@ impl Gen<'_, '_> {
                 key,
                 ..
             } => self.var_at_key(base.index(), *key),
-            Expr::Local(slot) => self.local_int(*slot),
+            Expr::Local(slot) if self.params.is_none() => self.local_int(*slot),
+            Expr::Param(i) => match self.param(*i, ParamKind::Int) {
+                Some(r) => r,
+                None => self.walker(e, Kind::Int),
+            },
+            Expr::Function { id, args } => match self.function(id.index(), args, Kind::Int) {
+                Some(r) => r,
+                None => self.walker(e, Kind::Int),
+            },
             Expr::ColumnKey { values, key, .. } => match column_numbers(values, Kind::Int) {
                 Some(numbers) => self.column(numbers, *key),
                 None => {
@@ -575,6 +661,51 @@ impl Gen<'_, '_> {
                 }
                 count
             }
+            Expr::Neg(a, _) => {
+                let x = self.int(a);
+                // -(the smallest number) overflows: the walker's error.
+                let overflow = self.b.ins().icmp_imm(IntCC::Equal, x, i64::MIN);
+                self.bail_if(overflow);
+                self.b.ins().ineg(x)
+            }
+            Expr::Call {
+                op: op @ (Op::Min | Op::Max),
+                args,
+            } if !args.is_empty() => {
+                let mut best = self.int(&args[0]);
+                for arg in &args[1..] {
+                    let v = self.int(arg);
+                    best = match op {
+                        Op::Min => self.b.ins().smin(best, v),
+                        _ => self.b.ins().smax(best, v),
+                    };
+                }
+                best
+            }
+            Expr::PlayerCount => {
+                self.b
+                    .ins()
+                    .load(types::I64, MemFlags::trusted(), self.cx, CTX_PLAYERS)
+            }
+            Expr::ZoneLen(z) => match self.zone_instance(z) {
+                Some(instance) => self.zone_elements(instance).1,
+                None => {
+                    self.nodes.compiled -= 1;
+                    self.walker(e, Kind::Int)
+                }
+            },
+            Expr::ZoneCount(z, x) => match self.zone_instance(z) {
+                Some(instance) => {
+                    let code = self.code(x);
+                    let (at, count) = self.zone_elements(instance);
+                    // None is in no zone: count 0 (no code is -1).
+                    self.count_code(at, count, code)
+                }
+                None => {
+                    self.nodes.compiled -= 1;
+                    self.walker(e, Kind::Int)
+                }
+            },
             _ => {
                 self.nodes.compiled -= 1;
                 self.walker(e, Kind::Int)
@@ -602,7 +733,19 @@ impl Gen<'_, '_> {
                 let n = self.var_at_key(base.index(), *key);
                 self.b.ins().icmp_imm(IntCC::NotEqual, n, 0)
             }
-            Expr::Local(slot) => return self.local_bool(*slot),
+            Expr::Local(slot) if self.params.is_none() => return self.local_bool(*slot),
+            Expr::Param(i) => {
+                return match self.param(*i, ParamKind::Bool) {
+                    Some(r) => r,
+                    None => self.walker(e, Kind::Bool),
+                }
+            }
+            Expr::Function { id, args } => {
+                return match self.function(id.index(), args, Kind::Bool) {
+                    Some(r) => r,
+                    None => self.walker(e, Kind::Bool),
+                }
+            }
             Expr::ColumnKey { values, key, .. } => match column_numbers(values, Kind::Bool) {
                 Some(numbers) => return self.column(numbers, *key),
                 None => {
@@ -662,6 +805,18 @@ impl Gen<'_, '_> {
             }
             // The items in order, up to the first that decides.
             Expr::UnrolledTest { op, items } => return self.quantifier(*op, items),
+            Expr::ZoneContains(z, x) => match self.zone_instance(z) {
+                Some(instance) => {
+                    let code = self.code(x);
+                    let (at, count) = self.zone_elements(instance);
+                    let n = self.count_code(at, count, code);
+                    self.b.ins().icmp_imm(IntCC::NotEqual, n, 0)
+                }
+                None => {
+                    self.nodes.compiled -= 1;
+                    return self.walker(e, Kind::Bool);
+                }
+            },
             _ => {
                 self.nodes.compiled -= 1;
                 return self.walker(e, Kind::Bool);
@@ -690,7 +845,7 @@ impl Gen<'_, '_> {
 
     /// The code of the seat or row `e` stands for, -1 for none.
     pub fn code(&mut self, e: &Expr) -> Reg {
-        if let (Expr::Local(slot), Some((bound, code))) = (e, self.bound) {
+        if let (Expr::Local(slot), Some((bound, code)), None) = (e, self.bound, &self.params) {
             if *slot == bound {
                 return code;
             }
@@ -699,9 +854,41 @@ impl Gen<'_, '_> {
             Expr::Const(Value::None) => self.b.ins().iconst(types::I64, -1),
             Expr::Const(Value::Player(p)) => self.b.ins().iconst(types::I64, *p as i64),
             Expr::Const(Value::Row(_, r)) => self.b.ins().iconst(types::I64, *r as i64),
-            Expr::Local(slot) => {
+            Expr::Local(slot) if self.params.is_none() => {
                 self.nodes.compiled += 1;
                 self.local_code(*slot)
+            }
+            Expr::Param(i) => match self.code_param(*i) {
+                Some(r) => r,
+                None => self.call_walker(walker_code, e),
+            },
+            Expr::ZoneFirst(z) | Expr::ZoneLast(z) => match self.zone_instance(z) {
+                Some(instance) => {
+                    self.nodes.compiled += 1;
+                    let (at, count) = self.zone_elements(instance);
+                    let end = match e {
+                        Expr::ZoneFirst(_) => End::First,
+                        _ => End::Last,
+                    };
+                    self.end_code(at, count, end)
+                }
+                None => self.call_walker(walker_code, e),
+            },
+            Expr::Call {
+                op: Op::NextPlayer,
+                args,
+            } if args.len() == 1 => {
+                self.nodes.compiled += 1;
+                // A seat's code (none: the walker's error), then the next seat round.
+                let p = self.code(&args[0]);
+                let none = self.b.ins().icmp_imm(IntCC::SignedLessThan, p, 0);
+                self.bail_if(none);
+                let n = self
+                    .b
+                    .ins()
+                    .load(types::I64, MemFlags::trusted(), self.cx, CTX_PLAYERS);
+                let next = self.b.ins().iadd_imm(p, 1);
+                self.b.ins().urem(next, n)
             }
             Expr::Var {
                 slot,
@@ -731,19 +918,24 @@ impl Gen<'_, '_> {
 
     /// The code a key holds; none goes to the walker (it is an error where a key indexes).
     fn key(&mut self, key: Key) -> Reg {
-        if let (Key::Local(slot), Some((bound, code))) = (key, self.bound) {
+        if let (Key::Local(slot), Some((bound, code)), None) = (key, self.bound, &self.params) {
             // An option's element is never none.
             if slot == bound {
                 return code;
             }
         }
-        let code = match key {
-            Key::Var(slot) => {
+        let param = match key {
+            Key::Param(i) => self.code_param(i),
+            _ => None,
+        };
+        let code = match (key, param) {
+            (Key::Var(slot), _) => {
                 let n = self.load_slot(slot.index());
                 self.stored_code(n)
             }
-            Key::Local(slot) => self.local_code(slot),
-            Key::It | Key::Param(_) => {
+            (Key::Param(_), Some(code)) => code,
+            (Key::Local(slot), _) if self.params.is_none() => self.local_code(slot),
+            (Key::Local(_) | Key::It | Key::Param(_), _) => {
                 let read = key
                     .plain_read()
                     .expect("a key other than a variable reads as a node");
@@ -780,6 +972,119 @@ impl Gen<'_, '_> {
         let offset = self.b.ins().imul_imm(k, 8);
         let addr = self.b.ins().iadd(base, offset);
         self.b.ins().load(types::I64, MemFlags::trusted(), addr, 0)
+    }
+
+    /// Argument `i` of the function compiled in line, when it is of `kind`.
+    fn param(&mut self, i: u16, kind: ParamKind) -> Option<Reg> {
+        let (reg, k) = *self.params.as_ref()?.regs.get(i as usize)?;
+        (k == kind).then(|| {
+            self.nodes.compiled += 1;
+            reg
+        })
+    }
+
+    /// Argument `i` of the function compiled in line, when it is a seat or row: its code.
+    fn code_param(&mut self, i: u16) -> Option<Reg> {
+        let (reg, k) = *self.params.as_ref()?.regs.get(i as usize)?;
+        matches!(k, ParamKind::Player | ParamKind::Row(_)).then(|| {
+            self.nodes.compiled += 1;
+            reg
+        })
+    }
+
+    /// A call of function `id` compiled in line (its body as `kind`), when its
+    /// parameters are plain values: its arguments evaluated first, in order, as the
+    /// walker does, each into a register and as a value for the walker's nodes of the body.
+    fn function(&mut self, id: usize, args: &[Expr], kind: Kind) -> Option<Reg> {
+        let functions = self.functions;
+        let f = functions.get(id)?;
+        if args.len() != f.params.len() || self.inline_depth >= MAX_INLINE {
+            return None;
+        }
+        let kinds: Vec<ParamKind> = f
+            .params
+            .iter()
+            .map(|(_, ty)| ParamKind::of(ty))
+            .collect::<Option<_>>()?;
+        let regs: Vec<(Reg, ParamKind)> = args
+            .iter()
+            .zip(&kinds)
+            .map(|(arg, &k)| {
+                let r = match k {
+                    ParamKind::Int => self.int(arg),
+                    ParamKind::Bool => self.bool(arg),
+                    ParamKind::Player | ParamKind::Row(_) => self.code(arg),
+                };
+                (r, k)
+            })
+            .collect();
+        let values = self.b.create_sized_stack_slot(StackSlotData::new(
+            StackSlotKind::ExplicitSlot,
+            (layout::SIZE * regs.len().max(1)) as u32,
+            3,
+        ));
+        for (i, &(r, k)) in regs.iter().enumerate() {
+            self.write_value(values, i, r, k);
+        }
+        let outer = self.params.replace(Params { regs, values });
+        self.inline_depth += 1;
+        let v = match kind {
+            Kind::Int => self.int(&f.body),
+            Kind::Bool => self.bool(&f.body),
+        };
+        self.inline_depth -= 1;
+        self.params = outer;
+        Some(v)
+    }
+
+    /// Writes `r` (of `k`) as value `i` of stack slot `values`.
+    fn write_value(
+        &mut self,
+        values: cranelift_codegen::ir::StackSlot,
+        i: usize,
+        r: Reg,
+        k: ParamKind,
+    ) {
+        let at = (i * layout::SIZE) as i32;
+        let tag = |g: &mut Self, t: u8| g.b.ins().iconst(types::I8, t as i64);
+        match k {
+            ParamKind::Int => {
+                let t = tag(self, layout::TAG_INT);
+                self.b.ins().stack_store(t, values, at);
+                self.b.ins().stack_store(r, values, at + layout::INT_AT);
+            }
+            ParamKind::Bool => {
+                let t = tag(self, layout::TAG_BOOL);
+                self.b.ins().stack_store(t, values, at);
+                let byte = self.b.ins().ireduce(types::I8, r);
+                self.b.ins().stack_store(byte, values, at + layout::BYTE_AT);
+            }
+            ParamKind::Player | ParamKind::Row(_) => {
+                // None (-1) is the tag of none.
+                let none = self.b.ins().icmp_imm(IntCC::SignedLessThan, r, 0);
+                let some = match k {
+                    ParamKind::Row(_) => layout::TAG_ROW,
+                    _ => layout::TAG_PLAYER,
+                };
+                let (t_none, t_some) = (tag(self, layout::TAG_NONE), tag(self, some));
+                let t = self.b.ins().select(none, t_none, t_some);
+                self.b.ins().stack_store(t, values, at);
+                match k {
+                    ParamKind::Row(table) => {
+                        let table = self.b.ins().iconst(types::I16, table.index() as i64);
+                        self.b
+                            .ins()
+                            .stack_store(table, values, at + layout::ROW_TABLE_AT);
+                        let row = self.b.ins().ireduce(types::I16, r);
+                        self.b.ins().stack_store(row, values, at + layout::ROW_AT);
+                    }
+                    _ => {
+                        let byte = self.b.ins().ireduce(types::I8, r);
+                        self.b.ins().stack_store(byte, values, at + layout::BYTE_AT);
+                    }
+                }
+            }
+        }
     }
 
     /// The address of local `slot` of the statements running (of the expression's
@@ -867,6 +1172,109 @@ impl Gen<'_, '_> {
     fn load_slot(&mut self, slot: usize) -> Reg {
         let i = self.b.ins().iconst(types::I64, slot as i64);
         self.load_int(i)
+    }
+
+    /// Calls `helper(cx, args…)`, which returns one 64-bit integer.
+    pub fn call_helper(&mut self, helper: *const u8, args: &[Reg]) -> Reg {
+        let mut sig = Signature::new(self.b.func.signature.call_conv);
+        sig.params.push(AbiParam::new(self.ptr));
+        for _ in args {
+            sig.params.push(AbiParam::new(types::I64));
+        }
+        sig.returns.push(AbiParam::new(types::I64));
+        let sig = self.b.import_signature(sig);
+        let callee = self.b.ins().iconst(self.ptr, helper as i64);
+        let mut all = vec![self.cx];
+        all.extend_from_slice(args);
+        let call = self.b.ins().call_indirect(sig, callee, &all);
+        self.b.inst_results(call)[0]
+    }
+
+    /// The zone instance `z` names, when its index is a seat or row (none, or past the
+    /// last instance: the walker's error); `None` for an index of two keys.
+    pub fn zone_instance(&mut self, z: &ZoneRead) -> Option<Reg> {
+        Some(match z.index.as_deref() {
+            None => self.b.ins().iconst(types::I64, z.base.index() as i64),
+            Some(Expr::Pair { .. }) => return None,
+            Some(index) => {
+                let i = self.code(index);
+                let outside =
+                    self.b
+                        .ins()
+                        .icmp_imm(IntCC::UnsignedGreaterThanOrEqual, i, z.len as i64);
+                self.bail_if(outside);
+                self.b.ins().iadd_imm(i, z.base.index() as i64)
+            }
+        })
+    }
+
+    /// The elements of zone instance `instance`: their codes' address and count.
+    pub fn zone_elements(&mut self, instance: Reg) -> (Reg, Reg) {
+        let slot =
+            self.b
+                .create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 8, 3));
+        let count_at = self.b.ins().stack_addr(self.ptr, slot, 0);
+        let at = self.call_helper(zone_at as *const u8, &[instance, count_at]);
+        // A null address: no such instance (the walker's error).
+        let null = self.b.ins().icmp_imm(IntCC::Equal, at, 0);
+        self.bail_if(null);
+        let count = self.b.ins().stack_load(types::I64, slot, 0);
+        (at, count)
+    }
+
+    /// How many elements of the codes at `at` (`count` of them) are `code`.
+    fn count_code(&mut self, at: Reg, count: Reg, code: Reg) -> Reg {
+        let (head, looped, exit) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.append_block_param(head, types::I64);
+        self.b.append_block_param(head, types::I64);
+        self.b.append_block_param(exit, types::I64);
+        let zero = self.b.ins().iconst(types::I64, 0);
+        self.b.ins().jump(head, &[zero.into(), zero.into()]);
+        self.b.switch_to_block(head);
+        let (i, n) = (self.b.block_params(head)[0], self.b.block_params(head)[1]);
+        let more = self.b.ins().icmp(IntCC::SignedLessThan, i, count);
+        self.b.ins().brif(more, looped, &[], exit, &[n.into()]);
+        self.b.switch_to_block(looped);
+        self.b.seal_block(looped);
+        let offset = self.b.ins().imul_imm(i, 2);
+        let addr = self.b.ins().iadd(at, offset);
+        let e = self
+            .b
+            .ins()
+            .uload16(types::I64, MemFlags::trusted(), addr, 0);
+        let same = self.b.ins().icmp(IntCC::Equal, e, code);
+        let same = self.b.ins().uextend(types::I64, same);
+        let n = self.b.ins().iadd(n, same);
+        let next = self.b.ins().iadd_imm(i, 1);
+        self.b.ins().jump(head, &[next.into(), n.into()]);
+        self.b.seal_block(head);
+        self.b.switch_to_block(exit);
+        self.b.seal_block(exit);
+        self.b.block_params(exit)[0]
+    }
+
+    /// The first (last) element's code of the codes at `at`, -1 when there is none.
+    fn end_code(&mut self, at: Reg, count: Reg, last: End) -> Reg {
+        let i = match last {
+            End::First => self.b.ins().iconst(types::I64, 0),
+            End::Last => self.b.ins().iadd_imm(count, -1),
+        };
+        let empty = self.b.ins().icmp_imm(IntCC::Equal, count, 0);
+        // An empty zone reads its address's first element harmlessly: index 0.
+        let zero = self.b.ins().iconst(types::I64, 0);
+        let i = self.b.ins().select(empty, zero, i);
+        let offset = self.b.ins().imul_imm(i, 2);
+        let addr = self.b.ins().iadd(at, offset);
+        let e = self
+            .b
+            .ins()
+            .uload16(types::I64, MemFlags::trusted(), addr, 0);
+        let none = self.b.ins().iconst(types::I64, -1);
+        self.b.ins().select(empty, none, e)
     }
 
     /// `ints[i] = v`, `i` checked against the state's length.
@@ -958,6 +1366,23 @@ impl Gen<'_, '_> {
             self.b
                 .create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 8, 3));
         let out = self.b.ins().stack_addr(self.ptr, slot, 0);
+        // The walker reads the arguments of the function compiled in line, if any.
+        let (params, len) = match &self.params {
+            Some(p) => (
+                self.b.ins().stack_addr(self.ptr, p.values, 0),
+                self.b.ins().iconst(types::I64, p.regs.len() as i64 + 1),
+            ),
+            None => (
+                self.b.ins().iconst(self.ptr, 0),
+                self.b.ins().iconst(types::I64, 0),
+            ),
+        };
+        self.b
+            .ins()
+            .store(MemFlags::trusted(), params, self.cx, CTX_PARAMS);
+        self.b
+            .ins()
+            .store(MemFlags::trusted(), len, self.cx, CTX_PARAMS_LEN);
         let callee = self.b.ins().iconst(self.ptr, helper as usize as i64);
         let node = self.b.ins().iconst(self.ptr, e as i64);
         let call = self
@@ -967,6 +1392,29 @@ impl Gen<'_, '_> {
         let status = self.b.inst_results(call)[0];
         self.bail_if(status);
         self.b.ins().stack_load(types::I64, slot, 0)
+    }
+}
+
+/// Which end of a zone.
+#[derive(Clone, Copy)]
+enum End {
+    First,
+    Last,
+}
+
+/// The address of zone instance `instance`'s codes (null when there is none), its length
+/// written at `count`.
+unsafe extern "C" fn zone_at(cx: *mut Ctx, instance: i64, count: i64) -> i64 {
+    // SAFETY: compiled code passes its own `cx`, whose state is alive for the call;
+    // `count` is the code's stack slot.
+    let zones = unsafe { (*(*cx).state).zones() };
+    match usize::try_from(instance).ok().and_then(|i| zones.get(i)) {
+        Some(codes) => {
+            unsafe { *(count as *mut i64) = codes.len() as i64 };
+            // An empty zone's address may dangle: it is never read (counts are 0).
+            codes.as_ptr() as i64
+        }
+        None => 0,
     }
 }
 

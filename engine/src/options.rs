@@ -14,7 +14,7 @@
 //! the same options or the walker's error (listing changes nothing).
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{types, AbiParam, InstBuilder, MemFlags, Signature, Value as Reg};
+use cranelift_codegen::ir::{types, InstBuilder, MemFlags, Value as Reg};
 use cranelift_frontend::FunctionBuilderContext;
 use cranelift_module::FuncId;
 use frontier_interpreter::eval::{Env, Memo, RuntimeError};
@@ -31,7 +31,7 @@ use crate::blocks::Statements;
 
 use crate::expr::{
     compiles_root, run, Backend, CompileError, Ctx, Entry, Gen, Kind, NodeCount, CTX_BOUND_CODE,
-    CTX_BOUND_KIND, CTX_BOUND_SLOT, DONE,
+    CTX_BOUND_KIND, CTX_BOUND_SLOT, CTX_PLAYERS, DONE,
 };
 
 type Listing = unsafe extern "C" fn(*mut Ctx) -> i64;
@@ -73,6 +73,7 @@ impl<'g> CompiledGame<'g> {
     /// Compiles what the compiler covers of `game`: listings, conditions, numbers.
     pub fn new(game: &'g Game) -> Result<CompiledGame<'g>, CompileError> {
         let mut backend = Backend::new()?;
+        backend.functions = &game.functions;
         let mut builder = FunctionBuilderContext::new();
         let (mut listing_ids, mut expression_ids) = (Vec::new(), Vec::new());
         let mut chooses = 0;
@@ -291,24 +292,17 @@ fn list_group(gen: &mut Gen, g: u16, group: &OptionGroup, source: Option<Source>
     // 0), how many, and what they are.
     let (elements, count, kind) = match source {
         Source::Zone(z) => {
-            let instance = match &z.index {
-                None => gen.b.ins().iconst(types::I64, z.base.index() as i64),
-                Some(index) => {
-                    let i = gen.code(index);
-                    // None, or past the last instance: the walker's error.
-                    let outside =
-                        gen.b
-                            .ins()
-                            .icmp_imm(IntCC::UnsignedGreaterThanOrEqual, i, z.len as i64);
-                    gen.bail_if(outside);
-                    gen.b.ins().iadd_imm(i, z.base.index() as i64)
-                }
+            let Some(instance) = gen.zone_instance(z) else {
+                return gen_walker(gen);
             };
-            let (at, count) = zone_elements(gen, instance);
+            let (at, count) = gen.zone_elements(instance);
             (Some(at), count, element_kind(z.of))
         }
         Source::Players => {
-            let count = call_helper(gen, player_count as *const u8, &[]);
+            let count = gen
+                .b
+                .ins()
+                .load(types::I64, MemFlags::trusted(), gen.cx, CTX_PLAYERS);
             (None, count, element_kind(Element::Player))
         }
         Source::Filtered(_) => unreachable!("listed above"),
@@ -524,43 +518,9 @@ fn if_then(gen: &mut Gen, flag: Reg, then: impl FnOnce(&mut Gen)) {
     gen.b.seal_block(after);
 }
 
-/// The elements of zone instance `instance`: their address and count.
-fn zone_elements(gen: &mut Gen, instance: Reg) -> (Reg, Reg) {
-    let slot = gen
-        .b
-        .create_sized_stack_slot(cranelift_codegen::ir::StackSlotData::new(
-            cranelift_codegen::ir::StackSlotKind::ExplicitSlot,
-            8,
-            3,
-        ));
-    let count_at = gen.b.ins().stack_addr(gen.ptr, slot, 0);
-    let at = call_helper(gen, zone_at as *const u8, &[instance, count_at]);
-    // A null address: no such instance (the walker's error).
-    let null = gen.b.ins().icmp_imm(IntCC::Equal, at, 0);
-    gen.bail_if(null);
-    let count = gen.b.ins().stack_load(types::I64, slot, 0);
-    (at, count)
-}
-
-/// Calls `helper(cx, args…)`, which returns one 64-bit integer.
-fn call_helper(gen: &mut Gen, helper: *const u8, args: &[Reg]) -> Reg {
-    let mut sig = Signature::new(gen.b.func.signature.call_conv);
-    sig.params.push(AbiParam::new(gen.ptr));
-    for _ in args {
-        sig.params.push(AbiParam::new(types::I64));
-    }
-    sig.returns.push(AbiParam::new(types::I64));
-    let sig = gen.b.import_signature(sig);
-    let callee = gen.b.ins().iconst(gen.ptr, helper as i64);
-    let mut all = vec![gen.cx];
-    all.extend_from_slice(args);
-    let call = gen.b.ins().call_indirect(sig, callee, &all);
-    gen.b.inst_results(call)[0]
-}
-
 fn call_push(gen: &mut Gen, helper: unsafe extern "C" fn(*mut Ctx, i64) -> i64, g: u16) {
     let g = gen.b.ins().iconst(types::I64, g as i64);
-    call_helper(gen, helper as *const u8, &[g]);
+    gen.call_helper(helper as *const u8, &[g]);
 }
 
 /// Appends option (g, none).
@@ -579,24 +539,4 @@ unsafe extern "C" fn push_element(cx: *mut Ctx, g: i64) -> i64 {
     // SAFETY: as in `push_plain`.
     unsafe { &mut *cx.options }.push((g as u16, value));
     DONE
-}
-
-/// How many play.
-unsafe extern "C" fn player_count(cx: *mut Ctx) -> i64 {
-    // SAFETY: a listing passes its own `cx`, whose state is alive for the listing.
-    unsafe { (*(*cx).state).names().len() as i64 }
-}
-
-/// The address of zone instance `instance`'s codes (null when there is none), its length
-/// written at `count`.
-unsafe extern "C" fn zone_at(cx: *mut Ctx, instance: i64, count: i64) -> i64 {
-    // SAFETY: as in `player_count`; `count` is the listing's stack slot.
-    let zones = unsafe { (*(*cx).state).zones() };
-    match usize::try_from(instance).ok().and_then(|i| zones.get(i)) {
-        Some(codes) => {
-            unsafe { *(count as *mut i64) = codes.len() as i64 };
-            codes.as_ptr() as i64
-        }
-        None => 0,
-    }
 }

@@ -97,6 +97,10 @@ impl BlockRun<'_, '_> {
     pub fn covering(&self) -> bool {
         self.journal.is_covering()
     }
+    /// Whether the journal keeps a log (else a `log:` statement does nothing).
+    pub fn logging(&self) -> bool {
+        self.journal.is_on()
+    }
 
     /// The environment of statements whose locals start at `base`.
     pub fn env(&self, base: usize) -> Env<'_> {
