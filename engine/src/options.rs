@@ -14,7 +14,9 @@
 //! the same options or the walker's error (listing changes nothing).
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{types, InstBuilder, MemFlags, Value as Reg};
+use cranelift_codegen::ir::{
+    types, BlockCall, InstBuilder, JumpTableData, MemFlags, Value as Reg,
+};
 use cranelift_frontend::FunctionBuilderContext;
 use cranelift_module::FuncId;
 use frontier_interpreter::eval::{Env, Memo, RuntimeError};
@@ -463,7 +465,7 @@ fn by_row_condition(
         known,
         |_| was,
         |gen| {
-            let holds = nth_condition(gen, conditions, k, 0);
+            let holds = nth_condition(gen, conditions, k);
             let t = gen.b.use_var(tested);
             let t = gen.b.ins().bor(t, bit);
             gen.b.def_var(tested, t);
@@ -476,23 +478,36 @@ fn by_row_condition(
     )
 }
 
-/// Condition `k` of `conditions` (k is known to be in range), from the `from`th on.
-fn nth_condition(gen: &mut Gen, conditions: &[Expr], k: Reg, from: usize) -> Reg {
-    match conditions.len().checked_sub(from) {
-        // No condition (unreachable: `k` in range was checked): the walker's.
-        None | Some(0) => {
-            gen_walker(gen);
-            return gen.b.ins().iconst(types::I64, 0);
-        }
-        Some(1) => return gen.bool(&conditions[from]),
-        Some(_) => {}
+/// Condition `k` of `conditions` (k is known to be in range): a jump to its code.
+fn nth_condition(gen: &mut Gen, conditions: &[Expr], k: Reg) -> Reg {
+    let join = gen.b.create_block();
+    gen.b.append_block_param(join, types::I64);
+    let blocks: Vec<_> = conditions.iter().map(|_| gen.b.create_block()).collect();
+    // Past the conditions (unreachable: `k` in range was checked): the walker's.
+    let outside = gen.b.create_block();
+    let pool = &mut gen.b.func.dfg.value_lists;
+    let calls: Vec<BlockCall> = blocks
+        .iter()
+        .map(|&b| BlockCall::new(b, std::iter::empty(), pool))
+        .collect();
+    let default = BlockCall::new(outside, std::iter::empty(), pool);
+    let table = gen.b.create_jump_table(JumpTableData::new(default, &calls));
+    let k = gen.b.ins().ireduce(types::I32, k);
+    gen.b.ins().br_table(k, table);
+    for (condition, &block) in conditions.iter().zip(&blocks) {
+        gen.b.switch_to_block(block);
+        gen.b.seal_block(block);
+        let holds = gen.bool(condition);
+        gen.b.ins().jump(join, &[holds.into()]);
     }
-    let this = gen.b.ins().icmp_imm(IntCC::Equal, k, from as i64);
-    gen.select(
-        this,
-        |gen| gen.bool(&conditions[from]),
-        |gen| nth_condition(gen, conditions, k, from + 1),
-    )
+    gen.b.switch_to_block(outside);
+    gen.b.seal_block(outside);
+    gen_walker(gen);
+    let none = gen.b.ins().iconst(types::I64, 0);
+    gen.b.ins().jump(join, &[none.into()]);
+    gen.b.switch_to_block(join);
+    gen.b.seal_block(join);
+    gen.b.block_params(join)[0]
 }
 
 fn set_bound(gen: &mut Gen, slot: i64, kind: i64) {
