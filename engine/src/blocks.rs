@@ -31,10 +31,12 @@ use cranelift_codegen::ir::{
 };
 use cranelift_frontend::FunctionBuilderContext;
 use frontier_interpreter::eval::RuntimeError;
-use frontier_interpreter::ir::{ArithOp, Code, Expr};
+use frontier_interpreter::ir::{ArithOp, Code, Expr, Op};
 use frontier_interpreter::machine::{is_leaf, BlockRan, BlockRun};
-use frontier_interpreter::model::{AssignMode, BlockId, Place, ProcId, StmtKind};
-use frontier_interpreter::value::{layout, Type};
+use frontier_interpreter::model::{
+    AssignMode, BlockId, MoveAt, MoveWhat, Place, ProcId, StmtKind,
+};
+use frontier_interpreter::value::{layout, Element, Type};
 use frontier_interpreter::{Game, Value};
 
 use crate::expr::{
@@ -462,6 +464,38 @@ impl<'x, 'a, 'b, 'g> StmtGen<'x, 'a, 'b, 'g> {
                 self.gen.b.seal_block(exit);
             }
             StmtKind::Call { proc, args, .. } => self.call(at, base, depth, *proc, args),
+            StmtKind::Move {
+                from,
+                to,
+                what: MoveWhat::Item(item),
+                at: MoveAt::Bottom,
+            } if !contains_script(item) => self.leaf_or_walker(at, base, |s| {
+                let (Some(source), Some(target)) =
+                    (s.gen.zone_instance(from), s.gen.zone_instance(to))
+                else {
+                    return s.walker_now();
+                };
+                let code = s.gen.code(item);
+                // None is in no zone: the walker's error.
+                let none = s.gen.b.ins().icmp_imm(IntCC::SignedLessThan, code, 0);
+                s.gen.bail_if(none);
+                let moved = s.helper(move_code as *const u8, &[source, target, code]);
+                let missing = s.gen.b.ins().icmp_imm(IntCC::Equal, moved, 0);
+                s.gen.bail_if(missing);
+            }),
+            StmtKind::Push { to, value } if !contains_script(value) => {
+                self.leaf_or_walker(at, base, |s| {
+                    let Some(zone) = s.gen.zone_instance(to) else {
+                        return s.walker_now();
+                    };
+                    let code = s.gen.code(value);
+                    let none = s.gen.b.ins().icmp_imm(IntCC::SignedLessThan, code, 0);
+                    s.gen.bail_if(none);
+                    let (block_reg, pc_reg) = s.at_regs(at);
+                    let status = s.helper(push_code as *const u8, &[block_reg, pc_reg, zone, code]);
+                    s.fail_if_negative(status);
+                })
+            }
             // A log line is written only to a log.
             StmtKind::Log(_) => {
                 let logging = self.gen.b.ins().load(
@@ -569,103 +603,111 @@ impl<'x, 'a, 'b, 'g> StmtGen<'x, 'a, 'b, 'g> {
             }
             Place::Local(_) => match mode {
                 AssignMode::Add => Some(Kind::Int),
-                AssignMode::Set => kind_of(value),
+                AssignMode::Set => kind_of(game, value),
             },
         };
         let Some(kind) = plan else {
             return self.exec_leaf(at, base);
         };
-        let (fallback, after) = (self.gen.b.create_block(), self.gen.b.create_block());
-        let saved = std::mem::replace(&mut self.gen.walker, fallback);
-        match target {
-            Place::Var { var, index } => {
-                let decl = &game.vars[var.index()];
-                let i = match index {
-                    None => self.gen.b.ins().iconst(types::I64, 0),
-                    Some(index) => {
-                        let code = self.gen.code(index);
-                        // None, or past the variable's entries: the walker's error.
-                        let len = game.domain_len(decl.per) as i64;
-                        let outside =
-                            self.gen
-                                .b
-                                .ins()
-                                .icmp_imm(IntCC::UnsignedGreaterThanOrEqual, code, len);
-                        self.gen.bail_if(outside);
-                        code
-                    }
-                };
-                let slot = self.gen.b.ins().iadd_imm(i, decl.base as i64);
-                let v = match kind {
-                    Kind::Int => self.gen.int(value),
-                    Kind::Bool => self.gen.bool(value),
-                    Kind::Code => {
-                        // A seat or row of the game (none is -1): past them, the walker's
-                        // error.
-                        let code = self.gen.code(value);
-                        let outside = match decl.ty {
-                            Type::Row(t) => self.gen.b.ins().icmp_imm(
-                                IntCC::SignedGreaterThanOrEqual,
-                                code,
-                                game.tables[t.index()].rows().len() as i64,
-                            ),
-                            _ => {
-                                let n = self.gen.b.ins().load(
-                                    types::I64,
-                                    MemFlags::trusted(),
-                                    self.gen.cx,
-                                    CTX_PLAYERS,
-                                );
-                                self.gen
+        self.leaf_or_walker(at, base, |s| {
+            match target {
+                Place::Var { var, index } => {
+                    let decl = &game.vars[var.index()];
+                    let i = match index {
+                        None => s.gen.b.ins().iconst(types::I64, 0),
+                        Some(index) => {
+                            let code = s.gen.code(index);
+                            // None, or past the variable's entries: the walker's error.
+                            let len = game.domain_len(decl.per) as i64;
+                            let outside =
+                                s.gen
                                     .b
                                     .ins()
-                                    .icmp(IntCC::SignedGreaterThanOrEqual, code, n)
-                            }
-                        };
-                        self.gen.bail_if(outside);
-                        code
-                    }
-                };
-                let v = match mode {
-                    AssignMode::Set => v,
-                    AssignMode::Add => {
-                        let old = self.gen.load_int(slot);
-                        let (sum, overflow) = self.gen.b.ins().sadd_overflow(old, v);
-                        self.gen.bail_if(overflow);
-                        sum
-                    }
-                };
-                self.gen.store_int(slot, v);
-            }
-            Place::Local(slot) => {
-                let v = match kind {
-                    Kind::Int => self.gen.int(value),
-                    Kind::Bool => self.gen.bool(value),
-                    Kind::Code => self.gen.code(value),
-                };
-                match (mode, kind) {
-                    (AssignMode::Add, _) => {
-                        let old = self.gen.local_int(*slot);
-                        let (sum, overflow) = self.gen.b.ins().sadd_overflow(old, v);
-                        self.gen.bail_if(overflow);
-                        self.write_local(*slot, Kind::Int, layout::TAG_INT, sum);
-                    }
-                    (AssignMode::Set, Kind::Int) => {
-                        self.write_local(*slot, kind, layout::TAG_INT, v)
-                    }
-                    (AssignMode::Set, Kind::Bool) => {
-                        self.write_local(*slot, kind, layout::TAG_BOOL, v)
-                    }
-                    (AssignMode::Set, Kind::Code) => {
-                        // A seat or a row of which table: known from the value's node.
-                        let Some(tag) = code_tag(value) else {
-                            unreachable!("kind_of gives Code only for a known tag")
-                        };
-                        self.write_code_local(*slot, tag, v);
+                                    .icmp_imm(IntCC::UnsignedGreaterThanOrEqual, code, len);
+                            s.gen.bail_if(outside);
+                            code
+                        }
+                    };
+                    let slot = s.gen.b.ins().iadd_imm(i, decl.base as i64);
+                    let v = match kind {
+                        Kind::Int => s.gen.int(value),
+                        Kind::Bool => s.gen.bool(value),
+                        Kind::Code => {
+                            // A seat or row of the game (none is -1): past them, the walker's
+                            // error.
+                            let code = s.gen.code(value);
+                            let outside = match decl.ty {
+                                Type::Row(t) => s.gen.b.ins().icmp_imm(
+                                    IntCC::SignedGreaterThanOrEqual,
+                                    code,
+                                    game.tables[t.index()].rows().len() as i64,
+                                ),
+                                _ => {
+                                    let n = s.gen.b.ins().load(
+                                        types::I64,
+                                        MemFlags::trusted(),
+                                        s.gen.cx,
+                                        CTX_PLAYERS,
+                                    );
+                                    s.gen
+                                        .b
+                                        .ins()
+                                        .icmp(IntCC::SignedGreaterThanOrEqual, code, n)
+                                }
+                            };
+                            s.gen.bail_if(outside);
+                            code
+                        }
+                    };
+                    let v = match mode {
+                        AssignMode::Set => v,
+                        AssignMode::Add => {
+                            let old = s.gen.load_int(slot);
+                            let (sum, overflow) = s.gen.b.ins().sadd_overflow(old, v);
+                            s.gen.bail_if(overflow);
+                            sum
+                        }
+                    };
+                    s.gen.store_int(slot, v);
+                }
+                Place::Local(slot) => {
+                    let v = match kind {
+                        Kind::Int => s.gen.int(value),
+                        Kind::Bool => s.gen.bool(value),
+                        Kind::Code => s.gen.code(value),
+                    };
+                    match (mode, kind) {
+                        (AssignMode::Add, _) => {
+                            let old = s.gen.local_int(*slot);
+                            let (sum, overflow) = s.gen.b.ins().sadd_overflow(old, v);
+                            s.gen.bail_if(overflow);
+                            s.write_local(*slot, Kind::Int, layout::TAG_INT, sum);
+                        }
+                        (AssignMode::Set, Kind::Int) => {
+                            s.write_local(*slot, kind, layout::TAG_INT, v)
+                        }
+                        (AssignMode::Set, Kind::Bool) => {
+                            s.write_local(*slot, kind, layout::TAG_BOOL, v)
+                        }
+                        (AssignMode::Set, Kind::Code) => {
+                            // A seat or a row of which table: known from the value's node.
+                            let Some(tag) = code_tag(value) else {
+                                unreachable!("kind_of gives Code only for a known tag")
+                            };
+                            s.write_code_local(*slot, tag, v);
+                        }
                     }
                 }
             }
-        }
+        });
+    }
+
+    /// A leaf statement whose code `body` generates; wherever that code stops (its
+    /// walker block), the walker runs the statement whole, before anything changed.
+    fn leaf_or_walker(&mut self, at: (BlockId, u32), base: Reg, body: impl FnOnce(&mut Self)) {
+        let (fallback, after) = (self.gen.b.create_block(), self.gen.b.create_block());
+        let saved = std::mem::replace(&mut self.gen.walker, fallback);
+        body(self);
         self.gen.b.ins().jump(after, &[]);
         self.gen.walker = saved;
         self.gen.b.switch_to_block(fallback);
@@ -674,6 +716,12 @@ impl<'x, 'a, 'b, 'g> StmtGen<'x, 'a, 'b, 'g> {
         self.gen.b.ins().jump(after, &[]);
         self.gen.b.switch_to_block(after);
         self.gen.b.seal_block(after);
+    }
+
+    /// Goes to the current walker block (what follows is not reached).
+    fn walker_now(&mut self) {
+        let always = self.gen.b.ins().iconst(types::I64, 1);
+        self.gen.bail_if(always);
     }
 
     /// Writes `v` (of `kind`, with `tag`) to local `slot` of the statements running, in
@@ -907,7 +955,7 @@ impl<'x, 'a, 'b, 'g> StmtGen<'x, 'a, 'b, 'g> {
 
 /// What a local set to `e` holds, when the compiler writes it in place: a number, a
 /// true/false, or a seat or row (as [`code_tag`] says).
-fn kind_of(e: &Expr) -> Option<Kind> {
+fn kind_of(game: &Game, e: &Expr) -> Option<Kind> {
     match e {
         Expr::Const(Value::Int(_))
         | Expr::Var {
@@ -920,6 +968,14 @@ fn kind_of(e: &Expr) -> Option<Kind> {
             op: ArithOp::Add | ArithOp::Sub | ArithOp::Mul,
             ..
         }
+        | Expr::Neg(..)
+        | Expr::Call {
+            op: Op::Min | Op::Max,
+            ..
+        }
+        | Expr::ZoneLen(_)
+        | Expr::ZoneCount(..)
+        | Expr::PlayerCount
         | Expr::UnrolledTotal { .. } => Some(Kind::Int),
         Expr::Const(Value::Bool(_))
         | Expr::Var {
@@ -934,7 +990,23 @@ fn kind_of(e: &Expr) -> Option<Kind> {
         | Expr::Not(_)
         | Expr::And(..)
         | Expr::Or(..)
+        | Expr::ZoneContains(..)
         | Expr::UnrolledTest { .. } => Some(Kind::Bool),
+        // A column's values, all of one kind.
+        Expr::ColumnKey { values, .. } => match values.first() {
+            Some(Value::Int(_)) if values.iter().all(|v| matches!(v, Value::Int(_))) => {
+                Some(Kind::Int)
+            }
+            Some(Value::Bool(_)) if values.iter().all(|v| matches!(v, Value::Bool(_))) => {
+                Some(Kind::Bool)
+            }
+            _ => None,
+        },
+        Expr::Function { id, .. } => match game.functions[id.index()].returns {
+            Type::Int => Some(Kind::Int),
+            Type::Bool => Some(Kind::Bool),
+            _ => None,
+        },
         e if code_tag(e).is_some() => Some(Kind::Code),
         _ => None,
     }
@@ -954,12 +1026,20 @@ enum CodeTag {
 
 /// What the seat-or-row node `e` stands for, when its node says it.
 fn code_tag(e: &Expr) -> Option<CodeTag> {
+    let element = |of: Element| match of {
+        Element::Player => CodeTag::Player,
+        Element::Row(t) => CodeTag::Row(t.index()),
+    };
     match e {
         Expr::Var {
             code: Code::Player, ..
         }
         | Expr::VarAtKey {
             code: Code::Player, ..
+        }
+        | Expr::Call {
+            op: Op::NextPlayer,
+            ..
         } => Some(CodeTag::Player),
         Expr::Var {
             code: Code::Row(t), ..
@@ -967,6 +1047,7 @@ fn code_tag(e: &Expr) -> Option<CodeTag> {
         | Expr::VarAtKey {
             code: Code::Row(t), ..
         } => Some(CodeTag::Row(t.index())),
+        Expr::ZoneFirst(z) | Expr::ZoneLast(z) => Some(element(z.of)),
         _ => None,
     }
 }
@@ -1201,4 +1282,22 @@ unsafe extern "C" fn list_end(cx: *mut Ctx) -> i64 {
     // SAFETY: as in `exec_top`.
     unsafe { (*cx).lists.pop() };
     OK
+}
+
+/// `move` of `code` from zone instance `from` to the end of `to`: 1, or 0 when `from`
+/// does not hold it (nothing changed).
+unsafe extern "C" fn move_code(cx: *mut Ctx, from: i64, to: i64, code: i64) -> i64 {
+    // SAFETY: as in `exec_top`; the instances were checked against their zones.
+    let moved = unsafe { (*cx).run() }.move_code(from as usize, to as usize, code as u16);
+    moved as i64
+}
+
+/// `push` of `code` at the end of zone instance `zone`, or FAILED.
+unsafe extern "C" fn push_code(cx: *mut Ctx, block: i64, pc: i64, zone: i64, code: i64) -> i64 {
+    // SAFETY: as in `exec_top`.
+    let cx = unsafe { &mut *cx };
+    match unsafe { cx.run() }.push_code(at(block, pc), zone as usize, code as u16) {
+        Ok(()) => OK,
+        Err(e) => cx.fail(e),
+    }
 }

@@ -199,6 +199,32 @@ impl BlockRun<'_, '_> {
         Ok(callee)
     }
 
+    /// `move` of the element `code` from zone instance `from` to the end of `to`, as
+    /// the walker's `move` of an item does; false, with nothing changed, when `from`
+    /// does not hold it (then the walker's statement says so).
+    pub fn move_code(&mut self, from: usize, to: usize, code: u16) -> bool {
+        match super::zones::position(self.state, from, code) {
+            Some(at) => {
+                self.state.move_to_end(from, to, at..at + 1);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// `push` of `code` at the end of zone instance `zone`, as the walker's `push` does;
+    /// an error is located at `at`.
+    pub fn push_code(
+        &mut self,
+        at: (BlockId, u32),
+        zone: usize,
+        code: u16,
+    ) -> Result<(), RuntimeError> {
+        self.game
+            .push_code(self.state, zone, code)
+            .map_err(|e| self.located(at, e))
+    }
+
     /// Leaves a procedure called in line: its locals, from `base`, freed.
     pub fn leave_call(&mut self, base: usize) {
         self.state.locals.truncate(base);

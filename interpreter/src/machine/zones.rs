@@ -34,7 +34,7 @@ impl Game {
             MoveWhat::Item(item) => {
                 let item = item.eval(&env)?;
                 let code = self.zone_code(of, &item, &state.names)?;
-                let Some(at) = state.zones[from].iter().position(|e| *e == code) else {
+                let Some(at) = position(state, from, code) else {
                     return Err(RuntimeError::new(format!(
                         "{} is not in {}",
                         self.value_text(&item, &state.names),
@@ -68,6 +68,18 @@ impl Game {
         Ok(())
     }
 
+    /// `push` of `code` at the end of zone instance `zone`, the elements' bound checked.
+    pub(super) fn push_code(
+        &self,
+        state: &mut State,
+        zone: usize,
+        code: u16,
+    ) -> Result<(), RuntimeError> {
+        self.check_elements(state, 1)?;
+        state.zones[zone].push(code);
+        Ok(())
+    }
+
     /// `push`: a new element at the end of a zone.
     // Run from one arm of `exec_rest`: inlined there, as when it was written in place.
     #[inline]
@@ -81,9 +93,7 @@ impl Game {
         let env = self.frame_env(state, base);
         let zone = to.instance(&env)?;
         let code = self.zone_code(to.of, &value.eval(&env)?, &state.names)?;
-        self.check_elements(state, 1)?;
-        state.zones[zone].push(code);
-        Ok(())
+        self.push_code(state, zone, code)
     }
 
     /// `remove`: the element at a position, or an element (if the zone holds it), taken
@@ -219,6 +229,11 @@ impl Game {
         }
         Ok(())
     }
+}
+
+/// Where zone instance `zone` first holds `code`.
+pub(super) fn position(state: &State, zone: usize, code: u16) -> Option<usize> {
+    state.zones[zone].iter().position(|e| *e == code)
 }
 
 /// A piece as statements give it: a list of rows, each a list of elements or none.
