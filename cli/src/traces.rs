@@ -5,14 +5,15 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use clap::Args;
+use frontier_engine::SharedCompiled;
 use frontier_interpreter::frontier_grammar::trace::{self as notation, RulesetRef, Trace};
 use frontier_interpreter::runner::Step;
 use frontier_interpreter::trace::{
-    replay, replay_covering, replay_stepped, starting_state, write_trace, Divergence, ReplayStep,
-    Replayed,
+    replay_covering, replay_stepped, starting_state, write_trace, Divergence, ReplayStep, Replayed,
 };
+use frontier_interpreter::Stepper;
 use frontier_interpreter::{coverage, Game, Journal, State};
-use frontier_study::{BackEnd, NativeCode, Settings};
+use frontier_study::{Compile, Settings};
 
 use crate::source::{plain_io, read_text, resolve};
 use crate::words::counted;
@@ -52,8 +53,50 @@ pub struct ReplayArgs {
 /// A trace read and its game set up, ready to replay.
 struct Prepared {
     trace: Trace,
-    game: Game,
+    game: Arc<Loaded>,
     start: State,
+}
+
+/// A game loaded for traces, and its code once compiled.
+struct Loaded {
+    game: Arc<Game>,
+    compiled: std::sync::OnceLock<Option<SharedCompiled>>,
+}
+
+impl std::ops::Deref for Loaded {
+    type Target = Game;
+    fn deref(&self) -> &Game {
+        &self.game
+    }
+}
+
+impl Loaded {
+    /// What steps the game: with its code, compiled the first time it is asked for
+    /// (as in simulate; not with --compile off, nor where there is no code generator).
+    fn stepper(&self, compile: Compile) -> Stepper<'_> {
+        let compiled = match compile {
+            Compile::On => self
+                .compiled
+                .get_or_init(|| SharedCompiled::new(self.game.clone()).ok())
+                .as_ref(),
+            Compile::Off => None,
+        };
+        match compiled {
+            Some(code) => code.stepper(),
+            None => Stepper::walker(&self.game),
+        }
+    }
+}
+
+/// A ruleset (how it was named, its text, its scripts) and the parameters set.
+type GameKey = (String, String, Vec<(String, String)>, Vec<(String, i64)>);
+
+/// The games loaded for a run of traces, by ruleset and parameters: traces of one game
+/// share its load and its compiled code (compiling takes longer than replaying most
+/// traces).
+#[derive(Default)]
+struct Games {
+    loaded: std::collections::HashMap<GameKey, Arc<Loaded>>,
 }
 
 /// The line of the trace's `param` that a load diagnostic at YAML path `path`
@@ -68,7 +111,7 @@ fn param_line(
     trace.header.header_lines.params.get(i).copied()
 }
 
-fn prepare(path: &Path, settings: &Settings) -> Result<Prepared, String> {
+fn prepare(path: &Path, games: &mut Games, settings: &Settings) -> Result<Prepared, String> {
     let shown = path.display();
     let limits = &settings.limits;
     let text = read_text(path, limits)?;
@@ -93,32 +136,24 @@ fn prepare(path: &Path, settings: &Settings) -> Result<Prepared, String> {
         (None, RulesetRef::Path(p)) => resolve(p, Some(&dir), limits)
             .map_err(|e| format!("{shown}{}: {e}", at(lines.ruleset)))?,
     };
-    let game = crate::source::load_source(&ruleset_source, &trace.header.params, settings)
-        .map_err(|e| {
-            // A parameter the trace sets is reported at its `param` line: the trace is at fault.
-            let (mut out, mut others) = (Vec::new(), Vec::new());
-            for d in e.diagnostics {
-                match param_line(&trace, &d.path) {
-                    Some(line) => out.push(format!(
-                        "{shown}{}: {}: {}",
-                        at(Some(line)),
-                        d.path,
-                        d.message
-                    )),
-                    None => others.push(d),
-                }
-            }
-            if !others.is_empty() {
-                out.push(format!(
-                    "{shown}{}: the ruleset does not load:\n{}",
-                    at(lines.ruleset),
-                    frontier_interpreter::LoadError {
-                        diagnostics: others
-                    }
-                ));
-            }
-            out.join("\n")
-        })?;
+    let key = (
+        ruleset_source.origin.clone(),
+        ruleset_source.text.clone(),
+        ruleset_source.scripts.clone(),
+        trace.header.params.clone(),
+    );
+    let game = match games.loaded.get(&key) {
+        Some(game) => game.clone(),
+        None => {
+            let game = load_game(&ruleset_source, &trace, settings, path)?;
+            let game = Arc::new(Loaded {
+                game: Arc::new(game),
+                compiled: std::sync::OnceLock::new(),
+            });
+            games.loaded.insert(key, game.clone());
+            game
+        }
+    };
     let start = starting_state(&game, &trace, |p| {
         let file = dir.join(p);
         read_text(&file, limits).map_err(|e| format!("position: {e}"))
@@ -135,20 +170,61 @@ fn prepare(path: &Path, settings: &Settings) -> Result<Prepared, String> {
     Ok(Prepared { trace, game, start })
 }
 
+/// The game `trace` names, loaded with its parameters; a parameter the ruleset refuses
+/// is reported at the trace's `param` line.
+fn load_game(
+    ruleset_source: &frontier_interpreter::RulesetSource,
+    trace: &Trace,
+    settings: &Settings,
+    path: &Path,
+) -> Result<Game, String> {
+    let shown = path.display();
+    let at = |lc: Option<frontier_interpreter::frontier_grammar::LineCol>| {
+        lc.map(|l| format!(":{}:{}", l.line, l.column))
+            .unwrap_or_default()
+    };
+    let lines = &trace.header.header_lines;
+    crate::source::load_source(ruleset_source, &trace.header.params, settings).map_err(|e| {
+        // A parameter the trace sets is reported at its `param` line: the trace is at fault.
+        let (mut out, mut others) = (Vec::new(), Vec::new());
+        for d in e.diagnostics {
+            match param_line(trace, &d.path) {
+                Some(line) => out.push(format!(
+                    "{shown}{}: {}: {}",
+                    at(Some(line)),
+                    d.path,
+                    d.message
+                )),
+                None => others.push(d),
+            }
+        }
+        if !others.is_empty() {
+            out.push(format!(
+                "{shown}{}: the ruleset does not load:\n{}",
+                at(lines.ruleset),
+                frontier_interpreter::LoadError {
+                    diagnostics: others
+                }
+            ));
+        }
+        out.join("\n")
+    })
+}
+
 fn divergence(path: &Path, d: &Divergence) -> String {
     format!("{}:{}:{}: {d}", path.display(), d.line, d.column)
 }
 
 fn check_one(
     path: &Path,
+    games: &mut Games,
     coverage: &mut Option<Coverage>,
     settings: &Settings,
 ) -> Result<Replayed, String> {
-    let p = prepare(path, settings)?;
+    let p = prepare(path, games, settings)?;
+    let stepper = p.game.stepper(settings.compile);
     let Some(coverage) = coverage else {
-        // The game's compiled code runs the steps, as in simulate (not with --compile off).
-        let back_end = BackEnd::for_game(&p.game, NativeCode::Off, settings.compile);
-        return replay_stepped(back_end.stepper(&p.game), &p.trace, p.start, |_| {})
+        return replay_stepped(stepper, &p.trace, p.start, |_| {})
             .map_err(|d| divergence(path, &d));
     };
     let entry = coverage.entry(&p, path);
@@ -159,7 +235,7 @@ fn check_one(
             &mut Journal::rules(&mut entry.ran),
         );
     }
-    replay_covering(&p.game, &p.trace, p.start, &mut entry.ran).map_err(|d| divergence(path, &d))
+    replay_covering(stepper, &p.trace, p.start, &mut entry.ran).map_err(|d| divergence(path, &d))
 }
 
 /// What `check --coverage` gathers, per ruleset (in the order first met).
@@ -412,8 +488,9 @@ pub fn check(args: CheckArgs, settings: &Settings) -> Result<(), String> {
     let mut failures = 0;
     let mut coverage = args.coverage.then(Coverage::default);
     let mut results = Vec::new();
+    let mut games = Games::default();
     for file in &files {
-        match check_one(file, &mut coverage, settings) {
+        match check_one(file, &mut games, &mut coverage, settings) {
             Ok(r) if args.json => results.push(serde_json::json!({
                 "file": file.display().to_string(), "ok": true, "steps": r.steps, "assertions": r.assertions
             })),
@@ -447,7 +524,7 @@ pub fn check(args: CheckArgs, settings: &Settings) -> Result<(), String> {
 }
 
 pub fn replay_cmd(args: ReplayArgs, settings: &Settings) -> Result<(), String> {
-    let p = prepare(&args.trace, settings)?;
+    let p = prepare(&args.trace, &mut Games::default(), settings)?;
     let Prepared { trace, game, start } = p;
     let shown = if args.state {
         StateAs::Position
@@ -463,17 +540,22 @@ pub fn replay_cmd(args: ReplayArgs, settings: &Settings) -> Result<(), String> {
         println!("{} — {}", game.meta.title, trace.header.players.join(", "));
     }
     let mut shown_at: Option<State> = None;
-    let result = replay(&game, &trace, start, |s: ReplayStep| {
-        if let Some(at) = args.at {
-            if s.number == at {
-                shown_at = Some(s.state.clone());
+    let result = replay_stepped(
+        game.stepper(settings.compile),
+        &trace,
+        start,
+        |s: ReplayStep| {
+            if let Some(at) = args.at {
+                if s.number == at {
+                    shown_at = Some(s.state.clone());
+                }
+                return;
             }
-            return;
-        }
-        for line in s.log {
-            println!("{:>4}  {line}", s.number);
-        }
-    });
+            for line in s.log {
+                println!("{:>4}  {line}", s.number);
+            }
+        },
+    );
     let replayed = result.map_err(|d| divergence(&args.trace, &d))?;
     match args.at {
         Some(at) => match shown_at {

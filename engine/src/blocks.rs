@@ -33,9 +33,7 @@ use cranelift_frontend::FunctionBuilderContext;
 use frontier_interpreter::eval::RuntimeError;
 use frontier_interpreter::ir::{ArithOp, Code, Expr, Op};
 use frontier_interpreter::machine::{is_leaf, BlockRan, BlockRun};
-use frontier_interpreter::model::{
-    AssignMode, BlockId, MoveAt, MoveWhat, Place, ProcId, StmtKind,
-};
+use frontier_interpreter::model::{AssignMode, BlockId, MoveAt, MoveWhat, Place, ProcId, StmtKind};
 use frontier_interpreter::value::{layout, Element, Type};
 use frontier_interpreter::{Game, Value};
 
@@ -619,11 +617,11 @@ impl<'x, 'a, 'b, 'g> StmtGen<'x, 'a, 'b, 'g> {
                             let code = s.gen.code(index);
                             // None, or past the variable's entries: the walker's error.
                             let len = game.domain_len(decl.per) as i64;
-                            let outside =
-                                s.gen
-                                    .b
-                                    .ins()
-                                    .icmp_imm(IntCC::UnsignedGreaterThanOrEqual, code, len);
+                            let outside = s.gen.b.ins().icmp_imm(
+                                IntCC::UnsignedGreaterThanOrEqual,
+                                code,
+                                len,
+                            );
                             s.gen.bail_if(outside);
                             code
                         }
@@ -649,10 +647,7 @@ impl<'x, 'a, 'b, 'g> StmtGen<'x, 'a, 'b, 'g> {
                                         s.gen.cx,
                                         CTX_PLAYERS,
                                     );
-                                    s.gen
-                                        .b
-                                        .ins()
-                                        .icmp(IntCC::SignedGreaterThanOrEqual, code, n)
+                                    s.gen.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, code, n)
                                 }
                             };
                             s.gen.bail_if(outside);
@@ -1038,8 +1033,7 @@ fn code_tag(e: &Expr) -> Option<CodeTag> {
             code: Code::Player, ..
         }
         | Expr::Call {
-            op: Op::NextPlayer,
-            ..
+            op: Op::NextPlayer, ..
         } => Some(CodeTag::Player),
         Expr::Var {
             code: Code::Row(t), ..

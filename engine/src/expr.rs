@@ -357,6 +357,7 @@ impl Backend<'_> {
                 functions: self.functions,
                 params: None,
                 inline_depth: 0,
+                inlined: 0,
                 columns: &mut self.columns,
                 owned: &mut self.owned,
                 constants: &mut self.constants,
@@ -550,6 +551,8 @@ pub(crate) struct Gen<'a, 'b> {
     pub params: Option<Params>,
     /// How many calls deep in line that body is.
     pub inline_depth: usize,
+    /// How many nodes of calls' bodies this function has compiled in line.
+    pub inlined: usize,
 }
 
 /// The arguments of a function compiled in line: each in a register, and all as values
@@ -582,6 +585,43 @@ impl ParamKind {
 
 /// How deep calls compile in line (deeper ones are the walker's).
 const MAX_INLINE: usize = 8;
+
+/// The most nodes a call's body, with the calls it compiles in line, may have to be
+/// compiled in line.
+const INLINE_BUDGET: usize = 200;
+
+/// The nodes of `e`, counted up to a little past `budget`.
+pub(crate) fn node_count(e: &Expr, budget: usize) -> usize {
+    let mut size = 1;
+    for child in e.children() {
+        if size > budget {
+            break;
+        }
+        size += node_count(child, budget - size.min(budget));
+    }
+    size
+}
+
+/// The most nodes of calls' bodies compiled in line into one function.
+const INLINED_PER_FUNCTION: usize = 2_000;
+
+/// The nodes of `e` with the bodies of the calls compiled in line at `depth` (a call
+/// past [`MAX_INLINE`] counts as one node), counted up to a little past `budget`.
+fn inline_size(functions: &[Function], e: &Expr, depth: usize, budget: usize) -> usize {
+    let mut size = 1;
+    if let (Expr::Function { id, .. }, true) = (e, depth < MAX_INLINE) {
+        if let Some(f) = functions.get(id.index()) {
+            size += inline_size(functions, &f.body, depth + 1, budget);
+        }
+    }
+    for child in e.children() {
+        if size > budget {
+            break;
+        }
+        size += inline_size(functions, child, depth, budget - size.min(budget));
+    }
+    size
+}
 
 impl Gen<'_, '_> {
     pub fn int(&mut self, e: &Expr) -> Reg {
@@ -1001,6 +1041,14 @@ impl Gen<'_, '_> {
         if args.len() != f.params.len() || self.inline_depth >= MAX_INLINE {
             return None;
         }
+        // Calls in a body compile in line too: a body that grows past the budget with
+        // them stays one walker node (code that would grow exponentially otherwise).
+        let size = inline_size(functions, &f.body, self.inline_depth + 1, INLINE_BUDGET);
+        // And a function's code stays small: past its budget, calls are walker nodes.
+        if size > INLINE_BUDGET || self.inlined + size > INLINED_PER_FUNCTION {
+            return None;
+        }
+        self.inlined += size;
         let kinds: Vec<ParamKind> = f
             .params
             .iter()

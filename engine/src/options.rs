@@ -14,9 +14,7 @@
 //! the same options or the walker's error (listing changes nothing).
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{
-    types, BlockCall, InstBuilder, JumpTableData, MemFlags, Value as Reg,
-};
+use cranelift_codegen::ir::{types, BlockCall, InstBuilder, JumpTableData, MemFlags, Value as Reg};
 use cranelift_frontend::FunctionBuilderContext;
 use cranelift_module::FuncId;
 use frontier_interpreter::eval::{Env, Memo, RuntimeError};
@@ -32,8 +30,8 @@ use frontier_interpreter::{CompiledCode, Game, Value};
 use crate::blocks::Statements;
 
 use crate::expr::{
-    compiles_root, run, Backend, CompileError, Ctx, Entry, Gen, Kind, NodeCount, CTX_BOUND_CODE,
-    CTX_BOUND_KIND, CTX_BOUND_SLOT, CTX_PLAYERS, DONE,
+    compiles_root, node_count, run, Backend, CompileError, Ctx, Entry, Gen, Kind, NodeCount,
+    CTX_BOUND_CODE, CTX_BOUND_KIND, CTX_BOUND_SLOT, CTX_PLAYERS, DONE,
 };
 
 type Listing = unsafe extern "C" fn(*mut Ctx) -> i64;
@@ -84,12 +82,18 @@ impl<'g> CompiledGame<'g> {
                 match &stmt.kind {
                     StmtKind::Choose(choose) => {
                         chooses += 1;
-                        if let Some(plan) = plan(choose) {
+                        // A listing whose conditions are very large (rows of conditions
+                        // the optimizer unrolled) stays the walker's: its code would take
+                        // longer to make than it saves.
+                        let plan = plan(choose).filter(|_| listing_size(choose) <= MAX_NODES);
+                        if let Some(plan) = plan {
                             listing_ids
                                 .push(((b, pc), backend.listing(choose, plan, &mut builder)?));
                         }
                     }
-                    StmtKind::If { cond, .. } if compiles_root(cond) => {
+                    StmtKind::If { cond, .. }
+                        if compiles_root(cond) && node_count(cond, MAX_NODES) <= MAX_NODES =>
+                    {
                         let id = backend.expression(cond, Kind::Bool, &mut builder)?;
                         expression_ids.push(((b, pc), id));
                     }
@@ -97,7 +101,10 @@ impl<'g> CompiledGame<'g> {
                         target: Place::Var { var, .. },
                         value,
                         ..
-                    } if game.vars[var.index()].ty == Type::Int && compiles_root(value) => {
+                    } if game.vars[var.index()].ty == Type::Int
+                        && compiles_root(value)
+                        && node_count(value, MAX_NODES) <= MAX_NODES =>
+                    {
                         let id = backend.expression(value, Kind::Int, &mut builder)?;
                         expression_ids.push(((b, pc), id));
                     }
@@ -201,6 +208,29 @@ impl CompiledGame<'_> {
         let entry = (*self.expressions.get(block.index())?.get(pc as usize)?)?;
         run(entry, env)
     }
+}
+
+/// The most nodes one compiled function is made of (conditions, by-row conditions).
+const MAX_NODES: usize = 2_000;
+
+/// The nodes of `choose`'s conditions (its groups' and their rows'), counted up to a
+/// little past [`MAX_NODES`].
+fn listing_size(choose: &Choose) -> usize {
+    let mut size = 0;
+    for group in &choose.groups {
+        let by_row = group.by_row.iter().flat_map(|b| {
+            b.conditions
+                .iter()
+                .chain(b.filtered.iter().flat_map(|f| f.pass.iter()))
+        });
+        for e in group.condition.iter().chain(by_row) {
+            size += node_count(e, MAX_NODES);
+            if size > MAX_NODES {
+                return size;
+            }
+        }
+    }
+    size
 }
 
 /// The sources of a `choose`'s groups' lists, when the compiler covers every group.

@@ -375,7 +375,7 @@ fn errors_are_the_walkers() {
 #[test]
 fn every_shipped_trace_replays_the_same() {
     use frontier_interpreter::frontier_grammar::trace::{parse, RulesetRef, Trace};
-    use frontier_interpreter::trace::{replay, replay_stepped, starting_state};
+    use frontier_interpreter::trace::{replay, replay_covering, replay_stepped, starting_state};
     use frontier_interpreter::Stepper;
     // The traces by the game they play (ruleset and parameters): each game is loaded and
     // compiled once.
@@ -437,6 +437,16 @@ fn every_shipped_trace_replays_the_same() {
             ));
             let walked = outcome(replay(&game, trace, start(), |_| {}));
             assert!(compiled == walked, "{}", path.display());
+            // And the same rules run through (`check --coverage`).
+            let (mut by_code, mut by_walker) = (Default::default(), Default::default());
+            let _ = replay_covering(
+                Stepper::compiled(&game, &code),
+                trace,
+                start(),
+                &mut by_code,
+            );
+            let _ = replay_covering(Stepper::walker(&game), trace, start(), &mut by_walker);
+            assert_eq!(by_code, by_walker, "{}: the rules covered", path.display());
             replayed += 1;
         }
     }

@@ -337,8 +337,13 @@ pub fn rules_run_by(trace_path: &Path) -> (Game, std::collections::BTreeSet<std:
     if let Start::Setup = trace.header.start {
         let _ = game.start_logged(trace.header.players.clone(), &mut Journal::rules(&mut ran));
     }
-    replay_covering(&game, &trace, start, &mut ran)
-        .unwrap_or_else(|d| panic!("{}: {d}", trace_path.display()));
+    replay_covering(
+        frontier_interpreter::Stepper::walker(&game),
+        &trace,
+        start,
+        &mut ran,
+    )
+    .unwrap_or_else(|d| panic!("{}: {d}", trace_path.display()));
     (game, ran)
 }
 

@@ -38,16 +38,16 @@ pub fn replay_stepped(
     replay_with(stepper, trace, state, on_step, None)
 }
 
-/// Replays `trace` like `replay`, collecting into `rules` the `rule:` references of what
+/// Replays `trace` like `replay` (with `stepper`), collecting into `rules` the `rule:` references of what
 /// the game runs (statements, options, procedures: see `Game::runnable_rules`). The steps
 /// `on_step` sees then carry no log.
 pub fn replay_covering(
-    game: &Game,
+    stepper: Stepper,
     trace: &Trace,
     state: State,
     rules: &mut BTreeSet<Arc<str>>,
 ) -> Result<Replayed, Divergence> {
-    replay_with(Stepper::walker(game), trace, state, |_| {}, Some(rules))
+    replay_with(stepper, trace, state, |_| {}, Some(rules))
 }
 
 /// Where a replay's `apply` writes: the step's log, or the rules it runs through.
