@@ -38,9 +38,10 @@ use frontier_interpreter::value::{layout, Element, Type};
 use frontier_interpreter::{Game, Value};
 
 use crate::expr::{
-    Backend, CompileError, Ctx, Gen, CTX_BASE, CTX_COVERING, CTX_LOCALS_LEN, CTX_LOGGING,
-    CTX_PLAYERS, CTX_STEPS,
+    node_count, Backend, CompileError, Ctx, Gen, CTX_BASE, CTX_COVERING, CTX_LOCALS_LEN,
+    CTX_LOGGING, CTX_PLAYERS, CTX_STEPS,
 };
+use crate::options::MAX_NODES;
 
 /// A block's code: `(cx, pc) -> how far it ran` ([`ran`]).
 pub(crate) type BlockFn = unsafe extern "C" fn(*mut Ctx, i64) -> i64;
@@ -604,7 +605,7 @@ impl<'x, 'a, 'b, 'g> StmtGen<'x, 'a, 'b, 'g> {
                 AssignMode::Set => kind_of(game, value),
             },
         };
-        let Some(kind) = plan else {
+        let Some(kind) = plan.filter(|_| node_count(value, MAX_NODES) <= MAX_NODES) else {
             return self.exec_leaf(at, base);
         };
         self.leaf_or_walker(at, base, |s| {
@@ -817,14 +818,19 @@ impl<'x, 'a, 'b, 'g> StmtGen<'x, 'a, 'b, 'g> {
     fn value(&mut self, e: &Expr, kind: Kind, at: (BlockId, u32)) -> Reg {
         let (fallback, join) = (self.gen.b.create_block(), self.gen.b.create_block());
         self.gen.b.append_block_param(join, types::I64);
-        let saved = std::mem::replace(&mut self.gen.walker, fallback);
-        let v = match kind {
-            Kind::Int => self.gen.int(e),
-            Kind::Bool => self.gen.bool(e),
-            Kind::Code => self.gen.code(e),
-        };
-        self.gen.walker = saved;
-        self.gen.b.ins().jump(join, &[v.into()]);
+        if node_count(e, MAX_NODES) > MAX_NODES {
+            // Too large to be worth its code: the walker's.
+            self.gen.b.ins().jump(fallback, &[]);
+        } else {
+            let saved = std::mem::replace(&mut self.gen.walker, fallback);
+            let v = match kind {
+                Kind::Int => self.gen.int(e),
+                Kind::Bool => self.gen.bool(e),
+                Kind::Code => self.gen.code(e),
+            };
+            self.gen.walker = saved;
+            self.gen.b.ins().jump(join, &[v.into()]);
+        }
         self.gen.b.switch_to_block(fallback);
         self.gen.b.seal_block(fallback);
         let slot = self.gen.b.create_sized_stack_slot(StackSlotData::new(

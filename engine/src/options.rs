@@ -211,7 +211,7 @@ impl CompiledGame<'_> {
 }
 
 /// The most nodes one compiled function is made of (conditions, by-row conditions).
-const MAX_NODES: usize = 2_000;
+pub(crate) const MAX_NODES: usize = 2_000;
 
 /// The nodes of `choose`'s conditions (its groups' and their rows'), counted up to a
 /// little past [`MAX_NODES`].
