@@ -1086,6 +1086,7 @@ impl<'a> Ctx<'a> {
             params_len: 0,
             failure: None,
             lists: Vec::new(),
+            codes: Vec::new(),
         }
     }
 

@@ -71,6 +71,8 @@ pub(crate) struct Ctx<'a> {
     pub failure: Option<frontier_interpreter::eval::RuntimeError>,
     /// The lists `for_each` loops run through, innermost last (statements only).
     pub lists: Vec<std::sync::Arc<Vec<Value>>>,
+    /// The element codes of the lists a listing evaluated (listings only).
+    pub codes: Vec<Vec<u16>>,
 }
 const CTX_INTS: i32 = 0;
 const CTX_INTS_LEN: i32 = 8;
@@ -137,6 +139,7 @@ impl<'a> Ctx<'a> {
             params_len: 0,
             failure: None,
             lists: Vec::new(),
+            codes: Vec::new(),
         }
     }
 

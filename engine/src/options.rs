@@ -14,7 +14,10 @@
 //! the same options or the walker's error (listing changes nothing).
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{types, BlockCall, InstBuilder, JumpTableData, MemFlags, Value as Reg};
+use cranelift_codegen::ir::{
+    types, BlockCall, InstBuilder, JumpTableData, MemFlags, StackSlotData, StackSlotKind,
+    Value as Reg,
+};
 use cranelift_frontend::FunctionBuilderContext;
 use cranelift_module::FuncId;
 use frontier_interpreter::eval::{Env, Memo, RuntimeError};
@@ -30,8 +33,8 @@ use frontier_interpreter::{CompiledCode, Game, Value};
 use crate::blocks::Statements;
 
 use crate::expr::{
-    compiles_root, node_count, run, Backend, CompileError, Ctx, Entry, Gen, Kind, NodeCount,
-    CTX_BOUND_CODE, CTX_BOUND_KIND, CTX_BOUND_SLOT, CTX_PLAYERS, DONE,
+    compiles_root, node_count, run, with_env, Backend, CompileError, Ctx, Entry, Gen, Kind,
+    NodeCount, CTX_BOUND_CODE, CTX_BOUND_KIND, CTX_BOUND_SLOT, CTX_PLAYERS, DONE,
 };
 
 type Listing = unsafe extern "C" fn(*mut Ctx) -> i64;
@@ -67,6 +70,9 @@ enum Source<'g> {
     },
     /// A filter of a constant list of rows, taken apart by the optimizer.
     Filtered(&'g FilteredRows),
+    /// Any other list, evaluated by the walker when the listing reaches it; its
+    /// elements must be seats, or rows of one table (else the walker lists).
+    Evaluated(&'g Expr),
 }
 
 impl<'g> CompiledGame<'g> {
@@ -267,7 +273,7 @@ fn source(list: &Expr) -> Option<Source<'_>> {
                 .collect::<Option<Box<[u16]>>>()
                 .map(|codes| Source::Constant { codes, kind })
         }
-        _ => None,
+        list => Some(Source::Evaluated(list)),
     }
 }
 
@@ -321,31 +327,51 @@ fn list_group(gen: &mut Gen, g: u16, group: &OptionGroup, source: Option<Source>
         return list_filtered(gen, g, group, *slot, filtered);
     }
     // The elements: where their codes start (none for the seats, whose codes count from
-    // 0), how many, and what they are.
-    let (elements, count, kind) = match source {
+    // 0), how many, what they are (as `kind_of` says) and whether they are rows.
+    let static_kind = |gen: &mut Gen, kind: i64| (gen.b.ins().iconst(types::I64, kind), kind >= 0);
+    let (elements, count, (kind, rows)) = match source {
         Source::Zone(z) => {
             let Some(instance) = gen.zone_instance(z) else {
                 return gen_walker(gen);
             };
             let (at, count) = gen.zone_elements(instance);
-            (Some(at), count, element_kind(z.of))
+            (Some(at), count, static_kind(gen, element_kind(z.of)))
         }
         Source::Players => {
             let count = gen
                 .b
                 .ins()
                 .load(types::I64, MemFlags::trusted(), gen.cx, CTX_PLAYERS);
-            (None, count, element_kind(Element::Player))
+            (None, count, static_kind(gen, element_kind(Element::Player)))
         }
         Source::Filtered(_) => unreachable!("listed above"),
         Source::Constant { codes, kind } => {
             let at = gen.b.ins().iconst(gen.ptr, codes.as_ptr() as i64);
             let count = gen.b.ins().iconst(types::I64, codes.len() as i64);
             gen.constants.push(codes);
-            (Some(at), count, kind)
+            (Some(at), count, static_kind(gen, kind))
+        }
+        Source::Evaluated(list) => {
+            // Evaluated without the binding, as the walker evaluates a `for:` list.
+            set_bound(gen, -1, -1);
+            let out = gen.b.create_sized_stack_slot(StackSlotData::new(
+                StackSlotKind::ExplicitSlot,
+                16,
+                3,
+            ));
+            let out_at = gen.b.ins().stack_addr(gen.ptr, out, 0);
+            let node = gen.b.ins().iconst(gen.ptr, list as *const Expr as i64);
+            let at = gen.call_helper(evaluated_codes as *const u8, &[node, out_at]);
+            // A null address: a list of other values, or the walker's error.
+            let null = gen.b.ins().icmp_imm(IntCC::Equal, at, 0);
+            gen.bail_if(null);
+            let count = gen.b.ins().stack_load(types::I64, out, 0);
+            let kind = gen.b.ins().stack_load(types::I64, out, 8);
+            // Rows when the optimizer specialized the condition by row (the list's type).
+            (Some(at), count, (kind, group.by_row.is_some()))
         }
     };
-    set_bound(gen, slot.index() as i64, kind);
+    set_bound_kind(gen, slot.index() as i64, kind);
     // for i in 0..count, with the conditions tested and held so far (by row).
     let i = gen.b.declare_var(types::I64);
     let tested = gen.b.declare_var(types::I64);
@@ -381,7 +407,7 @@ fn list_group(gen: &mut Gen, g: u16, group: &OptionGroup, source: Option<Source>
         .ins()
         .store(MemFlags::trusted(), code, gen.cx, CTX_BOUND_CODE);
     gen.bound = Some((*slot, code));
-    let holds = match (&group.by_row, kind >= 0) {
+    let holds = match (&group.by_row, rows) {
         (Some(by_row), true) => by_row_condition(gen, by_row, code, tested, held),
         _ => match &group.condition {
             Some(c) => gen.bool(c),
@@ -540,6 +566,17 @@ fn nth_condition(gen: &mut Gen, conditions: &[Expr], k: Reg) -> Reg {
     gen.b.block_params(join)[0]
 }
 
+/// [`set_bound`] with the elements' kind in a register.
+fn set_bound_kind(gen: &mut Gen, slot: i64, kind: Reg) {
+    let s = gen.b.ins().iconst(types::I64, slot);
+    gen.b
+        .ins()
+        .store(MemFlags::trusted(), s, gen.cx, CTX_BOUND_SLOT);
+    gen.b
+        .ins()
+        .store(MemFlags::trusted(), kind, gen.cx, CTX_BOUND_KIND);
+}
+
 fn set_bound(gen: &mut Gen, slot: i64, kind: i64) {
     let s = gen.b.ins().iconst(types::I64, slot);
     gen.b
@@ -566,6 +603,39 @@ fn if_then(gen: &mut Gen, flag: Reg, then: impl FnOnce(&mut Gen)) {
 fn call_push(gen: &mut Gen, helper: unsafe extern "C" fn(*mut Ctx, i64) -> i64, g: u16) {
     let g = gen.b.ins().iconst(types::I64, g as i64);
     gen.call_helper(helper as *const u8, &[g]);
+}
+
+/// The codes of the list `e` evaluates to, in the listing's environment, kept for the
+/// listing: their address (null when the walker is to list: an error, or elements other
+/// than seats or rows of one table), their count and what they are (as [`kind_of`] says)
+/// at `out`.
+unsafe extern "C" fn evaluated_codes(cx: *mut Ctx, e: *const Expr, out: *mut i64) -> i64 {
+    // SAFETY: a listing passes its own `cx`, a node of its game and its stack slot.
+    let (cx, e) = unsafe { (&mut *cx, &*e) };
+    let Ok(Value::List(items)) = with_env(cx, |env| e.eval(env)) else {
+        return 0;
+    };
+    let kind = items.first().map_or(-1, kind_of);
+    let codes: Option<Vec<u16>> = items
+        .iter()
+        .map(|v| match v {
+            Value::Player(p) if kind == -1 => Some(*p as u16),
+            Value::Row(t, r) if t.index() as i64 == kind => Some(*r),
+            _ => None,
+        })
+        .collect();
+    let Some(codes) = codes else {
+        return 0;
+    };
+    // SAFETY: `out` is the listing's 16-byte stack slot.
+    unsafe {
+        *out = codes.len() as i64;
+        *out.add(1) = kind;
+    }
+    // A vector's address is never null, even empty; it stays put while kept.
+    let at = codes.as_ptr() as i64;
+    cx.codes.push(codes);
+    at
 }
 
 /// Appends option (g, none).
