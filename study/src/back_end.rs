@@ -64,8 +64,9 @@ impl<'g> BackEnd<'g> {
             ),
             (None, Some(code)) => {
                 let (listed, decisions) = code.listings();
+                let (blocks, procedures) = code.statements();
                 format!(
-                    "the IR walker with compiled code ({listed} of {decisions} decisions listed by it, and conditions and numbers of statements)"
+                    "the IR walker with compiled code ({listed} of {decisions} decisions listed by it, the statements of {blocks} blocks, {procedures} procedures run in line)"
                 )
             }
             (None, None) => "the IR walker".to_string(),
