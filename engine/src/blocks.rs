@@ -133,6 +133,8 @@ impl<'g> Closure<'g> {
 pub(crate) struct Statements {
     /// By block: its code, when it has some.
     pub blocks: Vec<Option<BlockFn>>,
+    /// By block, by statement: whether the code runs it in line (closed).
+    closed: Vec<Vec<bool>>,
     /// By procedure: the address of its code when it is closed (0 otherwise). Compiled
     /// calls read it: boxed, it stays where the code points.
     procs: Box<[usize]>,
@@ -193,6 +195,7 @@ impl Statements {
         }
         Ok(Statements {
             blocks: vec![None; game.blocks.len()],
+            closed,
             procs,
             ids,
         })
@@ -224,8 +227,14 @@ impl Statements {
 
     /// Runs the top frame's block from its next statement; `None` when it has no code.
     pub fn run(&self, run: &mut BlockRun) -> Option<Result<BlockRan, RuntimeError>> {
-        let code = (*self.blocks.get(run.block().index())?)?;
-        let pc = run.pc() as i64;
+        let (block, pc) = (run.block().index(), run.pc() as usize);
+        let code = (*self.blocks.get(block)?)?;
+        // A statement the code would hand to the walker at once, the run loop runs
+        // itself: the code is entered where it runs statements in line.
+        if !self.closed[block].get(pc).copied().unwrap_or(false) {
+            return None;
+        }
+        let pc = pc as i64;
         let mut cx = Ctx::for_statements(run);
         // SAFETY: the code reads and writes the run's state through `cx` (numbers and
         // locals within their lengths, every access checked or fixed by the layout) and
@@ -1087,6 +1096,7 @@ impl<'a> Ctx<'a> {
             failure: None,
             lists: Vec::new(),
             codes: Vec::new(),
+            declined: false,
         }
     }
 

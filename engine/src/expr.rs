@@ -73,6 +73,8 @@ pub(crate) struct Ctx<'a> {
     pub lists: Vec<std::sync::Arc<Vec<Value>>>,
     /// The element codes of the lists a listing evaluated (listings only).
     pub codes: Vec<Vec<u16>>,
+    /// A listing met a list of elements other than seats or rows (listings only).
+    pub declined: bool,
 }
 const CTX_INTS: i32 = 0;
 const CTX_INTS_LEN: i32 = 8;
@@ -140,6 +142,7 @@ impl<'a> Ctx<'a> {
             failure: None,
             lists: Vec::new(),
             codes: Vec::new(),
+            declined: false,
         }
     }
 

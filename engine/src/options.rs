@@ -18,6 +18,8 @@ use cranelift_codegen::ir::{
     types, BlockCall, InstBuilder, JumpTableData, MemFlags, StackSlotData, StackSlotKind,
     Value as Reg,
 };
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use cranelift_frontend::FunctionBuilderContext;
 use cranelift_module::FuncId;
 use frontier_interpreter::eval::{Env, Memo, RuntimeError};
@@ -46,6 +48,11 @@ pub struct CompiledGame<'g> {
     _game: &'g Game,
     /// By block, by statement: the listing of the `choose` there, when it is compiled.
     listings: Vec<Vec<Option<Listing>>>,
+    /// By block, by statement: whether the listing there met a list of elements other
+    /// than seats and rows (positions, numbers): then the walker lists that decision
+    /// from then on rather than after the listing's code every time. Either lists the
+    /// same options.
+    declined: Vec<Vec<AtomicBool>>,
     /// By block, by statement: the condition of the `if`, or the number of the
     /// assignment, there, when it is compiled.
     expressions: Vec<Vec<Option<Entry>>>,
@@ -136,6 +143,11 @@ impl<'g> CompiledGame<'g> {
         }
         Ok(CompiledGame {
             _game: game,
+            declined: game
+                .blocks
+                .iter()
+                .map(|b| b.iter().map(|_| AtomicBool::new(false)).collect())
+                .collect(),
             listings,
             expressions,
             statements,
@@ -178,6 +190,10 @@ impl CompiledCode for CompiledGame<'_> {
         options: &mut Vec<(u16, Value)>,
     ) -> Option<Result<(), RuntimeError>> {
         let listing = (*self.listings.get(block.index())?.get(pc as usize)?)?;
+        let declined = &self.declined[block.index()][pc as usize];
+        if declined.load(Ordering::Relaxed) {
+            return None;
+        }
         // As the walker does: functions without parameters computed once per listing.
         let memo = Memo::default();
         let env = env.with_memo(&memo);
@@ -189,6 +205,9 @@ impl CompiledCode for CompiledGame<'_> {
         if status == DONE {
             Some(Ok(()))
         } else {
+            if cx.declined {
+                declined.store(true, Ordering::Relaxed);
+            }
             options.clear();
             None
         }
@@ -625,6 +644,7 @@ unsafe extern "C" fn evaluated_codes(cx: *mut Ctx, e: *const Expr, out: *mut i64
         })
         .collect();
     let Some(codes) = codes else {
+        cx.declined = true;
         return 0;
     };
     // SAFETY: `out` is the listing's 16-byte stack slot.
