@@ -43,7 +43,8 @@ use crate::expr::{
 };
 use crate::options::MAX_NODES;
 
-/// A block's code: `(cx, pc) -> how far it ran` ([`ran`]).
+/// A block's code: `(cx, pc) -> how far it ran`: the statement the frame runs next, or
+/// [`MOVED`] or [`FAILED`].
 pub(crate) type BlockFn = unsafe extern "C" fn(*mut Ctx, i64) -> i64;
 
 /// A block's code returned: the statements ran to this statement (0 and up), or…
@@ -157,9 +158,6 @@ impl Statements {
         builder: &mut FunctionBuilderContext,
     ) -> Result<Statements, CompileError> {
         let mut closure = Closure::new(game);
-        for p in 0..game.procedures.len() {
-            closure.proc(ProcId::at(p));
-        }
         let closed: Vec<Vec<bool>> = game
             .blocks
             .iter()

@@ -1333,23 +1333,18 @@ impl Gen<'_, '_> {
 
     /// `ints[i] = v`, `i` checked against the state's length.
     pub fn store_int(&mut self, i: Reg, v: Reg) {
-        let len = self
-            .b
-            .ins()
-            .load(types::I64, MemFlags::trusted(), self.cx, CTX_INTS_LEN);
-        let outside = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, i, len);
-        self.bail_if(outside);
-        let ints = self
-            .b
-            .ins()
-            .load(self.ptr, MemFlags::trusted(), self.cx, CTX_INTS);
-        let offset = self.b.ins().imul_imm(i, 8);
-        let addr = self.b.ins().iadd(ints, offset);
+        let addr = self.int_at(i);
         self.b.ins().store(MemFlags::trusted(), v, addr, 0);
     }
 
     /// `ints[i]`, checked against the state's length.
     pub fn load_int(&mut self, i: Reg) -> Reg {
+        let addr = self.int_at(i);
+        self.b.ins().load(types::I64, MemFlags::trusted(), addr, 0)
+    }
+
+    /// The address of `ints[i]`; past the state's numbers, the walker's.
+    fn int_at(&mut self, i: Reg) -> Reg {
         let len = self
             .b
             .ins()
@@ -1361,8 +1356,7 @@ impl Gen<'_, '_> {
             .ins()
             .load(self.ptr, MemFlags::trusted(), self.cx, CTX_INTS);
         let offset = self.b.ins().imul_imm(i, 8);
-        let addr = self.b.ins().iadd(ints, offset);
-        self.b.ins().load(types::I64, MemFlags::trusted(), addr, 0)
+        self.b.ins().iadd(ints, offset)
     }
 
     /// Goes to the walker when `flag` holds.
