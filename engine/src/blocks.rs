@@ -758,7 +758,6 @@ impl<'x, 'a, 'b, 'g> StmtGen<'x, 'a, 'b, 'g> {
             .load(types::I64, MemFlags::trusted(), self.gen.cx, CTX_BASE);
         let abs = self.gen.b.ins().iadd_imm(base, slot.index() as i64);
         let tag_reg = self.gen.b.ins().iconst(types::I64, tag as i64);
-        // A row's table rides in the tag's upper bits (see `write_slow`).
         self.helper(write_slow as *const u8, &[abs, tag_reg, v]);
         self.gen.b.ins().jump(join, &[]);
         self.gen.b.switch_to_block(fast);
