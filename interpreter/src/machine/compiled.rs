@@ -32,7 +32,7 @@ pub trait CompiledCode: Sync {
 
     /// Runs statements of the top frame's block from its next one (`run.pc()`), as the
     /// walker would run them, for as long as this code covers them; `None` when it does
-    /// not cover that block (the walker runs the statement).
+    /// not run that statement itself (the walker runs it).
     fn run_block(&self, run: &mut BlockRun) -> Option<Result<BlockRan, RuntimeError>>;
 }
 
@@ -84,8 +84,9 @@ impl BlockRun<'_, '_> {
     pub fn ints_mut(&mut self) -> &mut [i64] {
         &mut self.state.ints
     }
-    /// Every frame's locals, to read and write in place (their number changes only by
-    /// [`BlockRun::enter_call`] and [`BlockRun::leave_call`]).
+    /// Every frame's locals, to read and write in place (their number changes with the
+    /// calls [`BlockRun::enter_call`], [`BlockRun::leave_call`] and a call
+    /// [`BlockRun::exec_top`] runs make and leave).
     pub fn locals_mut(&mut self) -> &mut [Value] {
         &mut self.state.locals
     }
