@@ -112,19 +112,8 @@ const _: () = {
 impl<'a> Ctx<'a> {
     /// The context of an expression evaluated in `env`.
     pub(crate) fn new(env: &Env<'a>) -> Ctx<'a> {
-        let ints = env.state.ints();
         Ctx {
-            // Expressions only read the numbers.
-            ints: ints.as_ptr().cast_mut(),
-            ints_len: ints.len() as u64,
             env,
-            bound_slot: -1,
-            bound_code: -1,
-            bound_kind: -1,
-            options: std::ptr::null_mut(),
-            state: env.state,
-            run: std::ptr::null_mut(),
-            base: 0,
             locals: env.locals.as_ptr().cast_mut(),
             // A local bound apart from the others is read by the walker: no local is
             // read in place.
@@ -133,9 +122,30 @@ impl<'a> Ctx<'a> {
             } else {
                 env.locals.len() as u64
             },
+            ..Ctx::reading(env.state)
+        }
+    }
+
+    /// A context that reads `state`'s numbers (expressions only read them), and nothing
+    /// else yet: no environment, locals, run or binding.
+    pub(crate) fn reading(state: &State) -> Ctx<'a> {
+        let ints = state.ints();
+        Ctx {
+            ints: ints.as_ptr().cast_mut(),
+            ints_len: ints.len() as u64,
+            env: std::ptr::null(),
+            bound_slot: -1,
+            bound_code: -1,
+            bound_kind: -1,
+            options: std::ptr::null_mut(),
+            state,
+            run: std::ptr::null_mut(),
+            base: 0,
+            locals: std::ptr::null_mut(),
+            locals_len: 0,
             steps: std::ptr::null_mut(),
             covering: 0,
-            players: env.state.names().len() as i64,
+            players: state.names().len() as i64,
             logging: 0,
             params: std::ptr::null(),
             params_len: 0,

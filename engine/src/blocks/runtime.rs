@@ -15,39 +15,28 @@ use crate::expr::Ctx;
 impl<'a> Ctx<'a> {
     /// The context of statements run in `run`.
     pub(crate) fn for_statements(run: &mut BlockRun) -> Ctx<'a> {
-        let players = run.state().names().len() as i64;
         let covering = run.covering() as i64;
         let logging = run.logging() as i64;
         let base = run.base() as i64;
-        let ints = run.ints_mut();
-        let (ints, ints_len) = (ints.as_mut_ptr(), ints.len() as u64);
+        let state: *const frontier_interpreter::State = run.state();
+        // SAFETY: the state is the run's, alive while its code runs; the context reads
+        // it through this pointer only between the code's own writes.
+        let reading = Ctx::reading(unsafe { &*state });
+        // Statements write the numbers: their address is taken for writing.
+        let ints = run.ints_mut().as_mut_ptr();
         let locals = run.locals_mut();
         let (locals, locals_len) = (locals.as_mut_ptr(), locals.len() as u64);
         let steps: *mut u64 = run.steps().0;
-        let state: *const frontier_interpreter::State = run.state();
         Ctx {
             ints,
-            ints_len,
-            env: std::ptr::null(),
-            bound_slot: -1,
-            bound_code: -1,
-            bound_kind: -1,
-            options: std::ptr::null_mut(),
-            state,
             run: run as *mut BlockRun as *mut (),
             base,
             locals,
             locals_len,
             steps,
             covering,
-            players,
             logging,
-            params: std::ptr::null(),
-            params_len: 0,
-            failure: None,
-            lists: Vec::new(),
-            codes: Vec::new(),
-            declined: false,
+            ..reading
         }
     }
 
