@@ -1321,24 +1321,22 @@ impl Gen<'_, '_> {
         self.b.block_params(exit)[0]
     }
 
-    /// The first (last) element's code of the codes at `at`, -1 when there is none.
-    fn end_code(&mut self, at: Reg, count: Reg, last: End) -> Reg {
-        let i = match last {
-            End::First => self.b.ins().iconst(types::I64, 0),
-            End::Last => self.b.ins().iadd_imm(count, -1),
-        };
-        let empty = self.b.ins().icmp_imm(IntCC::Equal, count, 0);
-        // An empty zone reads its address's first element harmlessly: index 0.
-        let zero = self.b.ins().iconst(types::I64, 0);
-        let i = self.b.ins().select(empty, zero, i);
-        let offset = self.b.ins().imul_imm(i, 2);
-        let addr = self.b.ins().iadd(at, offset);
-        let e = self
-            .b
-            .ins()
-            .uload16(types::I64, MemFlags::trusted(), addr, 0);
-        let none = self.b.ins().iconst(types::I64, -1);
-        self.b.ins().select(empty, none, e)
+    /// The first (last) element's code of the codes at `at`, -1 when there is none (an
+    /// empty zone's address is not read: it may point at no memory).
+    fn end_code(&mut self, at: Reg, count: Reg, end: End) -> Reg {
+        self.select(
+            count,
+            |g| {
+                let i = match end {
+                    End::First => g.b.ins().iconst(types::I64, 0),
+                    End::Last => g.b.ins().iadd_imm(count, -1),
+                };
+                let offset = g.b.ins().imul_imm(i, 2);
+                let addr = g.b.ins().iadd(at, offset);
+                g.b.ins().uload16(types::I64, MemFlags::trusted(), addr, 0)
+            },
+            |g| g.b.ins().iconst(types::I64, -1),
+        )
     }
 
     /// `ints[i] = v`, `i` checked against the state's length.

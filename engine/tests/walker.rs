@@ -353,6 +353,13 @@ fn values_at_the_start_of_go_west() {
         ),
         // if 10 >= 10 then 30 else 0.
         ("if vp[p3] >= 10 then tokens[p3] else 0", Want::Number, "30"),
+        // Nothing is discarded before the first action: the pile's first and last
+        // cards are none (a zone never filled holds no memory to read).
+        (
+            "first(discard) == none and last(discard) == none",
+            Want::Truth,
+            "true",
+        ),
     ];
     for (source, want, expected) in cases {
         let (compiled, walker) = go_west_at_start(source, want);
