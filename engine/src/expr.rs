@@ -11,8 +11,8 @@ use std::mem::ManuallyDrop;
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
-    types, AbiParam, Block, InstBuilder, MemFlags, Signature, StackSlotData, StackSlotKind,
-    Value as Reg,
+    types, AbiParam, Block, BlockCall, InstBuilder, JumpTableData, MemFlags, Signature,
+    StackSlotData, StackSlotKind, Value as Reg,
 };
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
@@ -608,14 +608,8 @@ const INLINE_BUDGET: usize = 200;
 
 /// The nodes of `e`, counted up to a little past `budget`.
 pub(crate) fn node_count(e: &Expr, budget: usize) -> usize {
-    let mut size = 1;
-    for child in e.children() {
-        if size > budget {
-            break;
-        }
-        size += node_count(child, budget - size.min(budget));
-    }
-    size
+    // No functions: no call's body counted.
+    inline_size(&[], e, 0, budget)
 }
 
 /// The most nodes of calls' bodies compiled in line into one function.
@@ -1064,12 +1058,12 @@ impl Gen<'_, '_> {
         if size > INLINE_BUDGET || self.inlined + size > INLINED_PER_FUNCTION {
             return None;
         }
-        self.inlined += size;
         let kinds: Vec<ParamKind> = f
             .params
             .iter()
             .map(|(_, ty)| ParamKind::of(ty))
             .collect::<Option<_>>()?;
+        self.inlined += size;
         let regs: Vec<(Reg, ParamKind)> = args
             .iter()
             .zip(&kinds)
@@ -1236,6 +1230,21 @@ impl Gen<'_, '_> {
     fn load_slot(&mut self, slot: usize) -> Reg {
         let i = self.b.ins().iconst(types::I64, slot as i64);
         self.load_int(i)
+    }
+
+    /// Jumps to `targets[index]`, or to `default` past them.
+    pub fn br_table(&mut self, index: Reg, targets: &[Block], default: Block) {
+        let pool = &mut self.b.func.dfg.value_lists;
+        let calls: Vec<BlockCall> = targets
+            .iter()
+            .map(|&b| BlockCall::new(b, std::iter::empty(), pool))
+            .collect();
+        let default = BlockCall::new(default, std::iter::empty(), pool);
+        let table = self
+            .b
+            .create_jump_table(JumpTableData::new(default, &calls));
+        let index = self.b.ins().ireduce(types::I32, index);
+        self.b.ins().br_table(index, table);
     }
 
     /// Calls `helper(cx, args…)`, which returns one 64-bit integer.

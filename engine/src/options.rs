@@ -15,8 +15,7 @@
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
-    types, BlockCall, InstBuilder, JumpTableData, MemFlags, StackSlotData, StackSlotKind,
-    Value as Reg,
+    types, InstBuilder, MemFlags, StackSlotData, StackSlotKind, Value as Reg,
 };
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -560,15 +559,7 @@ fn nth_condition(gen: &mut Gen, conditions: &[Expr], k: Reg) -> Reg {
     let blocks: Vec<_> = conditions.iter().map(|_| gen.b.create_block()).collect();
     // Past the conditions (unreachable: `k` in range was checked): the walker's.
     let outside = gen.b.create_block();
-    let pool = &mut gen.b.func.dfg.value_lists;
-    let calls: Vec<BlockCall> = blocks
-        .iter()
-        .map(|&b| BlockCall::new(b, std::iter::empty(), pool))
-        .collect();
-    let default = BlockCall::new(outside, std::iter::empty(), pool);
-    let table = gen.b.create_jump_table(JumpTableData::new(default, &calls));
-    let k = gen.b.ins().ireduce(types::I32, k);
-    gen.b.ins().br_table(k, table);
+    gen.br_table(k, &blocks, outside);
     for (condition, &block) in conditions.iter().zip(&blocks) {
         gen.b.switch_to_block(block);
         gen.b.seal_block(block);
@@ -596,15 +587,11 @@ fn set_bound_kind(gen: &mut Gen, slot: i64, kind: Reg) {
         .store(MemFlags::trusted(), kind, gen.cx, CTX_BOUND_KIND);
 }
 
+/// Binds local `slot` (-1: none) to the element the listing goes through, of `kind` (as
+/// [`kind_of`] says), for the walker's nodes of its conditions.
 fn set_bound(gen: &mut Gen, slot: i64, kind: i64) {
-    let s = gen.b.ins().iconst(types::I64, slot);
-    gen.b
-        .ins()
-        .store(MemFlags::trusted(), s, gen.cx, CTX_BOUND_SLOT);
-    let k = gen.b.ins().iconst(types::I64, kind);
-    gen.b
-        .ins()
-        .store(MemFlags::trusted(), k, gen.cx, CTX_BOUND_KIND);
+    let kind = gen.b.ins().iconst(types::I64, kind);
+    set_bound_kind(gen, slot, kind);
 }
 
 /// Runs `then` when `flag` (0 or 1) holds.

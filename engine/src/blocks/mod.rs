@@ -319,26 +319,13 @@ impl<'x, 'a, 'b, 'g> StmtGen<'x, 'a, 'b, 'g> {
         let stmts = &self.game.blocks[block.index()];
         let n = stmts.len();
         let at: Vec<Block> = (0..=n).map(|_| self.gen.b.create_block()).collect();
-        let mut table = Vec::with_capacity(n + 1);
-        for &b in &at {
-            table.push(cranelift_codegen::ir::BlockCall::new(
-                b,
-                std::iter::empty(),
-                &mut self.gen.b.func.dfg.value_lists,
-            ));
-        }
         // Read in the entry block: every statement's block uses this one register.
         let base = self
             .gen
             .b
             .ins()
             .load(types::I64, MemFlags::trusted(), self.gen.cx, CTX_BASE);
-        let jt = self
-            .gen
-            .b
-            .create_jump_table(cranelift_codegen::ir::JumpTableData::new(table[n], &table));
-        let pc = self.gen.b.ins().ireduce(types::I32, pc);
-        self.gen.b.ins().br_table(pc, jt);
+        self.gen.br_table(pc, &at, at[n]);
         for k in 0..n {
             self.gen.b.switch_to_block(at[k]);
             self.gen.b.seal_block(at[k]);

@@ -135,29 +135,14 @@ impl BlockRun<'_, '_> {
     /// its next statement (the same frame on top, the state running).
     pub fn exec_top(&mut self, pc: u32) -> Result<bool, RuntimeError> {
         let depth = self.state.stack.len();
-        let frame = self
-            .state
-            .stack
-            .last_mut()
-            .expect("a block runs in a frame");
-        frame.pc = pc + 1;
-        let at = (self.block, pc);
-        *self.steps += 1;
-        if *self.steps > self.game.limits.statements_between_steps {
-            return Err(self.endless(at));
-        }
-        let game = self.game;
-        let stmt = &game.blocks[self.block.index()][pc as usize];
-        self.journal.cover(&stmt.rule);
-        game.exec(
+        self.game.step(
             self.state,
-            self.block,
-            pc,
+            (self.block, pc),
             self.base,
             self.journal,
             Some(self.code),
-        )
-        .map_err(|e| e.at(&game.location(&stmt.origin)))?;
+            self.steps,
+        )?;
         Ok(self.state.stack.len() == depth
             && matches!(self.state.pending, Pending::Running)
             && self
@@ -190,14 +175,9 @@ impl BlockRun<'_, '_> {
         proc: ProcId,
         depth: usize,
     ) -> Result<usize, RuntimeError> {
-        if self.state.stack.len() + depth > self.game.limits.nested_calls {
-            return Err(self.located(at, self.game.nested_too_deep()));
-        }
-        let p = &self.game.procedures[proc.index()];
-        self.journal.cover(&p.rule);
-        let callee = self.state.locals.len();
-        self.state.locals.extend((0..p.locals).map(|_| Value::None));
-        Ok(callee)
+        self.game
+            .call_locals(self.state, self.journal, proc, depth)
+            .map_err(|e| self.located(at, e))
     }
 
     /// `move` of the element `code` from zone instance `from` to the end of `to`, as

@@ -74,16 +74,7 @@ impl Game {
                         continue;
                     }
                 }
-                let frame = state.stack.last_mut().expect("the frame read above");
-                frame.pc += 1;
-                let stmt = &block[pc as usize];
-                journal.cover(&stmt.rule);
-                steps += 1;
-                if steps > self.limits.statements_between_steps {
-                    return Err(self.endless(&stmt.origin).into());
-                }
-                self.exec(state, block_id, pc, base, journal, code)
-                    .map_err(|e| e.at(&self.location(&stmt.origin)))?;
+                self.step(state, (block_id, pc), base, journal, code, &mut steps)?;
             } else {
                 self.end_of_block(state)?;
             }
@@ -91,8 +82,53 @@ impl Game {
         Ok(())
     }
 
+    /// Runs statement `at` of the top frame's block (its locals from `base`) as the run
+    /// loop runs it: the frame's next statement set past it, the statement covered and
+    /// counted in `steps` against the limit, an error located at it.
+    pub(super) fn step(
+        &self,
+        state: &mut State,
+        (block, pc): (BlockId, u32),
+        base: usize,
+        journal: &mut Journal,
+        code: Option<&dyn CompiledCode>,
+        steps: &mut u64,
+    ) -> Result<(), RuntimeError> {
+        if let Some(frame) = state.stack.last_mut() {
+            frame.pc = pc + 1;
+        }
+        let stmt = &self.blocks[block.index()][pc as usize];
+        journal.cover(&stmt.rule);
+        *steps += 1;
+        if *steps > self.limits.statements_between_steps {
+            return Err(self.endless(&stmt.origin));
+        }
+        self.exec(state, block, pc, base, journal, code)
+            .map_err(|e| e.at(&self.location(&stmt.origin)))
+    }
+
+    /// Makes the locals of a call of `proc` (none), `depth` calls above the frames on
+    /// the stack (0 for a call that pushes its frame): the nesting limit checked, the
+    /// procedure's `rule:` covered. Where they start.
+    pub(super) fn call_locals(
+        &self,
+        state: &mut State,
+        journal: &mut Journal,
+        proc: ProcId,
+        depth: usize,
+    ) -> Result<usize, RuntimeError> {
+        if state.stack.len() + depth > self.limits.nested_calls {
+            return Err(self.nested_too_deep());
+        }
+        let p = &self.procedures[proc.index()];
+        journal.cover(&p.rule);
+        let callee = state.locals.len();
+        state.locals.extend((0..p.locals).map(|_| Value::None));
+        Ok(callee)
+    }
+
     #[cold]
-    pub(super) fn nested_too_deep(&self) -> RuntimeError {
+    fn nested_too_deep(&self) -> RuntimeError {
         let message = format!(
             "calls nested more than {} deep: does a procedure call itself without end? (--limit calls=N raises the limit)",
             self.limits.nested_calls
@@ -237,13 +273,8 @@ impl Game {
             StmtKind::Call { proc, args, into } => {
                 // The arguments are evaluated in the caller's frame, straight into the
                 // callee's parameter slots.
-                if state.stack.len() > self.limits.nested_calls {
-                    return Err(self.nested_too_deep());
-                }
+                let callee = self.call_locals(state, journal, *proc, 0)?;
                 let p = &self.procedures[proc.index()];
-                journal.cover(&p.rule);
-                let callee = state.locals.len();
-                state.locals.extend((0..p.locals).map(|_| Value::None));
                 for (slot, arg) in p.params.iter().zip(args) {
                     let v = arg.eval(&Env::new(self, &*state, &state.locals[base..callee]))?;
                     state.locals[callee + slot.index()] = v;
