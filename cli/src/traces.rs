@@ -123,10 +123,6 @@ fn prepare(path: &Path, games: &mut Games, settings: &Settings) -> Result<Prepar
             .join("\n")
     })?;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    let at = |lc: Option<frontier_interpreter::frontier_grammar::LineCol>| {
-        lc.map(|l| format!(":{}:{}", l.line, l.column))
-            .unwrap_or_default()
-    };
     let lines = &trace.header.header_lines;
     let ruleset_source = match (&trace.header.variant, &trace.header.ruleset) {
         (Some(variant), _) => resolve(variant, Some(&dir), limits)
@@ -170,6 +166,12 @@ fn prepare(path: &Path, games: &mut Games, settings: &Settings) -> Result<Prepar
     Ok(Prepared { trace, game, start })
 }
 
+/// `:line:column` of a place in a trace's header, if it has one.
+fn at(lc: Option<frontier_interpreter::frontier_grammar::LineCol>) -> String {
+    lc.map(|l| format!(":{}:{}", l.line, l.column))
+        .unwrap_or_default()
+}
+
 /// The game `trace` names, loaded with its parameters; a parameter the ruleset refuses
 /// is reported at the trace's `param` line.
 fn load_game(
@@ -179,10 +181,6 @@ fn load_game(
     path: &Path,
 ) -> Result<Game, String> {
     let shown = path.display();
-    let at = |lc: Option<frontier_interpreter::frontier_grammar::LineCol>| {
-        lc.map(|l| format!(":{}:{}", l.line, l.column))
-            .unwrap_or_default()
-    };
     let lines = &trace.header.header_lines;
     crate::source::load_source(ruleset_source, &trace.header.params, settings).map_err(|e| {
         // A parameter the trace sets is reported at its `param` line: the trace is at fault.
