@@ -38,9 +38,9 @@ pub fn replay_stepped(
     replay_with(stepper, trace, state, on_step, None)
 }
 
-/// Replays `trace` like `replay` (with `stepper`), collecting into `rules` the `rule:` references of what
-/// the game runs (statements, options, procedures: see `Game::runnable_rules`). The steps
-/// `on_step` sees then carry no log.
+/// Replays `trace` like `replay` (with `stepper`), collecting into `rules` the `rule:`
+/// references of what the game runs (statements, options, procedures: see
+/// `Game::runnable_rules`). The steps `on_step` sees then carry no log.
 pub fn replay_covering(
     stepper: Stepper,
     trace: &Trace,
