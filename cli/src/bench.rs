@@ -86,7 +86,7 @@ fn search_agent(text: &str) -> Result<Search, String> {
 }
 
 /// The random playouts that states are sampled from: the first ones timed (the same
-/// seeds), played again by the walker (native code plays the same games).
+/// seeds), played again by the walker.
 const SAMPLED_GAMES: u64 = 4;
 /// The states kept of each of them: at decisions spread evenly over the game.
 const STATES_PER_GAME: u64 = 16;
@@ -139,10 +139,9 @@ pub fn run(args: BenchArgs, settings: &Settings) -> Result<(), String> {
             "players": n,
             "seconds": round_ms(secs),
             "optimizer": if game.optimizer == Optimizer::Off { "off" } else { "on" },
-            "back_end": match (&back_end.native, &back_end.compiled) {
-                (Some(_), _) => "native",
-                (None, Some(_)) => "compiled",
-                (None, None) => "walker",
+            "back_end": match &back_end.compiled {
+                Some(_) => "compiled",
+                None => "walker",
             },
             "games": games,
             "games_per_s": round(per_s(games)),

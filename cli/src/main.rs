@@ -43,12 +43,6 @@ struct Cli {
     /// same, slower; to measure what the optimizer gains (`bench`) or to rule it out.
     #[arg(long, value_enum, value_name = "ON|OFF", global = true, default_value_t = Switch::On)]
     optimizer: Switch,
-    /// `off` plays no game with native code. `on`: `simulate`, `balance` and `bench` play
-    /// seeded games between random agents with the ruleset's native code when this binary
-    /// has code generated from exactly this ruleset (Go West as shipped); the games are the
-    /// same.
-    #[arg(long, value_enum, value_name = "ON|OFF", global = true, default_value_t = Switch::On)]
-    native: Switch,
     /// `off` runs games with the walker alone, without compiling the ruleset's code to
     /// machine code when it loads (decision listings, conditions and numbers of statements;
     /// ARCHITECTURE.md, The engine): the games are the same; to measure what compiling
@@ -57,7 +51,7 @@ struct Cli {
     compile: Switch,
 }
 
-/// The value of an on/off option (`--optimizer`, `--native`, `--compile`).
+/// The value of an on/off option (`--optimizer`, `--compile`).
 #[derive(Clone, Copy, clap::ValueEnum)]
 enum Switch {
     On,
@@ -178,10 +172,6 @@ fn run() -> ExitCode {
         Switch::On => frontier_interpreter::Optimizer::On,
         Switch::Off => frontier_interpreter::Optimizer::Off,
     };
-    let native = match cli.native {
-        Switch::On => frontier_study::NativeCode::On,
-        Switch::Off => frontier_study::NativeCode::Off,
-    };
     let compile = match cli.compile {
         Switch::On => frontier_study::Compile::On,
         Switch::Off => frontier_study::Compile::Off,
@@ -189,7 +179,6 @@ fn run() -> ExitCode {
     let settings = frontier_study::Settings {
         limits,
         optimizer,
-        native,
         compile,
     };
     let threads = match &cli.command {

@@ -12,7 +12,7 @@ use frontier_interpreter::frontier_grammar::trace::{
 use frontier_interpreter::roster::{self, split_agents, AgentSpec};
 use frontier_interpreter::runner::Step;
 use frontier_interpreter::{Choice, Game, Journal, State, Status, Stepper};
-use frontier_study::{BackEnd, NativeCode, Settings};
+use frontier_study::{BackEnd, Settings};
 
 use crate::human::{Answer, HumanAgent};
 use crate::table::{seats_for, Forced, Seat, Table, Waiting};
@@ -236,7 +236,7 @@ pub fn run(args: PlayArgs, settings: &Settings) -> Result<(), String> {
     }
     let ruleset = args.ruleset.clone().unwrap_or_default();
     let game = crate::source::load_ruleset(&ruleset, settings)?;
-    let back_end = BackEnd::for_game(&game, NativeCode::Off, settings.compile);
+    let back_end = BackEnd::for_game(&game, settings.compile);
     let seed = args.seed.unwrap_or_else(clock_seed);
     let (start, names, position) = match &args.from {
         Some(file) => {
@@ -365,7 +365,7 @@ fn resume(path: &Path, args: &PlayArgs, settings: &Settings) -> Result<(), Strin
     }
     let game = crate::source::load_ruleset(&ruleset, settings)
         .map_err(|e| format!("{shown}: the ruleset does not load:\n{e}"))?;
-    let back_end = BackEnd::for_game(&game, NativeCode::Off, settings.compile);
+    let back_end = BackEnd::for_game(&game, settings.compile);
     let Some(seed) = trace.header.seed else {
         return Err(format!(
             "{shown}: the trace has no seed, so its game cannot go on as it would have"

@@ -65,7 +65,7 @@ fn bench_json_has_every_number() {
     assert_eq!(doc["frontier_bench"], 1);
     assert_eq!(doc["ruleset"], "go-west");
     assert_eq!(doc["players"], 2);
-    assert_eq!(doc["back_end"], "native");
+    assert_eq!(doc["back_end"], "compiled");
     assert_eq!(doc["optimizer"], "on");
     for key in [
         "seconds",

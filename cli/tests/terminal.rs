@@ -730,11 +730,10 @@ fn the_optimizer_switch_changes_no_game() {
     );
 }
 
-/// Go West's native code plays the games the walker plays (`--native off`), `bench` says
-/// which ran, and a game it was not generated from (the ruleset left unoptimized) is
-/// played by the walker.
+/// Compiled code plays the games the walker plays (`--compile off`), `bench` says which
+/// ran, and a bad switch value is bad usage.
 #[test]
-fn the_native_switch_changes_no_game() {
+fn the_compile_switch_changes_no_game() {
     let dir = workspace();
     let args = [
         "simulate",
@@ -747,22 +746,9 @@ fn the_native_switch_changes_no_game() {
         "5",
     ];
     let on = frontier(&dir, &args, "");
-    let off = frontier(&dir, &[&args[..], &["--native", "off"]].concat(), "");
-    let walked = frontier(
-        &dir,
-        &[&args[..], &["--native", "off", "--compile", "off"]].concat(),
-        "",
-    );
-    assert_eq!(
-        (on.code, off.code, walked.code),
-        (0, 0, 0),
-        "{}{}{}",
-        on.err,
-        off.err,
-        walked.err
-    );
+    let walked = frontier(&dir, &[&args[..], &["--compile", "off"]].concat(), "");
+    assert_eq!((on.code, walked.code), (0, 0), "{}{}", on.err, walked.err);
     assert!(on.out.contains("mean decisions per game"), "{}", on.out);
-    assert_eq!(on.out, off.out);
     assert_eq!(on.out, walked.out);
     let back_end = |args: &[&str]| {
         let run = frontier(
@@ -777,22 +763,14 @@ fn the_native_switch_changes_no_game() {
             .map(|l| l.trim().to_string())
             .unwrap_or_default()
     };
-    assert_eq!(
-        back_end(&["go-west"]),
-        "native code generated from the IR of go-west"
-    );
-    // Without native code, the walker with the game's compiled code.
-    let compiled = back_end(&["go-west", "--native", "off"]);
+    let compiled = back_end(&["go-west"]);
     assert!(
         compiled.starts_with("the IR walker with compiled code ("),
         "{compiled}"
     );
-    assert_eq!(
-        back_end(&["go-west", "--native", "off", "--compile", "off"]),
-        "the IR walker"
-    );
+    assert_eq!(back_end(&["go-west", "--compile", "off"]), "the IR walker");
     assert!(back_end(&["go-west", "--optimizer", "off"]).starts_with("the IR walker with"));
-    let wrong = frontier(&dir, &["bench", "go-west", "--native", "maybe"], "");
+    let wrong = frontier(&dir, &["bench", "go-west", "--compile", "maybe"], "");
     assert_eq!(wrong.code, 2);
     assert!(
         wrong.err.contains("possible values: on, off"),

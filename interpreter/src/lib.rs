@@ -20,7 +20,6 @@ mod load;
 mod locate;
 pub mod machine;
 pub mod model;
-pub mod native;
 mod optimize;
 pub mod position;
 pub mod render;

@@ -161,13 +161,6 @@ impl AgentSpec {
         (self.build)(seat_stream(seed, seat), clock)
     }
 
-    /// The stream of `seat`'s agent when it is the uniform random agent (which draws
-    /// `below(options)` from it at every decision, and nothing else): what native code,
-    /// which decides where the decision stands, draws from instead of the agent.
-    pub fn random_stream(&self, seed: u64, seat: usize) -> Option<GameRng> {
-        (self.kind.name == "random").then(|| seat_stream(seed, seat))
-    }
-
     /// Whether the same seed gives the same decisions (false with a time budget).
     pub fn reproducible(&self) -> bool {
         self.reproducible

@@ -7,7 +7,6 @@ use std::ops::Range;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use frontier_interpreter::agent::Agent;
-use frontier_interpreter::native::RandomSeats;
 use frontier_interpreter::roster::AgentSpec;
 use frontier_interpreter::runner::{self, GameRecord, Recording};
 use frontier_interpreter::search::Clock;
@@ -33,9 +32,7 @@ pub type StatValue = serde_json::Value;
 /// Seeded games of one ruleset between the same agents, one per seat.
 pub struct Games<'a> {
     pub game: &'a Game,
-    /// What plays them: with native code, the games that keep counts only between random
-    /// agents at every seat (the same games; the walker plays one again when the native
-    /// code gives it back).
+    /// What plays them: the game's compiled code with the walker, or the walker alone.
     pub back_end: BackEnd<'a>,
     pub agents: &'a [AgentSpec],
     /// What each game keeps.
@@ -64,7 +61,7 @@ impl<'a> Games<'a> {
     ) -> Games<'a> {
         Games {
             game,
-            back_end: BackEnd::for_game(game, settings.native, settings.compile),
+            back_end: BackEnd::for_game(game, settings.compile),
             agents,
             recording,
             clock,
@@ -76,28 +73,23 @@ impl<'a> Games<'a> {
     pub fn play(&self, seed: u64) -> Result<(GameRecord, Vec<StatValue>), String> {
         let game = self.game;
         let names = seat_names(self.agents.len());
-        let (record, end) = match self.play_natively(seed, &names) {
-            Some(played) => played,
-            None => {
-                let state = game.start(names).map_err(|e| e.to_string())?;
-                let mut agents: Vec<Box<dyn Agent>> = self
-                    .agents
-                    .iter()
-                    .enumerate()
-                    .map(|(seat, s)| s.agent(seed, seat, self.clock) as Box<dyn Agent>)
-                    .collect();
-                let mut rng = GameRng::new(seed);
-                runner::run_stepped(
-                    self.back_end.stepper(game),
-                    state,
-                    &mut rng,
-                    &mut agents,
-                    self.recording,
-                    runner::MAX_STEPS,
-                )
-                .map_err(|e| format!("game with seed {seed}: {e}"))?
-            }
-        };
+        let state = game.start(names).map_err(|e| e.to_string())?;
+        let mut agents: Vec<Box<dyn Agent>> = self
+            .agents
+            .iter()
+            .enumerate()
+            .map(|(seat, s)| s.agent(seed, seat, self.clock) as Box<dyn Agent>)
+            .collect();
+        let mut rng = GameRng::new(seed);
+        let (record, end) = runner::run_stepped(
+            self.back_end.stepper(game),
+            state,
+            &mut rng,
+            &mut agents,
+            self.recording,
+            runner::MAX_STEPS,
+        )
+        .map_err(|e| format!("game with seed {seed}: {e}"))?;
         let stats = game
             .stats(&end)
             .map_err(|e| format!("game with seed {seed}: ruleset error: {e}"))?;
@@ -110,32 +102,6 @@ impl<'a> Games<'a> {
             })
             .collect();
         Ok((record, stats))
-    }
-
-    /// The game played by native code, when there is some for it, the game keeps counts
-    /// only and every seat is a random agent; none when the walker is to play it.
-    fn play_natively(
-        &self,
-        seed: u64,
-        names: &[String],
-    ) -> Option<(GameRecord, frontier_interpreter::State)> {
-        let native = self.back_end.native.as_ref()?;
-        if self.recording != Recording::Counts {
-            return None;
-        }
-        let seats = self
-            .agents
-            .iter()
-            .enumerate()
-            .map(|(seat, s)| s.random_stream(seed, seat))
-            .collect::<Option<Vec<_>>>()?;
-        native.play(
-            self.game,
-            names.to_vec(),
-            GameRng::new(seed),
-            RandomSeats(seats),
-            runner::MAX_STEPS,
-        )
     }
 
     /// Games `range` of the run seeded `run_seed`, played in parallel (on rayon's pool),
@@ -303,7 +269,7 @@ impl<'r, T: Send> InOrder<'r, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::back_end::NativeCode;
+    use crate::back_end::Compile;
     use std::sync::atomic::{AtomicU64, Ordering};
 
     fn go_west() -> Game {
@@ -327,11 +293,11 @@ mod tests {
     fn a_run_plays_its_games_in_order_whatever_back_end_plays_them() {
         let game = go_west();
         let random = vec![AgentSpec::parse("random").unwrap(); 3];
-        let runs: Vec<(bool, Vec<Played>)> = [NativeCode::On, NativeCode::Off]
+        let runs: Vec<(bool, Vec<Played>)> = [Compile::On, Compile::Off]
             .into_iter()
-            .map(|native| {
+            .map(|compile| {
                 let settings = Settings {
-                    native,
+                    compile,
                     ..Settings::default()
                 };
                 let games = Games::new(&game, &random, Recording::Counts, &settings, no_clock);
@@ -351,12 +317,12 @@ mod tests {
                     )
                     .unwrap();
                 assert_eq!(ended.load(Ordering::Relaxed), 4, "one call per game");
-                (games.back_end.native.is_some(), played)
+                (games.back_end.compiled.is_some(), played)
             })
             .collect();
-        assert!(runs[0].0 && !runs[1].0, "native code, then the walker");
-        let (native, walker) = (&runs[0].1, &runs[1].1);
-        for (n, w) in native.iter().zip(walker) {
+        assert!(runs[0].0 && !runs[1].0, "compiled code, then the walker");
+        let (compiled, walker) = (&runs[0].1, &runs[1].1);
+        for (n, w) in compiled.iter().zip(walker) {
             assert_eq!((n.index, n.seed), (w.index, w.seed));
             assert_eq!(n.record.outcome, w.record.outcome, "game {}", n.index);
             assert_eq!(
@@ -365,14 +331,13 @@ mod tests {
             );
             assert_eq!(n.stats, w.stats);
         }
-        let numbers: Vec<(u64, u64)> = native.iter().map(|p| (p.index, p.seed)).collect();
+        let numbers: Vec<(u64, u64)> = compiled.iter().map(|p| (p.index, p.seed)).collect();
         let expected: Vec<(u64, u64)> = (2..6).map(|i| (i, game_seed(5, i))).collect();
         assert_eq!(numbers, expected);
     }
 
     #[test]
-    fn games_that_keep_their_steps_are_played_by_the_walker() {
-        // Native code keeps counts only: the steps come from the walker.
+    fn games_that_keep_their_steps_record_every_step() {
         let game = go_west();
         let random = vec![AgentSpec::parse("random").unwrap(); 2];
         let games = Games::new(
@@ -382,7 +347,6 @@ mod tests {
             &Settings::default(),
             no_clock,
         );
-        assert!(games.back_end.native.is_some());
         let (record, _) = games.play(game_seed(1, 0)).unwrap();
         assert_eq!(record.steps.len() as u64, record.decisions + record.chances);
     }

@@ -11,7 +11,7 @@ pub mod settings;
 pub mod statistics;
 pub mod summary;
 
-pub use back_end::{BackEnd, Compile, NativeCode};
+pub use back_end::{BackEnd, Compile};
 pub use games::{Games, Played};
 pub use settings::Settings;
 pub use summary::Summary;

@@ -1,34 +1,30 @@
 //! What a run sets for every ruleset it loads and every game it plays, passed as a value:
-//! the bounds, whether rulesets are optimized, whether compiled native code may play.
+//! the bounds, whether rulesets are optimized, whether games are compiled.
 
 use frontier_interpreter::model::Limits;
 use frontier_interpreter::{load_with, Game, LoadError, Optimizer, Resolver, RulesetSource};
 
-use crate::back_end::{Compile, NativeCode};
+use crate::back_end::Compile;
 
-/// The settings of a run (`--limit`, `--optimizer`, `--native`, `--compile` on the
-/// command line).
+/// The settings of a run (`--limit`, `--optimizer`, `--compile` on the command
+/// line).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Settings {
     /// The bounds a ruleset and its games are held to.
     pub limits: Limits,
     /// Whether rulesets are optimized as they load.
     pub optimizer: Optimizer,
-    /// Whether a ruleset's compiled native code plays the games it can.
-    pub native: NativeCode,
     /// Whether games are compiled to machine code when they load, to run parts of their
     /// steps.
     pub compile: Compile,
 }
 
 impl Default for Settings {
-    /// The default bounds, optimized rulesets, native code where there is some, games
-    /// compiled.
+    /// The default bounds, optimized rulesets, games compiled.
     fn default() -> Settings {
         Settings {
             limits: Limits::default(),
             optimizer: Optimizer::On,
-            native: NativeCode::On,
             compile: Compile::On,
         }
     }
@@ -67,7 +63,6 @@ mod tests {
             let settings = Settings {
                 limits,
                 optimizer,
-                native: NativeCode::Off,
                 compile: Compile::Off,
             };
             match settings.load(&source, &frontier_tests::resolve, &[]) {

@@ -1,4 +1,4 @@
-//! What the playout benches share (`tests/benches/playouts.rs`, `native/benches/`): the
+//! What the playout benches share (`tests/benches/playouts.rs`): the
 //! games they time, and the loop that times them.
 
 use divan::counter::{CyclesCount, ItemsCount};

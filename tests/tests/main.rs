@@ -21,7 +21,6 @@ mod health;
 mod hexes;
 mod keys;
 mod knowledge;
-mod native_modules;
 mod positions;
 mod runtime_errors;
 mod schema;
