@@ -543,6 +543,7 @@ pub fn print_result(game: &Game, state: &State) {
             .map(|&p| state.names()[p].as_str())
             .collect();
         match winners.len() {
+            0 => println!("a draw"),
             1 => println!("winner: {}", winners[0]),
             _ => println!("shared victory: {}", winners.join(", ")),
         }

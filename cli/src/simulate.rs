@@ -239,6 +239,23 @@ pub fn run(args: SimulateArgs, settings: &Settings) -> Result<(), String> {
             );
         }
         println!("shared victories: {}", s.shared);
+        if let Some(returns) = &s.returns {
+            let means: Vec<String> = returns
+                .iter()
+                .enumerate()
+                .map(|(p, r)| format!("p{} {:.3}", p + 1, if g > 0.0 { r / g } else { 0.0 }))
+                .collect();
+            println!(
+                "draws: {} ({:.1}%)",
+                s.draws,
+                if g > 0.0 {
+                    100.0 * s.draws as f64 / g
+                } else {
+                    0.0
+                }
+            );
+            println!("mean returns: {}", means.join(", "));
+        }
         println!("mean decisions per game: {:.1}", s.mean_decisions());
         for line in stat_lines(&run.stats, &s) {
             println!("{line}");

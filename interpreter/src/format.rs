@@ -52,6 +52,9 @@ pub struct RulesetFile {
     pub procedures: Option<BTreeMap<String, Procedure>>,
     /// How the players are ranked at the end.
     pub ranking: Option<Ranking>,
+    /// Each player's return at the end (as OpenSpiel reports a game's result): who wins,
+    /// draws or loses, apart from the scores.
+    pub outcome: Option<OutcomeDecl>,
     /// Statistics recorded at the end of each game (`simulate --out`, `balance`): an
     /// expression (a whole number or true/false, read on the final state), or a counter
     /// that statements add to (`{counter: true}`).
@@ -353,6 +356,19 @@ pub struct Ranking {
     pub doc: Option<String>,
 }
 
+/// `outcome:`: the players' returns, read at the end of a game.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OutcomeDecl {
+    /// Each player's return, a whole number (an expression; `it` is the player).
+    pub returns: Scalar,
+    /// A positive whole number the returns are divided by (default 1): `scale: 2` makes
+    /// a return of 1 a half.
+    pub scale: Option<i64>,
+    pub rule: Option<Scalar>,
+    pub doc: Option<String>,
+}
+
 /// A total the rules conserve (a player's tokens across hand, tracks and bank).
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -416,6 +432,7 @@ pub struct Keys {
     pub function: Vec<String>,
     pub procedure: Vec<String>,
     pub ranking: Vec<String>,
+    pub outcome: Vec<String>,
     pub stat: Vec<String>,
     pub conserve: Vec<String>,
     pub view: Vec<String>,
@@ -437,6 +454,7 @@ pub fn key_lists() -> &'static Keys {
         function: keys::<Function>(),
         procedure: keys::<ProcedureDecl>(),
         ranking: keys::<Ranking>(),
+        outcome: keys::<OutcomeDecl>(),
         stat: keys::<StatDecl>(),
         conserve: keys::<Conserve>(),
         view: keys::<View>(),

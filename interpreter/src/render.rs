@@ -623,11 +623,28 @@ impl Game {
         } else {
             ", ties broken by the ranking's tie-breaks"
         };
-        let _ = writeln!(
-            out,
-            "\nwinner: highest score{tb}; still tied players share the victory{}",
-            rule_mark(&self.ranking.rule)
-        );
+        match &self.outcome {
+            None => {
+                let _ = writeln!(
+                    out,
+                    "\nwinner: highest score{tb}; still tied players share the victory{}",
+                    rule_mark(&self.ranking.rule)
+                );
+            }
+            Some(outcome) => {
+                let scale = match outcome.scale {
+                    1 => String::new(),
+                    n => format!(", divided by {n}"),
+                };
+                let _ = writeln!(
+                    out,
+                    "\nranking: highest score{tb}{}\noutcome: each player's return is {}{scale}; the highest return wins, all equal is a draw{}",
+                    rule_mark(&self.ranking.rule),
+                    outcome.returns_source,
+                    rule_mark(&outcome.rule)
+                );
+            }
+        }
     }
 }
 

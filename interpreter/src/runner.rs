@@ -132,6 +132,7 @@ pub fn run_with_log(
             tiebreaks: Vec::new(),
             ranks: Vec::new(),
             ended_by: None,
+            returns: None,
         },
         decisions: 0,
         chances: 0,

@@ -194,13 +194,17 @@ struct Node {
 fn rewards(outcome: &Outcome, reward: Reward) -> Vec<f64> {
     let n = outcome.ranks.len();
     match reward {
+        // A win shared by k seats gives each 1/k; a draw, every seat 1/n.
         Reward::Win => {
-            let winners = outcome.ranks.iter().filter(|&&r| r == 1).count().max(1) as f64;
-            outcome
-                .ranks
-                .iter()
-                .map(|&r| if r == 1 { 1.0 / winners } else { 0.0 })
-                .collect()
+            let winners = outcome.winners();
+            let mut rewards = vec![0.0; n];
+            if winners.is_empty() {
+                rewards.fill(1.0 / n.max(1) as f64);
+            }
+            for &w in &winners {
+                rewards[w] = 1.0 / winners.len() as f64;
+            }
+            rewards
         }
         Reward::Rank if n <= 1 => vec![1.0; n],
         Reward::Rank => outcome
@@ -456,6 +460,7 @@ mod tests {
             tiebreaks: vec![vec![]; 3],
             ranks: vec![1, 1, 3],
             ended_by: Default::default(),
+            returns: None,
         };
         assert_eq!(rewards(&o, Reward::Win), vec![0.5, 0.5, 0.0]);
         assert_eq!(rewards(&o, Reward::Rank), vec![1.0, 1.0, 0.0]);

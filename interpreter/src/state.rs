@@ -160,6 +160,46 @@ pub struct Outcome {
     /// the state was read from a position, which keeps no history). Results report it; it
     /// is not part of the outcome's equality.
     pub ended_by: Option<std::sync::Arc<str>>,
+    /// Each seat's return, when the ruleset declares an `outcome:`.
+    pub returns: Option<Returns>,
+}
+
+/// The seats' returns over a common denominator: seat p's return is `values[p] / scale`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Returns {
+    pub values: Vec<i64>,
+    /// Positive.
+    pub scale: i64,
+}
+
+/// How a game ended for one seat, read from the returns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Standing {
+    Win,
+    Draw,
+    Loss,
+}
+
+impl Returns {
+    /// Seat `p`'s return as a decimal number.
+    pub fn value(&self, p: usize) -> f64 {
+        self.values[p] as f64 / self.scale as f64
+    }
+
+    /// Every seat draws when all returns are equal; otherwise the seats with the highest
+    /// return win (several share a win) and the others lose.
+    pub fn standings(&self) -> Vec<Standing> {
+        let best = self.values.iter().copied().max();
+        let all_equal = self.values.iter().all(|&v| Some(v) == best);
+        self.values
+            .iter()
+            .map(|&v| match (all_equal, Some(v) == best) {
+                (true, _) => Standing::Draw,
+                (false, true) => Standing::Win,
+                (false, false) => Standing::Loss,
+            })
+            .collect()
+    }
 }
 
 /// Equal outcomes have the same scores, tie-breaks and ranks, however the game ended: a
@@ -169,16 +209,32 @@ impl PartialEq for Outcome {
         self.scores == other.scores
             && self.tiebreaks == other.tiebreaks
             && self.ranks == other.ranks
+            && self.returns == other.returns
     }
 }
 
 impl Eq for Outcome {}
 
 impl Outcome {
+    /// The seats that win: by the returns when the ruleset declares an `outcome:` (none
+    /// in a draw), else those ranked first.
     pub fn winners(&self) -> Vec<usize> {
-        (0..self.ranks.len())
-            .filter(|&p| self.ranks[p] == 1)
-            .collect()
+        match &self.returns {
+            Some(returns) => (0..returns.values.len())
+                .filter(|&p| returns.standings()[p] == Standing::Win)
+                .collect(),
+            None => (0..self.ranks.len())
+                .filter(|&p| self.ranks[p] == 1)
+                .collect(),
+        }
+    }
+
+    /// Whether the game is a draw: the ruleset declares an `outcome:` and every return
+    /// is equal.
+    pub fn is_draw(&self) -> bool {
+        self.returns
+            .as_ref()
+            .is_some_and(|r| r.standings().first() == Some(&Standing::Draw))
     }
 }
 

@@ -112,9 +112,17 @@ pub fn game_line(
         "chances": record.chances,
         "end": end_reason(o),
     });
+    // A ruleset with an `outcome:` has its returns after the winners.
+    let returns = o
+        .returns
+        .as_ref()
+        .map(|r| json!((0..r.values.len()).map(|p| r.value(p)).collect::<Vec<_>>()));
     // serde_json's map sorts its keys: the line is put together in the documented order,
     // the stats in the order the ruleset declares them.
-    let mut out = ordered(KEYS.iter().map(|k| (*k, &line[*k])));
+    let mut out = ordered(KEYS.iter().flat_map(|k| {
+        let extra = (*k == "winners").then_some(()).and(returns.as_ref());
+        std::iter::once((*k, &line[*k])).chain(extra.map(|r| ("returns", r)))
+    }));
     out.pop();
     out.push_str(",\"stats\":");
     out.push_str(&ordered(run.stats.iter().copied().zip(stats)));
@@ -173,14 +181,14 @@ fn ordered<'v>(entries: impl Iterator<Item = (&'v str, &'v Value)>) -> String {
 
 /// The summary of the games a run (or its `shard`) played, as `simulate --json` prints
 /// it: wins, win rate and scores per seat, shared victories, mean length, each `stats:`
-/// entry.
+/// entry; with returns (`outcome:`), each seat's mean return and the draws.
 pub fn summary_json(run: &RunInfo, shard: Option<Shard>, summary: &Summary) -> Value {
     let s = summary;
     let g = s.games as f64;
     let seats: Vec<Value> = (0..s.players)
         .map(|p| {
             let sc = &s.scores[p];
-            json!({
+            let mut seat = json!({
                 "seat": run.players.get(p),
                 "agent": run.agents.get(p).map(|a| a.text.as_str()),
                 "wins": rounded(s.wins[p]),
@@ -188,10 +196,15 @@ pub fn summary_json(run: &RunInfo, shard: Option<Shard>, summary: &Summary) -> V
                 "mean_score": rounded(if g > 0.0 { sc.sum() as f64 / g } else { 0.0 }),
                 "min_score": sc.min(),
                 "max_score": sc.max(),
-            })
+            });
+            if let (Some(returns), Some(seat)) = (&s.returns, seat.as_object_mut()) {
+                let mean = if g > 0.0 { returns[p] / g } else { 0.0 };
+                seat.insert("mean_return".into(), json!(rounded(mean)));
+            }
+            seat
         })
         .collect();
-    json!({
+    let mut summary = json!({
         "ruleset": run.ruleset,
         "players": s.players,
         "seed": run.run_seed,
@@ -206,7 +219,12 @@ pub fn summary_json(run: &RunInfo, shard: Option<Shard>, summary: &Summary) -> V
         "mean_decisions": rounded(s.mean_decisions()),
         "mean_chances": rounded(s.mean_chances()),
         "stats": run.stats.iter().zip(&s.stats).map(|(name, v)| (name.to_string(), stat_json(v))).collect::<serde_json::Map<_, _>>(),
-    })
+    });
+    // Games with returns (`outcome:`) can be drawn.
+    if let (Some(_), Some(summary)) = (&s.returns, summary.as_object_mut()) {
+        summary.insert("draws".into(), json!(s.draws));
+    }
+    summary
 }
 
 /// The games of shard files put back in the order of the unsharded run (`frontier
@@ -364,6 +382,7 @@ mod tests {
                 tiebreaks: scores.iter().map(|&s| vec![s % 2]).collect(),
                 ranks: ranks.to_vec(),
                 ended_by: ended_by.map(Into::into),
+                returns: None,
             },
             decisions: 7,
             chances: 2,

@@ -1,4 +1,5 @@
-//! The games of a run summed up: wins per seat (shared victories split), scores, lengths,
+//! The games of a run summed up: wins per seat (shared victories split), draws and
+//! returns (rulesets with an `outcome:`), scores, lengths,
 //! how games ended, and each `stats:` entry's values. A summary takes the games one at a
 //! time, in the run's order, and keeps counts, not games: its size depends on the seats,
 //! the statistics and the distinct values seen, never on the number of games.
@@ -19,6 +20,10 @@ pub struct Summary {
     pub wins: Vec<f64>,
     /// Games won by more than one player.
     pub shared: u64,
+    /// Games drawn (every return equal; only rulesets with an `outcome:`).
+    pub draws: u64,
+    /// Per seat, the sum of its returns, when the games have them (`outcome:`).
+    pub returns: Option<Vec<f64>>,
     /// Per seat, its scores.
     pub scores: Vec<Tally>,
     /// Decisions per game.
@@ -40,6 +45,8 @@ impl Summary {
             games: 0,
             wins: vec![0.0; players],
             shared: 0,
+            draws: 0,
+            returns: None,
             scores: vec![Tally::default(); players],
             decisions: Tally::default(),
             chances: Tally::default(),
@@ -67,6 +74,15 @@ impl Summary {
         let winners = r.outcome.winners();
         if winners.len() > 1 {
             self.shared += 1;
+        }
+        if r.outcome.is_draw() {
+            self.draws += 1;
+        }
+        if let Some(returns) = &r.outcome.returns {
+            let sums = self.returns.get_or_insert_with(|| vec![0.0; self.players]);
+            for (p, sum) in sums.iter_mut().enumerate().take(returns.values.len()) {
+                *sum += returns.value(p);
+            }
         }
         for &w in &winners {
             if let Some(wins) = self.wins.get_mut(w) {
@@ -130,6 +146,7 @@ mod tests {
                     tiebreaks: vec![Vec::new(); scores.len()],
                     ranks: ranks.to_vec(),
                     ended_by: ended_by.map(Into::into),
+                    returns: None,
                 },
                 decisions,
                 chances,
@@ -166,6 +183,36 @@ mod tests {
             s.stats,
             [StatValues::of(&[json!(true), json!(false), json!(true)])]
         );
+    }
+
+    #[test]
+    fn returns_decide_wins_and_draws_apart_from_the_ranks() {
+        let with_returns = |ranks: &[u8], values: &[i64], scale: i64| {
+            let mut p = played(&[0, 0, 0], ranks, None, 1, 0, true);
+            p.record.outcome.returns = Some(frontier_interpreter::Returns {
+                values: values.to_vec(),
+                scale,
+            });
+            p
+        };
+        // A draw (every return 0) though the ranks share first place; p2 wins alone on
+        // returns (2/3) against ranks that put everyone first; p1 and p3 share a win
+        // (returns 1/2, -1, 1/2).
+        let games = [
+            with_returns(&[1, 1, 1], &[0, 0, 0], 1),
+            with_returns(&[1, 1, 1], &[-1, 2, -1], 3),
+            with_returns(&[2, 1, 3], &[1, -2, 1], 2),
+        ];
+        let s = Summary::of(3, &games);
+        assert_eq!(s.draws, 1);
+        assert_eq!(s.wins, [0.5, 1.0, 0.5]);
+        assert_eq!(s.shared, 1);
+        // Sums of returns: p1 0 − 1/3 + 1/2, p2 0 + 2/3 − 1, p3 0 − 1/3 + 1/2.
+        let sums = s.returns.expect("the games have returns");
+        let expected = [-1.0 / 3.0 + 0.5, 2.0 / 3.0 - 1.0, -1.0 / 3.0 + 0.5];
+        for (got, want) in sums.iter().zip(expected) {
+            assert!((got - want).abs() < 1e-12, "{sums:?}");
+        }
     }
 
     #[test]

@@ -352,3 +352,77 @@ fn a_position_that_puts_a_card_in_a_hand_takes_it_out_of_the_deck() {
         .unwrap_err();
     assert!(same.contains("gw-01 is twice in deck"), "{same}");
 }
+
+/// Checks trace text against the ruleset of `tests/cases/<case>` (the trace's `ruleset`
+/// line is read but not used to find it).
+fn check_case(
+    case: &str,
+    text: &str,
+) -> Result<frontier_interpreter::trace::Replayed, frontier_interpreter::trace::Divergence> {
+    let trace = parse(text).unwrap_or_else(|e| panic!("{e:?} in\n{text}"));
+    let game = load_source(&source(&workspace().join("tests/cases").join(case)))
+        .unwrap_or_else(|e| panic!("{case}: {e}"));
+    let start = starting_state(&game, &trace, |_| Err("no positions".into()))?;
+    replay(&game, &trace, start, |_| {})
+}
+
+const OUTCOME: &str = "frontier-trace 1
+ruleset outcome
+players p1 p2 p3
+";
+
+/// tests/cases/outcome: a die with faces 1, 2, 3 weighted 2, 1, 1, then p1 keeps k of
+/// the pot and p2 gets the roll; returns are (3 × got − handed) / 3.
+#[test]
+fn expect_chance_and_returns_check_probabilities_and_fractions() {
+    // Roll 2, keep 2: handed 4; p1 (6 − 4) / 3 = 2/3, p2 (6 − 4) / 3 = 2/3, p3 −4/3.
+    // p1 and p2 share the win (the highest return, not all equal).
+    let ok = format!(
+        "{OUTCOME}expect chance: 1=1/2, 2=0.25, \"3\"=1/4\nchance: 2\n\
+         expect options p1: \"keep(0,2)\", \"keep(1,2)\", \"keep(2,2)\"\np1: keep(2,2)\n\
+         expect returns p1=2/3 p2=4/6 p3=-4/3\nexpect winner p1 p2\n"
+    );
+    assert_eq!(check_case("outcome", &ok).map(|r| r.steps), Ok(2));
+    // Roll 1, keep 0: handed 1; p1 −1/3, p2 (3 − 1) / 3 = 2/3, p3 −1/3: p2 wins alone.
+    let alone = format!(
+        "{OUTCOME}chance: 1\np1: keep(0,1)\nexpect returns p2=2/3 p3=-1/3\nexpect winner p2\n"
+    );
+    assert!(check_case("outcome", &alone).is_ok());
+    let fails = [
+        (
+            "expect chance: 1=1/2, 2=1/3, 3=1/4\n",
+            4,
+            "the chance outcomes here differ from the trace's ('2' has probability 1/4, the trace expects 1/3)",
+        ),
+        (
+            "expect chance: 1=1/2, 2=1/4\n",
+            4,
+            "'3' is possible but not listed",
+        ),
+        (
+            "expect chance: 1=1/2, 2=1/4, 3=1/4, 4=0\n",
+            4,
+            "'4' is not a possible outcome",
+        ),
+        (
+            "chance: 1\nexpect options p1: keep(0,1), keep(1,1), keep(2,1)\n",
+            5,
+            "not legal: 'keep(0', '1)'",
+        ),
+        (
+            "chance: 3\np1: keep(1,3)\nexpect returns p1=0 p3=-1\n",
+            6,
+            "p1's return is -1/3, the trace expects 0",
+        ),
+        (
+            "chance: 3\nexpect chance: 1=1\n",
+            5,
+            "the trace expects a chance point, but p1 must decide \"keep how much?\"",
+        ),
+    ];
+    for (body, line, wants) in fails {
+        let d = check_case("outcome", &format!("{OUTCOME}{body}")).unwrap_err();
+        assert_eq!(d.line, line, "{body}");
+        assert!(d.message.contains(wants), "{body}: {}", d.message);
+    }
+}

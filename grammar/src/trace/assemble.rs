@@ -137,6 +137,22 @@ impl<'t> Assembler<'t> {
                 };
                 self.push_step(at, LineKind::ExpectWinner { players });
             }
+            K::ExpectChance(outcomes) => {
+                if self.start_body(at) {
+                    self.push_step(at, LineKind::ExpectChance { outcomes });
+                }
+            }
+            K::ExpectReturns(shares) => {
+                if !self.start_body(at) {
+                    return;
+                }
+                let (names, values): (Vec<_>, Vec<_>) = shares.into_iter().unzip();
+                let Some(players) = self.distinct_players(names, "return") else {
+                    return;
+                };
+                let returns = players.into_iter().zip(values).collect();
+                self.push_step(at, LineKind::ExpectReturns { returns });
+            }
             K::ExpectRanking(places) => {
                 if !self.start_body(at) {
                     return;

@@ -87,9 +87,86 @@ pub enum LineKind {
     Reject { player: String, label: String },
     /// The player decides here and the legal options are exactly these, in any order.
     ExpectOptions { player: String, labels: Vec<String> },
+    /// A chance point is here, and its outcomes are exactly these, each with this
+    /// probability, in any order.
+    ExpectChance { outcomes: Vec<(String, Ratio)> },
+    /// The game is over and the listed players have these returns (`outcome:`).
+    ExpectReturns { returns: Vec<(String, Ratio)> },
     /// The game is over and exactly these players share rank 1.
     ExpectWinner { players: Vec<String> },
     /// The game is over and the listed players have these ranks (1 = first; equal ranks
     /// are shared places).
     ExpectRanking { ranks: Vec<(String, u32)> },
+}
+
+/// An exact number a trace writes (`-1`, `0.5`, `1/3`): a fraction in lowest terms with
+/// a positive denominator, so that equal numbers are equal values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ratio {
+    numerator: i128,
+    denominator: i128,
+}
+
+impl Ratio {
+    /// `numerator / denominator`, none when the denominator is 0.
+    pub fn new(numerator: i128, denominator: i128) -> Option<Ratio> {
+        if denominator == 0 {
+            return None;
+        }
+        let g = gcd(numerator.unsigned_abs(), denominator.unsigned_abs()) as i128;
+        let sign = denominator.signum();
+        Some(Ratio {
+            numerator: sign * numerator / g,
+            denominator: sign * denominator / g,
+        })
+    }
+
+    pub fn numerator(self) -> i128 {
+        self.numerator
+    }
+
+    pub fn denominator(self) -> i128 {
+        self.denominator
+    }
+
+    /// Reads `-1`, `0.5` or `1/3` (up to 18 digits in each part).
+    pub fn parse(text: &str) -> Option<Ratio> {
+        let digits = |t: &str| -> Option<i128> {
+            (!t.is_empty() && t.len() <= 18 && t.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| t.parse().ok())
+                .flatten()
+        };
+        let (negative, body) = match text.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, text),
+        };
+        let sign = if negative { -1 } else { 1 };
+        if let Some((whole, fraction)) = body.split_once('.') {
+            let scale = 10i128.pow(fraction.len() as u32);
+            let n = digits(whole)? * scale + digits(fraction)?;
+            return Ratio::new(sign * n, scale);
+        }
+        if let Some((n, d)) = body.split_once('/') {
+            return Ratio::new(sign * digits(n)?, digits(d)?);
+        }
+        Ratio::new(sign * digits(body)?, 1)
+    }
+}
+
+fn gcd(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a.max(1)
+}
+
+/// `3`, `-1/2`: whole numbers without a denominator.
+impl std::fmt::Display for Ratio {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.denominator == 1 {
+            write!(f, "{}", self.numerator)
+        } else {
+            write!(f, "{}/{}", self.numerator, self.denominator)
+        }
+    }
 }

@@ -9,7 +9,7 @@ use pest::Parser as _;
 use pest_derive::Parser;
 
 use super::assemble::Assembler;
-use super::ast::{RulesetRef, Start, Trace};
+use super::ast::{Ratio, RulesetRef, Start, Trace};
 use super::diagnose::{explain_invalid, keyword_of};
 
 #[derive(Parser)]
@@ -99,6 +99,8 @@ pub(super) enum StatementKind<'t> {
     },
     ExpectWinner(Vec<Word<'t>>),
     ExpectRanking(Vec<(Word<'t>, u32)>),
+    ExpectChance(Vec<(String, Ratio)>),
+    ExpectReturns(Vec<(Word<'t>, Ratio)>),
 }
 
 /// Parses a whole trace.
@@ -215,28 +217,119 @@ fn expectation(parts: Vec<Pair<'_, Rule>>) -> Result<StatementKind<'_>, Problem>
         }
         (Rule::options, [player, label]) => K::ExpectOptions {
             player: word(player),
-            labels: option_list(label)?,
+            labels: label_list(label)?,
         },
+        (Rule::outcomes, [list]) => K::ExpectChance(chance_list(list)?),
+        (Rule::returns, shares) => {
+            K::ExpectReturns(shares.iter().map(share).collect::<Result<_, _>>()?)
+        }
         (_, scores) => K::ExpectOver(scores.iter().map(score).collect::<Result<_, _>>()?),
     })
 }
 
-/// The labels of `expect options`, separated by commas.
-fn option_list(pair: &Pair<'_, Rule>) -> Result<Vec<String>, Problem> {
-    let mut labels = Vec::new();
-    let mut at = pair.as_span().start();
-    for piece in pair.as_str().split(',') {
-        let label = trim_blanks(piece);
-        if label.is_empty() {
+/// The labels of `expect options`, separated by commas. A label in double quotes may hold
+/// commas; the quotes are not part of it.
+fn label_list(pair: &Pair<'_, Rule>) -> Result<Vec<String>, Problem> {
+    // With ',' as what may follow a closing quote, nothing else can.
+    Ok(list_entries(pair, ',')?
+        .into_iter()
+        .map(|(label, _, _)| label)
+        .collect())
+}
+
+/// The outcomes of `expect chance`: `label=probability`, separated by commas; a label in
+/// double quotes may hold commas (`"x(0,2)"=1/2`).
+fn chance_list(pair: &Pair<'_, Rule>) -> Result<Vec<(String, Ratio)>, Problem> {
+    let bad = |at, entry: &str| {
+        Problem {
+        at,
+        message: format!(
+            "expected an outcome and its probability, such as 3=1/6 or \"x(0,2)\"=0.5, found '{entry}'"
+        ),
+    }
+    };
+    let mut outcomes = Vec::new();
+    for (label, rest, at) in list_entries(pair, '=')? {
+        // Unquoted, the probability follows the last '=' of the entry.
+        let (label, probability) = match rest.strip_prefix('=') {
+            Some(p) => (label, p.to_string()),
+            None => match label.rsplit_once('=') {
+                Some((l, p)) => (trim_blanks(l).to_string(), p.to_string()),
+                None => return Err(bad(at, &label)),
+            },
+        };
+        match Ratio::parse(trim_blanks(&probability)) {
+            Some(p)
+                if !label.is_empty() && p.numerator() >= 0 && p.numerator() <= p.denominator() =>
+            {
+                outcomes.push((label, p));
+            }
+            _ => return Err(bad(at, &format!("{label}={probability}"))),
+        }
+    }
+    Ok(outcomes)
+}
+
+/// The comma-separated entries of a list, each as (text, what follows its closing quote,
+/// byte offset). An entry that starts with '"' is quoted up to the first '"' followed by
+/// blanks and then the end of the entry (a comma or the end of the list) or `after`; any
+/// other entry runs to the next comma, without the blanks around it.
+fn list_entries(
+    pair: &Pair<'_, Rule>,
+    after: char,
+) -> Result<Vec<(String, String, usize)>, Problem> {
+    let text = pair.as_str();
+    let start = pair.as_span().start();
+    let mut entries = Vec::new();
+    let mut pos = 0;
+    loop {
+        let rest = &text[pos..];
+        let lead = rest.len() - rest.trim_start_matches(BLANKS).len();
+        let at = pos + lead;
+        let body = &text[at..];
+        let closing = body.strip_prefix('"').and_then(|inner| {
+            inner.match_indices('"').map(|(i, _)| i).find(|&i| {
+                let tail = inner[i + 1..].trim_start_matches(BLANKS);
+                tail.is_empty() || tail.starts_with(',') || tail.starts_with(after)
+            })
+        });
+        let (entry, tail_at) = match closing {
+            Some(i) => (body[1..1 + i].to_string(), at + i + 2),
+            None => {
+                let end = body.find(',').map_or(text.len(), |c| at + c);
+                (trim_blanks(&text[at..end]).to_string(), end)
+            }
+        };
+        let comma = text[tail_at..].find(',').map(|c| tail_at + c);
+        let tail = trim_blanks(&text[tail_at..comma.unwrap_or(text.len())]).to_string();
+        if entry.is_empty() {
             return Err(Problem {
-                at,
-                message: "expected an option label between commas".to_string(),
+                at: start + at,
+                message: "expected a label between commas".to_string(),
             });
         }
-        labels.push(label.to_string());
-        at += piece.len() + 1;
+        entries.push((entry, tail, start + at));
+        match comma {
+            Some(c) => pos = c + 1,
+            None => return Ok(entries),
+        }
     }
-    Ok(labels)
+}
+
+/// One return of `expect returns`: `p1=-1/2`.
+fn share<'t>(pair: &Pair<'t, Rule>) -> Result<(Word<'t>, Ratio), Problem> {
+    let parts = meaningful_parts(pair.clone());
+    let bad = |at| Problem {
+        at,
+        message: "expected a return such as p1=1, p2=-0.5 or p3=1/3".to_string(),
+    };
+    match parts.as_slice() {
+        [name, value] => match Ratio::parse(value.as_str()) {
+            Some(r) => Ok((word(name), r)),
+            None => Err(bad(value.as_span().start())),
+        },
+        _ => Err(bad(pair.as_span().start())),
+    }
 }
 
 /// The parts of a line that carry values, without the separators between them.

@@ -240,6 +240,18 @@ fn body_lines() {
             r#"3:1 - ExpectWinner { players: ["red", "blue"] }"#,
         ),
         (
+            r#"expect options red: "x(0,2)" , "" a","y"#,
+            r#"3:1 - ExpectOptions { player: "red", labels: ["x(0,2)", "\" a", "\"y"] }"#,
+        ),
+        (
+            r#"expect chance: 1=1/6, "x,=y" = 0.5,a=b=1/3 ,c=1"#,
+            r#"3:1 - ExpectChance { outcomes: [("1", Ratio { numerator: 1, denominator: 6 }), ("x,=y", Ratio { numerator: 1, denominator: 2 }), ("a=b", Ratio { numerator: 1, denominator: 3 }), ("c", Ratio { numerator: 1, denominator: 1 })] }"#,
+        ),
+        (
+            "expect returns red=1 blue = -0.50 green=2/6",
+            r#"3:1 - ExpectReturns { returns: [("red", Ratio { numerator: 1, denominator: 1 }), ("blue", Ratio { numerator: -1, denominator: 2 }), ("green", Ratio { numerator: 1, denominator: 3 })] }"#,
+        ),
+        (
             "expect ranking red=1 blue = 1 green=3",
             r#"3:1 - ExpectRanking { ranks: [("red", 1), ("blue", 1), ("green", 3)] }"#,
         ),
@@ -321,23 +333,27 @@ fn body_errors() {
         ("rule", "line 3:5: expected 'rule' then a reference such as 5.2 or a \"quoted text\""),
         ("rule #5", "line 3:6: expected 'rule' then a reference such as 5.2 or a \"quoted text\""),
         ("rule \"5.2", "line 3:6: missing closing '\"'"),
-        ("expect red=1", "line 3:8: expected 'expect over' (optionally with scores such as red=12), 'expect winner <players>', 'expect ranking red=1 …' or 'expect options <player>: <label>, …'"),
-        ("expect over red=x", "line 3:17: expected 'expect over' (optionally with scores such as red=12), 'expect winner <players>', 'expect ranking red=1 …' or 'expect options <player>: <label>, …'"),
+        ("expect red=1", "line 3:8: expected 'expect over' (optionally with scores such as red=12), 'expect winner <players>', 'expect ranking red=1 …', 'expect returns red=1 …', 'expect options <player>: <label>, …' or 'expect chance: <outcome>=<probability>, …'"),
+        ("expect over red=x", "line 3:17: expected 'expect over' (optionally with scores such as red=12), 'expect winner <players>', 'expect ranking red=1 …', 'expect returns red=1 …', 'expect options <player>: <label>, …' or 'expect chance: <outcome>=<probability>, …'"),
         ("expect over bleu=1", "line 3:13: unknown player 'bleu' (players are red, green, blue)"),
         ("expect over red=1 red=2", "line 3:19: score for 'red' is given twice"),
         ("expect over red=99999999999999999999", "line 3:17: number out of range: from -9223372036854775808 to 9223372036854775807 here"),
         ("reject bleu: pass", "line 3:8: unknown player 'bleu' (players are red, green, blue)"),
         ("reject red:", "line 3:12: expected 'reject <player>: <option>'"),
         ("reject red pass", "line 3:12: expected 'reject <player>: <option>'"),
-        ("expect options red: a,, b", "line 3:23: expected an option label between commas"),
-        ("expect options red: a, b,", "line 3:26: expected an option label between commas"),
-        ("expect options red", "line 3:19: expected 'expect over' (optionally with scores such as red=12), 'expect winner <players>', 'expect ranking red=1 …' or 'expect options <player>: <label>, …'"),
-        ("expect winner", "line 3:14: expected 'expect over' (optionally with scores such as red=12), 'expect winner <players>', 'expect ranking red=1 …' or 'expect options <player>: <label>, …'"),
+        ("expect options red: a,, b", "line 3:23: expected a label between commas"),
+        ("expect options red: a, b,", "line 3:26: expected a label between commas"),
+        ("expect options red", "line 3:19: expected 'expect over' (optionally with scores such as red=12), 'expect winner <players>', 'expect ranking red=1 …', 'expect returns red=1 …', 'expect options <player>: <label>, …' or 'expect chance: <outcome>=<probability>, …'"),
+        ("expect winner", "line 3:14: expected 'expect over' (optionally with scores such as red=12), 'expect winner <players>', 'expect ranking red=1 …', 'expect returns red=1 …', 'expect options <player>: <label>, …' or 'expect chance: <outcome>=<probability>, …'"),
         ("expect winner red red", "line 3:19: winner for 'red' is given twice"),
         ("expect winner red bleu", "line 3:19: unknown player 'bleu' (players are red, green, blue)"),
         ("expect ranking red=0", "line 3:20: ranks start at 1"),
+        ("expect returns red=1/0", "line 3:20: expected a return such as p1=1, p2=-0.5 or p3=1/3"),
+        ("expect returns red=1 red=2", "line 3:22: return for 'red' is given twice"),
+        ("expect chance: a=2", "line 3:16: expected an outcome and its probability, such as 3=1/6 or \"x(0,2)\"=0.5, found 'a=2'"),
+        ("expect chance: a", "line 3:16: expected an outcome and its probability, such as 3=1/6 or \"x(0,2)\"=0.5, found 'a'"),
         ("expect ranking red=1 red=2", "line 3:22: rank for 'red' is given twice"),
-        ("expect ranking red=-1", "line 3:20: expected 'expect over' (optionally with scores such as red=12), 'expect winner <players>', 'expect ranking red=1 …' or 'expect options <player>: <label>, …'"),
+        ("expect ranking red=-1", "line 3:20: expected 'expect over' (optionally with scores such as red=12), 'expect winner <players>', 'expect ranking red=1 …', 'expect returns red=1 …', 'expect options <player>: <label>, …' or 'expect chance: <outcome>=<probability>, …'"),
         ("3red: pass", "line 3:1: '3red' is not a player name (names start with a letter or '_' and hold letters, digits, '_' and '-')"),
         ("red plays gw-17", "line 3:1: unrecognised line 'red plays gw-17': expected a header line or a step ('player: option', 'chance: outcome', 'reject player: option', 'assert <expression>', 'rule <reference>' or 'expect …')"),
         ("   ¿qué? ¿qué? ¿qué? ¿qué? ¿qué? ¿qué?", "line 3:4: unrecognised line '¿qué? ¿qué? ¿qué? ¿qué? ¿qué? ...': expected a header line or a step ('player: option', 'chance: outcome', 'reject player: option', 'assert <expression>', 'rule <reference>' or 'expect …')"),
@@ -565,6 +581,25 @@ fn step_kind(players: &[String]) -> impl Strategy<Value = LineKind> {
             .prop_map(|(player, labels)| LineKind::ExpectOptions { player, labels }),
         prop::sample::subsequence(players.to_vec(), 1..=players.len())
             .prop_map(|players| LineKind::ExpectWinner { players }),
+        prop::collection::vec((label(), 0..=6i128, 1..=6i128), 1..4).prop_map(|outcomes| {
+            LineKind::ExpectChance {
+                outcomes: outcomes
+                    .into_iter()
+                    .map(|(l, n, d)| (l, Ratio::new(n.min(d), d).unwrap()))
+                    .collect(),
+            }
+        }),
+        (
+            prop::sample::subsequence(players.to_vec(), 1..=players.len()),
+            prop::collection::vec((any::<i32>(), 1..=12i128), players.len())
+        )
+            .prop_map(|(names, values)| LineKind::ExpectReturns {
+                returns: names
+                    .into_iter()
+                    .zip(values)
+                    .map(|(p, (n, d))| (p, Ratio::new(n as i128, d).unwrap()))
+                    .collect(),
+            }),
         (
             prop::sample::subsequence(players.to_vec(), 1..=players.len()),
             prop::collection::vec(1..=u32::MAX, players.len())

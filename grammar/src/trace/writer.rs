@@ -80,7 +80,24 @@ fn write_step(out: &mut impl Write, kind: &LineKind) -> fmt::Result {
                 if i > 0 {
                     out.write_char(',')?;
                 }
-                out.write_str(&spaced(label))?;
+                out.write_str(&spaced(&listed(label)))?;
+            }
+            out.write_char('\n')
+        }
+        LineKind::ExpectChance { outcomes } => {
+            out.write_str("expect chance:")?;
+            for (i, (label, p)) in outcomes.iter().enumerate() {
+                if i > 0 {
+                    out.write_char(',')?;
+                }
+                write!(out, "{}={p}", spaced(&listed(label)))?;
+            }
+            out.write_char('\n')
+        }
+        LineKind::ExpectReturns { returns } => {
+            out.write_str("expect returns")?;
+            for (player, r) in returns {
+                write!(out, " {player}={r}")?;
             }
             out.write_char('\n')
         }
@@ -92,6 +109,16 @@ fn write_step(out: &mut impl Write, kind: &LineKind) -> fmt::Result {
             }
             out.write_char('\n')
         }
+    }
+}
+
+/// A label as a list of labels writes it: in double quotes when it holds a comma or
+/// starts with a quote (a label that holds `",` cannot be listed).
+fn listed(label: &str) -> String {
+    if label.contains(',') || label.starts_with('"') {
+        format!("\"{label}\"")
+    } else {
+        label.to_string()
     }
 }
 

@@ -294,6 +294,7 @@ impl Builder {
         let (procedures, blocks, setup, play) = procs.compile(self, &decls, top);
         self.refuse_endless_calls(&procedures, &blocks);
         let ranking = self.ranking(top.get("ranking"), &decls);
+        let outcome = self.outcome(top.get("outcome"), &decls);
         let stats = self.stats(stat_entries, &decls, &counters);
         let display = self.display(top.get("display"), &decls);
         let conserve = self.conserve(top.get("conserve"), &decls);
@@ -311,6 +312,7 @@ impl Builder {
             setup,
             play,
             ranking,
+            outcome,
             stats,
             conserve,
             display,

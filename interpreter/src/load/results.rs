@@ -1,5 +1,5 @@
 //! What a finished game's results read: the `ranking:` (score and tie-breaks per
-//! player) and the `stats:` (values of the final state, and counters that statements
+//! player), the `outcome:` (each player's return) and the `stats:` (values of the final state, and counters that statements
 //! add to, laid out as state variables).
 
 use std::collections::HashSet;
@@ -11,7 +11,7 @@ use super::yaml::join;
 use super::{Builder, Decls, Scope};
 use crate::format;
 use crate::ir::Expr as Ir;
-use crate::model::{Domain, Ranking, Stat, Var};
+use crate::model::{Domain, OutcomeRule, Ranking, Stat, Var};
 use crate::value::{Type, Value};
 
 impl Builder {
@@ -228,5 +228,61 @@ impl Builder {
             tiebreak,
             rule: self.rule(m, "ranking"),
         }
+    }
+
+    /// `outcome:`, when the ruleset has one.
+    pub(super) fn outcome(&mut self, value: Option<&Yaml>, decls: &Decls) -> Option<OutcomeRule> {
+        let value = value?;
+        let Some(m) = value.as_mapping() else {
+            self.error(
+                "outcome",
+                "expected a mapping: {returns: \"<whole-number expression of it, the player>\", scale: 1}",
+            );
+            return None;
+        };
+        self.check_keys(m, "outcome", &format::key_lists().outcome);
+        let scope = Scope {
+            locals: &[],
+            it: Some(Type::Player),
+        };
+        let (returns, returns_source) = match m.get("returns") {
+            Some(v) => (
+                self.expression(decls, v, "outcome.returns", &scope, Some(&Type::Int))
+                    .0,
+                match v {
+                    Yaml::String(s) => s.clone(),
+                    other => serde_yaml::to_string(other)
+                        .unwrap_or_default()
+                        .trim()
+                        .to_string(),
+                },
+            ),
+            None => {
+                self.error(
+                    "outcome",
+                    "missing 'returns': each player's return, an expression of it",
+                );
+                return None;
+            }
+        };
+        let scale = match m.get("scale") {
+            None => 1,
+            Some(v) => match v.as_i64() {
+                Some(n) if n > 0 => n,
+                _ => {
+                    self.error(
+                        "outcome.scale",
+                        "expected a positive whole number (the returns are divided by it)",
+                    );
+                    1
+                }
+            },
+        };
+        Some(OutcomeRule {
+            returns,
+            returns_source,
+            scale,
+            rule: self.rule(m, "outcome"),
+        })
     }
 }

@@ -249,7 +249,7 @@ impl Game {
     }
 
     /// The `rule:` references of the declarations (parameters, tables, variables, zones,
-    /// boards, functions, the ranking): in force in every game of the ruleset.
+    /// boards, functions, the ranking and outcome): in force in every game of the ruleset.
     pub fn declared_rules(&self) -> std::collections::BTreeSet<Arc<str>> {
         let mut rules = std::collections::BTreeSet::new();
         rules.extend(self.params.iter().filter_map(|x| x.rule.clone()));
@@ -259,6 +259,7 @@ impl Game {
         rules.extend(self.boards.iter().filter_map(|x| x.rule.clone()));
         rules.extend(self.functions.iter().filter_map(|x| x.rule.clone()));
         rules.extend(self.ranking.rule.clone());
+        rules.extend(self.outcome.as_ref().and_then(|o| o.rule.clone()));
         rules
     }
 

@@ -7,6 +7,7 @@ use super::store::checked_add;
 use super::{as_int, ApplyError, CompiledCode, Frame, FrameKind, Journal, Outcome, Pending, State};
 use crate::eval::{Env, RuntimeError};
 use crate::model::{AssignMode, BlockId, Game, Place, ProcId, StmtKind};
+use crate::state::Returns;
 use crate::value::{Type, Value};
 
 impl Game {
@@ -177,6 +178,25 @@ impl Game {
         let ranks = (0..n)
             .map(|p| 1 + (0..n).filter(|&q| key(q) > key(p)).count() as u8)
             .collect();
+        let returns = match &self.outcome {
+            Some(rule) => {
+                let mut values = Vec::with_capacity(n);
+                for p in 0..n {
+                    let it = Value::Player(p as u8);
+                    let root = Env::new(self, state, &[]);
+                    values.push(
+                        rule.returns
+                            .int(&root.with_it(&it))
+                            .map_err(|e| e.at(&self.location("outcome.returns")))?,
+                    );
+                }
+                Some(Returns {
+                    values,
+                    scale: rule.scale,
+                })
+            }
+            None => None,
+        };
         state.stack.clear();
         state.locals.clear();
         state.pending = Pending::Over(Box::new(Outcome {
@@ -184,6 +204,7 @@ impl Game {
             tiebreaks,
             ranks,
             ended_by,
+            returns,
         }));
         Ok(())
     }

@@ -31,6 +31,8 @@ pub struct Game {
     pub setup: ProcId,
     pub play: ProcId,
     pub ranking: Ranking,
+    /// `outcome:`: each player's return at the end, when the ruleset declares them.
+    pub outcome: Option<OutcomeRule>,
     /// `stats:`, in the order the ruleset declares them.
     pub stats: Vec<Stat>,
     /// Totals the rules conserve (`conserve:`), checked in positions and, in debug
@@ -380,6 +382,16 @@ pub struct HexHint {
 pub struct Ranking {
     pub score: Expr,
     pub tiebreak: Vec<Expr>,
+    pub rule: RuleRef,
+}
+
+/// `outcome:`: a player's return is `returns` (of `it`, the player) divided by `scale`.
+pub struct OutcomeRule {
+    pub returns: Expr,
+    /// `returns` as written, for `describe`.
+    pub returns_source: String,
+    /// Positive.
+    pub scale: i64,
     pub rule: RuleRef,
 }
 

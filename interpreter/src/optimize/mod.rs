@@ -79,6 +79,7 @@ struct Parts {
     zones: Vec<Option<Expr>>,
     score: Expr,
     tiebreak: Vec<Expr>,
+    returns: Option<Expr>,
 }
 
 impl Parts {
@@ -99,6 +100,10 @@ impl Parts {
             zones: game.zones.iter_mut().map(|z| z.init.take()).collect(),
             score: std::mem::replace(&mut game.ranking.score, none()),
             tiebreak: std::mem::take(&mut game.ranking.tiebreak),
+            returns: game
+                .outcome
+                .as_mut()
+                .map(|o| std::mem::replace(&mut o.returns, none())),
         }
     }
 
@@ -115,6 +120,9 @@ impl Parts {
         }
         game.ranking.score = self.score;
         game.ranking.tiebreak = self.tiebreak;
+        if let (Some(outcome), Some(returns)) = (&mut game.outcome, self.returns) {
+            outcome.returns = returns;
+        }
     }
 
     /// Runs `pass` on the parts with a folder over the rest of the game.
@@ -157,6 +165,7 @@ fn fold(game: &mut Game) {
             .for_each(|e| folder.expr(e));
         folder.expr(&mut parts.score);
         parts.tiebreak.iter_mut().for_each(|e| folder.expr(e));
+        parts.returns.iter_mut().for_each(|e| folder.expr(e));
     });
 }
 
@@ -197,6 +206,7 @@ fn lift_all_invariants(game: &mut Game) {
         parts.zones.iter_mut().flatten().for_each(hoist_invariants);
         hoist_invariants(&mut parts.score);
         parts.tiebreak.iter_mut().for_each(hoist_invariants);
+        parts.returns.iter_mut().for_each(hoist_invariants);
     });
 }
 

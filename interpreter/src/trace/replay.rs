@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use frontier_grammar::trace::{LineKind, Trace};
+use frontier_grammar::trace::{LineKind, Ratio, Trace};
 
 use super::query::check_assertion;
 use super::{Divergence, ReplayStep, Replayed};
@@ -86,7 +86,10 @@ fn replay_with(
             rule: line.rule.clone(),
         };
         // Chance points the trace does not record are resolved by the seed.
-        if !matches!(line.kind, LineKind::Chance { .. }) {
+        if !matches!(
+            line.kind,
+            LineKind::Chance { .. } | LineKind::ExpectChance { .. }
+        ) {
             resolve_unrecorded_chance(stepper, &mut state, &mut rng, &mut rules)
                 .map_err(|m| fail(step, m, Vec::new()))?;
         }
@@ -142,6 +145,13 @@ fn replay_with(
                 labels: expected,
             } => {
                 check_options(game, &state, player, expected).map_err(|(m, l)| fail(step, m, l))?;
+            }
+            LineKind::ExpectChance { outcomes } => {
+                check_chance(game, &state, outcomes).map_err(|(m, l)| fail(step, m, l))?;
+            }
+            LineKind::ExpectReturns { returns } => {
+                let outcome = outcome_of(game, &state).map_err(|m| fail(step, m, Vec::new()))?;
+                check_returns(outcome, &state, returns).map_err(|m| fail(step, m, Vec::new()))?;
             }
             LineKind::ExpectWinner { players } => {
                 let outcome = outcome_of(game, &state).map_err(|m| fail(step, m, Vec::new()))?;
@@ -437,6 +447,105 @@ fn ranking_text(outcome: &Outcome, state: &State) -> String {
         })
         .collect();
     format!("the ranking is {}", places.join(", "))
+}
+
+/// `expect chance`: the game is at a chance point whose outcomes (their labels, equal
+/// labels counted together) have exactly these probabilities.
+fn check_chance(
+    game: &Game,
+    state: &State,
+    expected: &[(String, Ratio)],
+) -> Result<(), (String, Vec<String>)> {
+    let Status::Chance(chance) = game.status(state) else {
+        return Err((
+            format!(
+                "the trace expects a chance point, but {}",
+                waiting_for(game, state)
+            ),
+            Vec::new(),
+        ));
+    };
+    let crate::machine::Chance::Pick { outcomes, weights } = chance else {
+        return Err((
+            format!(
+                "the trace lists outcomes with their probabilities, but the outcome of {} is an order of its elements",
+                chance_name(game, state)
+            ),
+            Vec::new(),
+        ));
+    };
+    let total: i128 = weights.iter().map(|&w| i128::from(w)).sum();
+    // Each label's weight, in the order the outcomes come.
+    let mut actual: Vec<(String, i128)> = Vec::new();
+    for (value, &weight) in outcomes.iter().zip(weights) {
+        let label = game.value_text(value, &state.names);
+        match actual.iter_mut().find(|(l, _)| *l == label) {
+            Some((_, w)) => *w += i128::from(weight),
+            None => actual.push((label, i128::from(weight))),
+        }
+    }
+    let described = |list: &[(String, i128)]| -> Vec<String> {
+        list.iter()
+            .map(|(l, w)| match Ratio::new(*w, total) {
+                Some(p) => format!("{l}={p}"),
+                None => l.clone(),
+            })
+            .collect()
+    };
+    let mut problems = Vec::new();
+    for (label, p) in expected {
+        match actual.iter().find(|(l, _)| l == label) {
+            None => problems.push(format!("'{label}' is not a possible outcome")),
+            // p = n/d equals w/total when n * total == w * d.
+            Some((_, w)) if p.numerator() * total != w * p.denominator() => problems.push(format!(
+                "'{label}' has probability {}, the trace expects {p}",
+                Ratio::new(*w, total).map_or_else(String::new, |r| r.to_string())
+            )),
+            Some(_) => {}
+        }
+    }
+    for (label, _) in &actual {
+        if !expected.iter().any(|(l, _)| l == label) {
+            problems.push(format!("'{label}' is possible but not listed"));
+        }
+    }
+    if problems.is_empty() {
+        return Ok(());
+    }
+    let some = match problems.len() {
+        0..=6 => problems.join("; "),
+        n => format!("{}; … ({n} in all)", problems[..5].join("; ")),
+    };
+    Err((
+        format!("the chance outcomes here differ from the trace's ({some})"),
+        described(&actual),
+    ))
+}
+
+/// `expect returns`: each listed player's return (`outcome:`) is the one given.
+fn check_returns(
+    outcome: &Outcome,
+    state: &State,
+    expected: &[(String, Ratio)],
+) -> Result<(), String> {
+    let Some(returns) = &outcome.returns else {
+        return Err(
+            "the trace expects returns, but the ruleset declares no 'outcome:'".to_string(),
+        );
+    };
+    for (name, r) in expected {
+        let Some(p) = state.names.iter().position(|n| n == name) else {
+            return Err(format!("'{name}' is not a player"));
+        };
+        let actual = Ratio::new(i128::from(returns.values[p]), i128::from(returns.scale));
+        if actual != Some(*r) {
+            return Err(format!(
+                "{name}'s return is {}, the trace expects {r}",
+                actual.map_or_else(String::new, |a| a.to_string())
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn check_scores(outcome: &Outcome, state: &State, scores: &[(String, i64)]) -> Result<(), String> {

@@ -344,7 +344,7 @@ impl Verifier<'_> {
     }
 
     /// The declarations' expressions: initial values, visibility, conservation, ranking,
-    /// statistics, display lines and view hints.
+    /// returns, statistics, display lines and view hints.
     fn declarations(&mut self) {
         let game = self.game;
         for var in &game.vars {
@@ -368,6 +368,9 @@ impl Verifier<'_> {
         let ranking = Site::new("ranking", 0, Element::Bound);
         for e in std::iter::once(&game.ranking.score).chain(&game.ranking.tiebreak) {
             self.top(e, ranking);
+        }
+        if let Some(outcome) = &game.outcome {
+            self.top(&outcome.returns, Site::new("outcome", 0, Element::Bound));
         }
         for stat in &game.stats {
             self.top(&stat.value, Site::new("stats", 1, Element::Bound));

@@ -154,7 +154,6 @@ impl Balance {
         let specs = &self.agents;
         let studies = self.rulesets();
         let names = seat_names(n);
-        let fair = 1.0 / n as f64;
         let rulesets: Vec<Value> = studies
             .iter()
             .enumerate()
@@ -172,9 +171,11 @@ impl Balance {
                     .collect();
                 let first_wins = s.summary.wins.first().copied().unwrap_or(0.0);
                 let p1 = first_wins / g;
+                // What a seat would win in a fair game: an even share of the games not drawn.
+                let fair = (1.0 - s.summary.draws as f64 / g.max(1.0)) / n as f64;
                 let z = (p1 - fair) / (fair * (1.0 - fair) / g).sqrt();
                 let (lo, hi) = wilson(first_wins, g);
-                json!({
+                let mut report = json!({
                     "name": s.label,
                     "source": s.source,
                     "role": if i == 0 { "base" } else { "variant" },
@@ -189,7 +190,12 @@ impl Balance {
                     },
                     "length": { "decisions": s.decisions.json(), "chances": s.chances.json() },
                     "stats": s.stat_names.iter().zip(&s.summary.stats).map(|(k, v)| (k.clone(), stat_json(v))).collect::<serde_json::Map<_, _>>(),
-                })
+                });
+                // Games with returns (`outcome:`) can be drawn.
+                if let (Some(_), Some(report)) = (&s.summary.returns, report.as_object_mut()) {
+                    report.insert("draws".into(), json!(s.summary.draws));
+                }
+                report
             })
             .collect();
         let base = &self.base;
@@ -273,6 +279,7 @@ mod tests {
                         tiebreaks: vec![Vec::new(); 2],
                         ranks: if winner == 0 { vec![1, 2] } else { vec![2, 1] },
                         ended_by: None,
+                        returns: None,
                     },
                     decisions,
                     chances: 0,
