@@ -12,6 +12,7 @@ mod human;
 mod inspect;
 mod new;
 mod output;
+mod perft;
 mod play;
 mod results;
 mod serve;
@@ -132,6 +133,9 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Replay traces: every step must be legal and every assertion hold.
     Check(traces::CheckArgs),
+    /// Count the step sequences of each length from a game's start or a position
+    /// ("perft"), to check move generation against published counts.
+    Perft(perft::PerftArgs),
     /// Print a traced game step by step, or the state at one step.
     Replay(traces::ReplayArgs),
     /// Make a new ruleset folder (ruleset.yaml, RULES.md, traces/) that validates and plays.
@@ -206,6 +210,7 @@ fn run() -> ExitCode {
         Command::Balance(args) => balance::run(args, &settings),
         Command::Bench(args) => bench::run(args, &settings),
         Command::Check(args) => traces::check(args, &settings),
+        Command::Perft(args) => perft::run(args, &settings),
         Command::Replay(args) => traces::replay_cmd(args, &settings),
         Command::New(args) => new::run(args),
         Command::Serve(args) => serve::run(args, &settings),

@@ -1,4 +1,4 @@
-//! `--json` of `list`, `validate`, `check` and `describe` (docs/json.md): snapshots of each
+//! `--json` of `list`, `validate`, `check`, `describe`, `bench` and `perft` (docs/json.md): snapshots of each
 //! document, the exit codes of the text forms, and docs/json.md's shapes against the
 //! documents' keys (`bench`'s too, whose measured numbers no snapshot can hold).
 
@@ -152,8 +152,8 @@ fn the_shapes_of_docs_json_md_have_the_documents_keys() {
         .collect();
     assert_eq!(
         shapes.len(),
-        5,
-        "docs/json.md shows list, validate, check, describe and bench"
+        6,
+        "docs/json.md shows list, validate, check, describe, bench and perft"
     );
     let dir = std::env::temp_dir().join(format!("frontier-json-shapes-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -179,7 +179,8 @@ fn the_shapes_of_docs_json_md_have_the_documents_keys() {
         describes.push(vec!["describe".into(), name, "--json".into()]);
     }
     let bench = "bench go-west --players 2 --seconds 0.1 --search mcts:iterations=10 --json";
-    let runs: [(&str, Vec<Vec<String>>, &Path); 5] = [
+    let perft = "perft tests/cases/outcome --depth 2 --divide --json";
+    let runs: [(&str, Vec<Vec<String>>, &Path); 6] = [
         ("list", vec![vec!["list".into(), "--json".into()]], &root),
         (
             "validate",
@@ -210,6 +211,11 @@ fn the_shapes_of_docs_json_md_have_the_documents_keys() {
         (
             "bench",
             vec![bench.split(' ').map(String::from).collect()],
+            &root,
+        ),
+        (
+            "perft",
+            vec![perft.split(' ').map(String::from).collect()],
             &root,
         ),
     ];

@@ -21,6 +21,7 @@ mod locate;
 pub mod machine;
 pub mod model;
 mod optimize;
+pub mod perft;
 pub mod position;
 pub mod render;
 pub mod rng;

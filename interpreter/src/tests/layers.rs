@@ -34,7 +34,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         "front ends of the core",
         &[
             "trace", "runner", "agent", "search", "roster", "position", "scene", "render",
-            "coverage", "tests",
+            "coverage", "perft", "tests",
         ],
     ),
 ];
