@@ -348,6 +348,7 @@ macro_rules! children {
             Expr::RowAt { at, .. } => vec![at],
             Expr::RowNumber { row, .. } => vec![row],
             Expr::With { values, body } => values.$iter().chain(std::iter::once(&$($m)? **body)).collect(),
+            Expr::Let { value, body } => vec![value, body],
             Expr::Hoisted { .. } => Vec::new(),
             Expr::Filter { list, cond } => vec![list, cond],
             Expr::RowsWhere { key, .. } => vec![key],
@@ -535,6 +536,13 @@ pub enum Expr {
     },
     /// A per-element argument: evaluated with `it` bound to each element.
     Lambda(Box<Expr>),
+    /// `let x = value in body`: `body` (a [`Expr::Lambda`]) evaluated once, with `value`
+    /// as its element: the body reads it as `It`, and what is outside as one level
+    /// further out (`Outer`).
+    Let {
+        value: Box<Expr>,
+        body: Box<Expr>,
+    },
     /// `body`, a built-in call with per-element arguments, whose parts that do not depend
     /// on the element were lifted out as `values`: each is computed the first time the
     /// body reads it (an [`Expr::Hoisted`]), then remembered while the body runs, instead

@@ -200,3 +200,57 @@ fn take_and_drop_keep_or_skip_the_first_elements_of_any_list() {
         assert_eq!(evaluate(&game, &state, expr).unwrap(), *expected, "{expr}");
     }
 }
+
+#[test]
+fn lets_name_a_value_for_their_body() {
+    let game = game();
+    let mut state = game.initial_state(names(3)).unwrap();
+    state.ints_mut()[game.var("money").unwrap().1.base + 1] = 6;
+    // money: p1 10, p2 6, p3 10.
+    let list = |items: &[Value]| Value::list(items.to_vec());
+    let (p1, p3) = (Value::Player(0), Value::Player(2));
+    let int = Value::Int;
+    let cases = [
+        ("let n = 2 in n * n", int(4)),
+        // Two players have more than p2's 6.
+        (
+            "let m = money[p2] in count_if(players, money[it] > m)",
+            int(2),
+        ),
+        // Inside a per-element argument, `it` is still the element.
+        (
+            "filter(players, let m = money[it] in m > 6)",
+            list(&[p1, p3]),
+        ),
+        // A lambda's name is read through a let: richer(p) + money[p] is 0 + 10, 2 + 6,
+        // 0 + 10.
+        (
+            "map(players, p => let r = richer(p) in r + money[p])",
+            list(&[int(10), int(8), int(10)]),
+        ),
+        // The inner x hides the outer one: (1 + 1) * 10.
+        ("let x = 1 in let x = x + 1 in x * 10", int(20)),
+        // A function whose body holds a let, given the caller's element: p1 and p3 (10)
+        // have one player poorer than them, p2 (6) none.
+        (
+            "map(players, fewer_than(it))",
+            list(&[int(1), int(0), int(1)]),
+        ),
+        // Lets nest in a value and in the operands around them.
+        ("(let a = 3 in a + 1) * (let b = 2 in b)", int(8)),
+    ];
+    for (expr, expected) in &cases {
+        assert_eq!(evaluate(&game, &state, expr).unwrap(), *expected, "{expr}");
+    }
+    for (expr, error) in [
+        ("let it = 1 in it", "'it' cannot be the name of a let"),
+        (
+            "let x = 1 in x and true",
+            "expected true/false, found a number",
+        ),
+        ("let x = 1 in y", "unknown name 'y'"),
+    ] {
+        let message = evaluate(&game, &state, expr).unwrap_err();
+        assert!(message.contains(error), "{expr}: {message}");
+    }
+}

@@ -35,6 +35,8 @@ pub enum ExprKind {
     If(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `x => body`: a per-element argument that names its element.
     Lambda(Name, Box<Expr>),
+    /// `let x = value in body`: `body` with `x` naming `value`.
+    Let(Name, Box<Expr>, Box<Expr>),
     /// `@id` or `table@id`: a row of a table by its id (the span of `Name` is the id's).
     Row(Option<Name>, Name),
 }

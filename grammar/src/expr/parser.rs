@@ -87,6 +87,10 @@ fn check_size(source: &str, bounds: Bounds) -> Result<(), SyntaxError> {
                 operators += 1;
                 opens = true;
             }
+            'l' if word_starts && is_word_at(source, offset, "let") => {
+                operators += 1;
+                opens = true;
+            }
             '(' | '[' | '{' => {
                 open_here.push(0);
                 opens = true;
@@ -210,6 +214,8 @@ fn describe_rule(rule: Rule) -> Option<(u8, &'static str)> {
         Rule::close_brace => (0, "'}'"),
         Rule::kw_then => (0, "'then'"),
         Rule::kw_else => (0, "'else'"),
+        Rule::kw_in => (0, "'in'"),
+        Rule::assign => (0, "'='"),
         Rule::comma => (1, "','"),
         Rule::expr
         | Rule::primary
@@ -424,6 +430,21 @@ fn build_primary(pair: Pair<Rule>) -> Result<Expr, SyntaxError> {
                 .map(build_expr)
                 .ok_or_else(|| missing(span))??;
             ExprKind::Lambda(name, Box::new(body))
+        }
+        Rule::binding => {
+            let mut inner = pair
+                .into_inner()
+                .filter(|p| !matches!(p.as_rule(), Rule::kw_let | Rule::kw_in | Rule::assign));
+            let name = inner.next().map(build_name).ok_or_else(|| missing(span))?;
+            let value = inner
+                .next()
+                .map(|v| build_pratt(v.into_inner()))
+                .ok_or_else(|| missing(span))??;
+            let body = inner
+                .next()
+                .map(build_expr)
+                .ok_or_else(|| missing(span))??;
+            ExprKind::Let(name, Box::new(value), Box::new(body))
         }
         Rule::paren => {
             let inner = pair.into_inner().next().ok_or_else(|| missing(span))?;

@@ -26,6 +26,9 @@ fn sexpr(e: &Expr) -> String {
         ExprKind::Binary(op, a, b) => format!("({} {} {})", op.symbol(), sexpr(a), sexpr(b)),
         ExprKind::If(c, a, b) => format!("(if {} {} {})", sexpr(c), sexpr(a), sexpr(b)),
         ExprKind::Lambda(x, body) => format!("(=> {} {})", x.text, sexpr(body)),
+        ExprKind::Let(x, value, body) => {
+            format!("(let {} {} {})", x.text, sexpr(value), sexpr(body))
+        }
         ExprKind::Row(table, id) => format!(
             "(@ {}{})",
             table
@@ -86,6 +89,30 @@ fn lambdas() {
     );
     check("x => 1", "(=> x 1)");
     check("f(=> 1)", "error at 2: expected ')' or a value");
+}
+
+#[test]
+fn lets() {
+    check("let n = 2 in n * n", "(let n 2 (* n n))");
+    // The body extends as far as it can; the value ends at `in`.
+    check(
+        "let a = x + 1 in let b = a * 2 in a + b > 3 and ok",
+        "(let a (+ x 1) (let b (* a 2) (and (> (+ a b) 3) ok)))",
+    );
+    check("(let a = 1 in a) + 1", "(+ (let a 1 a) 1)");
+    check(
+        "let ok = (x in l) in ok or y in l",
+        "(let ok (in x l) (or ok (in y l)))",
+    );
+    check("f(let x = 1 in x, 2)", "(f (let x 1 x) 2)");
+    check("let in = 1 in 2", "error at 4: expected a value");
+    check("let x == 1 in x", "error at 6: expected '='");
+    check(
+        "let x = 1",
+        "error at 9: expected 'in' or '.' or '[' or an operator",
+    );
+    check("let x = a in b in c", "(let x a (in b c))");
+    check("letter + 1", "(+ letter 1)");
 }
 
 #[test]

@@ -143,6 +143,10 @@ impl Expr {
             }
             Expr::Call { op, args } => return call::run(*op, args, env),
             Expr::Lambda(body) => return body.eval(env),
+            Expr::Let { value, body } => {
+                let value = value.eval(env)?;
+                return body.eval(&env.with_it(&value));
+            }
             Expr::With { values, body } => return env.with_hoisted(values, |env| body.eval(env)),
             Expr::Hoisted { depth, index } => return env.hoisted_value(*depth, *index),
             Expr::Board(_) => {

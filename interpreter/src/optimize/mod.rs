@@ -305,6 +305,7 @@ fn closed(e: &Expr, it: It) -> bool {
         Expr::RowAt { at, .. } => closed(at, it),
         Expr::RowNumber { row, .. } => closed(row, it),
         Expr::With { .. } | Expr::Hoisted { .. } => false,
+        Expr::Let { value, body } => closed(value, it) && closed(body, it),
         Expr::Filter { list, cond } => closed(list, it) && closed(cond, it),
         Expr::RowsWhere { key, .. } => closed(key, it),
         Expr::Pair { first, second, .. } => closed(first, it) && closed(second, it),

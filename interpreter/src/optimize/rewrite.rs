@@ -135,6 +135,13 @@ impl Folder<'_> {
             | Expr::Hoisted { .. }
             | Expr::Board(_)
             | Expr::Script { .. } => None,
+            // A constant value is put in where the body reads it.
+            Expr::Let { value, body } => match (&**value, &**body) {
+                (Expr::Const(v), Expr::Lambda(inner)) => {
+                    super::inline::put_in(inner, super::inline::PutIn::Element(v), 0)
+                }
+                _ => None,
+            },
         }
     }
 

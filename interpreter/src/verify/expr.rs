@@ -54,6 +54,14 @@ impl Verifier<'_> {
             | Expr::UnrolledTest { .. }
             | Expr::UnrolledTotal { .. }
             | Expr::Filter { .. } => self.operands(e, site.at),
+            Expr::Let { value, body } => {
+                if matches!(**value, Expr::Lambda(_)) || !matches!(**body, Expr::Lambda(_)) {
+                    self.problem(
+                        site.at,
+                        "a let whose body is not per element, or whose value is".into(),
+                    );
+                }
+            }
             // Nothing of their own to check: their children are.
             Expr::Pair { .. }
             | Expr::Column { .. }
@@ -366,7 +374,7 @@ impl Verifier<'_> {
 fn lambda_allowed(e: &Expr) -> bool {
     matches!(
         e,
-        Expr::Call { .. } | Expr::Filter { .. } | Expr::With { .. }
+        Expr::Call { .. } | Expr::Filter { .. } | Expr::With { .. } | Expr::Let { .. }
     )
 }
 
@@ -430,6 +438,7 @@ fn kind(e: &Expr) -> Kind {
         | Expr::If { .. }
         | Expr::Call { .. }
         | Expr::Lambda(_)
+        | Expr::Let { .. }
         | Expr::With { .. }
         | Expr::Hoisted { .. }
         | Expr::Board(_)

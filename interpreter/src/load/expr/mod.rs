@@ -52,9 +52,19 @@ pub(crate) struct Compiler<'a> {
     source: Option<&'a str>,
     /// The parameters of the function whose body is being compiled (none elsewhere).
     function_params: &'a [(String, Type)],
-    /// The per-element arguments being compiled, innermost last: the name a lambda gives
-    /// its element (`x => …`), if any, and the element's type.
-    lambdas: Vec<(Option<String>, Type)>,
+    /// The per-element arguments and `let`s being compiled, innermost last: the name a
+    /// lambda gives its element (`x => …`) or a `let` its value, if any, the type, and
+    /// which of the two it is. Each is one level of elements at run time.
+    lambdas: Vec<(Option<String>, Type, Level)>,
+}
+
+/// What binds a level of elements while an expression is evaluated.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Level {
+    /// A per-element argument: `it` is its element.
+    Element,
+    /// A `let`: its value has a name, and `it` stays what it was outside.
+    Let,
 }
 
 pub(crate) use crate::builtins::Compiled;
@@ -130,7 +140,10 @@ impl<'a> Compiler<'a> {
     fn hides(&self, scope: &Scope, name: &str) -> bool {
         scope.hides(name)
             || self.function_params.iter().any(|(n, _)| n == name)
-            || self.lambdas.iter().any(|(n, _)| n.as_deref() == Some(name))
+            || self
+                .lambdas
+                .iter()
+                .any(|(n, _, _)| n.as_deref() == Some(name))
     }
 
     pub(crate) fn report(&mut self, span: Span, message: impl Into<String>) {
@@ -246,6 +259,7 @@ impl<'a> Compiler<'a> {
             ExprKind::Unary(op, operand) => self.unary(expr.span, *op, operand, scope),
             ExprKind::Binary(op, a, b) => self.binary(expr.span, *op, a, b, scope),
             ExprKind::Row(table, id) => self.row(table.as_ref(), id),
+            ExprKind::Let(name, value, body) => self.binding(name, value, body, scope),
             ExprKind::Lambda(..) => self.error(
                 expr.span,
                 "a lambda (x => …) stands only as the per-element argument of a built-in (filter, map, sort_by, …)",
@@ -325,7 +339,7 @@ impl<'a> Compiler<'a> {
                 format!("lambdas are nested more than {MAX_LAMBDA_DEPTH} deep"),
             );
         }
-        self.lambdas.push((name, elem.clone()));
+        self.lambdas.push((name, elem.clone(), Level::Element));
         let inner = Scope {
             locals: scope.locals,
             it: Some(elem.clone()),
@@ -333,6 +347,43 @@ impl<'a> Compiler<'a> {
         let (body, ty) = self.compile(body, &inner);
         self.lambdas.pop();
         (Expr::Lambda(body.boxed()), ty)
+    }
+}
+
+impl Compiler<'_> {
+    /// `let name = value in body`: the body as a per-element argument whose element is
+    /// the value, read by its name.
+    fn binding(&mut self, name: &Name, value: &Ast, body: &Ast, scope: &Scope) -> Compiled {
+        let (value, ty) = self.compile(value, scope);
+        if self.lambdas.len() >= MAX_LAMBDA_DEPTH {
+            return self.error(
+                name.span,
+                format!("lambdas and lets are nested more than {MAX_LAMBDA_DEPTH} deep"),
+            );
+        }
+        if name.text == "it" {
+            return self.error(name.span, "'it' cannot be the name of a let");
+        }
+        self.lambdas.push((Some(name.text.clone()), ty, Level::Let));
+        let (body, body_ty) = self.compile(body, scope);
+        self.lambdas.pop();
+        (
+            Expr::Let {
+                value: value.boxed(),
+                body: Expr::Lambda(body.boxed()).boxed(),
+            },
+            body_ty,
+        )
+    }
+
+    /// How many `let`s are between `it` and the element it reads: `it` reads that many
+    /// levels out.
+    fn lets_inside_element(&self) -> usize {
+        self.lambdas
+            .iter()
+            .rev()
+            .take_while(|(_, _, level)| *level == Level::Let)
+            .count()
     }
 }
 

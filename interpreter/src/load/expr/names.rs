@@ -20,7 +20,7 @@ impl Compiler<'_> {
         let d = self.decls;
         let mut names: Vec<String> = scope.locals.iter().map(|(n, _, _)| n.clone()).collect();
         names.extend(self.function_params.iter().map(|(n, _)| n.clone()));
-        names.extend(self.lambdas.iter().filter_map(|(n, _)| n.clone()));
+        names.extend(self.lambdas.iter().filter_map(|(n, _, _)| n.clone()));
         names.extend(d.params.iter().map(|(n, _)| n.clone()));
         names.extend(d.vars.iter().map(|v| v.name.clone()));
         names.extend(d.zones.iter().map(|z| z.name.clone()));
@@ -45,8 +45,8 @@ impl Compiler<'_> {
             .iter()
             .rev()
             .enumerate()
-            .find(|(_, (n, _))| n.as_deref() == Some(text));
-        if let Some((depth, (_, ty))) = named {
+            .find(|(_, (n, _, _))| n.as_deref() == Some(text));
+        if let Some((depth, (_, ty, _))) = named {
             let read = if depth == 0 {
                 Expr::It
             } else {
@@ -55,8 +55,12 @@ impl Compiler<'_> {
             return (read, ty.clone());
         }
         if text == "it" {
+            let read = match self.lets_inside_element() {
+                0 => Expr::It,
+                lets => Expr::Outer(lets as u8),
+            };
             return match &scope.it {
-                Some(ty) => (Expr::It, ty.clone()),
+                Some(ty) => (read, ty.clone()),
                 None => self.error(name.span, IT_UNDEFINED),
             };
         }
