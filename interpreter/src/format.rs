@@ -190,8 +190,11 @@ pub struct Table {
     pub reconstructed: Option<String>,
     /// How a row reads in displays (a template; `it` is the row).
     pub show: Option<String>,
-    /// The rows are hexes of a map.
+    /// The rows are hexes of a map, or squares of a grid.
     pub geometry: Option<Geometry>,
+    /// The rows are the squares of a rectangular grid, written out: `a1`, `b1`, … with
+    /// the columns `x` (from 0, rightward) and `y` (from 0, upward).
+    pub grid: Option<GridDecl>,
     /// Every ordered pair of different rows of another table.
     pub pairs: Option<Pairs>,
     /// Every combination of a row of each of two or more tables: column name → table.
@@ -204,6 +207,8 @@ pub struct Geometry {
     /// The hex layout: even-q or odd-q (which columns sit half a hex lower, offset
     /// coordinates), or axial.
     pub hex: Option<String>,
+    /// Instead of hexes, squares: 4 (cells touch by a side) or 8 (by a side or a corner).
+    pub square: Option<u8>,
     /// The column of the hex's column coordinate (q in axial coordinates).
     pub x: Option<String>,
     /// The column of the hex's row coordinate (r in axial coordinates).
@@ -211,6 +216,18 @@ pub struct Geometry {
     /// Instead of coordinates: a text column listing each row's neighbours by id,
     /// separated by blanks.
     pub neighbours: Option<String>,
+}
+
+/// `grid:`: a table of the squares of a `width` × `height` grid.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GridDecl {
+    /// Columns of squares, 1 to 26 (named a, b, …).
+    pub width: u8,
+    /// Rows of squares, 1 to 99 (numbered from 1).
+    pub height: u8,
+    /// 8 (the default): squares touch by a side or a corner; 4: by a side only.
+    pub neighbours: Option<u8>,
 }
 
 #[derive(Deserialize, JsonSchema)]
@@ -426,6 +443,7 @@ pub struct Keys {
     pub table: Vec<String>,
     pub geometry: Vec<String>,
     pub pairs: Vec<String>,
+    pub grid: Vec<String>,
     pub state: Vec<String>,
     pub zone: Vec<String>,
     pub board: Vec<String>,
@@ -448,6 +466,7 @@ pub fn key_lists() -> &'static Keys {
         table: keys::<Table>(),
         geometry: keys::<Geometry>(),
         pairs: keys::<Pairs>(),
+        grid: keys::<GridDecl>(),
         state: keys::<StateDecl>(),
         zone: keys::<Zone>(),
         board: keys::<Board>(),

@@ -1,7 +1,8 @@
 //! Hex grids in offset coordinates (columns `x`, rows `y`, every other column shifted
-//! half a hex down) or axial ones (`q`, `r`), and maps whose neighbours are listed
-//! outright. Pure geometry; tables that declare a `geometry:` use it for `neighbours`,
-//! `components`, `lines`, `on_edge` and `distance`.
+//! half a hex down) or axial ones (`q`, `r`), square grids (`x` rightward, `y` upward;
+//! 4 or 8 neighbours), and maps whose neighbours are listed outright. Pure geometry;
+//! tables that declare a `geometry:` (or a `grid:`) use it for `neighbours`,
+//! `components`, `lines`, `on_edge`, `distance`, `at`, `step` and `ray`.
 
 /// Which columns are shifted half a hex down.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -13,7 +14,24 @@ pub enum Layout {
     /// Axial coordinates of flat-topped hexes: `x` is q (the column), `y` is r, which
     /// runs down and to the lower left; a step to the upper right is (q+1, r-1).
     Axial,
+    /// A square grid whose cells touch by an edge: 4 neighbours (`y` grows upward).
+    Square4,
+    /// A square grid whose cells touch by an edge or a corner: 8 neighbours.
+    Square8,
 }
+
+/// The steps of a square grid, clockwise from the one above: up, up right, right, down
+/// right, down, down left, left, up left.
+const SQUARE8: [(i64, i64); 8] = [
+    (0, 1),
+    (1, 1),
+    (1, 0),
+    (1, -1),
+    (0, -1),
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+];
 
 impl Layout {
     pub fn named(name: &str) -> Option<Layout> {
@@ -25,17 +43,55 @@ impl Layout {
         }
     }
 
+    /// How many neighbours a cell has inside the grid: the directions of [`Self::neighbour`].
+    pub fn directions(self) -> usize {
+        match self {
+            Layout::Square4 => 4,
+            Layout::Square8 => 8,
+            _ => 6,
+        }
+    }
+
+    /// The cell next to `(x, y)` in direction `d` (0 above, then clockwise; less than
+    /// [`Self::directions`]).
+    pub fn neighbour(self, x: i64, y: i64, d: usize) -> (i64, i64) {
+        let (dx, dy) = match self {
+            Layout::Square4 => SQUARE8[2 * d],
+            Layout::Square8 => SQUARE8[d],
+            _ => return self.hex_neighbours(x, y)[d],
+        };
+        (x + dx, y + dy)
+    }
+
+    /// The neighbours of `(x, y)`, clockwise from the one above.
+    pub fn neighbours(self, x: i64, y: i64) -> Vec<(i64, i64)> {
+        (0..self.directions())
+            .map(|d| self.neighbour(x, y, d))
+            .collect()
+    }
+
+    /// The directions that run along each axis of lines, forward (each line is listed
+    /// from its end that comes first): hexes down, lower right, upper right; squares
+    /// right, up, then (with 8 neighbours) up right and down right.
+    fn axes(self) -> &'static [usize] {
+        match self {
+            Layout::Square4 => &[1, 0],
+            Layout::Square8 => &[2, 0, 1, 3],
+            _ => &[3, 2, 1],
+        }
+    }
+
     fn shifted(self, x: i64) -> bool {
         let even = x.rem_euclid(2) == 0;
         match self {
             Layout::EvenQ => even,
-            Layout::OddQ | Layout::Axial => !even,
+            Layout::OddQ | Layout::Axial | Layout::Square4 | Layout::Square8 => !even,
         }
     }
 
-    /// The six neighbours of `(x, y)`, clockwise from the one above: above, upper right,
-    /// lower right, below, lower left, upper left.
-    pub fn neighbours(self, x: i64, y: i64) -> [(i64, i64); 6] {
+    /// The six neighbours of a hex `(x, y)`, clockwise from the one above: above, upper
+    /// right, lower right, below, lower left, upper left.
+    fn hex_neighbours(self, x: i64, y: i64) -> [(i64, i64); 6] {
         if self == Layout::Axial {
             return [
                 (x, y - 1),
@@ -79,8 +135,14 @@ impl Layout {
         (q, r, -q - r)
     }
 
-    /// The number of steps from one hex to the other.
+    /// The number of steps from one cell to the other.
     pub fn distance(self, a: (i64, i64), b: (i64, i64)) -> i64 {
+        let (dx, dy) = ((a.0 - b.0).abs(), (a.1 - b.1).abs());
+        match self {
+            Layout::Square4 => return dx + dy,
+            Layout::Square8 => return dx.max(dy),
+            _ => {}
+        }
         let (aq, ar, as_) = self.cube(a.0, a.1);
         let (bq, br, bs) = self.cube(b.0, b.1);
         ((aq - bq).abs()).max((ar - br).abs()).max((as_ - bs).abs())
@@ -155,10 +217,46 @@ impl HexTable {
         })
     }
 
-    /// The row next to `row` in direction `d` (0 above, clockwise to 5), if there is one.
-    fn step(&self, row: u16, d: usize) -> Option<u16> {
+    /// The row next to `row` in direction `d` (0 above, then clockwise), if there is one.
+    pub fn step(&self, row: u16, d: usize) -> Option<u16> {
         let (x, y) = self.coords[row as usize];
-        self.at.get(&self.layout?.neighbours(x, y)[d]).copied()
+        let layout = self.layout?;
+        if d >= layout.directions() {
+            return None;
+        }
+        self.at.get(&layout.neighbour(x, y, d)).copied()
+    }
+
+    /// The rows from `row` (left out) in direction `d` up to the edge, nearest first.
+    pub fn ray(&self, row: u16, d: usize) -> Vec<u16> {
+        let mut out = Vec::new();
+        let mut at = row;
+        while let Some(next) = self.step(at, d) {
+            out.push(next);
+            at = next;
+        }
+        out
+    }
+
+    /// The row at `(x, y)`, if there is one.
+    pub fn at(&self, x: i64, y: i64) -> Option<u16> {
+        self.at.get(&(x, y)).copied()
+    }
+
+    /// How many neighbours a row has when none is missing (6 for hexes): fewer is the
+    /// edge. None for a map that lists its neighbours.
+    pub fn full_degree(&self) -> Option<usize> {
+        self.layout.map(Layout::directions)
+    }
+
+    /// Every run of exactly `k` of `cells` along an axis ([`Self::lines`] cut into
+    /// windows), in the order of the lines, then of where each run starts.
+    pub fn windows(&self, cells: &[u16], k: usize) -> Vec<Vec<u16>> {
+        let mut out = Vec::new();
+        for line in self.lines_of_at_least(cells, k.max(1)) {
+            out.extend(line.windows(k.max(1)).map(<[u16]>::to_vec));
+        }
+        out
     }
 
     /// The straight lines of `cells`: the longest runs of at least 2 of them, each the
@@ -167,13 +265,19 @@ impl HexTable {
     /// comes first along the axis; lines are listed by axis, then by where their first
     /// cell stands in `cells`.
     pub fn lines(&self, cells: &[u16]) -> Vec<Vec<u16>> {
-        if self.layout.is_none() {
+        self.lines_of_at_least(cells, 2)
+    }
+
+    /// The longest runs of at least `least` of `cells` along each axis.
+    fn lines_of_at_least(&self, cells: &[u16], least: usize) -> Vec<Vec<u16>> {
+        let Some(layout) = self.layout else {
             return Vec::new();
-        }
+        };
         let inside: std::collections::HashSet<u16> = cells.iter().copied().collect();
         let mut out = Vec::new();
-        for forward in [3, 2, 1] {
-            let backward = (forward + 3) % 6;
+        let n = layout.directions();
+        for &forward in layout.axes() {
+            let backward = (forward + n / 2) % n;
             for &start in cells {
                 // A line starts where the cell behind it is not one of the cells.
                 if self
@@ -189,7 +293,7 @@ impl HexTable {
                 {
                     line.push(next);
                 }
-                if line.len() >= 2 {
+                if line.len() >= least {
                     out.push(line);
                 }
             }

@@ -263,6 +263,9 @@ pub enum Op {
     Lines,
     OnEdge,
     Distance,
+    CellAt,
+    Step,
+    Ray,
     Knows,
 }
 
@@ -316,6 +319,9 @@ impl Op {
         Op::Lines,
         Op::OnEdge,
         Op::Distance,
+        Op::CellAt,
+        Op::Step,
+        Op::Ray,
         Op::Knows,
     ];
 }

@@ -175,3 +175,100 @@ fn index_of_a_table_is_the_row_number() {
         assert_eq!(ids(expr), expected, "{expr}");
     }
 }
+
+/// tests/cases/grid: `squares` is 7 wide and 6 high, with 8 neighbours; `small` is 3 × 3
+/// with 4. Directions count clockwise from up: up, up right, right, down right, down,
+/// down left, left, up left (with 4: up, right, down, left).
+#[test]
+fn square_grids() {
+    let cases = [
+        // Row by row from the bottom: a1 b1 … g1 a2 …; 42 squares, g6 last.
+        ("len(squares)", "42"),
+        ("first(squares)", "a1"),
+        ("last(squares)", "g6"),
+        ("at(squares, 3, 2)", "d3"),
+        ("at(squares, 3, 2).x * 10 + at(squares, 3, 2).y", "32"),
+        // a1's neighbours clockwise from above: a2, b2, b1 (the others are off the grid).
+        ("neighbours(squares[\"a1\"])", "[a2 b2 b1]"),
+        ("neighbours(squares[\"b2\"])", "[b3 c3 c2 c1 b1 a1 a2 a3]"),
+        ("step(squares[\"a1\"], 0)", "a2"),
+        ("step(squares[\"a1\"], 6)", "none"),
+        // Up right from d4 (3, 3): e5, f6, then the top edge.
+        ("ray(squares[\"d4\"], 1)", "[e5 f6]"),
+        ("ray(squares[\"d4\"], 6)", "[c4 b4 a4]"),
+        ("ray(squares[\"g6\"], 0)", "[]"),
+        ("on_edge(squares[\"a1\"])", "yes"),
+        ("on_edge(squares[\"c3\"])", "no"),
+        // Two steps with corners: a1 → b2 → c2.
+        ("distance(squares[\"a1\"], squares[\"c2\"])", "2"),
+        // Fours in a row: 6 rows × 4 + 7 columns × 3 + 2 diagonal directions × 12 = 69.
+        ("len(lines(squares, 4))", "69"),
+        // The first is the bottom row's first four. Down-right lines start in the left
+        // column or the top row, listed by where their first square stands (a2 … a6,
+        // then b6 … along the top): the last with four squares starts at d6.
+        ("first(lines(squares, 4))", "[a1 b1 c1 d1]"),
+        ("last(lines(squares, 4))", "[d6 e5 f4 g3]"),
+        // Sides only: b2 touches b3, c2, b1, a2; 3 rows and 3 columns of three.
+        ("neighbours(small[\"b2\"])", "[b3 c2 b1 a2]"),
+        ("step(small[\"b2\"], 3)", "a2"),
+        ("len(lines(small, 3))", "6"),
+        ("distance(small[\"a1\"], small[\"c3\"])", "4"),
+        ("lines(filter(small, it.y == 0))", "[[a1 b1 c1]]"),
+        // Functions of a position and of a square.
+        ("mirrored(pos(2, -1))", "(-1,2)"),
+        ("nearest(squares[\"f5\"])", "g6"),
+        ("nearest(squares[\"g6\"])", "g6"),
+    ];
+    for (expr, expected) in cases {
+        assert_eq!(ids_in("grid", expr), expected, "{expr}");
+    }
+    let game = load_source(&source(&workspace().join("tests/cases/grid"))).unwrap();
+    let state = game.initial_state(names(2)).unwrap();
+    for (expr, error) in [
+        ("at(squares, 7, 0)", "at: squares has no cell at (7, 0)"),
+        (
+            "step(small[\"b2\"], 4)",
+            "step: direction 4: the cells of small have directions 0 to 3",
+        ),
+        ("ray(squares[\"a1\"], -1)", "ray: direction -1"),
+    ] {
+        let message = evaluate(&game, &state, expr).unwrap_err();
+        assert!(message.contains(error), "{expr}: {message}");
+    }
+}
+
+#[test]
+fn grid_tables_are_declared_whole() {
+    let load = |grid: &str| {
+        let text = format!("name: g\nplayers: 1\ntables:\n  t:\n    {grid}\nplay: [end_game]\nranking: {{ score: \"0\" }}\n");
+        load_source(&text_source("g.yaml", "g.yaml", text))
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default()
+    };
+    for (grid, error) in [
+        (
+            "grid: { width: 27, height: 2 }",
+            "tables.t.grid.width: expected a whole number from 1 to 26",
+        ),
+        (
+            "grid: { width: 2, height: 0 }",
+            "tables.t.grid.height: expected a whole number from 1 to 99",
+        ),
+        (
+            "grid: { width: 2, height: 2, neighbours: 6 }",
+            "squares touch by a side (4) or by a side or a corner (8)",
+        ),
+        (
+            "grid: { width: 2, height: 2, size: 3 }",
+            "unknown key 'size'",
+        ),
+        (
+            "{ grid: { width: 2, height: 2 }, rows: [a] }",
+            "tables.t.rows: a grid table has no rows",
+        ),
+    ] {
+        let message = load(grid);
+        assert!(message.contains(error), "{grid}: {message}");
+    }
+}

@@ -53,19 +53,29 @@ pub const HOLES: Builtin = Builtin {
 
 pub const AT: Builtin = Builtin {
     name: "at",
-    forms: &[Form {
-        call: "at(board, p)",
-        result: "element",
-        meaning: "The element at `p`, or `none` if the cell is empty.",
-    }],
+    forms: &[
+        Form {
+            call: "at(board, p)",
+            result: "element",
+            meaning: "The element at `p`, or `none` if the cell is empty.",
+        },
+        Form {
+            call: "at(cells, x, y)",
+            result: "cell",
+            meaning: "The row of a map with coordinates (a `grid:` table, or a table with a square or hex geometry) at column `x`, row `y`; an error where the map has none (off a grid).",
+        },
+    ],
     lower: lower_at,
-    ops: &[Op::At],
+    ops: &[Op::At, Op::CellAt],
     reduce: None,
     pure: false,
     unroll: None,
 };
 
 fn lower_at(c: &mut dyn Lowering) -> Compiled {
+    if c.arg_count() == 3 {
+        return super::geometry::lower_cell_at(c);
+    }
     let Some((b, of)) = lower_board(c, 2) else {
         return nothing();
     };

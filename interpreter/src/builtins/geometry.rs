@@ -1,5 +1,5 @@
-//! Built-ins over hex maps (tables with a geometry): their compile halves (run halves:
-//! `eval/geometry.rs`).
+//! Built-ins over maps (tables with a geometry: hexes, squares, listed neighbours):
+//! their compile halves (run halves: `eval/geometry.rs`).
 
 use super::{call, nothing, Builtin, Compiled, Form, Lowering};
 use crate::ir::Op;
@@ -16,7 +16,7 @@ pub(super) fn hex_table(c: &mut dyn Lowering, arg: usize, ty: &Type) -> Option<T
         Type::Any => None,
         other => {
             let message = format!(
-                "{} needs a row of a table with a hex geometry, found {}",
+                "{} needs a row of a table with a geometry (a grid, hexes or listed neighbours), found {}",
                 c.name(),
                 c.type_name(other)
             );
@@ -32,7 +32,7 @@ fn hex_coordinates(c: &mut dyn Lowering, arg: usize, ty: &Type) {
         if !c.has_coordinates(t) {
             let table = c.table_name(t);
             let message = format!(
-                "{} needs hex coordinates, and {table} only lists its neighbours",
+                "{} needs coordinates, and {table} only lists its neighbours",
                 c.name()
             );
             c.report(c.arg_span(arg), message);
@@ -68,11 +68,18 @@ fn lower_components(c: &mut dyn Lowering) -> Compiled {
 
 pub const LINES: Builtin = Builtin {
     name: "lines",
-    forms: &[Form {
-        call: "lines(hexes)",
-        result: "list of lists of hexes",
-        meaning: "The straight lines of the hexes: the longest runs of at least 2, each the next one's neighbour in one direction, along the three axes; by axis, then by where their first hex stands.",
-    }],
+    forms: &[
+        Form {
+            call: "lines(hexes)",
+            result: "list of lists of hexes",
+            meaning: "The straight lines of the cells (hexes or squares): the longest runs of at least 2, each the next one's neighbour in one direction, along each axis (hexes: down, lower right, upper right; squares: right, up, and with 8 neighbours up right and down right); by axis, then by where their first cell stands.",
+        },
+        Form {
+            call: "lines(cells, k)",
+            result: "list of lists of cells",
+            meaning: "Every run of exactly `k` of the cells along an axis, in the order of the lines, then of where each run starts: `lines(cells, 4)` of a 7 × 6 grid with 8 neighbours are its 69 fours in a row.",
+        },
+    ],
     lower: lower_lines,
     ops: &[Op::Lines],
     reduce: None,
@@ -81,12 +88,73 @@ pub const LINES: Builtin = Builtin {
 };
 
 fn lower_lines(c: &mut dyn Lowering) -> Compiled {
-    if !c.arity(&[1]) {
+    if !c.arity(&[1, 2]) {
         return nothing();
     }
     let (cells, elem) = c.list_arg(0);
     hex_coordinates(c, 0, &elem);
-    (call(Op::Lines, vec![cells]), hexes_of(&hexes_of(&elem)))
+    let mut args = vec![cells];
+    if c.arg_count() == 2 {
+        args.push(c.expect(1, &Type::Int));
+    }
+    (call(Op::Lines, args), hexes_of(&hexes_of(&elem)))
+}
+
+/// `at(cells, x, y)`: the form of `at` over a map with coordinates.
+pub(super) fn lower_cell_at(c: &mut dyn Lowering) -> Compiled {
+    let (cells, elem) = c.list_arg(0);
+    hex_coordinates(c, 0, &elem);
+    let x = c.expect(1, &Type::Int);
+    let y = c.expect(2, &Type::Int);
+    (call(Op::CellAt, vec![cells, x, y]), elem)
+}
+
+pub const STEP: Builtin = Builtin {
+    name: "step",
+    forms: &[Form {
+        call: "step(cell, d)",
+        result: "cell or none",
+        meaning: "The cell next to `cell` in direction `d`, or `none` past the edge. Directions count clockwise from 0, the cell above: 0 to 7 on a grid with 8 neighbours (up, up right, right, down right, down, down left, left, up left), 0 to 3 with 4 (up, right, down, left), 0 to 5 on hexes; another `d` is an error.",
+    }],
+    lower: lower_step,
+    ops: &[Op::Step],
+    reduce: None,
+    pure: true,
+    unroll: None,
+};
+
+fn lower_step(c: &mut dyn Lowering) -> Compiled {
+    if !c.arity(&[2]) {
+        return nothing();
+    }
+    let (cell, ty) = c.compile(0);
+    hex_coordinates(c, 0, &ty);
+    let d = c.expect(1, &Type::Int);
+    (call(Op::Step, vec![cell, d]), ty)
+}
+
+pub const RAY: Builtin = Builtin {
+    name: "ray",
+    forms: &[Form {
+        call: "ray(cell, d)",
+        result: "list of cells",
+        meaning: "The cells from `cell` (left out) in direction `d` (as `step` counts them) up to the edge, nearest first: a rook's or a bishop's line of sight.",
+    }],
+    lower: lower_ray,
+    ops: &[Op::Ray],
+    reduce: None,
+    pure: true,
+    unroll: None,
+};
+
+fn lower_ray(c: &mut dyn Lowering) -> Compiled {
+    if !c.arity(&[2]) {
+        return nothing();
+    }
+    let (cell, ty) = c.compile(0);
+    hex_coordinates(c, 0, &ty);
+    let d = c.expect(1, &Type::Int);
+    (call(Op::Ray, vec![cell, d]), hexes_of(&ty))
 }
 
 pub const ON_EDGE: Builtin = Builtin {

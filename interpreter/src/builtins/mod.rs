@@ -74,9 +74,9 @@ pub(crate) trait Lowering {
     fn type_name(&self, ty: &Type) -> String;
     /// The type both `a` and `b` may be read as (reported if none).
     fn unify(&mut self, span: Span, a: &Type, b: &Type) -> Type;
-    /// Whether table `t` is a hex map (has a geometry).
+    /// Whether table `t` is a map (has a geometry: hexes, squares or listed neighbours).
     fn is_hex_table(&self, t: TableId) -> bool;
-    /// Whether hex table `t`'s rows have coordinates.
+    /// Whether map `t`'s rows have coordinates.
     fn has_coordinates(&self, t: TableId) -> bool;
     fn table_name(&self, t: TableId) -> String;
     /// Reports `message` at `span` and gives [`nothing`].
@@ -175,6 +175,8 @@ pub static BUILTINS: &[Builtin] = &[
     geometry::LINES,
     geometry::ON_EDGE,
     geometry::DISTANCE,
+    geometry::STEP,
+    geometry::RAY,
     knowledge::KNOWS,
 ];
 

@@ -57,6 +57,9 @@ pub(crate) fn run(op: Op, args: &[Expr], env: &Env) -> Result<Value> {
         Op::Lines => geometry::eval_lines(args, env),
         Op::OnEdge => geometry::eval_on_edge(args, env),
         Op::Distance => geometry::eval_distance(args, env),
+        Op::CellAt => geometry::eval_cell_at(args, env),
+        Op::Step => geometry::eval_step(args, env),
+        Op::Ray => geometry::eval_ray(args, env),
         Op::Knows => knowledge::eval_knows(args, env),
     }
 }

@@ -1,4 +1,4 @@
-//! The run halves of the built-ins over hex maps (compile halves: `builtins/geometry.rs`).
+//! The run halves of the built-ins over maps (compile halves: `builtins/geometry.rs`).
 
 use std::ops::ControlFlow::Continue;
 
@@ -12,7 +12,7 @@ pub(crate) fn geometry<'e>(env: &Env<'e>, t: TableId) -> Result<&'e HexTable> {
     env.game.tables[t.index()]
         .geometry
         .as_ref()
-        .ok_or_else(|| RuntimeError::new("the table has no hex geometry"))
+        .ok_or_else(|| RuntimeError::new("the table has no geometry"))
 }
 
 /// A hex: its table and row.
@@ -70,7 +70,83 @@ pub(crate) fn groups_of(
 }
 
 pub(crate) fn eval_lines(args: &[Expr], env: &Env) -> Result<Value> {
-    groups_of(args, env, HexTable::lines)
+    let Some(k) = args.get(1) else {
+        return groups_of(args, env, HexTable::lines);
+    };
+    let k = k.int(env)?;
+    if k < 1 {
+        return Err(RuntimeError::new(format!(
+            "lines: runs of {k} cells: the length is at least 1"
+        )));
+    }
+    let (table, rows) = rows_of(&args[0], env)?;
+    let Some(t) = table else {
+        return Ok(Value::list(Vec::new()));
+    };
+    let windows = geometry(env, t)?.windows(&rows, k as usize);
+    Ok(Value::list(
+        windows
+            .into_iter()
+            .map(|w| Value::list(w.into_iter().map(|r| Value::Row(t, r)).collect()))
+            .collect(),
+    ))
+}
+
+pub(crate) fn eval_cell_at(args: &[Expr], env: &Env) -> Result<Value> {
+    let (x, y) = (args[1].int(env)?, args[2].int(env)?);
+    // The map is the table of the list's rows: its first row says which.
+    let mut table = None;
+    args[0].each(env, |v| {
+        table = Some(hex(v)?.0);
+        Ok(std::ops::ControlFlow::Break(()))
+    })?;
+    let Some(t) = table else {
+        return Err(RuntimeError::new(format!(
+            "at: no cell at ({x}, {y}) in an empty list"
+        )));
+    };
+    match geometry(env, t)?.at(x, y) {
+        Some(r) => Ok(Value::Row(t, r)),
+        None => Err(RuntimeError::new(format!(
+            "at: {} has no cell at ({x}, {y})",
+            env.game.tables[t.index()].name
+        ))),
+    }
+}
+
+/// A cell and a direction that the cell's map has.
+fn cell_and_direction(args: &[Expr], env: &Env, what: &str) -> Result<(TableId, u16, usize)> {
+    let (t, r) = hex(&args[0].eval(env)?)?;
+    let d = args[1].int(env)?;
+    let g = geometry(env, t)?;
+    let n = g.full_degree().unwrap_or(0);
+    match usize::try_from(d) {
+        Ok(d) if d < n => Ok((t, r, d)),
+        _ => Err(RuntimeError::new(format!(
+            "{what}: direction {d}: the cells of {} have directions 0 to {}",
+            env.game.tables[t.index()].name,
+            n.saturating_sub(1)
+        ))),
+    }
+}
+
+pub(crate) fn eval_step(args: &[Expr], env: &Env) -> Result<Value> {
+    let (t, r, d) = cell_and_direction(args, env, "step")?;
+    Ok(match geometry(env, t)?.step(r, d) {
+        Some(n) => Value::Row(t, n),
+        None => Value::None,
+    })
+}
+
+pub(crate) fn eval_ray(args: &[Expr], env: &Env) -> Result<Value> {
+    let (t, r, d) = cell_and_direction(args, env, "ray")?;
+    Ok(Value::list(
+        geometry(env, t)?
+            .ray(r, d)
+            .into_iter()
+            .map(|n| Value::Row(t, n))
+            .collect(),
+    ))
 }
 
 pub(crate) fn eval_on_edge(args: &[Expr], env: &Env) -> Result<Value> {
@@ -83,7 +159,8 @@ pub(crate) fn eval_on_edge(args: &[Expr], env: &Env) -> Result<Value> {
             neighbours.iter().filter(|n| rows.contains(n)).count()
         }
     };
-    Ok(Value::Bool(around < 6))
+    let full = geometry(env, t)?.full_degree().unwrap_or(6);
+    Ok(Value::Bool(around < full))
 }
 
 pub(crate) fn eval_distance(args: &[Expr], env: &Env) -> Result<Value> {

@@ -1,6 +1,7 @@
 //! Derived tables, written out as rows before the tables are read: a table of `pairs:`
-//! (every ordered pair of different rows of another table) and a `product:` (every
-//! combination of a row of each of several tables).
+//! (every ordered pair of different rows of another table), a `product:` (every
+//! combination of a row of each of several tables) and a `grid:` (the squares of a
+//! rectangular grid).
 
 use serde_yaml::{Mapping, Value as Yaml};
 
@@ -10,6 +11,87 @@ use crate::format;
 use crate::hints::did_you_mean;
 
 impl Builder {
+    /// The tables section with each table declared `grid: { width, height, neighbours }`
+    /// written out: a row per square, `a1` (x 0, y 0, lower left) to the upper right
+    /// corner, row by row from the bottom, with the columns `x` and `y` and a square
+    /// geometry.
+    pub(super) fn derive_grids(&mut self, map: &Mapping) -> Mapping {
+        let mut out = map.clone();
+        for (key, v) in map {
+            let (Some(name), Some(grid)) = (key.as_str(), v.get("grid")) else {
+                continue;
+            };
+            let path = format!("tables.{name}.grid");
+            let mut table = v.as_mapping().cloned().unwrap_or_default();
+            table.remove("grid");
+            table.insert("rows".into(), Yaml::Sequence(Vec::new()));
+            out.insert(key.clone(), Yaml::Mapping(table.clone()));
+            let derived = ["rows", "columns", "pairs", "product", "geometry"];
+            if let Some(k) = derived.iter().find(|k| v.get(**k).is_some()) {
+                self.error(
+                    &join(&format!("tables.{name}"), k),
+                    "a grid table has no rows, columns, pairs, product or geometry of its own: they are derived",
+                );
+                continue;
+            }
+            let Some(g) = grid.as_mapping() else {
+                self.error(
+                    &path,
+                    "grid takes {width: <1 to 26>, height: <1 to 99>, neighbours: 8 or 4}",
+                );
+                continue;
+            };
+            self.check_keys(g, &path, &format::key_lists().grid);
+            let mut size = |k: &str, most: i64| match g.get(k).and_then(Yaml::as_i64) {
+                Some(n) if (1..=most).contains(&n) => Some(n),
+                _ => {
+                    self.error(
+                        &join(&path, k),
+                        format!("expected a whole number from 1 to {most}"),
+                    );
+                    None
+                }
+            };
+            let (Some(width), Some(height)) = (size("width", 26), size("height", 99)) else {
+                continue;
+            };
+            let neighbours = match g.get("neighbours").map(Yaml::as_i64) {
+                None => 8,
+                Some(Some(n @ (4 | 8))) => n,
+                Some(_) => {
+                    self.error(
+                        &join(&path, "neighbours"),
+                        "squares touch by a side (4) or by a side or a corner (8)",
+                    );
+                    continue;
+                }
+            };
+            let mut rows = Vec::new();
+            for y in 0..height {
+                for x in 0..width {
+                    let file = char::from(b'a' + x as u8);
+                    rows.push(Yaml::Sequence(vec![
+                        format!("{file}{}", y + 1).into(),
+                        x.into(),
+                        y.into(),
+                    ]));
+                }
+            }
+            let mut columns = Mapping::new();
+            columns.insert("x".into(), "int".into());
+            columns.insert("y".into(), "int".into());
+            let mut geometry = Mapping::new();
+            geometry.insert("square".into(), neighbours.into());
+            geometry.insert("x".into(), "x".into());
+            geometry.insert("y".into(), "y".into());
+            table.insert("columns".into(), Yaml::Mapping(columns));
+            table.insert("rows".into(), Yaml::Sequence(rows));
+            table.insert("geometry".into(), Yaml::Mapping(geometry));
+            out.insert(key.clone(), Yaml::Mapping(table));
+        }
+        out
+    }
+
     /// The tables section with each table declared `pairs: { of: <table> }` written out:
     /// one row per ordered pair of different rows of the other table (`a--b`, from `a`,
     /// to `b`), in the other table's order, with the columns `from` and `to`.

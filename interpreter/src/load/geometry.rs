@@ -11,15 +11,15 @@ use crate::model::Table;
 use crate::value::{Type, Value};
 
 impl Builder {
-    /// `geometry: { hex: even-q, x: <int column>, y: <int column> }`: the table's rows are
-    /// hexes at those coordinates.
+    /// `geometry: { hex: even-q, x: <int column>, y: <int column> }` (or `square: 8`): the
+    /// table's rows are hexes (or squares) at those coordinates.
     pub(super) fn geometry(
         &mut self,
         value: &Yaml,
         table: &Table,
         path: &str,
     ) -> Option<crate::hex::HexTable> {
-        let shape = "a geometry is {hex: even-q, odd-q or axial, x: <column>, y: <column>} or {neighbours: <column>}";
+        let shape = "a geometry is {hex: even-q, odd-q or axial, x: <column>, y: <column>}, {square: 4 or 8, x: <column>, y: <column>} or {neighbours: <column>}";
         let Some(m) = value.as_mapping() else {
             self.error(path, shape);
             return None;
@@ -35,16 +35,31 @@ impl Builder {
             }
             return self.listed_neighbours(column, table, &join(path, "neighbours"));
         }
-        let layout = match m.get("hex").and_then(Yaml::as_str) {
-            Some(name) => match crate::hex::Layout::named(name) {
+        if m.get("hex").is_some() && m.get("square").is_some() {
+            self.error(path, "a geometry is hex or square, not both");
+            return None;
+        }
+        let layout = match (m.get("hex"), m.get("square")) {
+            (Some(hex), _) => match hex.as_str().and_then(crate::hex::Layout::named) {
                 Some(layout) => layout,
                 None => {
-                    let message = format!("unknown hex layout '{name}': even-q (even columns half a hex lower), odd-q or axial");
+                    let message = format!("unknown hex layout '{}': even-q (even columns half a hex lower), odd-q or axial", hex.as_str().unwrap_or_default());
                     self.error(&join(path, "hex"), message);
                     return None;
                 }
             },
-            None => {
+            (None, Some(square)) => match square.as_i64() {
+                Some(4) => crate::hex::Layout::Square4,
+                Some(8) => crate::hex::Layout::Square8,
+                _ => {
+                    self.error(
+                        &join(path, "square"),
+                        "a square grid's cells have 4 neighbours (sides) or 8 (sides and corners)",
+                    );
+                    return None;
+                }
+            },
+            (None, None) => {
                 self.error(path, shape);
                 return None;
             }

@@ -27,7 +27,8 @@ impl Builder {
             self.error("tables", "expected a mapping of table names to tables");
             return Vec::new();
         };
-        let map = &self.derive_pairs(map);
+        let grids = self.derive_grids(map);
+        let map = &self.derive_pairs(&grids);
         // Only the tables that will be built: a type naming one refers to it by position.
         let names: Named<String> = map
             .iter()

@@ -49,13 +49,16 @@ impl Builder {
     }
 
     /// The type of a value passed around (a parameter, a function's or a procedure's
-    /// value): a type name, or `list of <type>`.
+    /// value): a type name, `pos` (a position on a board), or `list of <type>`.
     pub(crate) fn value_type_named<T: Declared>(
         &mut self,
         text: &str,
         tables: &Named<T>,
         path: &str,
     ) -> Type {
+        if text == "pos" {
+            return Type::Pos;
+        }
         match text.strip_prefix("list of ") {
             Some(element) => Type::List(Box::new(self.value_type_named(
                 element.trim(),

@@ -90,7 +90,7 @@ pub(super) fn register_geometry(engine: &mut Engine) {
         "on_edge",
         |game: &mut GameHandle, table: ImmutableString, id: Dynamic| -> Native<bool> {
             with_geometry(game, &table, &[id], |g, rows, _| match g.layout {
-                Some(_) => Ok(g.neighbours[rows[0] as usize].len() < 6),
+                Some(layout) => Ok(g.neighbours[rows[0] as usize].len() < layout.directions()),
                 None => Err(format!(
                     "on_edge needs hex coordinates, and {table} only lists its neighbours"
                 )),
