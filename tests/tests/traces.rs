@@ -388,6 +388,15 @@ fn expect_chance_and_returns_check_probabilities_and_fractions() {
         "{OUTCOME}chance: 1\np1: keep(0,1)\nexpect returns p2=2/3 p3=-1/3\nexpect winner p2\n"
     );
     assert!(check_case("outcome", &alone).is_ok());
+    // Roll 1, keep 1: handed 2; p1 (3 − 2) / 3 = 1/3, p2 1/3, p3 −2/3: not a draw.
+    let not_drawn = format!("{OUTCOME}chance: 1\np1: keep(1,1)\nexpect draw\n");
+    let d = check_case("outcome", &not_drawn).unwrap_err();
+    assert!(
+        d.message
+            .contains("the trace expects a draw, but the returns are p1 1/3, p2 1/3, p3 -2/3"),
+        "{}",
+        d.message
+    );
     let fails = [
         (
             "expect chance: 1=1/2, 2=1/3, 3=1/4\n",

@@ -128,6 +128,11 @@ impl<'t> Assembler<'t> {
                     self.push_step(at, LineKind::ExpectOptions { player, labels });
                 }
             }
+            K::ExpectDraw => {
+                if self.start_body(at) {
+                    self.push_step(at, LineKind::ExpectDraw);
+                }
+            }
             K::ExpectWinner(names) => {
                 if !self.start_body(at) {
                     return;

@@ -94,6 +94,8 @@ pub enum LineKind {
     ExpectReturns { returns: Vec<(String, Ratio)> },
     /// The game is over and exactly these players share rank 1.
     ExpectWinner { players: Vec<String> },
+    /// The game is over and drawn: every return is equal (`outcome:`).
+    ExpectDraw,
     /// The game is over and the listed players have these ranks (1 = first; equal ranks
     /// are shared places).
     ExpectRanking { ranks: Vec<(String, u32)> },

@@ -81,7 +81,7 @@ fn expected_form(keyword: &str) -> Option<&'static str> {
         "rule" => "expected 'rule' then a reference such as 5.2 or a \"quoted text\"",
         "chance" => "expected 'chance: <outcome>'",
         "assert" => "expected an expression after 'assert'",
-        "expect" => "expected 'expect over' (optionally with scores such as red=12), 'expect winner <players>', 'expect ranking red=1 …', 'expect returns red=1 …', 'expect options <player>: <label>, …' or 'expect chance: <outcome>=<probability>, …'",
+        "expect" => "expected 'expect over' (optionally with scores such as red=12), 'expect winner <players>', 'expect draw', 'expect ranking red=1 …', 'expect returns red=1 …', 'expect options <player>: <label>, …' or 'expect chance: <outcome>=<probability>, …'",
         "reject" => "expected 'reject <player>: <option>'",
         _ => return None,
     })

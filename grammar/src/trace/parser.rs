@@ -98,6 +98,7 @@ pub(super) enum StatementKind<'t> {
         labels: Vec<String>,
     },
     ExpectWinner(Vec<Word<'t>>),
+    ExpectDraw,
     ExpectRanking(Vec<(Word<'t>, u32)>),
     ExpectChance(Vec<(String, Ratio)>),
     ExpectReturns(Vec<(Word<'t>, Ratio)>),
@@ -212,6 +213,7 @@ fn expectation(parts: Vec<Pair<'_, Rule>>) -> Result<StatementKind<'_>, Problem>
     };
     Ok(match (first, rest) {
         (Rule::winner, names) => K::ExpectWinner(names.iter().map(word).collect()),
+        (Rule::draw, []) => K::ExpectDraw,
         (Rule::ranking, places) => {
             K::ExpectRanking(places.iter().map(place).collect::<Result<_, _>>()?)
         }

@@ -239,6 +239,7 @@ fn body_lines() {
             "expect winner red blue",
             r#"3:1 - ExpectWinner { players: ["red", "blue"] }"#,
         ),
+        ("expect draw  # all even", "3:1 - ExpectDraw"),
         (
             r#"expect options red: "x(0,2)" , "" a","y"#,
             r#"3:1 - ExpectOptions { player: "red", labels: ["x(0,2)", "\" a", "\"y"] }"#,
@@ -333,8 +334,8 @@ fn body_errors() {
         ("rule", "line 3:5: expected 'rule' then a reference such as 5.2 or a \"quoted text\""),
         ("rule #5", "line 3:6: expected 'rule' then a reference such as 5.2 or a \"quoted text\""),
         ("rule \"5.2", "line 3:6: missing closing '\"'"),
-        ("expect red=1", "line 3:8: expected 'expect over' (optionally with scores such as red=12), 'expect winner <players>', 'expect ranking red=1 …', 'expect returns red=1 …', 'expect options <player>: <label>, …' or 'expect chance: <outcome>=<probability>, …'"),
-        ("expect over red=x", "line 3:17: expected 'expect over' (optionally with scores such as red=12), 'expect winner <players>', 'expect ranking red=1 …', 'expect returns red=1 …', 'expect options <player>: <label>, …' or 'expect chance: <outcome>=<probability>, …'"),
+        ("expect red=1", "line 3:8: expected 'expect over' (optionally with scores such as red=12), 'expect winner <players>', 'expect draw', 'expect ranking red=1 …', 'expect returns red=1 …', 'expect options <player>: <label>, …' or 'expect chance: <outcome>=<probability>, …'"),
+        ("expect over red=x", "line 3:17: expected 'expect over' (optionally with scores such as red=12), 'expect winner <players>', 'expect draw', 'expect ranking red=1 …', 'expect returns red=1 …', 'expect options <player>: <label>, …' or 'expect chance: <outcome>=<probability>, …'"),
         ("expect over bleu=1", "line 3:13: unknown player 'bleu' (players are red, green, blue)"),
         ("expect over red=1 red=2", "line 3:19: score for 'red' is given twice"),
         ("expect over red=99999999999999999999", "line 3:17: number out of range: from -9223372036854775808 to 9223372036854775807 here"),
@@ -343,8 +344,8 @@ fn body_errors() {
         ("reject red pass", "line 3:12: expected 'reject <player>: <option>'"),
         ("expect options red: a,, b", "line 3:23: expected a label between commas"),
         ("expect options red: a, b,", "line 3:26: expected a label between commas"),
-        ("expect options red", "line 3:19: expected 'expect over' (optionally with scores such as red=12), 'expect winner <players>', 'expect ranking red=1 …', 'expect returns red=1 …', 'expect options <player>: <label>, …' or 'expect chance: <outcome>=<probability>, …'"),
-        ("expect winner", "line 3:14: expected 'expect over' (optionally with scores such as red=12), 'expect winner <players>', 'expect ranking red=1 …', 'expect returns red=1 …', 'expect options <player>: <label>, …' or 'expect chance: <outcome>=<probability>, …'"),
+        ("expect options red", "line 3:19: expected 'expect over' (optionally with scores such as red=12), 'expect winner <players>', 'expect draw', 'expect ranking red=1 …', 'expect returns red=1 …', 'expect options <player>: <label>, …' or 'expect chance: <outcome>=<probability>, …'"),
+        ("expect winner", "line 3:14: expected 'expect over' (optionally with scores such as red=12), 'expect winner <players>', 'expect draw', 'expect ranking red=1 …', 'expect returns red=1 …', 'expect options <player>: <label>, …' or 'expect chance: <outcome>=<probability>, …'"),
         ("expect winner red red", "line 3:19: winner for 'red' is given twice"),
         ("expect winner red bleu", "line 3:19: unknown player 'bleu' (players are red, green, blue)"),
         ("expect ranking red=0", "line 3:20: ranks start at 1"),
@@ -353,7 +354,7 @@ fn body_errors() {
         ("expect chance: a=2", "line 3:16: expected an outcome and its probability, such as 3=1/6 or \"x(0,2)\"=0.5, found 'a=2'"),
         ("expect chance: a", "line 3:16: expected an outcome and its probability, such as 3=1/6 or \"x(0,2)\"=0.5, found 'a'"),
         ("expect ranking red=1 red=2", "line 3:22: rank for 'red' is given twice"),
-        ("expect ranking red=-1", "line 3:20: expected 'expect over' (optionally with scores such as red=12), 'expect winner <players>', 'expect ranking red=1 …', 'expect returns red=1 …', 'expect options <player>: <label>, …' or 'expect chance: <outcome>=<probability>, …'"),
+        ("expect ranking red=-1", "line 3:20: expected 'expect over' (optionally with scores such as red=12), 'expect winner <players>', 'expect draw', 'expect ranking red=1 …', 'expect returns red=1 …', 'expect options <player>: <label>, …' or 'expect chance: <outcome>=<probability>, …'"),
         ("3red: pass", "line 3:1: '3red' is not a player name (names start with a letter or '_' and hold letters, digits, '_' and '-')"),
         ("red plays gw-17", "line 3:1: unrecognised line 'red plays gw-17': expected a header line or a step ('player: option', 'chance: outcome', 'reject player: option', 'assert <expression>', 'rule <reference>' or 'expect …')"),
         ("   ¿qué? ¿qué? ¿qué? ¿qué? ¿qué? ¿qué?", "line 3:4: unrecognised line '¿qué? ¿qué? ¿qué? ¿qué? ¿qué? ...': expected a header line or a step ('player: option', 'chance: outcome', 'reject player: option', 'assert <expression>', 'rule <reference>' or 'expect …')"),
@@ -581,6 +582,7 @@ fn step_kind(players: &[String]) -> impl Strategy<Value = LineKind> {
             .prop_map(|(player, labels)| LineKind::ExpectOptions { player, labels }),
         prop::sample::subsequence(players.to_vec(), 1..=players.len())
             .prop_map(|players| LineKind::ExpectWinner { players }),
+        Just(LineKind::ExpectDraw),
         prop::collection::vec((label(), 0..=6i128, 1..=6i128), 1..4).prop_map(|outcomes| {
             LineKind::ExpectChance {
                 outcomes: outcomes

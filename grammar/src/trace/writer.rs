@@ -102,6 +102,7 @@ fn write_step(out: &mut impl Write, kind: &LineKind) -> fmt::Result {
             out.write_char('\n')
         }
         LineKind::ExpectWinner { players } => writeln!(out, "expect winner {}", players.join(" ")),
+        LineKind::ExpectDraw => writeln!(out, "expect draw"),
         LineKind::ExpectRanking { ranks } => {
             out.write_str("expect ranking")?;
             for (player, rank) in ranks {

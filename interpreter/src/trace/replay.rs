@@ -153,6 +153,10 @@ fn replay_with(
                 let outcome = outcome_of(game, &state).map_err(|m| fail(step, m, Vec::new()))?;
                 check_returns(outcome, &state, returns).map_err(|m| fail(step, m, Vec::new()))?;
             }
+            LineKind::ExpectDraw => {
+                let outcome = outcome_of(game, &state).map_err(|m| fail(step, m, Vec::new()))?;
+                check_draw(outcome, &state).map_err(|m| fail(step, m, Vec::new()))?;
+            }
             LineKind::ExpectWinner { players } => {
                 let outcome = outcome_of(game, &state).map_err(|m| fail(step, m, Vec::new()))?;
                 check_winners(outcome, &state, players).map_err(|m| fail(step, m, Vec::new()))?;
@@ -359,6 +363,29 @@ fn check_winners(outcome: &Outcome, state: &State, players: &[String]) -> Result
         ));
     }
     Ok(())
+}
+
+/// `expect draw`: every return is equal.
+fn check_draw(outcome: &Outcome, state: &State) -> Result<(), String> {
+    let Some(returns) = &outcome.returns else {
+        return Err("the trace expects a draw, but the ruleset declares no 'outcome:' (a draw is every return equal)".to_string());
+    };
+    if outcome.is_draw() {
+        return Ok(());
+    }
+    let listed: Vec<String> = state
+        .names
+        .iter()
+        .enumerate()
+        .map(|(p, name)| {
+            let r = Ratio::new(i128::from(returns.values[p]), i128::from(returns.scale));
+            format!("{name} {}", r.map_or_else(String::new, |r| r.to_string()))
+        })
+        .collect();
+    Err(format!(
+        "the trace expects a draw, but the returns are {}",
+        listed.join(", ")
+    ))
 }
 
 /// `expect ranking`: each player listed has the rank given.
