@@ -137,3 +137,31 @@ fn determinizing_keeps_what_the_viewer_sees_and_deals_the_rest() {
     p2_tops.dedup();
     assert_eq!(p2_tops, ["t1", "t2", "t4"]);
 }
+
+/// The same card in both hands (zones may hold a row more than once): each player knows
+/// it, from their own hand; nobody knows a card held by the other alone.
+#[test]
+fn a_row_held_twice_is_known_where_it_is_seen() {
+    let text = r#"
+name: twice
+players: 2
+tables: { cards: { rows: [c1, c2] } }
+zones: { hand: { of: cards, per: players, visibility: owner } }
+setup:
+  - push: { to: "hand[players[1]]", value: "cards[\"c1\"]" }
+  - push: { to: "hand[players[0]]", value: "cards[\"c1\"]" }
+  - push: { to: "hand[players[1]]", value: "cards[\"c2\"]" }
+play: [end_game]
+ranking: { score: "0" }
+"#;
+    let game = load_source(&text_source("twice.yaml", "twice.yaml", text)).unwrap();
+    let state = game.start(names(2)).unwrap();
+    for (query, expected) in [
+        ("knows(p1, @c1)", "yes"),
+        ("knows(p2, @c1)", "yes"),
+        ("knows(p1, @c2)", "no"),
+        ("knows(p2, @c2)", "yes"),
+    ] {
+        assert_eq!(text(&game, &state, query), expected, "{query}");
+    }
+}

@@ -10,7 +10,7 @@ pub const KNOWS: Builtin = Builtin {
     forms: &[Form {
         call: "knows(p, x)",
         result: "bool",
-        meaning: "Whether player `p` sees row `x` where it lies: its zone's visibility shows it, its `visible_if` holds for `p`, or a `reveal` showed it to `p` since it last moved. False when `x` is in no zone.",
+        meaning: "Whether player `p` sees row `x` where it lies (in any of its places, when zones hold it more than once): its zone's visibility shows it, its `visible_if` holds for `p`, or a `reveal` showed it to `p` since it last moved. False when `x` is in no zone.",
     }],
     lower: lower_knows,
     ops: &[Op::Knows],

@@ -21,9 +21,17 @@ pub(crate) fn eval_knows(args: &[Expr], env: &Env) -> Result<Value> {
         if zone.of != crate::model::Element::Row(t) {
             continue;
         }
+        // A row held in several places (the same card in two hands) is known where the
+        // viewer sees any of them.
         for instance in zone.base..zone.base + game.domain_len(zone.per) {
-            if let Some(at) = state.zones[instance].iter().position(|e| *e == row) {
-                return Ok(Value::Bool(game.sees(state, viewer, instance, at)?));
+            for (at, _) in state.zones[instance]
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| **e == row)
+            {
+                if game.sees(state, viewer, instance, at)? {
+                    return Ok(Value::Bool(true));
+                }
             }
         }
     }
