@@ -142,7 +142,7 @@ fn determinizing_keeps_what_the_viewer_sees_and_deals_the_rest() {
 /// it, from their own hand; nobody knows a card held by the other alone.
 #[test]
 fn a_row_held_twice_is_known_where_it_is_seen() {
-    let text = r#"
+    let ruleset = r#"
 name: twice
 players: 2
 tables: { cards: { rows: [c1, c2] } }
@@ -154,7 +154,7 @@ setup:
 play: [end_game]
 ranking: { score: "0" }
 "#;
-    let game = load_source(&text_source("twice.yaml", "twice.yaml", text)).unwrap();
+    let game = load_source(&text_source("twice.yaml", "twice.yaml", ruleset)).unwrap();
     let state = game.start(names(2)).unwrap();
     for (query, expected) in [
         ("knows(p1, @c1)", "yes"),
