@@ -7,6 +7,7 @@
 
 mod agents;
 mod award;
+mod chess;
 mod circle_the_wagons;
 mod connect_four;
 mod coverage;
