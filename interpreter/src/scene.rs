@@ -105,7 +105,7 @@ pub struct CellShown {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct HexMap {
-    /// `even-q`, `odd-q` or `axial`.
+    /// `even-q`, `odd-q` or `axial` (hexes), or `square` (a grid's squares, `y` upward).
     pub layout: &'static str,
     pub hexes: Vec<HexShown>,
 }
@@ -291,6 +291,7 @@ impl Game {
                 let layout = match geometry.layout {
                     Some(crate::hex::Layout::EvenQ) => "even-q",
                     Some(crate::hex::Layout::OddQ) => "odd-q",
+                    Some(crate::hex::Layout::Square4 | crate::hex::Layout::Square8) => "square",
                     _ => "axial",
                 };
                 let hexes = geometry

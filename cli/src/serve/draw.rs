@@ -292,7 +292,13 @@ fn board(b: &BoardShown, targets: &[String]) -> String {
 
 fn hex_map(map: &HexMap) -> String {
     let sqrt3 = 3f64.sqrt();
+    // A square grid's cells side by side, `y` growing upward.
+    let square = map.layout == "square";
+    let side = sqrt3 * HEX;
     let centre = |x: i64, y: i64| -> (f64, f64) {
+        if square {
+            return (side * x as f64, -side * y as f64);
+        }
         let cx = 1.5 * HEX * x as f64;
         let shifted = match map.layout {
             "even-q" => x.rem_euclid(2) == 0,
@@ -318,12 +324,20 @@ fn hex_map(map: &HexMap) -> String {
     let _ = write!(out, "<svg class=\"hexes\" width=\"{w:.0}\" height=\"{h:.0}\" viewBox=\"0 0 {w:.0} {h:.0}\" xmlns=\"http://www.w3.org/2000/svg\">");
     for (hex, (cx, cy)) in map.hexes.iter().zip(centres) {
         let (cx, cy) = (cx - min_x + 2.0, cy - min_y + 2.0);
-        let corners: Vec<String> = (0..6)
-            .map(|i| {
-                let a = std::f64::consts::PI / 3.0 * i as f64;
-                format!("{:.1},{:.1}", cx + HEX * a.cos(), cy + HEX * a.sin())
-            })
-            .collect();
+        let corners: Vec<String> = if square {
+            let half = side / 2.0;
+            [(-half, -half), (half, -half), (half, half), (-half, half)]
+                .iter()
+                .map(|(dx, dy)| format!("{:.1},{:.1}", cx + dx, cy + dy))
+                .collect()
+        } else {
+            (0..6)
+                .map(|i| {
+                    let a = std::f64::consts::PI / 3.0 * i as f64;
+                    format!("{:.1},{:.1}", cx + HEX * a.cos(), cy + HEX * a.sin())
+                })
+                .collect()
+        };
         let fill = hex.colour.as_deref().map(css_colour).unwrap_or("#efe6d2");
         let _ = write!(
             out,

@@ -423,8 +423,10 @@ fn the_server_holds_a_bounded_number_of_games() {
     assert!(answer["error"].as_str().unwrap().contains("--max-games"));
 }
 
+/// Every shipped ruleset draws its game at the start: a board, a map, cards, or (a game of
+/// numbers only, as Pig) its counters.
 #[test]
-fn every_shipped_ruleset_draws_a_board_at_its_start() {
+fn every_shipped_ruleset_draws_its_game_at_its_start() {
     let at = server(20);
     for e in crate::source::RULESETS {
         let game = crate::source::load_ruleset(e.name, &Settings::default()).unwrap();
@@ -434,7 +436,9 @@ fn every_shipped_ruleset_draws_a_board_at_its_start() {
         let view = new_game(at, e.name, &seats, 1);
         let html = view["html"].as_str().unwrap();
         assert!(
-            html.contains("<svg") || html.contains("class=\"card\""),
+            html.contains("<svg")
+                || html.contains("class=\"card\"")
+                || html.contains("class=\"counter\""),
             "{}: nothing drawn",
             e.name
         );
