@@ -124,13 +124,19 @@ pub const STEP: Builtin = Builtin {
 };
 
 fn lower_step(c: &mut dyn Lowering) -> Compiled {
+    lower_cell_and_direction(c, Op::Step, |cell| cell.clone())
+}
+
+/// `step(cell, d)` and `ray(cell, d)`: a cell of a map with coordinates and a direction;
+/// `result` is the call's type from the cell's.
+fn lower_cell_and_direction(c: &mut dyn Lowering, op: Op, result: fn(&Type) -> Type) -> Compiled {
     if !c.arity(&[2]) {
         return nothing();
     }
     let (cell, ty) = c.compile(0);
     hex_coordinates(c, 0, &ty);
     let d = c.expect(1, &Type::Int);
-    (call(Op::Step, vec![cell, d]), ty)
+    (call(op, vec![cell, d]), result(&ty))
 }
 
 pub const RAY: Builtin = Builtin {
@@ -148,13 +154,7 @@ pub const RAY: Builtin = Builtin {
 };
 
 fn lower_ray(c: &mut dyn Lowering) -> Compiled {
-    if !c.arity(&[2]) {
-        return nothing();
-    }
-    let (cell, ty) = c.compile(0);
-    hex_coordinates(c, 0, &ty);
-    let d = c.expect(1, &Type::Int);
-    (call(Op::Ray, vec![cell, d]), hexes_of(&ty))
+    lower_cell_and_direction(c, Op::Ray, hexes_of)
 }
 
 pub const ON_EDGE: Builtin = Builtin {
