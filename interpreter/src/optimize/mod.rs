@@ -249,7 +249,12 @@ impl Folder<'_> {
             self.expr(child);
         }
         if let Some(better) = self.rewrite(e) {
+            let let_put_in = matches!(e, Expr::Let { .. });
             *e = better;
+            // A let's constant value put into its body makes more of the body constant.
+            if let_put_in {
+                self.expr(e);
+            }
         }
     }
 

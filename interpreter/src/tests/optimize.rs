@@ -353,3 +353,19 @@ fn arithmetic_with_its_identity_is_its_other_operand() {
     assert!(optimized_has("0 - money[p1]", arith));
     assert!(optimized_has("money[p1] * 0", arith));
 }
+
+#[test]
+fn a_let_of_a_constant_is_put_in_and_what_it_makes_constant_folded() {
+    let calls = |e: &Expr| matches!(e, Expr::Let { .. } | Expr::Call { .. });
+    // Once the list is put in, len([1, 2, 3]) is 3: no let and no call is left beside
+    // the read of the state.
+    assert!(!optimized_has(
+        "let line = [1, 2, 3] in len(line) + money[p1]",
+        calls
+    ));
+    // A value read from the state stays a let.
+    assert!(optimized_has("let m = money[p1] in m + m", |e| matches!(
+        e,
+        Expr::Let { .. }
+    )));
+}
