@@ -236,6 +236,14 @@ fn lets_name_a_value_for_their_body() {
             "map(players, fewer_than(it))",
             list(&[int(1), int(0), int(1)]),
         ),
+        // The first player with more than 6: p1; with more than 10: none.
+        ("find(players, money[it] > 6)", Value::Player(0)),
+        ("find(players, p => money[p] > 10)", Value::None),
+        // The first with less than p1's money (a let and a lambda inside find): p2.
+        (
+            "let m = money[p1] in find(players, money[it] < m)",
+            Value::Player(1),
+        ),
         // Lets nest in a value and in the operands around them.
         ("(let a = 3 in a + 1) * (let b = 2 in b)", int(8)),
     ];
@@ -249,6 +257,10 @@ fn lets_name_a_value_for_their_body() {
             "expected true/false, found a number",
         ),
         ("let x = 1 in y", "unknown name 'y'"),
+        (
+            "find([1, 2], it > 1)",
+            "find gives none when no element holds",
+        ),
     ] {
         let message = evaluate(&game, &state, expr).unwrap_err();
         assert!(message.contains(error), "{expr}: {message}");

@@ -167,6 +167,34 @@ pub const ANY: Builtin = Builtin {
     unroll: Some(Unroll::Test(Quantifier::Any)),
 };
 
+pub const FIND: Builtin = Builtin {
+    name: "find",
+    forms: &[Form {
+        call: "find(list, cond)",
+        result: "element or none",
+        meaning: "The first element that satisfies `cond` (per element), or `none` when none does; a list of players or rows.",
+    }],
+    lower: lower_find,
+    ops: &[Op::Find],
+    reduce: None,
+    pure: true,
+    unroll: None,
+};
+
+fn lower_find(c: &mut dyn Lowering) -> Compiled {
+    let Some((l, pred, elem)) = lower_condition(c) else {
+        return nothing();
+    };
+    if !matches!(elem, Type::Player | Type::Row(_) | Type::Any) {
+        let message = format!(
+            "find gives none when no element holds, so it takes a list of players or rows, not of {}",
+            c.type_name(&elem)
+        );
+        c.report(c.arg_span(0), message);
+    }
+    (call(Op::Find, vec![l, pred]), elem)
+}
+
 pub const ALL: Builtin = Builtin {
     name: "all",
     forms: &[Form {

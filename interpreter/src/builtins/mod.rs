@@ -152,6 +152,7 @@ pub static BUILTINS: &[Builtin] = &[
     list::SORT_BY,
     list::REVERSE,
     list::ANY,
+    list::FIND,
     list::ALL,
     list::CONTAINS,
     list::INDEX_OF,

@@ -55,7 +55,9 @@ pub fn signature(op: Op) -> Signature {
         Op::Range | Op::Colour | Op::Pad | Op::At | Op::Pos | Op::Rotate => exactly(2),
         Op::Distance | Op::Knows => exactly(2),
         Op::Placements => exactly(3),
-        Op::CountIf | Op::Any | Op::All | Op::Map | Op::SortBy | Op::SumOf => PER_ELEMENT,
+        Op::CountIf | Op::Any | Op::All | Op::Find | Op::Map | Op::SortBy | Op::SumOf => {
+            PER_ELEMENT
+        }
         Op::MinOf | Op::MaxOf | Op::Argmax | Op::Argmin | Op::NextPlayerIf => PER_ELEMENT,
         Op::Groups => PER_ELEMENT,
         Op::SeatsFrom => Signature {

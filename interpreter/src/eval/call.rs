@@ -16,6 +16,7 @@ pub(crate) fn run(op: Op, args: &[Expr], env: &Env) -> Result<Value> {
         Op::CountIf => list::eval_count_if(args, env),
         Op::Any => list::eval_any(args, env),
         Op::All => list::eval_all(args, env),
+        Op::Find => list::eval_find(args, env),
         Op::Map => list::eval_map(args, env),
         Op::SortBy => list::eval_sort_by(args, env),
         Op::Sum => list::eval_sum(args, env),

@@ -45,6 +45,18 @@ pub(crate) fn eval_any(args: &[Expr], env: &Env) -> Result<Value> {
     Ok(Value::Bool(found))
 }
 
+pub(crate) fn eval_find(args: &[Expr], env: &Env) -> Result<Value> {
+    let mut found = Value::None;
+    args[0].each(env, |v| {
+        if args[1].apply_bool(env, v)? {
+            found = v.clone();
+            return Ok(Break(()));
+        }
+        Ok(Continue(()))
+    })?;
+    Ok(found)
+}
+
 pub(crate) fn eval_all(args: &[Expr], env: &Env) -> Result<Value> {
     let mut all = true;
     args[0].each(env, |v| {
