@@ -1,6 +1,6 @@
 //! What a finished game's results read: the `ranking:` (score and tie-breaks per
-//! player), the `outcome:` (each player's return) and the `stats:` (values of the final state, and counters that statements
-//! add to, laid out as state variables).
+//! player), the `outcome:` (each player's return) and the `stats:` (values of the final
+//! state, and counters that statements add to, laid out as state variables).
 
 use std::collections::HashSet;
 
