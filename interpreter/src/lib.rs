@@ -2,12 +2,14 @@
 //! [`Game`], and runs games of it as a step machine over plain-data [`State`]s.
 //! Pure: no file, terminal or network IO happens here (the `frontier` binary does that).
 
+pub mod actions;
 pub mod agent;
 pub mod award;
 pub mod builtins;
 pub mod colour;
 pub mod coverage;
 pub mod diagnostic;
+pub mod episode;
 pub mod eval;
 pub mod format;
 pub mod grid;

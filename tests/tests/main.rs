@@ -13,6 +13,7 @@ mod connect_four;
 mod coverage;
 mod display;
 mod docs;
+mod episodes;
 mod functions;
 mod fuzz;
 mod go_west;

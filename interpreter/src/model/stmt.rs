@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use super::{BlockId, BoardRead, ProcId, RuleRef, Slot, VarId, ZoneRead};
 use crate::ir::{Expr, Template, TemplatePart};
+use crate::value::Type;
 
 pub type Block = Vec<Stmt>;
 
@@ -177,6 +178,9 @@ pub struct OptionGroup {
     pub label: Template,
     /// The `for:` names and their lists, in the order written (empty: a single option).
     pub bindings: Vec<(Slot, Expr)>,
+    /// The type of each binding's elements, as the loader checked it (what numbers the
+    /// options get in [`crate::actions::ActionSpace`]).
+    pub element_types: Vec<Type>,
     pub condition: Option<Expr>,
     /// The condition specialized for each row of a table, when the group has one `for:`
     /// list and it holds rows of that table: the optimizer puts the row in and folds what

@@ -33,8 +33,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "front ends of the core",
         &[
-            "trace", "runner", "agent", "search", "roster", "position", "scene", "render",
-            "coverage", "perft", "tests",
+            "trace", "runner", "actions", "episode", "agent", "search", "roster", "position",
+            "scene", "render", "coverage", "perft", "tests",
         ],
     ),
 ];

@@ -171,6 +171,7 @@ impl Procedures {
         b.check_keys(om, opath, &["label", "for", "if", "do", "rule", "doc"]);
         let visible = ctx.visible.len();
         let mut bindings = Vec::new();
+        let mut element_types = Vec::new();
         if let Some(f) = om.get("for") {
             let fpath = join(opath, "for");
             let names = option_bindings(b, f, &fpath)?;
@@ -183,6 +184,7 @@ impl Procedures {
                 };
                 let (list, ty) = b.expression(decls, &list_yaml, &join(&fpath, &var), &scope, None);
                 let elem = list_element(b, &ty, &join(&fpath, &var));
+                element_types.push(elem.clone());
                 bindings.push((ctx.declare(&var, elem), list));
             }
         }
@@ -214,6 +216,7 @@ impl Procedures {
         Some(OptionGroup {
             label,
             bindings,
+            element_types,
             condition,
             by_row: None,
             body,

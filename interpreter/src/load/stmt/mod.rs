@@ -224,6 +224,7 @@ impl RoundDone {
         OptionGroup {
             label: clone_template(&self.label),
             bindings: Vec::new(),
+            element_types: Vec::new(),
             condition: self.condition.clone(),
             by_row: None,
             body: self.body,
