@@ -1,4 +1,4 @@
-//! Embeds every ruleset under ../rulesets into the binary, so `frontier play go-west`
+//! Embeds every ruleset under ../rulesets into the library, so `frontier play go-west`
 //! works on a fresh machine with no path. A ruleset folder's `variants/NAME.yaml` files are
 //! embedded as `<ruleset>-NAME`.
 
