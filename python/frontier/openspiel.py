@@ -87,6 +87,9 @@ def register(ruleset, variant=None, name=None):
         (FrontierGame,),
         {"GAME_TYPE": game_type, "RULESET": ruleset, "VARIANT": variant},
     )
+    # Found by its name in this module, so that pickle finds it.
+    made.__module__ = __name__
+    globals()[name] = made
     pyspiel.register_game(game_type, made)
     _registered[name] = (ruleset, variant)
     return name
@@ -95,6 +98,13 @@ def register(ruleset, variant=None, name=None):
 def load_game(ruleset, players=None, params=None, variant=None):
     """An OpenSpiel game of `ruleset` (an embedded name or a path), registering it first
     if it is not registered yet."""
+    from . import rulesets
+
+    if variant is not None and variant in rulesets():
+        # An embedded variant is registered on its own: check that it is one of
+        # `ruleset`, then load it by its own name.
+        describe(ruleset, variant)
+        ruleset, variant = variant, None
     name = register(ruleset, variant)
     given = {} if params is None else {k: int(v) for k, v in params.items()}
     if players is not None:
@@ -110,10 +120,19 @@ class FrontierGame(pyspiel.Game):
     RULESET = None
     VARIANT = None
 
-    def __init__(self, params=None):
+    def __new__(cls, params=None):
+        # The ruleset is loaded before the OpenSpiel object exists: a bad parameter
+        # raises here, not from an object half made.
         params = {k: int(v) for k, v in dict(params or {}).items()}
         players = params.pop("players", None)
-        self.frontier = Game(self.RULESET, players=players, params=params, variant=self.VARIANT)
+        loaded = Game(cls.RULESET, players=players, params=params, variant=cls.VARIANT)
+        self = super().__new__(cls)
+        self.frontier = loaded
+        return self
+
+    def __init__(self, params=None):
+        params = {k: int(v) for k, v in dict(params or {}).items()}
+        params.pop("players", None)
         players = self.frontier.players
         game_type = self.GAME_TYPE
         if self.frontier.utility == "ranked":
