@@ -66,8 +66,11 @@ impl Game {
     /// The result depends only on what `viewer` may know and on `rng`: two states that
     /// differ only in hidden contents give the same sample.
     ///
-    /// Knowledge the rules keep elsewhere (a state variable recording a card's owner) is
-    /// public and is not resampled.
+    /// A hidden element that the running procedures hold (a local naming the card in
+    /// transit, an option of the pending decision) is dealt with its place: the local or
+    /// option then names the element dealt there, so that the sample stays a state the
+    /// rules could reach. Knowledge the rules keep elsewhere (a state variable recording
+    /// a card's owner) is public and is not resampled.
     pub fn determinize(
         &self,
         state: &State,
@@ -105,13 +108,56 @@ impl Game {
             // hidden, not on where they really are.
             elements.sort_unstable();
             rng.shuffle(&mut elements);
+            let mut dealt: Vec<(u16, u16)> = Vec::new();
             for (&(z, at), e) in slots.iter().zip(elements) {
+                dealt.push((state.zones[z][at], e));
                 out.zones[z][at] = e;
             }
+            follow_dealt(&mut out, kind, &dealt);
         }
         // Reveals to others are not the viewer's to know where they went.
         out.seen.retain(|s| s.players >> viewer & 1 == 1);
         out.forget_moved();
         Ok(out)
+    }
+}
+
+/// Makes the locals and the pending decision's options that name an element dealt away
+/// from its place name the element dealt there instead (`dealt`: what each hidden place
+/// of elements of `kind` held, and holds now). An element held at several hidden places
+/// is left as it is: which of them a local means cannot be told.
+fn follow_dealt(state: &mut State, kind: crate::model::Element, dealt: &[(u16, u16)]) {
+    let mut moved: Vec<(Value, Value)> = Vec::new();
+    for &(was, now) in dealt {
+        if was == now || dealt.iter().filter(|(w, _)| *w == was).count() > 1 {
+            continue;
+        }
+        moved.push((
+            crate::eval::decode_element(kind, was),
+            crate::eval::decode_element(kind, now),
+        ));
+    }
+    if moved.is_empty() {
+        return;
+    }
+    let follow = |v: &mut Value| {
+        if let Some((_, now)) = moved.iter().find(|(was, _)| was == v) {
+            *v = now.clone();
+        } else if let Value::List(items) = v {
+            if items.iter().any(|i| moved.iter().any(|(was, _)| was == i)) {
+                let mapped: Vec<Value> = items
+                    .iter()
+                    .map(|i| match moved.iter().find(|(was, _)| was == i) {
+                        Some((_, now)) => now.clone(),
+                        None => i.clone(),
+                    })
+                    .collect();
+                *v = Value::list(mapped);
+            }
+        }
+    };
+    state.locals.iter_mut().for_each(follow);
+    if let crate::state::Pending::Decision { options, .. } = &mut state.pending {
+        options.iter_mut().for_each(|(_, v)| follow(v));
     }
 }

@@ -1,6 +1,6 @@
 //! `frontier._frontier`: Frontier rulesets played one numbered action at a time from
-//! Python. A [`Game`] is a loaded ruleset for a number of players with its action
-//! numbering; a [`State`] a game under way (`episode::Episode`). The Python package
+//! Python. A `Game` is a loaded ruleset for a number of players with its action
+//! numbering; a `State` a game under way (`episode::Episode`). The Python package
 //! (`frontier/__init__.py`) wraps them in OpenSpiel's game API and registers the
 //! embedded rulesets with `pyspiel`.
 
