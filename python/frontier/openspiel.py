@@ -33,15 +33,20 @@ def registered():
     return {name: spec[0] for name, spec in _registered.items()}
 
 
-def register(ruleset, variant=None, name=None):
+def register(ruleset, variant=None, name=None, utility_sum=None):
     """Registers `ruleset` (an embedded name or a path; with `variant`, that variant of
-    it) with OpenSpiel as `name` (default: ``frontier_<ruleset>``); returns the name."""
+    it) with OpenSpiel as `name` (default: ``frontier_<ruleset>``); returns the name.
+
+    A ruleset whose ``outcome:`` always gives returns adding up to the same number (a
+    zero-sum game) can say so with `utility_sum`: the game is then zero- or constant-sum
+    for OpenSpiel (as its exploitability needs), and every game's returns are checked
+    against it."""
     from . import short_name
 
     if name is None:
         name = short_name(variant if variant is not None else ruleset)
     if name in _registered:
-        if _registered[name] != (ruleset, variant):
+        if _registered[name] != (ruleset, variant, utility_sum):
             raise ValueError(f"{name} is already registered for {_registered[name][0]}")
         return name
     info = describe(ruleset, variant)
@@ -64,11 +69,7 @@ def register(ruleset, variant=None, name=None):
             if info["hides_information"]
             else pyspiel.GameType.Information.PERFECT_INFORMATION
         ),
-        utility=(
-            pyspiel.GameType.Utility.CONSTANT_SUM
-            if info["utility"] == "ranked"
-            else pyspiel.GameType.Utility.GENERAL_SUM
-        ),
+        utility=_utility(info["utility"], utility_sum),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=int(info["max_players"]),
         min_num_players=int(info["min_players"]),
@@ -85,14 +86,26 @@ def register(ruleset, variant=None, name=None):
     made = type(
         name,
         (FrontierGame,),
-        {"GAME_TYPE": game_type, "RULESET": ruleset, "VARIANT": variant},
+        {"GAME_TYPE": game_type, "RULESET": ruleset, "VARIANT": variant, "UTILITY_SUM": utility_sum},
     )
     # Found by its name in this module, so that pickle finds it.
     made.__module__ = __name__
     globals()[name] = made
     pyspiel.register_game(game_type, made)
-    _registered[name] = (ruleset, variant)
+    _registered[name] = (ruleset, variant, utility_sum)
     return name
+
+
+def _utility(kind, utility_sum):
+    if kind == "ranked":
+        if utility_sum is not None and utility_sum != 1:
+            raise ValueError("without an `outcome:` the returns add up to 1")
+        return pyspiel.GameType.Utility.CONSTANT_SUM
+    if utility_sum is None:
+        return pyspiel.GameType.Utility.GENERAL_SUM
+    if utility_sum == 0:
+        return pyspiel.GameType.Utility.ZERO_SUM
+    return pyspiel.GameType.Utility.CONSTANT_SUM
 
 
 def load_game(ruleset, players=None, params=None, variant=None):
@@ -119,6 +132,7 @@ class FrontierGame(pyspiel.Game):
     GAME_TYPE = None
     RULESET = None
     VARIANT = None
+    UTILITY_SUM = None
 
     def __new__(cls, params=None):
         # The ruleset is loaded before the OpenSpiel object exists: a bad parameter
@@ -138,7 +152,8 @@ class FrontierGame(pyspiel.Game):
         if self.frontier.utility == "ranked":
             low, high, total = 0.0, 1.0, 1.0
         else:
-            low, high, total = -DECLARED_UTILITY_BOUND, DECLARED_UTILITY_BOUND, None
+            low, high = -DECLARED_UTILITY_BOUND, DECLARED_UTILITY_BOUND
+            total = None if self.UTILITY_SUM is None else float(self.UTILITY_SUM)
         info = pyspiel.GameInfo(
             num_distinct_actions=int(self.frontier.num_distinct_actions),
             max_chance_outcomes=int(self.frontier.max_chance_outcomes),
@@ -173,6 +188,7 @@ class FrontierState(pyspiel.State):
     def __init__(self, game, inner):
         super().__init__(game)
         self.frontier = inner
+        self.utility_sum = game.UTILITY_SUM
 
     def current_player(self):
         return self.frontier.current_player()
@@ -195,7 +211,11 @@ class FrontierState(pyspiel.State):
         return self.frontier.is_terminal()
 
     def returns(self):
-        return self.frontier.returns()
+        returns = self.frontier.returns()
+        total = self.utility_sum
+        if total is not None and self.frontier.is_terminal() and abs(sum(returns) - total) > 1e-9:
+            raise ValueError(f"the returns {returns} add up to {sum(returns)}, not the {total} registered")
+        return returns
 
     def resample_from_infostate(self, player_id, probability_sampler):
         """A state `player_id` cannot tell from this one (for information-set search)."""

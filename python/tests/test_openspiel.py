@@ -57,3 +57,20 @@ def test_game_type_follows_the_ruleset():
     assert t.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
     assert t.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     assert t.utility == pyspiel.GameType.Utility.CONSTANT_SUM
+
+
+def test_cfr_on_frontier_kuhn_poker_follows_openspiels_kuhn_poker():
+    # The same game with information states of the same shape: CFR's average policies
+    # have the same exploitability after each iteration (examples/cfr_kuhn_poker.py).
+    from open_spiel.python.algorithms import cfr, exploitability
+
+    ours = pyspiel.load_game(frontier.register(
+        "kuhn-poker", name="frontier_kuhn_poker_zero_sum", utility_sum=0))
+    theirs = pyspiel.load_game("kuhn_poker")
+    assert ours.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    a, b = cfr.CFRSolver(ours), cfr.CFRSolver(theirs)
+    for _ in range(20):
+        a.evaluate_and_update_policy()
+        b.evaluate_and_update_policy()
+        assert abs(exploitability.exploitability(ours, a.average_policy())
+                   - exploitability.exploitability(theirs, b.average_policy())) < 1e-9
