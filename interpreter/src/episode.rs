@@ -59,7 +59,11 @@ pub struct Episode {
 struct Memory(Option<Arc<Recollection>>);
 
 struct Recollection {
-    seen: String,
+    /// The state they decided in, shown to them the first time their information state
+    /// is asked for (rendering it at every decision would slow every game played by
+    /// numbers), then kept as text.
+    seen: State,
+    shown: std::sync::OnceLock<String>,
     chose: String,
     earlier: Memory,
 }
@@ -204,11 +208,12 @@ impl Episode {
                 let label = game
                     .option_label(&self.state, i)
                     .map_err(|e| e.to_string())?;
-                let seen = self.observation(game, player);
+                let seen = self.state.clone();
                 self.take(stepper, Choice::Option(i))?;
                 let memory = &mut self.memories[player as usize];
                 memory.0 = Some(Arc::new(Recollection {
                     seen,
+                    shown: Default::default(),
                     chose: label.clone(),
                     earlier: memory.clone(),
                 }));
@@ -327,16 +332,7 @@ impl Episode {
     /// What `player` sees now: the state as shown to them, who is to act, and at their
     /// own decision its prompt.
     pub fn observation(&self, game: &Game, player: u8) -> String {
-        let mut out = game.render_state(&self.state, Some(player));
-        out.push_str(&self.waiting(game));
-        if let Pending::Decision { player: p, .. } = &self.state.pending {
-            if *p == player {
-                if let Ok(prompt) = game.prompt(&self.state) {
-                    out.push_str(&format!("prompt: {prompt}\n"));
-                }
-            }
-        }
-        out
+        observation(game, &self.state, player)
     }
 
     /// Everything `player` knows: what they saw at each of their decisions and what they
@@ -350,12 +346,8 @@ impl Episode {
         }
         let mut out = format!("{}\n", self.state.names[player as usize]);
         for (i, r) in recollections.iter().rev().enumerate() {
-            out.push_str(&format!(
-                "--- decision {}\n{}> {}\n",
-                i + 1,
-                r.seen,
-                r.chose
-            ));
+            let seen = r.shown.get_or_init(|| observation(game, &r.seen, player));
+            out.push_str(&format!("--- decision {}\n{seen}> {}\n", i + 1, r.chose));
         }
         out.push_str("--- now\n");
         out.push_str(&self.observation(game, player));
@@ -374,16 +366,7 @@ impl Episode {
     }
 
     fn waiting(&self, game: &Game) -> String {
-        match game.status(&self.state) {
-            Status::Decision { player, .. } => {
-                format!("to decide: {}\n", self.state.names[player as usize])
-            }
-            Status::Chance(_) => "chance\n".to_string(),
-            Status::Over(outcome) => {
-                let ranks: Vec<String> = outcome.ranks.iter().map(u8::to_string).collect();
-                format!("over: ranks {}\n", ranks.join(" "))
-            }
-        }
+        waiting(game, &self.state)
     }
 
     /// A game `player` cannot tell from this one ([`Game::determinize`]): what they do
@@ -396,5 +379,34 @@ impl Episode {
             state,
             ..self.clone()
         })
+    }
+}
+
+/// What `player` sees of `state`: the state as shown to them, who is to act, and at their
+/// own decision its prompt.
+fn observation(game: &Game, state: &State, player: u8) -> String {
+    let mut out = game.render_state(state, Some(player));
+    out.push_str(&waiting(game, state));
+    if let Pending::Decision { player: p, .. } = &state.pending {
+        if *p == player {
+            if let Ok(prompt) = game.prompt(state) {
+                out.push_str(&format!("prompt: {prompt}\n"));
+            }
+        }
+    }
+    out
+}
+
+/// Who or what `state` waits for, as a line.
+fn waiting(game: &Game, state: &State) -> String {
+    match game.status(state) {
+        Status::Decision { player, .. } => {
+            format!("to decide: {}\n", state.names[player as usize])
+        }
+        Status::Chance(_) => "chance\n".to_string(),
+        Status::Over(outcome) => {
+            let ranks: Vec<String> = outcome.ranks.iter().map(u8::to_string).collect();
+            format!("over: ranks {}\n", ranks.join(" "))
+        }
     }
 }

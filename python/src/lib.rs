@@ -114,6 +114,27 @@ struct Game {
     loaded: Arc<Loaded>,
 }
 
+impl Game {
+    /// The action numbers that take `steps` (each with where it comes from, for
+    /// messages) from a new game.
+    fn follow(&self, steps: &[(String, runner::Step)]) -> PyResult<Vec<u64>> {
+        let loaded = &self.loaded;
+        let mut state = self.new_initial_state()?;
+        let mut out = Vec::new();
+        for (at, step) in steps {
+            let actions = state
+                .episode
+                .actions_of_step(&loaded.game, &loaded.space, step)
+                .map_err(|e| value_error(format!("{at}: {e}")))?;
+            for a in actions {
+                state.apply_action(a)?;
+                out.push(a);
+            }
+        }
+        Ok(out)
+    }
+}
+
 #[pymethods]
 impl Game {
     /// Loads `ruleset` (an embedded name or a path to a ruleset file or folder) for
@@ -256,9 +277,7 @@ impl Game {
                 self.loaded.names.len()
             )));
         }
-        let mut state = self.new_initial_state()?;
-        let mut out = Vec::new();
-        let mut step_no = 0usize;
+        let mut steps = Vec::new();
         for line in &parsed.body {
             use frontier_interpreter::frontier_grammar::trace::LineKind;
             let step = match &line.kind {
@@ -281,17 +300,9 @@ impl Game {
                 },
                 _ => continue,
             };
-            step_no += 1;
-            let actions = state
-                .episode
-                .actions_of_step(&self.loaded.game, &self.loaded.space, &step)
-                .map_err(|e| value_error(format!("line {} (step {step_no}): {e}", line.line)))?;
-            for a in actions {
-                state.apply_action(a)?;
-                out.push(a);
-            }
+            steps.push((format!("line {}", line.line), step));
         }
-        Ok(out)
+        self.follow(&steps)
     }
 
     /// The action numbers of the game `frontier play RULESET --players N --seed SEED
@@ -325,19 +336,13 @@ impl Game {
             runner::MAX_STEPS,
         )
         .map_err(value_error)?;
-        let mut state = self.new_initial_state()?;
-        let mut out = Vec::new();
-        for step in &record.steps {
-            let actions = state
-                .episode
-                .actions_of_step(&loaded.game, &loaded.space, step)
-                .map_err(value_error)?;
-            for a in actions {
-                state.apply_action(a)?;
-                out.push(a);
-            }
-        }
-        Ok(out)
+        let steps: Vec<(String, runner::Step)> = record
+            .steps
+            .into_iter()
+            .enumerate()
+            .map(|(i, s)| (format!("step {}", i + 1), s))
+            .collect();
+        self.follow(&steps)
     }
 
     fn __repr__(&self) -> String {
