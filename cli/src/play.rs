@@ -50,7 +50,9 @@ pub struct PlayArgs {
     #[arg(long, value_name = "FILE")]
     pub trace_out: Option<PathBuf>,
     /// Go on with a game left with `q`: the trace it wrote gives the ruleset, players,
-    /// seed, agents and the steps so far.
+    /// seed, agents and the steps so far (chance it leaves out is drawn from the seed, as
+    /// `check` does). The trace is never written: the game goes on into --trace-out or
+    /// NAME-resumed.trace beside it.
     #[arg(long, value_name = "TRACE", conflicts_with_all = ["ruleset", "players", "seed", "from"])]
     pub resume: Option<PathBuf>,
     /// Start from a position file (as `frontier replay TRACE --at STEP --state` writes it)
@@ -422,6 +424,15 @@ fn resume(path: &Path, args: &PlayArgs, settings: &Settings) -> Result<(), Strin
         let at = format!("{shown}:{}:{}", line.line, line.column);
         match &line.kind {
             LineKind::Decision { player, label } => {
+                // Chance the trace leaves to the seed (as `check` reads it): drawn here.
+                while let Some((choice, drawn)) = table.sample_chance(&game) {
+                    table.apply(
+                        back_end.stepper(&game),
+                        choice,
+                        Step::Chance { label: drawn },
+                        &mut quiet,
+                    )?;
+                }
                 let Status::Decision {
                     player: seat,
                     options,
@@ -500,8 +511,31 @@ fn resume(path: &Path, args: &PlayArgs, settings: &Settings) -> Result<(), Strin
         print_result(&game, &session.table.state);
         return Ok(());
     }
-    let out = args.trace_out.clone().unwrap_or_else(|| path.to_path_buf());
+    // The input is never written: the game goes on into --trace-out or a new file.
+    let out = args.trace_out.clone().unwrap_or_else(|| resumed_path(path));
+    if out == path {
+        return Err(format!(
+            "--trace-out {shown} is the trace being resumed: it is left as it is; name another file"
+        ));
+    }
     finish(&mut session, Some(&out))
+}
+
+/// Where a resumed game is written without --trace-out: beside its trace, as
+/// `NAME-resumed.trace` (or `-resumed-2`, … when that file exists).
+fn resumed_path(path: &Path) -> PathBuf {
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "game".into());
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    (1..)
+        .map(|k| match k {
+            1 => dir.join(format!("{stem}-resumed.trace")),
+            k => dir.join(format!("{stem}-resumed-{k}.trace")),
+        })
+        .find(|p| !p.exists())
+        .unwrap_or_else(|| dir.join(format!("{stem}-resumed.trace")))
 }
 
 pub fn print_result(game: &Game, state: &State) {

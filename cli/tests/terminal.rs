@@ -205,6 +205,58 @@ fn quit_then_resume_plays_the_same_game_as_without_quitting() {
 }
 
 #[test]
+fn resume_never_writes_its_input() {
+    // A trace with the author's comment and chance left to the seed, as `check` reads
+    // it: resumed, it stays byte for byte as it was; the game goes on into a new file.
+    let dir = scratch("resume-input");
+    let quit = play(
+        &dir,
+        &["--trace-out", "part.trace"],
+        &format!("{}q\n", "1\n".repeat(10)),
+    );
+    assert_eq!(quit.code, 0, "{}", quit.err);
+    let written = read(&dir.join("part.trace"));
+    let mut hand = String::from("# the author's comment\n");
+    for line in written.lines().filter(|l| !l.starts_with("chance:")) {
+        hand.push_str(line);
+        hand.push('\n');
+    }
+    std::fs::write(dir.join("part.trace"), &hand).unwrap();
+    let check = frontier(&dir, &["check", "part.trace"], "");
+    assert_eq!(
+        check.code, 0,
+        "check accepts it: {}{}",
+        check.out, check.err
+    );
+    let ones = "1\n".repeat(400);
+    let resumed = frontier(&dir, &["play", "--resume", "part.trace"], &ones);
+    assert_eq!(resumed.code, 0, "{}{}", resumed.out, resumed.err);
+    assert_eq!(
+        read(&dir.join("part.trace")),
+        hand,
+        "the input is unchanged"
+    );
+    let out = read(&dir.join("part-resumed.trace"));
+    assert!(
+        out.contains("expect over"),
+        "the game went on into part-resumed.trace"
+    );
+    let same = frontier(
+        &dir,
+        &[
+            "play",
+            "--resume",
+            "part.trace",
+            "--trace-out",
+            "part.trace",
+        ],
+        &ones,
+    );
+    assert_eq!(same.code, 1, "--trace-out naming the input is refused");
+    assert_eq!(read(&dir.join("part.trace")), hand);
+}
+
+#[test]
 fn quit_without_trace_out_names_the_file_it_writes() {
     let dir = scratch("quit-default");
     let run = play(&dir, &[], "q\n");
