@@ -20,10 +20,11 @@ use crate::words::counted;
 
 #[derive(Args)]
 pub struct CheckArgs {
-    /// Trace files (or, with --all, folders of .trace files).
+    /// Trace files, or folders: every .trace file in them and their subfolders.
     #[arg(required = true, value_name = "TRACE")]
     pub traces: Vec<PathBuf>,
-    /// Check every trace (folders and their subfolders included) and report every failing file.
+    /// Check every trace and report every failing file (without it, the check stops at
+    /// the first failing trace).
     #[arg(long)]
     pub all: bool,
     /// Also report, per ruleset, which `rule:` references the replayed games ran through,
@@ -474,14 +475,6 @@ fn failed_json(file: &Path, error: &str) -> serde_json::Value {
 }
 
 pub fn check(args: CheckArgs, settings: &Settings) -> Result<(), String> {
-    if !args.all {
-        if let Some(dir) = args.traces.iter().find(|p| p.is_dir()) {
-            return Err(format!(
-                "{} is a folder: use --all to check every trace in it",
-                dir.display()
-            ));
-        }
-    }
     let files = trace_files(&args.traces)?;
     let mut failures = 0;
     let mut coverage = args.coverage.then(Coverage::default);

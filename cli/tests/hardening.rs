@@ -87,6 +87,9 @@ fn overflow_in_a_trace_assertion_is_an_error_in_check_check_all_and_replay() {
             "in \"(-9223372036854775807 - 1) / -1\"",
         ],
     );
+    // A folder is its traces, with or without --all (which reports every failing one).
+    let folder = frontier(&dir, &["check", "."]);
+    expect(&folder, 1, &["a.trace:5:1: assert"]);
     let all = frontier(&dir, &["check", "--all", "."]);
     expect(
         &all,

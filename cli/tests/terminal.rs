@@ -1175,3 +1175,13 @@ fn new_makes_a_ruleset_that_validates_plays_and_checks() {
     assert_eq!(elsewhere.code, 0, "{}", elsewhere.err);
     assert!(dir.join("games/my-game/ruleset.yaml").is_file());
 }
+
+#[test]
+fn check_takes_folders_with_coverage() {
+    let dir = scratch("check-folder");
+    let folder = workspace().join("rulesets/go-west/traces");
+    let run = frontier(&dir, &["check", "--coverage", folder.to_str().unwrap()], "");
+    assert_eq!(run.code, 0, "{}{}", run.out, run.err);
+    assert!(run.out.contains("double-action.trace: ok"), "{}", run.out);
+    assert!(run.out.contains("coverage"), "{}", run.out);
+}
