@@ -539,7 +539,7 @@ fn resumed_path(path: &Path) -> PathBuf {
 }
 
 pub fn print_result(game: &Game, state: &State) {
-    let board = game.render_display_styled(state, crate::output_style());
+    let board = game.render_display_styled(state, None, crate::output_style());
     if !board.is_empty() {
         println!("\n{}", board.trim_end());
     }

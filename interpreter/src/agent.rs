@@ -117,12 +117,13 @@ impl View<'_> {
 
     /// The ruleset's display lines (empty when it has none).
     pub fn display(&self) -> String {
-        self.game().render_display(self.state)
+        self.game().render_display(self.state, Some(self.player()))
     }
 
     /// The display lines with the colours of `colour()` for a terminal, or plain.
     pub fn display_styled(&self, style: Style) -> String {
-        self.game().render_display_styled(self.state, style)
+        self.game()
+            .render_display_styled(self.state, Some(self.player()), style)
     }
 
     /// The rules being played (public: they say nothing of the hidden state).

@@ -44,15 +44,18 @@ impl Game {
     /// the ruleset has none). A line that fails to render shows its error instead; a line
     /// whose text is empty is left out (a ruleset may write one line per seat up to its
     /// most players).
-    pub fn render_display(&self, state: &State) -> String {
-        self.render_display_styled(state, Style::Plain)
+    /// `viewer` is the seat the display is drawn for (`viewer` in its lines), or none for
+    /// everyone.
+    pub fn render_display(&self, state: &State, viewer: Option<u8>) -> String {
+        self.render_display_styled(state, viewer, Style::Plain)
     }
 
     /// The display lines with the colours of `colour()` as ANSI escapes (`Style::Colour`)
     /// or taken out (`Style::Plain`).
-    pub fn render_display_styled(&self, state: &State, style: Style) -> String {
+    pub fn render_display_styled(&self, state: &State, viewer: Option<u8>, style: Style) -> String {
         let mut out = String::new();
-        let env = crate::eval::Env::new(self, state, &[]);
+        let viewer = viewer.map_or(Value::None, Value::Player);
+        let env = crate::eval::Env::new(self, state, std::slice::from_ref(&viewer));
         for (i, entry) in self.display.iter().enumerate() {
             // A plain line renders once; a `for:` entry once per element (its local 0).
             let lines: crate::eval::Result<Vec<String>> = match &entry.each {
@@ -65,11 +68,10 @@ impl Game {
                     items
                         .iter()
                         .map(|v| {
-                            entry.line.render_marked(&crate::eval::Env::new(
-                                self,
-                                state,
-                                std::slice::from_ref(v),
-                            ))
+                            let locals = [viewer.clone(), v.clone()];
+                            entry
+                                .line
+                                .render_marked(&crate::eval::Env::new(self, state, &locals))
                         })
                         .collect()
                 }),

@@ -29,7 +29,7 @@ fn display_lines_render_the_state_in_order() {
     let game = load_source(&ruleset(&body)).unwrap_or_else(|e| panic!("{e}"));
     let state = game.start(names(2)).unwrap();
     assert_eq!(
-        game.render_display(&state),
+        game.render_display(&state, None),
         "Gold: p1=3 p2=3\nEast Town: owner p2, cowboys p1\nWest Town: owner none\n"
     );
 }
@@ -41,8 +41,25 @@ fn a_display_entry_with_for_is_one_line_per_element() {
     let state = game.start(names(2)).unwrap();
     // One line per town, in the list's order; an empty list shows no line.
     assert_eq!(
-        game.render_display(&state),
+        game.render_display(&state, None),
         "Towns:\n  West Town: owner none\n  East Town: owner p2\n"
+    );
+}
+
+#[test]
+fn a_display_reads_the_seat_it_is_drawn_for_as_viewer() {
+    let body = format!("{PLAY}display:\n  - \"{{if viewer == none then \\\"Everyone\\\" else text(\\\"Your gold: \\\", gold[viewer])}}\"\n  - {{ for: {{ t: towns }}, line: \"{{t.id}}{{if viewer != none and owner[t] == viewer then \\\" (yours)\\\" else \\\"\\\"}}\" }}\n");
+    let game = load_source(&ruleset(&body)).unwrap_or_else(|e| panic!("{e}"));
+    let state = game.start(names(2)).unwrap();
+    // East is p2's (PLAY sets it): p2 reads it as theirs, p1 and everyone do not.
+    assert_eq!(game.render_display(&state, None), "Everyone\neast\nwest\n");
+    assert_eq!(
+        game.render_display(&state, Some(0)),
+        "Your gold: 3\neast\nwest\n"
+    );
+    assert_eq!(
+        game.render_display(&state, Some(1)),
+        "Your gold: 3\neast (yours)\nwest\n"
     );
 }
 
@@ -50,7 +67,7 @@ fn a_display_entry_with_for_is_one_line_per_element() {
 fn a_ruleset_without_display_renders_nothing() {
     let game = load_source(&ruleset(PLAY)).unwrap();
     let state = game.start(names(2)).unwrap();
-    assert_eq!(game.render_display(&state), "");
+    assert_eq!(game.render_display(&state, None), "");
 }
 
 #[test]
@@ -82,14 +99,14 @@ fn colour_marks_display_text_for_a_terminal_only() {
     );
     let game = load_source(&ruleset(&body)).unwrap_or_else(|e| panic!("{e}"));
     let state = game.start(names(2)).unwrap();
-    assert_eq!(game.render_display(&state), "[p1  ] 3 ab\n");
+    assert_eq!(game.render_display(&state, None), "[p1  ] 3 ab\n");
     assert_eq!(
-        game.render_display_styled(&state, frontier_interpreter::render::Style::Plain),
+        game.render_display_styled(&state, None, frontier_interpreter::render::Style::Plain),
         "[p1  ] 3 ab\n"
     );
     // An unknown colour name shows no colour; a colour inside a colour ends both.
     assert_eq!(
-        game.render_display_styled(&state, frontier_interpreter::render::Style::Colour),
+        game.render_display_styled(&state, None, frontier_interpreter::render::Style::Colour),
         "[\x1b[32mp1\x1b[0m  ] 3 \x1b[31m\x1b[34ma\x1b[0mb\n"
     );
     assert_eq!(game.option_labels(&state).unwrap(), ["take 3"]);
@@ -119,11 +136,11 @@ fn empty_display_lines_are_left_out() {
     let body = format!("{PLAY}display:\n{}{}{}", seat(0), seat(1), seat(2));
     let game = load_source(&ruleset(&body)).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
-        game.render_display(&game.start(names(2)).unwrap()),
+        game.render_display(&game.start(names(2)).unwrap(), None),
         "p1: 3\np2: 3\n"
     );
     assert_eq!(
-        game.render_display(&game.start(names(3)).unwrap()),
+        game.render_display(&game.start(names(3)).unwrap(), None),
         "p1: 3\np2: 3\np3: 3\n"
     );
 }

@@ -320,7 +320,7 @@ fn a_failing_display_line_says_where_it_is_written() {
     let game = load_source(&src).unwrap_or_else(|e| panic!("{e}"));
     let state = game.start(names(2)).unwrap();
     assert_eq!(
-        game.render_display(&state),
+        game.render_display(&state, None),
         "v is 0\n(display error: ruleset.yaml:13:5: display[1]: 1 / 0: division by zero, in \"1 / v\")\n"
     );
 }

@@ -35,6 +35,7 @@ impl Builder {
 
     /// `display:` a list of templates, the lines that show the board to a person; an entry
     /// `{ for: { name: list }, line: template }` is one line per element of the list.
+    /// Every line may read `viewer`: the seat it is drawn for, or none.
     pub(super) fn display(
         &mut self,
         value: Option<&Yaml>,
@@ -53,13 +54,15 @@ impl Builder {
         let mut lines = Vec::new();
         for (i, item) in items.iter().enumerate() {
             let path = format!("display[{i}]");
+            // `viewer`, the seat the display is drawn for (none: everyone), is local 0.
+            let viewer = ("viewer".to_string(), Type::Player, 0u16);
             let Some(m) = item.as_mapping() else {
                 let line = self.template(
                     decls,
                     item,
                     &path,
                     &Scope {
-                        locals: &[],
+                        locals: std::slice::from_ref(&viewer),
                         it: None,
                     },
                 );
@@ -84,7 +87,7 @@ impl Builder {
                 list,
                 &join(&join(&path, "for"), name),
                 &Scope {
-                    locals: &[],
+                    locals: std::slice::from_ref(&viewer),
                     it: None,
                 },
                 None,
@@ -97,7 +100,7 @@ impl Builder {
                     Type::Any
                 }
             };
-            let locals = [(name.to_string(), element, 0u16)];
+            let locals = [viewer, (name.to_string(), element, 1u16)];
             let line = self.template(
                 decls,
                 line,

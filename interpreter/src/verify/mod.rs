@@ -375,8 +375,9 @@ impl Verifier<'_> {
         for stat in &game.stats {
             self.top(&stat.value, Site::new("stats", 1, Element::Bound));
         }
-        // Shown to people: a line's element is local 0, and hints read `it`.
-        let shown = Site::new("display", 1, Element::Bound);
+        // Shown to people: `viewer` is local 0, a line's element local 1, and hints read
+        // `it`.
+        let shown = Site::new("display", 2, Element::Bound);
         for line in &game.display {
             if let Some(each) = &line.each {
                 self.top(each, shown);
