@@ -287,10 +287,15 @@ pub fn run(args: PlayArgs, settings: &Settings) -> Result<(), String> {
     let state = match start {
         Some(state) => state,
         None => {
-            let mut setup_log = Vec::new();
+            let (mut setup_log, mut secrets) = (Vec::new(), Vec::new());
             let state = game
-                .start_logged(names.clone(), &mut Journal::on(&mut setup_log))
+                .start_logged(
+                    names.clone(),
+                    &mut Journal::on_noting(&mut setup_log, &mut secrets),
+                )
                 .map_err(|e| e.to_string())?;
+            let audience = crate::table::audience(&seats);
+            crate::table::hide_unseen(&game, &state, audience, &mut setup_log, &secrets);
             for line in setup_log {
                 println!("{line}");
             }

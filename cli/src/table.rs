@@ -6,7 +6,8 @@
 use frontier_interpreter::agent::Bot;
 use frontier_interpreter::roster::AgentSpec;
 use frontier_interpreter::runner::{sample_chance, Step, MAX_STEPS};
-use frontier_interpreter::{Choice, Game, GameRng, Journal, State, Status, Stepper};
+use frontier_interpreter::scene::Viewer;
+use frontier_interpreter::{Choice, Game, GameRng, Journal, Secret, State, Status, Stepper};
 
 /// Who decides for a seat. A bot is kept by value (cloned into undo snapshots): its
 /// draws after an undo or a resume are those it would have made.
@@ -122,11 +123,23 @@ impl Table {
         step: Step,
         log: &mut Vec<String>,
     ) -> Result<(), String> {
+        let mut secrets = Vec::new();
         stepper
-            .apply(&mut self.state, choice, &mut Journal::on(log))
+            .apply(
+                &mut self.state,
+                choice,
+                &mut Journal::on_noting(log, &mut secrets),
+            )
             .map_err(|e| e.to_string())?;
+        hide_unseen(stepper.game(), &self.state, self.audience(), log, &secrets);
         self.steps.push(step);
         Ok(())
+    }
+
+    /// Who reads the log at this table: the one person playing, or, with several at
+    /// one screen, what they all see; with bots only, everything.
+    pub(crate) fn audience(&self) -> Viewer {
+        audience(&self.seats)
     }
 
     /// Applies option `option` of `player`'s decision, the step named by its label.
@@ -206,5 +219,41 @@ impl Table {
             }
         }
         Err(format!("the game did not end within {MAX_STEPS} steps"))
+    }
+}
+
+/// Who reads the log of a table with these seats (see [`Table::audience`]).
+pub(crate) fn audience(seats: &[Seat]) -> Viewer {
+    let mut people = seats
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| matches!(s, Seat::Human));
+    match (people.next(), people.next()) {
+        (None, _) => Viewer::Everyone,
+        (Some((seat, _)), None) => Viewer::Seat(seat as u8),
+        (Some(_), Some(_)) => Viewer::Table,
+    }
+}
+
+/// Says less in the log lines that name a chance outcome `audience` does not see where it
+/// went (a card dealt face down to another player): that something was drawn, not what.
+pub(crate) fn hide_unseen(
+    game: &Game,
+    state: &State,
+    audience: Viewer,
+    log: &mut [String],
+    secrets: &[Secret],
+) {
+    let seats = state.names().len() as u8;
+    for secret in secrets {
+        let seen = |p: u8| game.sees_value(state, p, &secret.outcome).unwrap_or(false);
+        let shown = match audience {
+            Viewer::Everyone => true,
+            Viewer::Seat(p) => seen(p),
+            Viewer::Table => (0..seats).all(seen),
+        };
+        if let (false, Some(line)) = (shown, log.get_mut(secret.line)) {
+            *line = "chance: drawn face down".to_string();
+        }
     }
 }

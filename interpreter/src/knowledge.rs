@@ -46,6 +46,30 @@ impl Game {
         Ok(state.revealed_to(zone, element, viewer))
     }
 
+    /// Whether `viewer` may know `value`: a value that is no element of any zone (a
+    /// number, a seat) is known to all; an element, when they see it at some place of
+    /// the zones where it lies.
+    pub fn sees_value(
+        &self,
+        state: &State,
+        viewer: u8,
+        value: &Value,
+    ) -> Result<bool, RuntimeError> {
+        let mut found = false;
+        for zone in 0..state.zones.len() {
+            let of = self.zone_element(zone);
+            for (at, code) in state.zones[zone].iter().enumerate() {
+                if crate::eval::decode_element(of, *code) == *value {
+                    if self.sees(state, viewer, zone, at)? {
+                        return Ok(true);
+                    }
+                    found = true;
+                }
+            }
+        }
+        Ok(!found)
+    }
+
     /// Which positions of zone instance `zone` `viewer` sees.
     pub fn seen_positions(
         &self,
@@ -66,25 +90,31 @@ impl Game {
     /// The result depends only on what `viewer` may know and on `rng`: two states that
     /// differ only in hidden contents give the same sample.
     ///
-    /// A hidden element that the running procedures hold (a local naming the card in
-    /// transit, an option of the pending decision) is dealt with its place: the local or
-    /// option then names the element dealt there, so that the sample stays a state the
-    /// rules could reach. Knowledge the rules keep elsewhere (a state variable recording
-    /// a card's owner) is public and is not resampled.
+    /// An element that the running procedures name (a local holding the card being
+    /// auctioned) stays where it is: the prompt and
+    /// the options the rules show name it, and a sample that moved it would be a state
+    /// the rules cannot reach. Knowledge the rules keep elsewhere (a state variable
+    /// recording a card's owner) is public and is not resampled.
     pub fn determinize(
         &self,
         state: &State,
         viewer: u8,
         rng: &mut GameRng,
     ) -> Result<State, RuntimeError> {
+        let named = named_by_procedures(state);
         let mut places: Vec<(usize, usize)> = Vec::new();
         for zone in 0..state.zones.len() {
+            let of = self.zone_element(zone);
             for (at, seen) in self
                 .seen_positions(state, viewer, zone)?
                 .into_iter()
                 .enumerate()
             {
-                if !seen {
+                let pinned = || {
+                    let element = crate::eval::decode_element(of, state.zones[zone][at]);
+                    named.contains(&element)
+                };
+                if !seen && !pinned() {
                     places.push((zone, at));
                 }
             }
@@ -108,12 +138,9 @@ impl Game {
             // hidden, not on where they really are.
             elements.sort_unstable();
             rng.shuffle(&mut elements);
-            let mut dealt: Vec<(u16, u16)> = Vec::new();
             for (&(z, at), e) in slots.iter().zip(elements) {
-                dealt.push((state.zones[z][at], e));
                 out.zones[z][at] = e;
             }
-            follow_dealt(&mut out, kind, &dealt);
         }
         // Reveals to others are not the viewer's to know where they went.
         out.seen.retain(|s| s.players >> viewer & 1 == 1);
@@ -122,42 +149,16 @@ impl Game {
     }
 }
 
-/// Makes the locals and the pending decision's options that name an element dealt away
-/// from its place name the element dealt there instead (`dealt`: what each hidden place
-/// of elements of `kind` held, and holds now). An element held at several hidden places
-/// is left as it is: which of them a local means cannot be told.
-fn follow_dealt(state: &mut State, kind: crate::model::Element, dealt: &[(u16, u16)]) {
-    let mut moved: Vec<(Value, Value)> = Vec::new();
-    for &(was, now) in dealt {
-        if was == now || dealt.iter().filter(|(w, _)| *w == was).count() > 1 {
-            continue;
-        }
-        moved.push((
-            crate::eval::decode_element(kind, was),
-            crate::eval::decode_element(kind, now),
-        ));
-    }
-    if moved.is_empty() {
-        return;
-    }
-    let follow = |v: &mut Value| {
-        if let Some((_, now)) = moved.iter().find(|(was, _)| was == v) {
-            *v = now.clone();
-        } else if let Value::List(items) = v {
-            if items.iter().any(|i| moved.iter().any(|(was, _)| was == i)) {
-                let mapped: Vec<Value> = items
-                    .iter()
-                    .map(|i| match moved.iter().find(|(was, _)| was == i) {
-                        Some((_, now)) => now.clone(),
-                        None => i.clone(),
-                    })
-                    .collect();
-                *v = Value::list(mapped);
-            }
-        }
+/// The values the running procedures hold: their locals (and the elements of lists among
+/// them). (A pending decision's options name elements by who they are, not where they
+/// lie: they stay valid wherever the elements are dealt.)
+fn named_by_procedures(state: &State) -> Vec<Value> {
+    let mut named: Vec<Value> = Vec::new();
+    let mut note = |v: &Value| match v {
+        Value::List(items) => named.extend(items.iter().cloned()),
+        Value::None | Value::Int(_) | Value::Bool(_) => {}
+        other => named.push(other.clone()),
     };
-    state.locals.iter_mut().for_each(follow);
-    if let crate::state::Pending::Decision { options, .. } = &mut state.pending {
-        options.iter_mut().for_each(|(_, v)| follow(v));
-    }
+    state.locals.iter().for_each(&mut note);
+    named
 }

@@ -40,7 +40,7 @@ pub mod verify;
 
 pub use diagnostic::{Diagnostic, LoadError};
 pub use load::{load, load_with, load_with_params, Resolver, RulesetSource};
-pub use machine::{ApplyError, CompiledCode, Journal, Stepper};
+pub use machine::{ApplyError, CompiledCode, Journal, Secret, Stepper};
 pub use model::{Game, Optimizer};
 pub use rng::GameRng;
 pub use state::{Chance, Choice, Outcome, Pending, Returns, Standing, State, Status};

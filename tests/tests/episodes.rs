@@ -139,3 +139,48 @@ fn runner_games_translate_into_numbers_and_back() {
         }
     }
 }
+
+/// What information-set search relies on: at a player's decision, every state sampled
+/// for them reads the same to them. Grand Junction's auctions name a card of a hidden
+/// reserve in the prompt; forty seeds at six players reach them (seed 15 does).
+#[test]
+fn a_deciders_samples_read_the_same_to_them() {
+    let game = load_ruleset("grand-junction");
+    let stepper = Stepper::walker(&game);
+    for seed in 0..40 {
+        let mut episode = Episode::start(&game, names(6)).expect("start");
+        let space = ActionSpace::new(&game, episode.elements());
+        let mut rng = GameRng::new(seed);
+        while episode.node(&game) != Node::Over {
+            if let Node::Decision { player } = episode.node(&game) {
+                let seen = episode.information_state(&game, player);
+                for _ in 0..3 {
+                    let sample = episode.resample(&game, player, &mut rng).unwrap();
+                    // (not assert_eq: an information state is many lines)
+                    assert!(
+                        sample.information_state(&game, player) == seen,
+                        "seed {seed}: a sample reads differently to {player}"
+                    );
+                    // and the sample plays on: its options are the rules' options there
+                    let mut next = sample.clone();
+                    let legal = next.legal_actions(&game, &space).unwrap();
+                    next.apply(
+                        stepper,
+                        &space,
+                        legal[rng.below(legal.len() as u64) as usize],
+                    )
+                    .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+                }
+            }
+            let legal = episode.legal_actions(&game, &space).unwrap();
+            let a = match episode.node(&game) {
+                Node::Chance => {
+                    let outcomes = episode.chance_outcomes(&game, &space).unwrap();
+                    outcomes[rng.below(outcomes.len() as u64) as usize].0
+                }
+                _ => legal[rng.below(legal.len() as u64) as usize],
+            };
+            episode.apply(stepper, &space, a).unwrap();
+        }
+    }
+}

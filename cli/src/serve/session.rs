@@ -66,10 +66,15 @@ impl WebGame {
         };
         let names = crate::seat_names(specs.len());
         let seats = seats_for(&specs, seed)?;
-        let mut setup_log = Vec::new();
+        let (mut setup_log, mut secrets) = (Vec::new(), Vec::new());
         let state = game
-            .start_logged(names.clone(), &mut Journal::on(&mut setup_log))
+            .start_logged(
+                names.clone(),
+                &mut Journal::on_noting(&mut setup_log, &mut secrets),
+            )
             .map_err(|e| e.to_string())?;
+        let audience = crate::table::audience(&seats);
+        crate::table::hide_unseen(&game, &state, audience, &mut setup_log, &secrets);
         let log = setup_log
             .into_iter()
             .map(|text| LogLine {

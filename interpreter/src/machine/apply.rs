@@ -84,7 +84,8 @@ impl Game {
                     )));
                 };
                 if journal.is_on() {
-                    journal.write(format!("chance: {}", self.value_text(&value, &state.names)));
+                    let line = format!("chance: {}", self.value_text(&value, &state.names));
+                    journal.write_outcome(line, &value);
                 }
                 let base = self.top_base(state);
                 state.locals[base + slot.index()] = value;

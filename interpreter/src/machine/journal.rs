@@ -11,6 +11,18 @@ pub struct Journal<'a> {
     sink: Sink<'a>,
     /// Bytes of log written in this step.
     written: usize,
+    /// Where the lines that name a chance outcome are noted, when the caller shows the log
+    /// to players who may not all see it.
+    secrets: Option<&'a mut Vec<Secret>>,
+}
+
+/// A log line that names a chance outcome: which line of the log, and the outcome. Shown
+/// to a player who cannot see that element where it went, the line says less
+/// ([`crate::Game::sees_value`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Secret {
+    pub line: usize,
+    pub outcome: crate::value::Value,
 }
 
 enum Sink<'a> {
@@ -30,6 +42,7 @@ impl<'a> Journal<'a> {
         Journal {
             sink: Sink::Off,
             written: 0,
+            secrets: None,
         }
     }
 
@@ -38,6 +51,17 @@ impl<'a> Journal<'a> {
         Journal {
             sink: Sink::On(lines),
             written: 0,
+            secrets: None,
+        }
+    }
+
+    /// The log's lines appended to `lines`, and the lines that name chance outcomes noted
+    /// in `secrets`.
+    pub fn on_noting(lines: &'a mut Vec<String>, secrets: &'a mut Vec<Secret>) -> Self {
+        Journal {
+            sink: Sink::On(lines),
+            written: 0,
+            secrets: Some(secrets),
         }
     }
 
@@ -47,6 +71,7 @@ impl<'a> Journal<'a> {
         Journal {
             sink: Sink::Rules(seen),
             written: 0,
+            secrets: None,
         }
     }
 }
@@ -74,6 +99,21 @@ impl Journal<'_> {
             ));
         }
         lines.push(line);
+    }
+    /// Writes the line that names a chance outcome, noted as such.
+    pub(super) fn write_outcome(&mut self, line: String, outcome: &crate::value::Value) {
+        let before = match &self.sink {
+            Sink::On(lines) => lines.len(),
+            _ => return,
+        };
+        self.write(line);
+        let written = matches!(&self.sink, Sink::On(lines) if lines.len() > before);
+        if let (true, Some(secrets)) = (written, self.secrets.as_deref_mut()) {
+            secrets.push(Secret {
+                line: before,
+                outcome: outcome.clone(),
+            });
+        }
     }
     /// Whether it collects `rule:` references.
     pub(super) fn is_covering(&self) -> bool {

@@ -31,7 +31,7 @@ pub use crate::state::{
 };
 use crate::value::{Type, Value};
 pub use compiled::{is_leaf, BlockRan, BlockRun, CompiledCode, Stepper};
-pub use journal::{Journal, MAX_LOG_BYTES};
+pub use journal::{Journal, Secret, MAX_LOG_BYTES};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ApplyError {
