@@ -435,3 +435,44 @@ fn expect_chance_and_returns_check_probabilities_and_fractions() {
         assert!(d.message.contains(wants), "{body}: {}", d.message);
     }
 }
+
+/// `let name = expression` keeps a value at one point of the trace for later assertions
+/// (rules/RULES: red pays 1 for gw-03 and puts 1 token down, 30 - 2 = 28).
+#[test]
+fn a_captured_value_is_read_by_later_assertions() {
+    let dir = go_west_traces();
+    let opening = "frontier-trace 1\nruleset go-west\nplayers red green blue\nstart position \"positions/free-scoring-end.yaml\"\n\nred: one action\nlet before = tokens[red]\nlet west = wagons[regions[\"great-plains\"]]\nred: play card:gw-03\nred: move wagon from:east\n";
+    let holds = format!("{opening}assert tokens[red] == before - 2 and wagons[regions[\"great-plains\"]] == west + 1\n");
+    assert_eq!(check_text(&holds, &dir).unwrap().assertions, 1);
+    // A failing assertion says the captured value.
+    let d = check_text(&format!("{opening}assert tokens[red] == before\n"), &dir).unwrap_err();
+    assert_eq!(d.line, 11);
+    assert!(
+        d.message
+            .contains("assertion failed: tokens[red] == before; tokens[red] = 28; before = 30"),
+        "{}",
+        d.message
+    );
+    // A name already taken (a player, an earlier let) and an unknown name are refused.
+    for (body, says) in [
+        (
+            "let red = 1\n",
+            "'red' already names a player or an earlier value",
+        ),
+        (
+            "let x = 1\nlet x = 2\n",
+            "'x' already names a player or an earlier value",
+        ),
+        ("assert later == 1\nlet later = 1\n", "unknown name 'later'"),
+    ] {
+        let text = format!("frontier-trace 1\nruleset go-west\nplayers red green blue\n\n{body}");
+        let trace = parse(&text).unwrap();
+        let game = load_ruleset("go-west");
+        let state = game.start(trace.header.players.clone()).unwrap();
+        let errors = frontier_interpreter::trace::assertion_errors(&game, &trace, &state);
+        assert!(
+            errors.iter().any(|e| e.message.contains(says)),
+            "{body}: {errors:?}"
+        );
+    }
+}

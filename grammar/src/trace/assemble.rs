@@ -115,6 +115,23 @@ impl<'t> Assembler<'t> {
                     self.push_step(at, LineKind::Assert { source, offset });
                 }
             }
+            K::Let {
+                name,
+                source,
+                offset,
+            } => {
+                if self.start_body(at) {
+                    let name = name.text.to_string();
+                    self.push_step(
+                        at,
+                        LineKind::Let {
+                            name,
+                            source,
+                            offset,
+                        },
+                    );
+                }
+            }
             K::ExpectOver(scores) => self.expect_over(at, scores),
             K::Reject { player, label } => {
                 if self.start_body(at) && self.is_player(&player) {

@@ -81,6 +81,14 @@ pub enum LineKind {
         /// Byte offset of `source` in the whole trace text, to place expression errors.
         offset: usize,
     },
+    /// The value of an expression here, kept under a name that later assertions and
+    /// captures read (`let before = tokens[red]`).
+    Let {
+        name: String,
+        source: String,
+        /// Byte offset of `source` in the whole trace text, to place expression errors.
+        offset: usize,
+    },
     /// The game is over here; the listed players have these final scores.
     ExpectOver { scores: Vec<(String, i64)> },
     /// The player decides here and this option is not legal; the trace goes on.

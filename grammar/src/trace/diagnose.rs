@@ -27,7 +27,7 @@ fn what_is_missing(line: &str, word: &str) -> Option<String> {
         .starts_with(':');
     if let Some(form) = expected_form(word) {
         // Labels and expressions may hold any quotes; other lines only pairs of them.
-        let holds_text = matches!(word, "assert" | "chance" | "reject");
+        let holds_text = matches!(word, "assert" | "chance" | "reject" | "let");
         let message = if !holds_text && line.matches('"').count() % 2 == 1 {
             "missing closing '\"'"
         } else if word == "chance" && colon_follows {
@@ -81,6 +81,7 @@ fn expected_form(keyword: &str) -> Option<&'static str> {
         "rule" => "expected 'rule' then a reference such as 5.2 or a \"quoted text\"",
         "chance" => "expected 'chance: <outcome>'",
         "assert" => "expected an expression after 'assert'",
+        "let" => "expected 'let <name> = <expression>'",
         "expect" => "expected 'expect over' (optionally with scores such as red=12), 'expect winner <players>', 'expect draw', 'expect ranking red=1 …', 'expect returns red=1 …', 'expect options <player>: <label>, …' or 'expect chance: <outcome>=<probability>, …'",
         "reject" => "expected 'reject <player>: <option>'",
         _ => return None,
@@ -94,7 +95,7 @@ fn unrecognised(line: &str, word: &str) -> String {
     }
     format!(
         "unrecognised line '{}': expected a header line or a step ('player: option', 'chance: outcome', \
-         'reject player: option', 'assert <expression>', 'rule <reference>' or 'expect …')",
+         'reject player: option', 'assert <expression>', 'let <name> = <expression>', 'rule <reference>' or 'expect …')",
         excerpt(line)
     )
 }

@@ -17,7 +17,7 @@ use super::diagnose::{explain_invalid, keyword_of};
 pub(super) struct TraceParser;
 
 /// Words that start lines, so they cannot be player names.
-pub(super) const KEYWORDS: [&str; 12] = [
+pub(super) const KEYWORDS: [&str; 13] = [
     "frontier-trace",
     "ruleset",
     "variant",
@@ -28,6 +28,7 @@ pub(super) const KEYWORDS: [&str; 12] = [
     "rule",
     "chance",
     "assert",
+    "let",
     "expect",
     "reject",
 ];
@@ -85,6 +86,11 @@ pub(super) enum StatementKind<'t> {
         label: String,
     },
     Assert {
+        source: String,
+        offset: usize,
+    },
+    Let {
+        name: Word<'t>,
         source: String,
         offset: usize,
     },
@@ -185,6 +191,15 @@ fn read_statement(pair: Pair<'_, Rule>) -> Result<Statement<'_>, Problem> {
             let leading = written.len() - written.trim_start_matches(BLANKS).len();
             K::Assert {
                 source: source.to_string(),
+                offset: expression.as_span().start() + leading,
+            }
+        }
+        (Rule::let_line, [name, expression]) => {
+            let written = expression.as_str();
+            let leading = written.len() - written.trim_start_matches(BLANKS).len();
+            K::Let {
+                name: word(name),
+                source: trim_blanks(written).to_string(),
                 offset: expression.as_span().start() + leading,
             }
         }

@@ -17,6 +17,7 @@ rule 5.2
 red: play card:gw-17
 chance: gw-03 gw-11 gw-40   # the three cards drawn
 assert vp[red] == 13 and tokens[green] >= 2
+let before =  tokens[green]   # kept for later
 rule "5.3 selling"
 green: move wagon from:new-england
 assert name(red) == "a # b"  # '#' in a string is kept
@@ -123,7 +124,7 @@ fn without_locations(mut trace: Trace) -> Trace {
     for step in &mut trace.body {
         step.line = 0;
         step.column = 0;
-        if let LineKind::Assert { offset, .. } = &mut step.kind {
+        if let LineKind::Assert { offset, .. } | LineKind::Let { offset, .. } = &mut step.kind {
             *offset = 0;
         }
     }
@@ -139,13 +140,14 @@ header version=1 ruleset=Name("go-west") variant="variants/short.yaml" players=r
 12:1 5.2 Decision { player: "red", label: "play card:gw-17" }
 13:1 5.2 Chance { label: "gw-03 gw-11 gw-40" }
 14:1 5.2 Assert { source: "vp[red] == 13 and tokens[green] >= 2", offset: 294 }
-16:1 5.3 selling Decision { player: "green", label: "move wagon from:new-england" }
-17:1 5.3 selling Assert { source: "name(red) == \"a # b\"", offset: 392 }
-18:1 5.3 selling Reject { player: "blue", label: "play card:gw-99" }
-19:1 5.3 selling ExpectOptions { player: "blue", labels: ["score", "sell card:gw-01", "play card:gw-02"] }
-20:1 5.3 selling ExpectOver { scores: [("red", 12), ("green", 10), ("blue", 8)] }
-21:1 5.3 selling ExpectWinner { players: ["red"] }
-22:1 5.3 selling ExpectRanking { ranks: [("red", 1), ("green", 2), ("blue", 2)] }
+15:1 5.2 Let { name: "before", source: "tokens[green]", offset: 345 }
+17:1 5.3 selling Decision { player: "green", label: "move wagon from:new-england" }
+18:1 5.3 selling Assert { source: "name(red) == \"a # b\"", offset: 439 }
+19:1 5.3 selling Reject { player: "blue", label: "play card:gw-99" }
+20:1 5.3 selling ExpectOptions { player: "blue", labels: ["score", "sell card:gw-01", "play card:gw-02"] }
+21:1 5.3 selling ExpectOver { scores: [("red", 12), ("green", 10), ("blue", 8)] }
+22:1 5.3 selling ExpectWinner { players: ["red"] }
+23:1 5.3 selling ExpectRanking { ranks: [("red", 1), ("green", 2), ("blue", 2)] }
 "#,
     );
     let cases = [
@@ -356,10 +358,10 @@ fn body_errors() {
         ("expect ranking red=1 red=2", "line 3:22: rank for 'red' is given twice"),
         ("expect ranking red=-1", "line 3:20: expected 'expect over' (optionally with scores such as red=12), 'expect winner <players>', 'expect draw', 'expect ranking red=1 …', 'expect returns red=1 …', 'expect options <player>: <label>, …' or 'expect chance: <outcome>=<probability>, …'"),
         ("3red: pass", "line 3:1: '3red' is not a player name (names start with a letter or '_' and hold letters, digits, '_' and '-')"),
-        ("red plays gw-17", "line 3:1: unrecognised line 'red plays gw-17': expected a header line or a step ('player: option', 'chance: outcome', 'reject player: option', 'assert <expression>', 'rule <reference>' or 'expect …')"),
-        ("   ¿qué? ¿qué? ¿qué? ¿qué? ¿qué? ¿qué?", "line 3:4: unrecognised line '¿qué? ¿qué? ¿qué? ¿qué? ¿qué? ...': expected a header line or a step ('player: option', 'chance: outcome', 'reject player: option', 'assert <expression>', 'rule <reference>' or 'expect …')"),
+        ("red plays gw-17", "line 3:1: unrecognised line 'red plays gw-17': expected a header line or a step ('player: option', 'chance: outcome', 'reject player: option', 'assert <expression>', 'let <name> = <expression>', 'rule <reference>' or 'expect …')"),
+        ("   ¿qué? ¿qué? ¿qué? ¿qué? ¿qué? ¿qué?", "line 3:4: unrecognised line '¿qué? ¿qué? ¿qué? ¿qué? ¿qué? ...': expected a header line or a step ('player: option', 'chance: outcome', 'reject player: option', 'assert <expression>', 'let <name> = <expression>', 'rule <reference>' or 'expect …')"),
         ("red pass\nbleu: x\nchance:", "
-line 3:1: unrecognised line 'red pass': expected a header line or a step ('player: option', 'chance: outcome', 'reject player: option', 'assert <expression>', 'rule <reference>' or 'expect …')
+line 3:1: unrecognised line 'red pass': expected a header line or a step ('player: option', 'chance: outcome', 'reject player: option', 'assert <expression>', 'let <name> = <expression>', 'rule <reference>' or 'expect …')
 line 4:1: unknown player 'bleu' (players are red, green, blue)
 line 5:8: missing outcome after 'chance:'"),
     ];
@@ -413,6 +415,7 @@ rule 5.2
 red: play card:gw-17
 chance: gw-03 gw-11 gw-40
 assert vp[red] == 13 and tokens[green] >= 2
+let before = tokens[green]
 rule "5.3 selling"
 green: move wagon from:new-england
 assert name(red) == "a # b"

@@ -66,6 +66,7 @@ fn write_step(out: &mut impl Write, kind: &LineKind) -> fmt::Result {
         LineKind::Decision { player, label } => writeln!(out, "{player}:{}", spaced(label)),
         LineKind::Chance { label } => writeln!(out, "chance:{}", spaced(label)),
         LineKind::Assert { source, .. } => writeln!(out, "assert {source}"),
+        LineKind::Let { name, source, .. } => writeln!(out, "let {name} = {source}"),
         LineKind::ExpectOver { scores } => {
             out.write_str("expect over")?;
             for (player, score) in scores {

@@ -98,17 +98,17 @@ fn player_locals(state: &State) -> (Vec<(String, Type, u16)>, Vec<Value>) {
 /// `state` gives the players' names the assertions may use.
 pub fn assertion_errors(game: &Game, trace: &Trace, state: &State) -> Vec<Divergence> {
     let decls = Decls::from_game(game);
-    let (locals, _) = player_locals(state);
-    let scope = Scope {
-        locals: &locals,
-        it: None,
-    };
+    let mut names = Names::of_players(state);
     let mut out = Vec::new();
     for line in &trace.body {
-        let LineKind::Assert { source, .. } = &line.kind else {
-            continue;
+        let problem = match &line.kind {
+            LineKind::Assert { source, .. } => {
+                compile_assertion(game, &decls, &names.scope(), source).err()
+            }
+            LineKind::Let { name, source, .. } => names.declare(game, &decls, name, source).err(),
+            _ => continue,
         };
-        if let Err(message) = compile_assertion(game, &decls, &scope, source) {
+        if let Some(message) = problem {
             out.push(Divergence {
                 line: line.line,
                 column: line.column,
@@ -120,6 +120,79 @@ pub fn assertion_errors(game: &Game, trace: &Trace, state: &State) -> Vec<Diverg
         }
     }
     out
+}
+
+/// The names a trace's assertions read: the players', then each `let`'s in turn, with
+/// their types and, during a replay, their values.
+pub(super) struct Names {
+    locals: Vec<(String, Type, u16)>,
+    values: Vec<Value>,
+}
+
+impl Names {
+    pub(super) fn of_players(state: &State) -> Names {
+        let (locals, values) = player_locals(state);
+        Names { locals, values }
+    }
+
+    fn scope(&self) -> Scope<'_> {
+        Scope {
+            locals: &self.locals,
+            it: None,
+        }
+    }
+
+    /// Compiles a `let`'s expression and adds its name with its type; the IR to evaluate.
+    fn declare(
+        &mut self,
+        game: &Game,
+        decls: &Decls,
+        name: &str,
+        source: &str,
+    ) -> Result<crate::ir::Expr, String> {
+        if self.locals.iter().any(|(n, _, _)| n == name) {
+            return Err(format!(
+                "let {name}: '{name}' already names a player or an earlier value"
+            ));
+        }
+        let ast = parse_expr(source, game.limits.expression).map_err(|e| {
+            format!(
+                "let {name}: syntax error at column {}: {}",
+                e.offset + 1,
+                e.message
+            )
+        })?;
+        let mut compiler = Compiler::with_source(decls, source);
+        let (mut expr, ty) = compiler.compile(&ast, &self.scope());
+        if let Some(e) = compiler.errors.first() {
+            return Err(format!(
+                "let {name} = {source}: {} at '{}'",
+                e.message,
+                snippet(source, e.span)
+            ));
+        }
+        crate::optimize::expression(game, &mut expr);
+        let slot = self.locals.len() as u16;
+        self.locals.push((name.to_string(), ty, slot));
+        Ok(expr)
+    }
+
+    /// `let name = source` at this point of a replay: its value kept under its name.
+    pub(super) fn capture(
+        &mut self,
+        game: &Game,
+        decls: &Decls,
+        state: &State,
+        name: &str,
+        source: &str,
+    ) -> Result<(), String> {
+        let expr = self.declare(game, decls, name, source)?;
+        let value = expr
+            .eval(&Env::new(game, state, &self.values))
+            .map_err(|e| format!("let {name} = {source}: {e}"))?;
+        self.values.push(value);
+        Ok(())
+    }
 }
 
 /// An assertion parsed and compiled as true/false, or what is wrong with it.
@@ -148,23 +221,21 @@ fn compile_assertion(
     Ok((ast, eval))
 }
 
-/// Compiles an assertion with the players' names bound, evaluates it, and on failure
-/// says the values of its two sides.
+/// Compiles an assertion with the players' names and the values captured so far bound,
+/// evaluates it, and on failure says the values of its two sides.
 pub(super) fn check_assertion(
     game: &Game,
     decls: &Decls,
     state: &State,
+    names: &Names,
     source: &str,
 ) -> Result<(), String> {
-    let (locals, values) = player_locals(state);
-    let scope = Scope {
-        locals: &locals,
-        it: None,
-    };
+    let scope = names.scope();
+    let values = &names.values;
     let (ast, mut eval) = compile_assertion(game, decls, &scope, source)?;
     // Evaluated as the game's own expressions are (the up-front check only compiles).
     crate::optimize::expression(game, &mut eval);
-    let env = Env::new(game, state, &values);
+    let env = Env::new(game, state, values);
     match eval.eval(&env) {
         Ok(Value::Bool(true)) => Ok(()),
         Ok(_) => {

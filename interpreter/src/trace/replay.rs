@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use frontier_grammar::trace::{LineKind, Ratio, Trace};
 
-use super::query::check_assertion;
+use super::query::{check_assertion, Names};
 use super::{Divergence, ReplayStep, Replayed};
 use crate::hints::closest_first;
 use crate::load::Decls;
@@ -73,6 +73,7 @@ fn replay_with(
     let game = stepper.game();
     let mut rng = trace.header.seed.map(GameRng::new);
     let decls = Decls::from_game(game);
+    let mut names = Names::of_players(&state);
     let mut step = 0usize;
     let mut assertions = 0usize;
     let mut log = Vec::new();
@@ -130,7 +131,12 @@ fn replay_with(
             }
             LineKind::Assert { source, .. } => {
                 assertions += 1;
-                check_assertion(game, &decls, &state, source)
+                check_assertion(game, &decls, &state, &names, source)
+                    .map_err(|m| fail(step, m, Vec::new()))?;
+            }
+            LineKind::Let { name, source, .. } => {
+                names
+                    .capture(game, &decls, &state, name, source)
                     .map_err(|m| fail(step, m, Vec::new()))?;
             }
             LineKind::ExpectOver { scores } => {
