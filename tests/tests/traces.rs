@@ -476,3 +476,59 @@ fn a_captured_value_is_read_by_later_assertions() {
         );
     }
 }
+
+/// `expect options p include: …` and `exclude: …` check part of the legal options;
+/// `reject chance: outcome` an outcome that cannot come up. Each passes where it holds,
+/// fails at its line where it does not, and reads back as written.
+#[test]
+fn partial_option_lists_and_rejected_outcomes() {
+    let dir = go_west_traces();
+    let ok = format!("{END_OF_GAME}expect options red include: move wagon from:east\nexpect options red exclude: move wagon from:california, move wagon from:west\nred: move wagon from:east\n");
+    assert_eq!(check_text(&ok, &dir).unwrap().steps, 3);
+    assert_eq!(
+        parse(&ok)
+            .unwrap()
+            .to_text()
+            .lines()
+            .filter(|l| l.contains(" include:") || l.contains(" exclude:"))
+            .count(),
+        2
+    );
+    let d = check_text(
+        &format!("{END_OF_GAME}expect options red include: move wagon from:midwest\n"),
+        &dir,
+    )
+    .unwrap_err();
+    assert_eq!(d.line, 8);
+    assert!(
+        d.message.contains("not legal: 'move wagon from:midwest'"),
+        "{}",
+        d.message
+    );
+    let d = check_text(
+        &format!("{END_OF_GAME}expect options red exclude: move wagon from:east\n"),
+        &dir,
+    )
+    .unwrap_err();
+    assert!(
+        d.message
+            .contains("legal but excluded: 'move wagon from:east'"),
+        "{}",
+        d.message
+    );
+
+    // Pig: a roll of the die is 1 to 6.
+    let pig = "frontier-trace 1\nruleset pig\nplayers p1 p2\n\np1: roll\n";
+    let ok = format!("{pig}reject chance: 7\nreject chance: 0\nchance: 3\n");
+    assert_eq!(check_text(&ok, &dir).unwrap().steps, 2);
+    assert!(parse(&ok).unwrap().to_text().contains("reject chance: 7\n"));
+    let d = check_text(&format!("{pig}reject chance: 3\n"), &dir).unwrap_err();
+    assert_eq!(d.line, 6);
+    assert!(
+        d.message.contains("'3' is a possible outcome"),
+        "{}",
+        d.message
+    );
+    let d = check_text(&format!("{pig}chance: 3\nreject chance: 7\n"), &dir).unwrap_err();
+    assert!(d.message.contains("not at a chance point"), "{}", d.message);
+}

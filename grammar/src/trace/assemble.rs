@@ -139,10 +139,24 @@ impl<'t> Assembler<'t> {
                     self.push_step(at, LineKind::Reject { player, label });
                 }
             }
-            K::ExpectOptions { player, labels } => {
+            K::ExpectOptions {
+                player,
+                labels,
+                listed,
+            } => {
                 if self.start_body(at) && self.is_player(&player) {
                     let player = player.text.to_string();
-                    self.push_step(at, LineKind::ExpectOptions { player, labels });
+                    let kind = LineKind::ExpectOptions {
+                        player,
+                        labels,
+                        listed,
+                    };
+                    self.push_step(at, kind);
+                }
+            }
+            K::RejectChance { label } => {
+                if self.start_body(at) {
+                    self.push_step(at, LineKind::RejectChance { label });
                 }
             }
             K::ExpectDraw => {

@@ -93,8 +93,15 @@ pub enum LineKind {
     ExpectOver { scores: Vec<(String, i64)> },
     /// The player decides here and this option is not legal; the trace goes on.
     Reject { player: String, label: String },
-    /// The player decides here and the legal options are exactly these, in any order.
-    ExpectOptions { player: String, labels: Vec<String> },
+    /// The player decides here and the legal options are exactly these, in any order
+    /// (or include them all, or include none of them: `listed`).
+    ExpectOptions {
+        player: String,
+        labels: Vec<String>,
+        listed: Listed,
+    },
+    /// A chance point is here, and this outcome is not one of its possible outcomes.
+    RejectChance { label: String },
     /// A chance point is here, and its outcomes are exactly these, each with this
     /// probability, in any order.
     ExpectChance { outcomes: Vec<(String, Ratio)> },
@@ -179,4 +186,15 @@ impl std::fmt::Display for Ratio {
             write!(f, "{}/{}", self.numerator, self.denominator)
         }
     }
+}
+
+/// How the labels of `expect options` relate to the legal options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Listed {
+    /// `expect options p: …`: exactly these are legal.
+    Exactly,
+    /// `expect options p include: …`: these are legal, and maybe others.
+    Include,
+    /// `expect options p exclude: …`: none of these is legal.
+    Exclude,
 }

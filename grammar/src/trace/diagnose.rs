@@ -82,8 +82,8 @@ fn expected_form(keyword: &str) -> Option<&'static str> {
         "chance" => "expected 'chance: <outcome>'",
         "assert" => "expected an expression after 'assert'",
         "let" => "expected 'let <name> = <expression>'",
-        "expect" => "expected 'expect over' (optionally with scores such as red=12), 'expect winner <players>', 'expect draw', 'expect ranking red=1 …', 'expect returns red=1 …', 'expect options <player>: <label>, …' or 'expect chance: <outcome>=<probability>, …'",
-        "reject" => "expected 'reject <player>: <option>'",
+        "expect" => "expected 'expect over' (optionally with scores such as red=12), 'expect winner <players>', 'expect draw', 'expect ranking red=1 …', 'expect returns red=1 …', 'expect options <player>: <label>, …' (or 'include:'/'exclude:' a part of them) or 'expect chance: <outcome>=<probability>, …'",
+        "reject" => "expected 'reject <player>: <option>' or 'reject chance: <outcome>'",
         _ => return None,
     })
 }

@@ -9,7 +9,7 @@ use pest::Parser as _;
 use pest_derive::Parser;
 
 use super::assemble::Assembler;
-use super::ast::{Ratio, RulesetRef, Start, Trace};
+use super::ast::{Listed, Ratio, RulesetRef, Start, Trace};
 use super::diagnose::{explain_invalid, keyword_of};
 
 #[derive(Parser)]
@@ -102,6 +102,10 @@ pub(super) enum StatementKind<'t> {
     ExpectOptions {
         player: Word<'t>,
         labels: Vec<String>,
+        listed: Listed,
+    },
+    RejectChance {
+        label: String,
     },
     ExpectWinner(Vec<Word<'t>>),
     ExpectDraw,
@@ -203,6 +207,11 @@ fn read_statement(pair: Pair<'_, Rule>) -> Result<Statement<'_>, Problem> {
                 offset: expression.as_span().start() + leading,
             }
         }
+        (Rule::reject_line, [chance, label]) if chance.as_rule() == Rule::outcomes => {
+            K::RejectChance {
+                label: trim_blanks(label.as_str()).to_string(),
+            }
+        }
         (Rule::reject_line, [player, label]) => K::Reject {
             player: word(player),
             label: trim_blanks(label.as_str()).to_string(),
@@ -235,6 +244,16 @@ fn expectation(parts: Vec<Pair<'_, Rule>>) -> Result<StatementKind<'_>, Problem>
         (Rule::options, [player, label]) => K::ExpectOptions {
             player: word(player),
             labels: label_list(label)?,
+            listed: Listed::Exactly,
+        },
+        (Rule::options, [player, which, label]) => K::ExpectOptions {
+            player: word(player),
+            labels: label_list(label)?,
+            listed: if which.as_rule() == Rule::include {
+                Listed::Include
+            } else {
+                Listed::Exclude
+            },
         },
         (Rule::outcomes, [list]) => K::ExpectChance(chance_list(list)?),
         (Rule::returns, shares) => {

@@ -2,7 +2,7 @@
 
 use std::fmt::{self, Write};
 
-use super::ast::{Header, LineKind, RulesetRef, Start, Trace};
+use super::ast::{Header, LineKind, Listed, RulesetRef, Start, Trace};
 
 impl Trace {
     /// The canonical text: `frontier-trace 1`, the header lines in a fixed order (`seed
@@ -75,8 +75,18 @@ fn write_step(out: &mut impl Write, kind: &LineKind) -> fmt::Result {
             out.write_char('\n')
         }
         LineKind::Reject { player, label } => writeln!(out, "reject {player}:{}", spaced(label)),
-        LineKind::ExpectOptions { player, labels } => {
-            write!(out, "expect options {player}:")?;
+        LineKind::RejectChance { label } => writeln!(out, "reject chance:{}", spaced(label)),
+        LineKind::ExpectOptions {
+            player,
+            labels,
+            listed: relation,
+        } => {
+            let which = match relation {
+                Listed::Exactly => "",
+                Listed::Include => " include",
+                Listed::Exclude => " exclude",
+            };
+            write!(out, "expect options {player}{which}:")?;
             for (i, label) in labels.iter().enumerate() {
                 if i > 0 {
                     out.write_char(',')?;

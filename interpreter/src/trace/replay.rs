@@ -5,13 +5,13 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use frontier_grammar::trace::{LineKind, Ratio, Trace};
+use frontier_grammar::trace::{LineKind, Listed, Ratio, Trace};
 
 use super::query::{check_assertion, Names};
 use super::{Divergence, ReplayStep, Replayed};
 use crate::hints::closest_first;
 use crate::load::Decls;
-use crate::machine::{Choice, Journal, Outcome, State, Status, Stepper};
+use crate::machine::{Chance, Choice, Journal, Outcome, State, Status, Stepper};
 use crate::model::Game;
 use crate::rng::GameRng;
 use crate::runner::sample_chance;
@@ -89,7 +89,7 @@ fn replay_with(
         // Chance points the trace does not record are resolved by the seed.
         if !matches!(
             line.kind,
-            LineKind::Chance { .. } | LineKind::ExpectChance { .. }
+            LineKind::Chance { .. } | LineKind::ExpectChance { .. } | LineKind::RejectChance { .. }
         ) {
             resolve_unrecorded_chance(stepper, &mut state, &mut rng, &mut rules)
                 .map_err(|m| fail(step, m, Vec::new()))?;
@@ -149,8 +149,13 @@ fn replay_with(
             LineKind::ExpectOptions {
                 player,
                 labels: expected,
+                listed,
             } => {
-                check_options(game, &state, player, expected).map_err(|(m, l)| fail(step, m, l))?;
+                check_options(game, &state, player, expected, *listed)
+                    .map_err(|(m, l)| fail(step, m, l))?;
+            }
+            LineKind::RejectChance { label } => {
+                check_impossible(game, &state, label).map_err(|(m, l)| fail(step, m, l))?;
             }
             LineKind::ExpectChance { outcomes } => {
                 check_chance(game, &state, outcomes).map_err(|(m, l)| fail(step, m, l))?;
@@ -311,24 +316,42 @@ fn check_rejected(
     Ok(())
 }
 
-/// `expect options`: the options `player` has here are exactly those listed.
+/// `expect options`: the options `player` has here are exactly those listed, or include
+/// them all, or include none of them.
 fn check_options(
     game: &Game,
     state: &State,
     player: &str,
     expected: &[String],
+    listed: Listed,
 ) -> Result<(), (String, Vec<String>)> {
     let labels = options_of(game, state, player, "expects options")?;
-    let missing: Vec<String> = expected
-        .iter()
-        .filter(|e| !labels.contains(e))
-        .map(|e| format!("'{e}'"))
-        .collect();
-    let extra: Vec<String> = labels
-        .iter()
-        .filter(|l| !expected.contains(l))
-        .map(|l| format!("'{l}'"))
-        .collect();
+    let quoted = |l: &String| format!("'{l}'");
+    let (missing, extra): (Vec<String>, Vec<String>) = match listed {
+        Listed::Exactly | Listed::Include => (
+            expected
+                .iter()
+                .filter(|e| !labels.contains(e))
+                .map(quoted)
+                .collect(),
+            match listed {
+                Listed::Exactly => labels
+                    .iter()
+                    .filter(|l| !expected.contains(l))
+                    .map(quoted)
+                    .collect(),
+                _ => Vec::new(),
+            },
+        ),
+        Listed::Exclude => (
+            Vec::new(),
+            expected
+                .iter()
+                .filter(|e| labels.contains(e))
+                .map(quoted)
+                .collect(),
+        ),
+    };
     if !missing.is_empty() || !extra.is_empty() {
         let prompt = game.prompt(state).unwrap_or_default();
         let mut parts = Vec::new();
@@ -340,7 +363,11 @@ fn check_options(
             parts.push(format!("not legal: {}", some(missing)));
         }
         if !extra.is_empty() {
-            parts.push(format!("legal but not listed: {}", some(extra)));
+            let what = match listed {
+                Listed::Exclude => "legal but excluded",
+                _ => "legal but not listed",
+            };
+            parts.push(format!("{what}: {}", some(extra)));
         }
         return Err((
             format!(
@@ -348,6 +375,34 @@ fn check_options(
                 parts.join("; ")
             ),
             labels,
+        ));
+    }
+    Ok(())
+}
+
+/// `reject chance: outcome`: a chance point is here and that outcome cannot come up.
+fn check_impossible(game: &Game, state: &State, label: &str) -> Result<(), (String, Vec<String>)> {
+    let weights = match game.status(state) {
+        Status::Chance(Chance::Pick { weights, .. }) => Some(weights),
+        Status::Chance(Chance::Shuffle { .. }) => None,
+        _ => {
+            return Err((
+                format!("the trace rejects the chance outcome '{label}', but the game is not at a chance point"),
+                Vec::new(),
+            ))
+        }
+    };
+    let possible = match (game.parse_outcome(state, label), weights) {
+        (Some(Choice::Outcome(i)), Some(weights)) => weights.get(i).is_some_and(|w| *w > 0),
+        (Some(_), _) => true,
+        (None, _) => false,
+    };
+    if possible {
+        return Err((
+            format!(
+                "'{label}' is a possible outcome of this chance point, but the trace rejects it"
+            ),
+            Vec::new(),
         ));
     }
     Ok(())
