@@ -144,7 +144,7 @@ header version=1 ruleset=Name("go-west") variant="variants/short.yaml" players=r
 17:1 5.3 selling Decision { player: "green", label: "move wagon from:new-england" }
 18:1 5.3 selling Assert { source: "name(red) == \"a # b\"", offset: 439 }
 19:1 5.3 selling Reject { player: "blue", label: "play card:gw-99" }
-20:1 5.3 selling ExpectOptions { player: "blue", labels: ["score", "sell card:gw-01", "play card:gw-02"] }
+20:1 5.3 selling ExpectOptions { player: "blue", labels: ["score", "sell card:gw-01", "play card:gw-02"], listed: Exactly }
 21:1 5.3 selling ExpectOver { scores: [("red", 12), ("green", 10), ("blue", 8)] }
 22:1 5.3 selling ExpectWinner { players: ["red"] }
 23:1 5.3 selling ExpectRanking { ranks: [("red", 1), ("green", 2), ("blue", 2)] }
@@ -231,11 +231,11 @@ fn body_lines() {
         ),
         (
             "expect options red: pass,play card:gw-17 ,  score",
-            r#"3:1 - ExpectOptions { player: "red", labels: ["pass", "play card:gw-17", "score"] }"#,
+            r#"3:1 - ExpectOptions { player: "red", labels: ["pass", "play card:gw-17", "score"], listed: Exactly }"#,
         ),
         (
             "expect options red:pass",
-            r#"3:1 - ExpectOptions { player: "red", labels: ["pass"] }"#,
+            r#"3:1 - ExpectOptions { player: "red", labels: ["pass"], listed: Exactly }"#,
         ),
         (
             "expect winner red blue",
@@ -244,7 +244,7 @@ fn body_lines() {
         ("expect draw  # all even", "3:1 - ExpectDraw"),
         (
             r#"expect options red: "x(0,2)" , "" a","y"#,
-            r#"3:1 - ExpectOptions { player: "red", labels: ["x(0,2)", "\" a", "\"y"] }"#,
+            r#"3:1 - ExpectOptions { player: "red", labels: ["x(0,2)", "\" a", "\"y"], listed: Exactly }"#,
         ),
         (
             r#"expect chance: 1=1/6, "x,=y" = 0.5,a=b=1/3 ,c=1"#,
@@ -336,18 +336,18 @@ fn body_errors() {
         ("rule", "line 3:5: expected 'rule' then a reference such as 5.2 or a \"quoted text\""),
         ("rule #5", "line 3:6: expected 'rule' then a reference such as 5.2 or a \"quoted text\""),
         ("rule \"5.2", "line 3:6: missing closing '\"'"),
-        ("expect red=1", "line 3:8: expected 'expect over' (optionally with scores such as red=12), 'expect winner <players>', 'expect draw', 'expect ranking red=1 …', 'expect returns red=1 …', 'expect options <player>: <label>, …' or 'expect chance: <outcome>=<probability>, …'"),
-        ("expect over red=x", "line 3:17: expected 'expect over' (optionally with scores such as red=12), 'expect winner <players>', 'expect draw', 'expect ranking red=1 …', 'expect returns red=1 …', 'expect options <player>: <label>, …' or 'expect chance: <outcome>=<probability>, …'"),
+        ("expect red=1", "line 3:8: expected 'expect over' (optionally with scores such as red=12), 'expect winner <players>', 'expect draw', 'expect ranking red=1 …', 'expect returns red=1 …', 'expect options <player>: <label>, …' (or 'include:'/'exclude:' a part of them) or 'expect chance: <outcome>=<probability>, …'"),
+        ("expect over red=x", "line 3:17: expected 'expect over' (optionally with scores such as red=12), 'expect winner <players>', 'expect draw', 'expect ranking red=1 …', 'expect returns red=1 …', 'expect options <player>: <label>, …' (or 'include:'/'exclude:' a part of them) or 'expect chance: <outcome>=<probability>, …'"),
         ("expect over bleu=1", "line 3:13: unknown player 'bleu' (players are red, green, blue)"),
         ("expect over red=1 red=2", "line 3:19: score for 'red' is given twice"),
         ("expect over red=99999999999999999999", "line 3:17: number out of range: from -9223372036854775808 to 9223372036854775807 here"),
         ("reject bleu: pass", "line 3:8: unknown player 'bleu' (players are red, green, blue)"),
-        ("reject red:", "line 3:12: expected 'reject <player>: <option>'"),
-        ("reject red pass", "line 3:12: expected 'reject <player>: <option>'"),
+        ("reject red:", "line 3:12: expected 'reject <player>: <option>' or 'reject chance: <outcome>'"),
+        ("reject red pass", "line 3:12: expected 'reject <player>: <option>' or 'reject chance: <outcome>'"),
         ("expect options red: a,, b", "line 3:23: expected a label between commas"),
         ("expect options red: a, b,", "line 3:26: expected a label between commas"),
-        ("expect options red", "line 3:19: expected 'expect over' (optionally with scores such as red=12), 'expect winner <players>', 'expect draw', 'expect ranking red=1 …', 'expect returns red=1 …', 'expect options <player>: <label>, …' or 'expect chance: <outcome>=<probability>, …'"),
-        ("expect winner", "line 3:14: expected 'expect over' (optionally with scores such as red=12), 'expect winner <players>', 'expect draw', 'expect ranking red=1 …', 'expect returns red=1 …', 'expect options <player>: <label>, …' or 'expect chance: <outcome>=<probability>, …'"),
+        ("expect options red", "line 3:19: expected 'expect over' (optionally with scores such as red=12), 'expect winner <players>', 'expect draw', 'expect ranking red=1 …', 'expect returns red=1 …', 'expect options <player>: <label>, …' (or 'include:'/'exclude:' a part of them) or 'expect chance: <outcome>=<probability>, …'"),
+        ("expect winner", "line 3:14: expected 'expect over' (optionally with scores such as red=12), 'expect winner <players>', 'expect draw', 'expect ranking red=1 …', 'expect returns red=1 …', 'expect options <player>: <label>, …' (or 'include:'/'exclude:' a part of them) or 'expect chance: <outcome>=<probability>, …'"),
         ("expect winner red red", "line 3:19: winner for 'red' is given twice"),
         ("expect winner red bleu", "line 3:19: unknown player 'bleu' (players are red, green, blue)"),
         ("expect ranking red=0", "line 3:20: ranks start at 1"),
@@ -356,7 +356,7 @@ fn body_errors() {
         ("expect chance: a=2", "line 3:16: expected an outcome and its probability, such as 3=1/6 or \"x(0,2)\"=0.5, found 'a=2'"),
         ("expect chance: a", "line 3:16: expected an outcome and its probability, such as 3=1/6 or \"x(0,2)\"=0.5, found 'a'"),
         ("expect ranking red=1 red=2", "line 3:22: rank for 'red' is given twice"),
-        ("expect ranking red=-1", "line 3:20: expected 'expect over' (optionally with scores such as red=12), 'expect winner <players>', 'expect draw', 'expect ranking red=1 …', 'expect returns red=1 …', 'expect options <player>: <label>, …' or 'expect chance: <outcome>=<probability>, …'"),
+        ("expect ranking red=-1", "line 3:20: expected 'expect over' (optionally with scores such as red=12), 'expect winner <players>', 'expect draw', 'expect ranking red=1 …', 'expect returns red=1 …', 'expect options <player>: <label>, …' (or 'include:'/'exclude:' a part of them) or 'expect chance: <outcome>=<probability>, …'"),
         ("3red: pass", "line 3:1: '3red' is not a player name (names start with a letter or '_' and hold letters, digits, '_' and '-')"),
         ("red plays gw-17", "line 3:1: unrecognised line 'red plays gw-17': expected a header line or a step ('player: option', 'chance: outcome', 'reject player: option', 'assert <expression>', 'let <name> = <expression>', 'rule <reference>' or 'expect …')"),
         ("   ¿qué? ¿qué? ¿qué? ¿qué? ¿qué? ¿qué?", "line 3:4: unrecognised line '¿qué? ¿qué? ¿qué? ¿qué? ¿qué? ...': expected a header line or a step ('player: option', 'chance: outcome', 'reject player: option', 'assert <expression>', 'let <name> = <expression>', 'rule <reference>' or 'expect …')"),
@@ -580,9 +580,20 @@ fn step_kind(players: &[String]) -> impl Strategy<Value = LineKind> {
             .prop_map(|(player, label)| LineKind::Reject { player, label }),
         (
             prop::sample::select(players.to_vec()),
-            prop::collection::vec(label(), 1..4)
+            prop::collection::vec(label(), 1..4),
+            prop::sample::select(vec![Listed::Exactly, Listed::Include, Listed::Exclude])
         )
-            .prop_map(|(player, labels)| LineKind::ExpectOptions { player, labels }),
+            .prop_map(|(player, labels, listed)| LineKind::ExpectOptions {
+                player,
+                labels,
+                listed
+            }),
+        label().prop_map(|label| LineKind::RejectChance { label }),
+        (name(), expression()).prop_map(|(name, source)| LineKind::Let {
+            name,
+            source,
+            offset: 0
+        }),
         prop::sample::subsequence(players.to_vec(), 1..=players.len())
             .prop_map(|players| LineKind::ExpectWinner { players }),
         Just(LineKind::ExpectDraw),
