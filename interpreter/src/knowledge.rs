@@ -90,11 +90,11 @@ impl Game {
     /// The result depends only on what `viewer` may know and on `rng`: two states that
     /// differ only in hidden contents give the same sample.
     ///
-    /// An element that the running procedures name (a local holding the card being
-    /// auctioned) stays where it is: the prompt and
-    /// the options the rules show name it, and a sample that moved it would be a state
-    /// the rules cannot reach. Knowledge the rules keep elsewhere (a state variable
-    /// recording a card's owner) is public and is not resampled.
+    /// An element that the running procedures hold in a local (the card being auctioned,
+    /// which the prompt names) stays where it is: a sample that moved it would be a state
+    /// the rules cannot reach, and would read differently to the viewer. Knowledge the
+    /// rules keep elsewhere (a state variable recording a card's owner) is public and is
+    /// not resampled.
     pub fn determinize(
         &self,
         state: &State,
