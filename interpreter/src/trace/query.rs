@@ -31,32 +31,14 @@ impl Query {
     /// Compiles `source` with the names of `state`'s players bound.
     pub fn compile(game: &Game, state: &State, source: &str) -> Result<Query, String> {
         let decls = Decls::from_game(game);
-        let ast = parse_expr(source, game.limits.expression).map_err(|e| {
-            format!(
-                "{source}: syntax error at column {}: {}",
-                e.offset + 1,
-                e.message
-            )
-        })?;
-        let (locals, values) = player_locals(state);
-        let scope = Scope {
-            locals: &locals,
-            it: None,
-        };
-        let mut compiler = Compiler::with_source(&decls, source);
-        let (mut expr, _) = compiler.compile(&ast, &scope);
-        if let Some(e) = compiler.errors.first() {
-            return Err(format!(
-                "{source}: {} at '{}'",
-                e.message,
-                snippet(source, e.span)
-            ));
-        }
+        let names = Names::of_players(state);
+        let (_, mut expr, _) = compile_source(game, &decls, &names.scope(), source, None)
+            .map_err(|p| p.said(source, source))?;
         crate::optimize::expression(game, &mut expr);
         Ok(Query {
             source: source.to_string(),
             expr,
-            values,
+            values: names.values,
         })
     }
 
@@ -155,22 +137,8 @@ impl Names {
                 "let {name}: '{name}' already names a player or an earlier value"
             ));
         }
-        let ast = parse_expr(source, game.limits.expression).map_err(|e| {
-            format!(
-                "let {name}: syntax error at column {}: {}",
-                e.offset + 1,
-                e.message
-            )
-        })?;
-        let mut compiler = Compiler::with_source(decls, source);
-        let (mut expr, ty) = compiler.compile(&ast, &self.scope());
-        if let Some(e) = compiler.errors.first() {
-            return Err(format!(
-                "let {name} = {source}: {} at '{}'",
-                e.message,
-                snippet(source, e.span)
-            ));
-        }
+        let (_, mut expr, ty) = compile_source(game, decls, &self.scope(), source, None)
+            .map_err(|p| p.said(&format!("let {name}"), &format!("let {name} = {source}")))?;
         crate::optimize::expression(game, &mut expr);
         let slot = self.locals.len() as u16;
         self.locals.push((name.to_string(), ty, slot));
@@ -202,23 +170,54 @@ fn compile_assertion(
     scope: &Scope,
     source: &str,
 ) -> Result<(Ast, crate::ir::Expr), String> {
-    let ast = parse_expr(source, game.limits.expression).map_err(|e| {
-        format!(
-            "assert: syntax error at column {}: {}",
-            e.offset + 1,
-            e.message
-        )
+    let (ast, eval, _) = compile_source(game, decls, scope, source, Some(&Type::Bool))
+        .map_err(|p| p.said("assert", &format!("assert {source}")))?;
+    Ok((ast, eval))
+}
+
+/// What is wrong with an expression written outside a ruleset.
+enum Problem {
+    Syntax { column: usize, message: String },
+    Check { message: String, at: String },
+}
+
+impl Problem {
+    /// The message, after `syntax` for a syntax error and after `check` for the others.
+    fn said(self, syntax: &str, check: &str) -> String {
+        match self {
+            Problem::Syntax { column, message } => {
+                format!("{syntax}: syntax error at column {column}: {message}")
+            }
+            Problem::Check { message, at } => format!("{check}: {message} at '{at}'"),
+        }
+    }
+}
+
+/// Parses and checks `source` with the names of `scope` (as a value of type `expected`,
+/// when given): its syntax tree, its IR (not optimized) and its type.
+fn compile_source(
+    game: &Game,
+    decls: &Decls,
+    scope: &Scope,
+    source: &str,
+    expected: Option<&Type>,
+) -> Result<(Ast, crate::ir::Expr, Type), Problem> {
+    let ast = parse_expr(source, game.limits.expression).map_err(|e| Problem::Syntax {
+        column: e.offset + 1,
+        message: e.message,
     })?;
     let mut compiler = Compiler::with_source(decls, source);
-    let eval = compiler.expect(&ast, scope, &Type::Bool);
-    if let Some(e) = compiler.errors.first() {
-        return Err(format!(
-            "assert {source}: {} at '{}'",
-            e.message,
-            snippet(source, e.span)
-        ));
+    let (expr, ty) = match expected {
+        Some(ty) => (compiler.expect(&ast, scope, ty), ty.clone()),
+        None => compiler.compile(&ast, scope),
+    };
+    match compiler.errors.first() {
+        Some(e) => Err(Problem::Check {
+            message: e.message.clone(),
+            at: snippet(source, e.span).to_string(),
+        }),
+        None => Ok((ast, expr, ty)),
     }
-    Ok((ast, eval))
 }
 
 /// Compiles an assertion with the players' names and the values captured so far bound,
