@@ -115,7 +115,7 @@ impl Episode {
                 Ok(numbers)
             }
             Node::Chance => Ok(self
-                .chance_outcomes(game, space)?
+                .chance_outcomes(space)?
                 .into_iter()
                 .map(|(a, _)| a)
                 .collect()),
@@ -125,11 +125,7 @@ impl Episode {
 
     /// The outcomes of the chance node and their probabilities (which add up to 1), by
     /// number ascending.
-    pub fn chance_outcomes(
-        &self,
-        _game: &Game,
-        space: &ActionSpace,
-    ) -> Result<Vec<(u64, f64)>, String> {
+    pub fn chance_outcomes(&self, space: &ActionSpace) -> Result<Vec<(u64, f64)>, String> {
         let outcomes: Vec<(u64, f64)> = match &self.state.pending {
             Pending::Chance(point) => {
                 let total: u64 = point.weights.iter().sum();
@@ -222,7 +218,7 @@ impl Episode {
             }
             Node::Chance => {
                 if !self
-                    .chance_outcomes(game, space)?
+                    .chance_outcomes(space)?
                     .iter()
                     .any(|(a, _)| *a == action)
                 {
@@ -313,19 +309,9 @@ impl Episode {
             return vec![0.0; n];
         };
         match &outcome.returns {
-            Some(r) => r
-                .values
-                .iter()
-                .map(|v| *v as f64 / r.scale as f64)
-                .collect(),
-            None => {
-                let first = outcome.ranks.iter().filter(|r| **r == 1).count().max(1);
-                outcome
-                    .ranks
-                    .iter()
-                    .map(|r| if *r == 1 { 1.0 / first as f64 } else { 0.0 })
-                    .collect()
-            }
+            Some(r) => (0..n).map(|p| r.value(p)).collect(),
+            // The seats ranked first share 1, as a search's win reward counts it.
+            None => crate::search::rewards(outcome, crate::search::Reward::Win),
         }
     }
 

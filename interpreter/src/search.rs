@@ -191,7 +191,7 @@ struct Node {
     edges: Vec<Edge>,
 }
 
-fn rewards(outcome: &Outcome, reward: Reward) -> Vec<f64> {
+pub(crate) fn rewards(outcome: &Outcome, reward: Reward) -> Vec<f64> {
     let n = outcome.ranks.len();
     match reward {
         // A win shared by k seats gives each 1/k; a draw, every seat 1/n.

@@ -413,7 +413,7 @@ impl State {
     /// The chance node's outcomes with their probabilities.
     fn chance_outcomes(&self) -> PyResult<Vec<(u64, f64)>> {
         self.episode
-            .chance_outcomes(self.game(), &self.loaded.space)
+            .chance_outcomes(&self.loaded.space)
             .map_err(value_error)
     }
 

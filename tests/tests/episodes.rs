@@ -39,7 +39,7 @@ fn play_by_numbers(game: &Game, players: usize, seed: u64) -> (Episode, bool) {
                 episode.apply(stepper, &space, a).expect("apply");
             }
             Node::Chance => {
-                let outcomes = episode.chance_outcomes(game, &space).unwrap();
+                let outcomes = episode.chance_outcomes(&space).unwrap();
                 let total: f64 = outcomes.iter().map(|(_, p)| p).sum();
                 assert!(
                     (total - 1.0).abs() < 1e-9,
@@ -175,7 +175,7 @@ fn a_deciders_samples_read_the_same_to_them() {
             let legal = episode.legal_actions(&game, &space).unwrap();
             let a = match episode.node(&game) {
                 Node::Chance => {
-                    let outcomes = episode.chance_outcomes(&game, &space).unwrap();
+                    let outcomes = episode.chance_outcomes(&space).unwrap();
                     outcomes[rng.below(outcomes.len() as u64) as usize].0
                 }
                 _ => legal[rng.below(legal.len() as u64) as usize],
