@@ -11,7 +11,7 @@ use frontier_interpreter::frontier_grammar::trace::{
 };
 use frontier_interpreter::roster::{self, split_agents, AgentSpec};
 use frontier_interpreter::runner::Step;
-use frontier_interpreter::{Choice, Game, Journal, State, Status, Stepper};
+use frontier_interpreter::{Choice, Game, State, Status, Stepper};
 use frontier_study::{BackEnd, Settings};
 
 use crate::human::{Answer, HumanAgent};
@@ -287,15 +287,7 @@ pub fn run(args: PlayArgs, settings: &Settings) -> Result<(), String> {
     let state = match start {
         Some(state) => state,
         None => {
-            let (mut setup_log, mut secrets) = (Vec::new(), Vec::new());
-            let state = game
-                .start_logged(
-                    names.clone(),
-                    &mut Journal::on_noting(&mut setup_log, &mut secrets),
-                )
-                .map_err(|e| e.to_string())?;
-            let audience = crate::table::audience(&seats);
-            crate::table::hide_unseen(&game, &state, audience, &mut setup_log, &secrets);
+            let (state, setup_log) = crate::table::start(&game, names.clone(), &seats)?;
             for line in setup_log {
                 println!("{line}");
             }

@@ -222,8 +222,23 @@ impl Table {
     }
 }
 
+/// A new game between `names` at a table with these seats: its state, and the log lines
+/// of its setup as the table may read them ([`hide_unseen`]).
+pub(crate) fn start(
+    game: &Game,
+    names: Vec<String>,
+    seats: &[Seat],
+) -> Result<(State, Vec<String>), String> {
+    let (mut log, mut secrets) = (Vec::new(), Vec::new());
+    let state = game
+        .start_logged(names, &mut Journal::on_noting(&mut log, &mut secrets))
+        .map_err(|e| e.to_string())?;
+    hide_unseen(game, &state, audience(seats), &mut log, &secrets);
+    Ok((state, log))
+}
+
 /// Who reads the log of a table with these seats (see [`Table::audience`]).
-pub(crate) fn audience(seats: &[Seat]) -> Viewer {
+fn audience(seats: &[Seat]) -> Viewer {
     let mut people = seats
         .iter()
         .enumerate()
@@ -237,7 +252,7 @@ pub(crate) fn audience(seats: &[Seat]) -> Viewer {
 
 /// Says less in the log lines that name a chance outcome `audience` does not see where it
 /// went (a card dealt face down to another player): that something was drawn, not what.
-pub(crate) fn hide_unseen(
+fn hide_unseen(
     game: &Game,
     state: &State,
     audience: Viewer,

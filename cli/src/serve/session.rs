@@ -11,7 +11,7 @@ use frontier_interpreter::frontier_grammar::trace::RulesetRef;
 use frontier_interpreter::model::Element;
 use frontier_interpreter::runner::Step;
 use frontier_interpreter::scene::Viewer;
-use frontier_interpreter::{Game, Journal, State, Status, Stepper};
+use frontier_interpreter::{Game, State, Status, Stepper};
 use frontier_study::Compile;
 
 use crate::table::{seats_for, Forced, Table};
@@ -66,15 +66,7 @@ impl WebGame {
         };
         let names = crate::seat_names(specs.len());
         let seats = seats_for(&specs, seed)?;
-        let (mut setup_log, mut secrets) = (Vec::new(), Vec::new());
-        let state = game
-            .start_logged(
-                names.clone(),
-                &mut Journal::on_noting(&mut setup_log, &mut secrets),
-            )
-            .map_err(|e| e.to_string())?;
-        let audience = crate::table::audience(&seats);
-        crate::table::hide_unseen(&game, &state, audience, &mut setup_log, &secrets);
+        let (state, setup_log) = crate::table::start(&game, names.clone(), &seats)?;
         let log = setup_log
             .into_iter()
             .map(|text| LogLine {
