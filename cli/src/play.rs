@@ -11,7 +11,7 @@ use frontier_interpreter::frontier_grammar::trace::{
 };
 use frontier_interpreter::roster::{self, split_agents, AgentSpec};
 use frontier_interpreter::runner::Step;
-use frontier_interpreter::{Choice, Game, State, Status, Stepper};
+use frontier_interpreter::{Choice, Game, State, Status, Stepper, Viewer};
 use frontier_study::{BackEnd, Settings};
 
 use crate::human::{Answer, HumanAgent};
@@ -536,7 +536,7 @@ fn resumed_path(path: &Path) -> PathBuf {
 }
 
 pub fn print_result(game: &Game, state: &State) {
-    let board = game.render_display_styled(state, None, crate::output_style());
+    let board = game.render_display_styled(state, Viewer::Everyone, crate::output_style());
     if !board.is_empty() {
         println!("\n{}", board.trim_end());
     }

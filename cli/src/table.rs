@@ -7,7 +7,7 @@ use frontier_interpreter::agent::Bot;
 use frontier_interpreter::roster::AgentSpec;
 use frontier_interpreter::runner::{sample_chance, Step, MAX_STEPS};
 use frontier_interpreter::scene::Viewer;
-use frontier_interpreter::{Choice, Game, GameRng, Journal, Secret, State, Status, Stepper};
+use frontier_interpreter::{Choice, Game, GameRng, Journal, State, Status, Stepper};
 
 /// Who decides for a seat. A bot is kept by value (cloned into undo snapshots): its
 /// draws after an undo or a resume are those it would have made.
@@ -131,7 +131,9 @@ impl Table {
                 &mut Journal::on_noting(log, &mut secrets),
             )
             .map_err(|e| e.to_string())?;
-        hide_unseen(stepper.game(), &self.state, self.audience(), log, &secrets);
+        stepper
+            .game()
+            .hide_unseen(&self.state, self.audience(), log, &secrets);
         self.steps.push(step);
         Ok(())
     }
@@ -223,7 +225,7 @@ impl Table {
 }
 
 /// A new game between `names` at a table with these seats: its state, and the log lines
-/// of its setup as the table may read them ([`hide_unseen`]).
+/// of its setup as the table may read them ([`Game::hide_unseen`]).
 pub(crate) fn start(
     game: &Game,
     names: Vec<String>,
@@ -233,7 +235,7 @@ pub(crate) fn start(
     let state = game
         .start_logged(names, &mut Journal::on_noting(&mut log, &mut secrets))
         .map_err(|e| e.to_string())?;
-    hide_unseen(game, &state, audience(seats), &mut log, &secrets);
+    game.hide_unseen(&state, audience(seats), &mut log, &secrets);
     Ok((state, log))
 }
 
@@ -247,28 +249,5 @@ fn audience(seats: &[Seat]) -> Viewer {
         (None, _) => Viewer::Everyone,
         (Some((seat, _)), None) => Viewer::Seat(seat as u8),
         (Some(_), Some(_)) => Viewer::Table,
-    }
-}
-
-/// Says less in the log lines that name a chance outcome `audience` does not see where it
-/// went (a card dealt face down to another player): that something was drawn, not what.
-fn hide_unseen(
-    game: &Game,
-    state: &State,
-    audience: Viewer,
-    log: &mut [String],
-    secrets: &[Secret],
-) {
-    let seats = state.names().len() as u8;
-    for secret in secrets {
-        let seen = |p: u8| game.sees_value(state, p, &secret.outcome).unwrap_or(false);
-        let shown = match audience {
-            Viewer::Everyone => true,
-            Viewer::Seat(p) => seen(p),
-            Viewer::Table => (0..seats).all(seen),
-        };
-        if let (false, Some(line)) = (shown, log.get_mut(secret.line)) {
-            *line = "chance: drawn face down".to_string();
-        }
     }
 }

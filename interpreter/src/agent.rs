@@ -117,13 +117,14 @@ impl View<'_> {
 
     /// The ruleset's display lines (empty when it has none).
     pub fn display(&self) -> String {
-        self.game().render_display(self.state, Some(self.player()))
+        self.game()
+            .render_display(self.state, crate::Viewer::Seat(self.player()))
     }
 
     /// The display lines with the colours of `colour()` for a terminal, or plain.
     pub fn display_styled(&self, style: Style) -> String {
         self.game()
-            .render_display_styled(self.state, Some(self.player()), style)
+            .render_display_styled(self.state, crate::Viewer::Seat(self.player()), style)
     }
 
     /// The rules being played (public: they say nothing of the hidden state).

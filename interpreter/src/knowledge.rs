@@ -11,6 +11,38 @@ use crate::value::Value;
 
 pub use crate::state::{Reveals, Seen, MAX_SEATS};
 
+/// Who looks at the state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Viewer {
+    /// Sees everything (a finished game, a replay, a table of bots).
+    Everyone,
+    /// One seat: what its player may see.
+    Seat(u8),
+    /// What every player sees (hot-seat play between several hands at one screen).
+    Table,
+}
+
+impl Viewer {
+    /// The seat `viewer` names in display lines: a seat's, or none.
+    pub fn seat(self) -> Option<u8> {
+        match self {
+            Viewer::Seat(p) => Some(p),
+            Viewer::Everyone | Viewer::Table => None,
+        }
+    }
+}
+
+/// What [`Game::deal_unseen`] leaves in place besides what the viewer sees.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keep {
+    /// The elements the running procedures hold in locals (the card being auctioned, which
+    /// a prompt names): a search's sample must be a state the rules can reach.
+    Named,
+    /// Nothing: a display drawn from the sample must not read a hidden element because a
+    /// procedure named it.
+    Seen,
+}
+
 impl Game {
     /// Whether `viewer` sees the element at position `at` of zone instance `zone`: its zone
     /// shows it (visibility), or its `visible_if:` holds, or a reveal showed it to them.
@@ -44,6 +76,47 @@ impl Game {
             }
         }
         Ok(state.revealed_to(zone, element, viewer))
+    }
+
+    /// Whether `viewer` sees position `at` of zone instance `zone`; at a table, whether
+    /// every seat does.
+    pub fn sees_as(
+        &self,
+        state: &State,
+        viewer: Viewer,
+        zone: usize,
+        at: usize,
+    ) -> Result<bool, RuntimeError> {
+        match viewer {
+            Viewer::Everyone => Ok(true),
+            Viewer::Seat(p) => self.sees(state, p, zone, at),
+            Viewer::Table => {
+                for p in 0..state.names.len() as u8 {
+                    if !self.sees(state, p, zone, at)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+        }
+    }
+
+    /// Whether `viewer` may know `value` (see [`Game::sees_value`]); at a table, whether
+    /// every seat may. A value the rules cannot evaluate the sight of is not known.
+    pub fn may_know(&self, state: &State, viewer: Viewer, value: &Value) -> bool {
+        match viewer {
+            Viewer::Everyone => true,
+            Viewer::Seat(p) => self.sees_value(state, p, value).unwrap_or(false),
+            Viewer::Table => (0..state.names.len() as u8)
+                .all(|p| self.sees_value(state, p, value).unwrap_or(false)),
+        }
+    }
+
+    /// The seats that may know `value` (one bit each), as [`Game::sees_value`] says.
+    pub fn seen_by(&self, state: &State, value: &Value) -> u64 {
+        (0..state.names.len() as u8)
+            .filter(|&p| self.sees_value(state, p, value).unwrap_or(false))
+            .fold(0, |bits, p| bits | 1 << p)
     }
 
     /// Whether `viewer` may know `value`: a value that is no element of any zone (a
@@ -101,20 +174,31 @@ impl Game {
         viewer: u8,
         rng: &mut GameRng,
     ) -> Result<State, RuntimeError> {
-        let named = named_by_procedures(state);
+        self.deal_unseen(state, Viewer::Seat(viewer), Keep::Named, rng)
+    }
+
+    /// A state `viewer` cannot tell from this one, as [`Game::determinize`] deals it, for
+    /// one seat or a whole table, keeping in place what `keep` says besides what they see.
+    pub fn deal_unseen(
+        &self,
+        state: &State,
+        viewer: Viewer,
+        keep: Keep,
+        rng: &mut GameRng,
+    ) -> Result<State, RuntimeError> {
+        let named = match keep {
+            Keep::Named => named_by_procedures(state),
+            Keep::Seen => Vec::new(),
+        };
         let mut places: Vec<(usize, usize)> = Vec::new();
         for zone in 0..state.zones.len() {
             let of = self.zone_element(zone);
-            for (at, seen) in self
-                .seen_positions(state, viewer, zone)?
-                .into_iter()
-                .enumerate()
-            {
+            for at in 0..state.zones[zone].len() {
                 let pinned = || {
                     let element = crate::eval::decode_element(of, state.zones[zone][at]);
                     named.contains(&element)
                 };
-                if !seen && !pinned() {
+                if !self.sees_as(state, viewer, zone, at)? && !pinned() {
                     places.push((zone, at));
                 }
             }
@@ -143,7 +227,12 @@ impl Game {
             }
         }
         // Reveals to others are not the viewer's to know where they went.
-        out.seen.retain(|s| s.players >> viewer & 1 == 1);
+        let seats = state.names.len();
+        out.seen.retain(|s| match viewer {
+            Viewer::Everyone => true,
+            Viewer::Seat(p) => s.players >> p & 1 == 1,
+            Viewer::Table => (0..seats).all(|p| s.players >> p & 1 == 1),
+        });
         out.forget_moved();
         Ok(out)
     }

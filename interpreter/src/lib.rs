@@ -39,6 +39,7 @@ pub mod value;
 pub mod verify;
 
 pub use diagnostic::{Diagnostic, LoadError};
+pub use knowledge::Viewer;
 pub use load::{load, load_with, load_with_params, Resolver, RulesetSource};
 pub use machine::{ApplyError, CompiledCode, Journal, Secret, Stepper};
 pub use model::{Game, Optimizer};

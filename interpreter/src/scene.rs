@@ -12,16 +12,7 @@ use crate::machine::{decode, Pending, State};
 use crate::model::{Domain, Game, Visibility};
 use crate::value::Value;
 
-/// Who looks at the state.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Viewer {
-    /// Sees everything (a finished game, a replay).
-    Everyone,
-    /// One seat: what its player may see.
-    Seat(u8),
-    /// What every player sees (hot-seat play between two hands).
-    Table,
-}
+pub use crate::knowledge::Viewer;
 
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Scene {

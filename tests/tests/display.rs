@@ -2,6 +2,7 @@
 //! ruleset written here, not a shipped game).
 
 use frontier_interpreter::RulesetSource;
+use frontier_interpreter::Viewer;
 use frontier_tests::*;
 
 fn ruleset(body: &str) -> RulesetSource {
@@ -29,7 +30,7 @@ fn display_lines_render_the_state_in_order() {
     let game = load_source(&ruleset(&body)).unwrap_or_else(|e| panic!("{e}"));
     let state = game.start(names(2)).unwrap();
     assert_eq!(
-        game.render_display(&state, None),
+        game.render_display(&state, Viewer::Everyone),
         "Gold: p1=3 p2=3\nEast Town: owner p2, cowboys p1\nWest Town: owner none\n"
     );
 }
@@ -41,7 +42,7 @@ fn a_display_entry_with_for_is_one_line_per_element() {
     let state = game.start(names(2)).unwrap();
     // One line per town, in the list's order; an empty list shows no line.
     assert_eq!(
-        game.render_display(&state, None),
+        game.render_display(&state, Viewer::Everyone),
         "Towns:\n  West Town: owner none\n  East Town: owner p2\n"
     );
 }
@@ -52,13 +53,16 @@ fn a_display_reads_the_seat_it_is_drawn_for_as_viewer() {
     let game = load_source(&ruleset(&body)).unwrap_or_else(|e| panic!("{e}"));
     let state = game.start(names(2)).unwrap();
     // East is p2's (PLAY sets it): p2 reads it as theirs, p1 and everyone do not.
-    assert_eq!(game.render_display(&state, None), "Everyone\neast\nwest\n");
     assert_eq!(
-        game.render_display(&state, Some(0)),
+        game.render_display(&state, Viewer::Everyone),
+        "Everyone\neast\nwest\n"
+    );
+    assert_eq!(
+        game.render_display(&state, Viewer::Seat(0)),
         "Your gold: 3\neast\nwest\n"
     );
     assert_eq!(
-        game.render_display(&state, Some(1)),
+        game.render_display(&state, Viewer::Seat(1)),
         "Your gold: 3\neast (yours)\nwest\n"
     );
 }
@@ -67,7 +71,7 @@ fn a_display_reads_the_seat_it_is_drawn_for_as_viewer() {
 fn a_ruleset_without_display_renders_nothing() {
     let game = load_source(&ruleset(PLAY)).unwrap();
     let state = game.start(names(2)).unwrap();
-    assert_eq!(game.render_display(&state, None), "");
+    assert_eq!(game.render_display(&state, Viewer::Everyone), "");
 }
 
 #[test]
@@ -99,14 +103,25 @@ fn colour_marks_display_text_for_a_terminal_only() {
     );
     let game = load_source(&ruleset(&body)).unwrap_or_else(|e| panic!("{e}"));
     let state = game.start(names(2)).unwrap();
-    assert_eq!(game.render_display(&state, None), "[p1  ] 3 ab\n");
     assert_eq!(
-        game.render_display_styled(&state, None, frontier_interpreter::render::Style::Plain),
+        game.render_display(&state, Viewer::Everyone),
+        "[p1  ] 3 ab\n"
+    );
+    assert_eq!(
+        game.render_display_styled(
+            &state,
+            Viewer::Everyone,
+            frontier_interpreter::render::Style::Plain
+        ),
         "[p1  ] 3 ab\n"
     );
     // An unknown colour name shows no colour; a colour inside a colour ends both.
     assert_eq!(
-        game.render_display_styled(&state, None, frontier_interpreter::render::Style::Colour),
+        game.render_display_styled(
+            &state,
+            Viewer::Everyone,
+            frontier_interpreter::render::Style::Colour
+        ),
         "[\x1b[32mp1\x1b[0m  ] 3 \x1b[31m\x1b[34ma\x1b[0mb\n"
     );
     assert_eq!(game.option_labels(&state).unwrap(), ["take 3"]);
@@ -136,11 +151,154 @@ fn empty_display_lines_are_left_out() {
     let body = format!("{PLAY}display:\n{}{}{}", seat(0), seat(1), seat(2));
     let game = load_source(&ruleset(&body)).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
-        game.render_display(&game.start(names(2)).unwrap(), None),
+        game.render_display(&game.start(names(2)).unwrap(), Viewer::Everyone),
         "p1: 3\np2: 3\n"
     );
     assert_eq!(
-        game.render_display(&game.start(names(3)).unwrap(), None),
+        game.render_display(&game.start(names(3)).unwrap(), Viewer::Everyone),
         "p1: 3\np2: 3\np3: 3\n"
     );
+}
+
+/// Two hands dealt from a face-down deck; `log:` lines and the display name the cards.
+const HANDS: &str = r#"frontier: 1
+name: hands
+players: 2
+tables:
+  cards:
+    columns: { rank: int }
+    rows: [[kilo, 1], [lima, 2], [mike, 3], [oscar, 4]]
+zones:
+  deck: { of: cards, visibility: count, init: all }
+  hand: { of: cards, per: players, visibility: owner }
+  shown: { of: cards }
+play:
+  - shuffle: deck
+  - for_each: { p: players }
+    do:
+      - draw: { from: deck, to: "hand[p]", count: 1 }
+      - log: "{p} takes {first(hand[p])}"
+  - choose:
+      who: "players[0]"
+      options:
+        - label: "show {c}"
+          for: { c: "hand[players[0]]" }
+          do:
+            - move: { item: c, from: "hand[players[0]]", to: shown }
+display:
+  - "hands: {map(players, len(hand[it]))}"
+  - "yours: {if viewer == none then \"\" else text(hand[viewer])}"
+  - "p2 holds {hand[players[1]]}, shown {shown}"
+  - "p2's rank: {sum(map(hand[players[1]], it.rank))}"
+ranking:
+  score: "len(hand[it])"
+"#;
+
+fn dealt_hands() -> (frontier_interpreter::Game, frontier_interpreter::State) {
+    let game = load_source(&text_source("hands", "ruleset.yaml", HANDS.to_string()))
+        .unwrap_or_else(|e| panic!("{e}"));
+    // The order the shuffle gives: kilo to p1, lima to p2.
+    let mut state = game.start(names(2)).unwrap();
+    let order = frontier_interpreter::Choice::Order(vec![0, 1, 2, 3]);
+    frontier_interpreter::Stepper::walker(&game)
+        .apply(&mut state, order, &mut frontier_interpreter::Journal::off())
+        .unwrap();
+    (game, state)
+}
+
+#[test]
+fn a_display_shows_a_seat_only_what_it_may_see() {
+    let (game, state) = dealt_hands();
+    // p1 sees their own card, not p2's; a line that adds up p2's hidden ranks says that
+    // it depends on what p1 cannot see instead of showing a number.
+    assert_eq!(
+        game.render_display(&state, Viewer::Seat(0)),
+        "hands: 1 1\nyours: kilo\np2 holds ?, shown \n(display[3] depends on what p1 cannot see: p2's rank: {sum(map(hand[players[1]], it.rank))})\n"
+    );
+    assert_eq!(
+        game.render_display(&state, Viewer::Seat(1)),
+        "hands: 1 1\nyours: lima\np2 holds lima, shown \np2's rank: 2\n"
+    );
+    // A table of both players sees neither hand; everyone (a replay) sees both.
+    assert!(game
+        .render_display(&state, Viewer::Table)
+        .contains("p2 holds ?,"));
+    assert!(game
+        .render_display(&state, Viewer::Everyone)
+        .contains("p2 holds lima,"));
+}
+
+#[test]
+fn log_lines_name_to_each_reader_only_what_they_may_know() {
+    let game = load_source(&text_source("hands", "ruleset.yaml", HANDS.to_string()))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut state = game.start(names(2)).unwrap();
+    let (mut lines, mut secrets) = (Vec::new(), Vec::new());
+    let order = frontier_interpreter::Choice::Order(vec![0, 1, 2, 3]);
+    frontier_interpreter::Stepper::walker(&game)
+        .apply(
+            &mut state,
+            order,
+            &mut frontier_interpreter::Journal::on_noting(&mut lines, &mut secrets),
+        )
+        .unwrap();
+    let read = |viewer: Viewer, state: &frontier_interpreter::State, lines: &[String]| {
+        let mut lines = lines.to_vec();
+        game.hide_unseen(state, viewer, &mut lines, &secrets);
+        lines
+    };
+    assert_eq!(
+        read(Viewer::Everyone, &state, &lines),
+        ["chance: shuffled deck", "p1 takes kilo", "p2 takes lima"]
+    );
+    assert_eq!(
+        read(Viewer::Seat(0), &state, &lines),
+        ["chance: shuffled deck", "p1 takes kilo", "p2 takes ?"]
+    );
+    assert_eq!(
+        read(Viewer::Seat(1), &state, &lines),
+        ["chance: shuffled deck", "p1 takes ?", "p2 takes lima"]
+    );
+    assert_eq!(
+        read(Viewer::Table, &state, &lines),
+        ["chance: shuffled deck", "p1 takes ?", "p2 takes ?"]
+    );
+    // p1 shows their card: the decision's line names it to p2, as it is now face up.
+    let (mut lines, mut secrets2) = (Vec::new(), Vec::new());
+    frontier_interpreter::Stepper::walker(&game)
+        .apply(
+            &mut state,
+            frontier_interpreter::Choice::Option(0),
+            &mut frontier_interpreter::Journal::on_noting(&mut lines, &mut secrets2),
+        )
+        .unwrap();
+    let mut for_p2 = lines.clone();
+    game.hide_unseen(&state, Viewer::Seat(1), &mut for_p2, &secrets2);
+    assert_eq!(for_p2, ["p1: show kilo"]);
+}
+
+#[test]
+fn a_display_without_viewer_shows_each_seat_its_own_hidden_zones() {
+    // HANDS without the line that reads `viewer`: each seat is shown its own hand.
+    let text = HANDS.replace(
+        "  - \"yours: {if viewer == none then \\\"\\\" else text(hand[viewer])}\"\n",
+        "",
+    );
+    assert_ne!(text, HANDS);
+    let game =
+        load_source(&text_source("hands", "ruleset.yaml", text)).unwrap_or_else(|e| panic!("{e}"));
+    let mut state = game.start(names(2)).unwrap();
+    let order = frontier_interpreter::Choice::Order(vec![0, 1, 2, 3]);
+    frontier_interpreter::Stepper::walker(&game)
+        .apply(&mut state, order, &mut frontier_interpreter::Journal::off())
+        .unwrap();
+    assert!(game
+        .render_display(&state, Viewer::Seat(0))
+        .ends_with("your hand: kilo\n"));
+    assert!(game
+        .render_display(&state, Viewer::Seat(1))
+        .ends_with("your hand: lima\n"));
+    assert!(!game
+        .render_display(&state, Viewer::Everyone)
+        .contains("your hand"));
 }

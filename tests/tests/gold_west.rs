@@ -4,6 +4,7 @@
 //! (rulesets/gold-west/traces/).
 
 use frontier_interpreter::runner::sample_chance;
+use frontier_interpreter::Viewer;
 use frontier_interpreter::{Game, GameRng, Journal, State, Status};
 use frontier_tests::*;
 
@@ -414,7 +415,7 @@ fn the_display_draws_the_map() {
         "  camps_left: { red: 3, blue: 3 }\n  terrain: { E4: forest, K4: copper, F3: gold }\n  owner: { E4: red }\n  settled: { E4: true }\n  token: { E4: f-www-1, K4: c-cca-1 }",
         "  hidden: { F3: [g-ggg-1] }\n  track: { red: { s0: [wood] } }",
     );
-    let shown = g.render_display(&s, None);
+    let shown = g.render_display(&s, Viewer::Everyone);
     let lines: Vec<&str> = shown.lines().collect();
     let row = lines
         .iter()

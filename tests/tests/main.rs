@@ -31,6 +31,7 @@ mod snapshots;
 mod statements;
 mod stats;
 mod traces;
+mod views;
 mod way_out_west;
 
 /// With `autotests = false` cargo builds no file of tests/ on its own, so a file missing

@@ -5,6 +5,7 @@
 //! The cases are files in tests/cases/runtime: each `# expect: text` line at the top of a
 //! ruleset is a text the error must contain.
 
+use frontier_interpreter::Viewer;
 use frontier_tests::*;
 
 /// Starts a 2-player game of the ruleset at `path` (the cases fail during setup, before
@@ -320,7 +321,7 @@ fn a_failing_display_line_says_where_it_is_written() {
     let game = load_source(&src).unwrap_or_else(|e| panic!("{e}"));
     let state = game.start(names(2)).unwrap();
     assert_eq!(
-        game.render_display(&state, None),
+        game.render_display(&state, Viewer::Everyone),
         "v is 0\n(display error: ruleset.yaml:13:5: display[1]: 1 / 0: division by zero, in \"1 / v\")\n"
     );
 }

@@ -11,17 +11,56 @@ impl Template {
 
     /// The text with the colour marks of `colour()` kept (display lines).
     pub fn render_marked(&self, env: &Env) -> Result<String> {
+        self.render_masked(env, &|_| None)
+    }
+
+    /// The text with colour marks, each element `mask` gives a text for written as that
+    /// text (an element a viewer may not know, as `?`).
+    pub fn render_masked(&self, env: &Env, mask: Mask) -> Result<String> {
         let mut out = String::new();
         for part in &self.parts {
             match part {
                 TemplatePart::Text(t) => out.push_str(t),
                 TemplatePart::Hole(e) => {
                     let v = e.eval(env)?;
-                    env.game.write_value(&mut out, &v, &env.state.names);
+                    env.game
+                        .write_value_masked(&mut out, &v, &env.state.names, mask);
                 }
             }
         }
         Ok(out)
+    }
+
+    /// The text in pieces: its words, and the values of its holes as they are, so that it
+    /// can be written again for a reader who may not know some of them ([`Piece`]).
+    pub fn pieces(&self, env: &Env) -> Result<Vec<Piece>> {
+        self.parts
+            .iter()
+            .map(|part| match part {
+                TemplatePart::Text(t) => Ok(Piece::Text(t.clone())),
+                TemplatePart::Hole(e) => e.eval(env).map(Piece::Value),
+            })
+            .collect()
+    }
+}
+
+/// A rendered template's part: words, or a hole's value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Piece {
+    Text(String),
+    Value(Value),
+}
+
+/// The text an element is written as instead of its id, if any (see
+/// [`Game::write_value_masked`]).
+pub type Mask<'m> = &'m dyn Fn(&Value) -> Option<&'static str>;
+
+/// Whether a value is or holds a table row: what a mask may hide.
+pub fn names_rows(value: &Value) -> bool {
+    match value {
+        Value::Row(..) => true,
+        Value::List(items) => items.iter().any(names_rows),
+        _ => false,
     }
 }
 
@@ -118,6 +157,18 @@ pub(super) fn mistyped(expected: &str, found: &Value) -> RuntimeError {
 impl Game {
     /// Writes a value as players read it: a player's name, a row's id, a list space-separated.
     pub fn write_value(&self, out: &mut String, value: &Value, names: &[String]) {
+        self.write_value_masked(out, value, names, &|_| None)
+    }
+
+    /// Writes `value`, each table row for which `mask` gives a text written as that text.
+    /// (Seats are public: only rows, the cards and tiles of zones, are ever hidden.)
+    pub fn write_value_masked(
+        &self,
+        out: &mut String,
+        value: &Value,
+        names: &[String],
+        mask: Mask,
+    ) {
         use std::fmt::Write;
         match value {
             Value::None => out.push_str("none"),
@@ -131,7 +182,10 @@ impl Game {
                     let _ = write!(out, "p{}", p + 1);
                 }
             },
-            Value::Row(t, r) => out.push_str(&self.tables[t.index()].rows[*r as usize].id),
+            Value::Row(t, r) => match mask(value) {
+                Some(text) => out.push_str(text),
+                None => out.push_str(&self.tables[t.index()].rows[*r as usize].id),
+            },
             Value::Str(s) => out.push_str(s),
             Value::Pos(p) => {
                 let _ = write!(out, "{p}");
@@ -141,10 +195,23 @@ impl Game {
                     if i > 0 {
                         out.push(' ');
                     }
-                    self.write_value(out, item, names);
+                    self.write_value_masked(out, item, names, mask);
                 }
             }
         }
+    }
+
+    /// The text of a template's pieces for a reader: elements `mask` hides written as its
+    /// text, the colour marks of `colour()` taken out.
+    pub fn pieces_text(&self, pieces: &[Piece], names: &[String], mask: Mask) -> String {
+        let mut out = String::new();
+        for piece in pieces {
+            match piece {
+                Piece::Text(t) => out.push_str(t),
+                Piece::Value(v) => self.write_value_masked(&mut out, v, names, mask),
+            }
+        }
+        crate::colour::strip_colours(&out).into_owned()
     }
 
     pub fn value_text(&self, value: &Value, names: &[String]) -> String {

@@ -31,6 +31,7 @@ pub use convert::arith;
 pub use convert::as_list;
 use convert::*;
 pub(crate) use convert::{as_bool, as_int, as_pos};
+pub use convert::{names_rows, Mask, Piece};
 pub use env::{Env, Hoisting, Memo, MAX_HOISTED};
 pub(crate) use error::unverified;
 pub use error::{Result, RuntimeError};

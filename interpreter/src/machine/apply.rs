@@ -141,7 +141,15 @@ impl Game {
         (block, pc, player): (BlockId, u32, u8),
         journal: &mut Journal,
     ) -> Result<(), ApplyError> {
-        if journal.is_on() {
+        if journal.is_noting() {
+            let mut pieces = vec![crate::eval::Piece::Text(format!(
+                "{}: ",
+                state.names[player as usize]
+            ))];
+            pieces.extend(self.option_label_pieces(state, i)?);
+            let line = self.pieces_text(&pieces, &state.names, &|_| None);
+            journal.write_pieces(line, pieces, |v| self.seen_by(state, v));
+        } else if journal.is_on() {
             let label = self.option_label(state, i)?;
             journal.write(format!("{}: {label}", state.names[player as usize]));
         }

@@ -200,6 +200,26 @@ impl Game {
 
     /// The label of option `i` of the pending decision, as traces and players see it.
     pub fn option_label(&self, state: &State, i: usize) -> Result<String, RuntimeError> {
+        self.with_label(state, i, |label, env| label.render(env))
+    }
+
+    /// The label of option `i` in pieces, so that it can be written again for a reader who
+    /// may not know the rows it names.
+    pub fn option_label_pieces(
+        &self,
+        state: &State,
+        i: usize,
+    ) -> Result<Vec<crate::eval::Piece>, RuntimeError> {
+        self.with_label(state, i, |label, env| label.pieces(env))
+    }
+
+    /// `render` applied to option `i`'s label template in the environment of its option.
+    fn with_label<T>(
+        &self,
+        state: &State,
+        i: usize,
+        render: impl Fn(&crate::ir::Template, &Env) -> Result<T, RuntimeError>,
+    ) -> Result<T, RuntimeError> {
         let Pending::Decision {
             block, pc, options, ..
         } = &state.pending
@@ -221,14 +241,14 @@ impl Game {
             e.at(&self.location(&format!("{}.choose.options[{g}].label", stmt.origin)))
         };
         let label = match (group.bindings.as_slice(), value) {
-            ([], _) => group.label.render(&env),
-            ([(slot, _)], value) => group.label.render(&env.with_bound(*slot, value)),
+            ([], _) => render(&group.label, &env),
+            ([(slot, _)], value) => render(&group.label, &env.with_bound(*slot, value)),
             (bindings, Value::List(values)) => {
                 let mut scratch = state.locals[base..].to_vec();
                 for ((slot, _), value) in bindings.iter().zip(values.iter()) {
                     scratch[slot.index()] = value.clone();
                 }
-                group.label.render(&Env::new(self, state, &scratch))
+                render(&group.label, &Env::new(self, state, &scratch))
             }
             _ => Err(unfit_state(
                 "an option of several lists without its elements",

@@ -16,13 +16,49 @@ pub struct Journal<'a> {
     secrets: Option<&'a mut Vec<Secret>>,
 }
 
-/// A log line that names a chance outcome: which line of the log, and the outcome. Shown
-/// to a player who cannot see that element where it went, the line says less
-/// ([`crate::Game::sees_value`]).
+/// A log line that may name what some players cannot see, noted so that each reader is
+/// shown what they may know ([`crate::Game::hide_unseen`]).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Secret {
-    pub line: usize,
-    pub outcome: crate::value::Value,
+pub enum Secret {
+    /// The line (by its place in the log) that names a chance outcome: shown to a player
+    /// who cannot see that element where it went, it says only that something was drawn.
+    Outcome {
+        line: usize,
+        outcome: crate::value::Value,
+    },
+    /// A line whose holes hold table rows (a `log:` line, a decision's label): written
+    /// again from its pieces, with the rows a reader may not know as `?`. A reader knows
+    /// a row they saw where it lay when the line was written (`seen`: each row named,
+    /// with one bit per seat that saw it then; a card shown face up in transit) or see
+    /// after the step (a card played face up).
+    Named {
+        line: usize,
+        pieces: Vec<crate::eval::Piece>,
+        seen: Vec<(crate::value::Value, u64)>,
+    },
+}
+
+impl Secret {
+    /// Whether every seat of `viewer` saw `row` where it lay when the line was written
+    /// (never, for a chance outcome's line).
+    pub fn seen_when_written(
+        &self,
+        row: &crate::value::Value,
+        viewer: crate::Viewer,
+        seats: usize,
+    ) -> bool {
+        let Secret::Named { seen, .. } = self else {
+            return false;
+        };
+        let Some(&(_, bits)) = seen.iter().find(|(v, _)| v == row) else {
+            return false;
+        };
+        match viewer {
+            crate::Viewer::Everyone => true,
+            crate::Viewer::Seat(p) => bits >> p & 1 == 1,
+            crate::Viewer::Table => (0..seats).all(|p| bits >> p & 1 == 1),
+        }
+    }
 }
 
 enum Sink<'a> {
@@ -80,6 +116,11 @@ impl Journal<'_> {
     pub(super) fn is_on(&self) -> bool {
         matches!(self.sink, Sink::On(_)) && self.written <= MAX_LOG_BYTES
     }
+    /// Whether lines that may name hidden things are noted, to be written again for
+    /// each reader.
+    pub(super) fn is_noting(&self) -> bool {
+        self.is_on() && self.secrets.is_some()
+    }
     pub(super) fn write(&mut self, mut line: String) {
         let Sink::On(lines) = &mut self.sink else {
             return;
@@ -102,6 +143,40 @@ impl Journal<'_> {
     }
     /// Writes the line that names a chance outcome, noted as such.
     pub(super) fn write_outcome(&mut self, line: String, outcome: &crate::value::Value) {
+        self.write_noted(line, |line| Secret::Outcome {
+            line,
+            outcome: outcome.clone(),
+        });
+    }
+    /// Writes a line rendered from `pieces`, noted when they name table rows, with who
+    /// sees each row now (`seen_by`).
+    pub(super) fn write_pieces(
+        &mut self,
+        line: String,
+        pieces: Vec<crate::eval::Piece>,
+        seen_by: impl Fn(&crate::value::Value) -> u64,
+    ) {
+        let mut seen: Vec<(crate::value::Value, u64)> = Vec::new();
+        let mut note = |v: &crate::value::Value| {
+            if matches!(v, crate::value::Value::Row(..)) && !seen.iter().any(|(s, _)| s == v) {
+                seen.push((v.clone(), seen_by(v)));
+            }
+        };
+        for piece in &pieces {
+            match piece {
+                crate::eval::Piece::Value(crate::value::Value::List(items)) => {
+                    items.iter().for_each(&mut note)
+                }
+                crate::eval::Piece::Value(v) => note(v),
+                crate::eval::Piece::Text(_) => {}
+            }
+        }
+        if seen.is_empty() {
+            return self.write(line);
+        }
+        self.write_noted(line, |line| Secret::Named { line, pieces, seen });
+    }
+    fn write_noted(&mut self, line: String, secret: impl FnOnce(usize) -> Secret) {
         let before = match &self.sink {
             Sink::On(lines) => lines.len(),
             _ => return,
@@ -109,10 +184,7 @@ impl Journal<'_> {
         self.write(line);
         let written = matches!(&self.sink, Sink::On(lines) if lines.len() > before);
         if let (true, Some(secrets)) = (written, self.secrets.as_deref_mut()) {
-            secrets.push(Secret {
-                line: before,
-                outcome: outcome.clone(),
-            });
+            secrets.push(secret(before));
         }
     }
     /// Whether it collects `rule:` references.

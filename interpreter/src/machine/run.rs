@@ -383,7 +383,11 @@ impl Game {
                 weights,
             } => self.pick_random(state, base, slot, outcomes, weights.as_ref())?,
             StmtKind::Log(template) => {
-                if journal.is_on() {
+                if journal.is_noting() {
+                    let pieces = template.pieces(&self.frame_env(state, base))?;
+                    let line = self.pieces_text(&pieces, &state.names, &|_| None);
+                    journal.write_pieces(line, pieces, |v| self.seen_by(state, v));
+                } else if journal.is_on() {
                     let line = template.render(&self.frame_env(state, base))?;
                     journal.write(line);
                 }
