@@ -545,7 +545,9 @@ pub fn print_result(game: &Game, state: &State) {
         println!("\n{}", shown.trim_end());
     }
     if let Status::Over(outcome) = game.status(state) {
-        println!("\nfinal scores:");
+        // Labelled: what the score counts (the ranking's doc, or its score as written),
+        // and each tie-break as written beside its value.
+        println!("\nfinal scores ({}):", game.ranking.label);
         let mut seats: Vec<usize> = (0..outcome.scores.len()).collect();
         seats.sort_by_key(|&p| outcome.ranks[p]);
         for p in seats {
@@ -553,10 +555,16 @@ pub fn print_result(game: &Game, state: &State) {
                 String::new()
             } else {
                 format!(
-                    " (tie-break {})",
+                    " (tie-break{}: {})",
+                    if outcome.tiebreaks[p].len() > 1 {
+                        "s"
+                    } else {
+                        ""
+                    },
                     outcome.tiebreaks[p]
                         .iter()
-                        .map(|t| t.to_string())
+                        .zip(&game.ranking.tiebreak_labels)
+                        .map(|(t, label)| format!("{label} = {t}"))
                         .collect::<Vec<_>>()
                         .join(", ")
                 )

@@ -160,7 +160,7 @@ fn quit_then_resume_plays_the_same_game_as_without_quitting() {
     let ones = "1\n".repeat(400);
     let whole = play(&dir, &["--trace-out", "whole.trace"], &ones);
     assert!(
-        whole.out.contains("final scores:"),
+        whole.out.contains("final scores ("),
         "the game ends: {}",
         whole.out
     );
@@ -976,7 +976,7 @@ fn resuming_a_finished_game_shows_its_result_and_leaves_the_trace() {
     let run = frontier(&dir, &["play", "--resume", "sim/game-0001.trace"], "");
     assert_eq!(run.code, 0, "{}", run.err);
     assert!(run.out.contains("is over: nothing to play"), "{}", run.out);
-    assert!(run.out.contains("final scores:"), "{}", run.out);
+    assert!(run.out.contains("final scores ("), "{}", run.out);
     assert_eq!(read(&dir.join("sim/game-0001.trace")), before);
 }
 

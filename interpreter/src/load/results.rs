@@ -185,6 +185,8 @@ impl Builder {
             score: Ir::Const(Value::Int(0)),
             tiebreak: Vec::new(),
             rule: None,
+            label: String::new(),
+            tiebreak_labels: Vec::new(),
         };
         let Some(m) = value.and_then(Yaml::as_mapping) else {
             self.error(
@@ -209,11 +211,18 @@ impl Builder {
             }
         };
         let mut tiebreak = Vec::new();
+        let source = |v: Option<&Yaml>| v.and_then(Yaml::as_str).unwrap_or_default().to_string();
+        let label = match m.get("doc").and_then(Yaml::as_str) {
+            Some(doc) => doc.trim().to_string(),
+            None => source(m.get("score")),
+        };
+        let mut tiebreak_labels = Vec::new();
         if let Some(list) = m.get("tiebreak") {
             match list.as_sequence() {
                 Some(items) => {
                     for (i, item) in items.iter().enumerate() {
                         let path = format!("ranking.tiebreak[{i}]");
+                        tiebreak_labels.push(source(Some(item)));
                         tiebreak.push(
                             self.expression(decls, item, &path, &scope, Some(&Type::Int))
                                 .0,
@@ -227,6 +236,8 @@ impl Builder {
             score,
             tiebreak,
             rule: self.rule(m, "ranking"),
+            label,
+            tiebreak_labels,
         }
     }
 

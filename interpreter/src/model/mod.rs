@@ -383,6 +383,11 @@ pub struct Ranking {
     pub score: Expr,
     pub tiebreak: Vec<Expr>,
     pub rule: RuleRef,
+    /// What the score is, for results shown to players: the ranking's `doc:`, or its
+    /// `score:` as written.
+    pub label: String,
+    /// Each tie-break as written.
+    pub tiebreak_labels: Vec<String>,
 }
 
 /// `outcome:`: a player's return is `returns` (of `it`, the player) divided by `scale`.
