@@ -540,9 +540,13 @@ pub fn print_result(game: &Game, state: &State) {
     if !board.is_empty() {
         println!("\n{}", board.trim_end());
     }
-    let shown = game.render_state_styled(state, None, crate::output_style());
-    if !shown.trim().is_empty() {
-        println!("\n{}", shown.trim_end());
+    // With a display, the board it draws is the end screen; without, the state as the
+    // players read it (no bookkeeping).
+    if board.is_empty() {
+        let shown = game.render_end_state(state, crate::output_style());
+        if !shown.trim().is_empty() {
+            println!("\n{}", shown.trim_end());
+        }
     }
     if let Status::Over(outcome) = game.status(state) {
         // Labelled: what the score counts (the ranking's doc, or its score as written),

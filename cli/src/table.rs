@@ -115,7 +115,8 @@ impl Table {
         undone
     }
 
-    /// Applies a choice and records its step; the lines the game logs go to `log`.
+    /// Applies a choice and records its step; the lines the game logs go to `log`, as the
+    /// table's audience may read them, narrated ([`Game::apply_narrated`]).
     pub(crate) fn apply(
         &mut self,
         stepper: Stepper,
@@ -123,17 +124,11 @@ impl Table {
         step: Step,
         log: &mut Vec<String>,
     ) -> Result<(), String> {
-        let mut secrets = Vec::new();
-        stepper
-            .apply(
-                &mut self.state,
-                choice,
-                &mut Journal::on_noting(log, &mut secrets),
-            )
-            .map_err(|e| e.to_string())?;
+        let audience = self.audience();
         stepper
             .game()
-            .hide_unseen(&self.state, self.audience(), log, &secrets);
+            .apply_narrated(stepper, &mut self.state, choice, audience, log)
+            .map_err(|e| e.to_string())?;
         self.steps.push(step);
         Ok(())
     }

@@ -22,6 +22,7 @@ mod load;
 mod locate;
 pub mod machine;
 pub mod model;
+pub mod narrate;
 mod optimize;
 pub mod perft;
 pub mod position;

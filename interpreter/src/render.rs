@@ -13,6 +13,14 @@ use crate::model::{Board, Domain, Game, Visibility, Zone};
 use crate::rng::GameRng;
 use crate::value::Value;
 
+/// Whether the `internal:` variables are shown: in a record of the game (a replay, a
+/// position, everything), or not (what players read).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Bookkeeping {
+    Shown,
+    Hidden,
+}
+
 impl Game {
     /// The entries of a domain in this game: each one's index in the slot layout and its
     /// label (a player's name, a row id, `red, s1` for two keys, nothing for one value).
@@ -38,45 +46,6 @@ impl Game {
                     );
                 }
                 out
-            }
-        }
-    }
-
-    /// The log lines of a step as `viewer` may read them, `state` being the state after
-    /// it: a chance outcome they cannot see where it went becomes "drawn face down"; a
-    /// row named by a line is written `?` unless they saw it where it lay when the line
-    /// was written or see it now.
-    pub fn hide_unseen(
-        &self,
-        state: &State,
-        viewer: Viewer,
-        lines: &mut [String],
-        secrets: &[crate::machine::Secret],
-    ) {
-        use crate::machine::Secret;
-        if viewer == Viewer::Everyone {
-            return;
-        }
-        for secret in secrets {
-            let (at, text) = match secret {
-                Secret::Outcome { line, outcome } => {
-                    if self.may_know(state, viewer, outcome) {
-                        continue;
-                    }
-                    (*line, "chance: drawn face down".to_string())
-                }
-                Secret::Named { line, pieces, .. } => {
-                    let seats = state.names.len();
-                    let known = |v: &Value| {
-                        secret.seen_when_written(v, viewer, seats)
-                            || self.may_know(state, viewer, v)
-                    };
-                    let mask = |v: &Value| (!known(v)).then_some("?");
-                    (*line, self.pieces_text(pieces, &state.names, &mask))
-                }
-            };
-            if let Some(line) = lines.get_mut(at) {
-                *line = text;
             }
         }
     }
@@ -223,10 +192,30 @@ impl Game {
     }
 
     pub fn render_state_styled(&self, state: &State, viewer: Option<u8>, style: Style) -> String {
+        let bookkeeping = match viewer {
+            Some(_) => Bookkeeping::Hidden,
+            None => Bookkeeping::Shown,
+        };
+        self.render_state_with(state, viewer, bookkeeping, style)
+    }
+
+    /// The whole state as the players read it at the end of a game: every zone's contents,
+    /// without the `internal:` bookkeeping.
+    pub fn render_end_state(&self, state: &State, style: Style) -> String {
+        self.render_state_with(state, None, Bookkeeping::Hidden, style)
+    }
+
+    fn render_state_with(
+        &self,
+        state: &State,
+        viewer: Option<u8>,
+        bookkeeping: Bookkeeping,
+        style: Style,
+    ) -> String {
         let mut out = String::new();
         for var in &self.vars {
             // A `stats:` counter is for results only.
-            if var.stat || (var.internal && viewer.is_some()) {
+            if var.stat || (var.internal && bookkeeping == Bookkeeping::Hidden) {
                 continue;
             }
             let _ = write!(out, "{}:", var.name);
@@ -368,27 +357,36 @@ impl Game {
     /// (`; ` between several; empty when none has one). Labels, which traces record, are
     /// unchanged: this is only shown beside them.
     pub fn option_details(&self, state: &State, i: usize) -> String {
+        let shown: Vec<String> = self
+            .option_rows_shown(state, i)
+            .into_iter()
+            .map(|(_, text)| text)
+            .collect();
+        shown.join("; ")
+    }
+
+    /// The rows option `i` of the pending decision names that their tables' `show:`
+    /// describe, each with its text.
+    pub fn option_rows_shown(&self, state: &State, i: usize) -> Vec<(Value, String)> {
         let crate::machine::Pending::Decision { options, .. } = &state.pending else {
-            return String::new();
+            return Vec::new();
         };
         let Some((_, value)) = options.get(i) else {
-            return String::new();
+            return Vec::new();
         };
         let mut rows = Vec::new();
         rows_in(value, &mut rows);
         let env = Env::new(self, state, &[]);
-        let shown: Vec<String> = rows
-            .into_iter()
+        rows.into_iter()
             .filter_map(|row| {
                 let Value::Row(t, _) = row else { return None };
                 let show = self.tables[t.index()].show.as_ref()?;
-                Some(
-                    show.render(&env.with_it(&row))
-                        .unwrap_or_else(|e| format!("({e})")),
-                )
+                let text = show
+                    .render(&env.with_it(&row))
+                    .unwrap_or_else(|e| format!("({e})"));
+                Some((row, text))
             })
-            .collect();
-        shown.join("; ")
+            .collect()
     }
 
     fn row_show(&self, of: crate::model::Element) -> Option<&crate::eval::Template> {

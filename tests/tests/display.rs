@@ -168,6 +168,7 @@ tables:
   cards:
     columns: { rank: int }
     rows: [[kilo, 1], [lima, 2], [mike, 3], [oscar, 4]]
+    show: "rank {it.rank}"
 zones:
   deck: { of: cards, visibility: count, init: all }
   hand: { of: cards, per: players, visibility: owner }
@@ -301,4 +302,69 @@ fn a_display_without_viewer_shows_each_seat_its_own_hidden_zones() {
     assert!(!game
         .render_display(&state, Viewer::Everyone)
         .contains("your hand"));
+}
+
+#[test]
+fn a_narrated_step_tells_another_players_move_and_every_score_change() {
+    let (game, mut state) = dealt_hands();
+    let stepper = frontier_interpreter::Stepper::walker(&game);
+    // p1 shows kilo (rank 1): p2 reads the move with the card's `show:` text, and p1's
+    // score (the cards in hand) going from 1 to 0; p1, who chose it, reads no description.
+    let mut for_p2 = Vec::new();
+    let mut other = state.clone();
+    game.apply_narrated(
+        stepper,
+        &mut state,
+        frontier_interpreter::Choice::Option(0),
+        Viewer::Seat(1),
+        &mut for_p2,
+    )
+    .unwrap();
+    assert_eq!(
+        for_p2,
+        ["p1: show kilo — kilo: rank 1", "p1's score: 1 → 0 (-1)"]
+    );
+    let mut for_p1 = Vec::new();
+    game.apply_narrated(
+        stepper,
+        &mut other,
+        frontier_interpreter::Choice::Option(0),
+        Viewer::Seat(0),
+        &mut for_p1,
+    )
+    .unwrap();
+    assert_eq!(for_p1, ["p1: show kilo", "p1's score: 1 → 0 (-1)"]);
+}
+
+#[test]
+fn a_score_that_reads_a_hidden_hand_is_told_only_to_who_may_know_it() {
+    // The score is the ranks in hand: p2 cannot know p1's, so p2 is told no change of it.
+    let text = HANDS.replace(
+        "  score: \"len(hand[it])\"",
+        "  score: \"sum(map(hand[it], c => c.rank))\"",
+    );
+    assert_ne!(text, HANDS);
+    let game =
+        load_source(&text_source("hands", "ruleset.yaml", text)).unwrap_or_else(|e| panic!("{e}"));
+    let stepper = frontier_interpreter::Stepper::walker(&game);
+    let mut state = game.start(names(2)).unwrap();
+    let order = frontier_interpreter::Choice::Order(vec![0, 1, 2, 3]);
+    stepper
+        .apply(&mut state, order, &mut frontier_interpreter::Journal::off())
+        .unwrap();
+    let mut other = state.clone();
+    let (mut for_p2, mut for_p1) = (Vec::new(), Vec::new());
+    let show = frontier_interpreter::Choice::Option(0);
+    game.apply_narrated(
+        stepper,
+        &mut state,
+        show.clone(),
+        Viewer::Seat(1),
+        &mut for_p2,
+    )
+    .unwrap();
+    game.apply_narrated(stepper, &mut other, show, Viewer::Seat(0), &mut for_p1)
+        .unwrap();
+    assert_eq!(for_p2, ["p1: show kilo — kilo: rank 1"]);
+    assert_eq!(for_p1, ["p1: show kilo", "p1's score: 1 → 0 (-1)"]);
 }

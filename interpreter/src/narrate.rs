@@ -1,0 +1,146 @@
+//! The log of a game as one reader reads it: each step's lines with what the reader may
+//! not know hidden ([`Game::hide_unseen`]), another player's decision told with the
+//! `show:` text of what it names, and every change of a player's score told as it happens
+//! ([`Game::apply_narrated`]). `frontier play` and `frontier serve` show their tables' logs
+//! through it.
+
+use crate::eval::Env;
+use crate::knowledge::{Keep, Viewer};
+use crate::machine::{ApplyError, Journal, Secret, Stepper};
+use crate::model::Game;
+use crate::rng::GameRng;
+use crate::state::{Choice, Pending, State};
+use crate::value::Value;
+
+impl Game {
+    /// Applies `choice` with `stepper`, appending the step's log lines to `log` as `viewer`
+    /// may read them: the lines the rules write ([`Game::hide_unseen`]); after another
+    /// player's decision, the `show:` text of each row it names that the reader may know
+    /// (`p2: play card:gw-18 — gw-18: …`); and a line for each player whose score changed,
+    /// when the reader may know both scores.
+    pub fn apply_narrated(
+        &self,
+        stepper: Stepper,
+        state: &mut State,
+        choice: Choice,
+        viewer: Viewer,
+        log: &mut Vec<String>,
+    ) -> Result<(), ApplyError> {
+        let before = self.scores_seen(state, viewer);
+        let decision = match (&state.pending, &choice) {
+            (Pending::Decision { player, .. }, Choice::Option(i)) => {
+                let others = viewer != Viewer::Seat(*player);
+                let shown = self.option_rows_shown(state, *i);
+                let seen: Vec<u64> = shown
+                    .iter()
+                    .map(|(row, _)| self.seen_by(state, row))
+                    .collect();
+                others.then_some((shown, seen))
+            }
+            _ => None,
+        };
+        let first = log.len();
+        let mut secrets = Vec::new();
+        let mut lines = Vec::new();
+        stepper.apply(
+            state,
+            choice,
+            &mut Journal::on_noting(&mut lines, &mut secrets),
+        )?;
+        self.hide_unseen(state, viewer, &mut lines, &secrets);
+        log.extend(lines);
+        // The decision's line is the step's first: told with what it names.
+        if let (Some((shown, seen)), Some(line)) = (decision, log.get_mut(first)) {
+            let seats = state.names.len();
+            let saw = |bits: u64| match viewer {
+                Viewer::Everyone => true,
+                Viewer::Seat(p) => bits >> p & 1 == 1,
+                Viewer::Table => (0..seats).all(|p| bits >> p & 1 == 1),
+            };
+            let told: Vec<String> = shown
+                .into_iter()
+                .zip(seen)
+                .filter(|((row, _), bits)| saw(*bits) || self.may_know(state, viewer, row))
+                .map(|((row, text), _)| format!("{}: {text}", self.value_text(&row, &state.names)))
+                .collect();
+            if !told.is_empty() {
+                line.push_str(&format!(" — {}", told.join("; ")));
+            }
+        }
+        let after = self.scores_seen(state, viewer);
+        for (p, (b, a)) in before.iter().zip(&after).enumerate() {
+            if let (Some(b), Some(a)) = (b, a) {
+                if a != b {
+                    let name = &state.names[p];
+                    log.push(format!("{name}'s score: {b} → {a} ({:+})", a - b));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Each player's score (`ranking.score`) as `viewer` may know it: none for a player
+    /// whose score reads what the viewer cannot see (it differs in a state dealt again
+    /// where they see nothing), or that cannot be computed in this state.
+    pub fn scores_seen(&self, state: &State, viewer: Viewer) -> Vec<Option<i64>> {
+        let real = self.scores(state);
+        if viewer == Viewer::Everyone {
+            return real;
+        }
+        let dealt = |seed| {
+            self.deal_unseen(state, viewer, Keep::Seen, &mut GameRng::new(seed))
+                .map(|s| self.scores(&s))
+                .unwrap_or_else(|_| vec![None; real.len()])
+        };
+        let (one, other) = (dealt(1), dealt(2));
+        real.iter()
+            .zip(one.iter().zip(&other))
+            .map(|(r, (a, b))| (r == a && r == b).then_some(*r).flatten())
+            .collect()
+    }
+
+    fn scores(&self, state: &State) -> Vec<Option<i64>> {
+        let env = Env::new(self, state, &[]);
+        (0..state.names.len() as u8)
+            .map(|p| self.ranking.score.int(&env.with_it(&Value::Player(p))).ok())
+            .collect()
+    }
+
+    /// The log lines of a step as `viewer` may read them, `state` being the state after
+    /// it: a chance outcome they cannot see where it went becomes "drawn face down"; a
+    /// row named by a line is written `?` unless they saw it where it lay when the line
+    /// was written or see it now.
+    pub fn hide_unseen(
+        &self,
+        state: &State,
+        viewer: Viewer,
+        lines: &mut [String],
+        secrets: &[crate::machine::Secret],
+    ) {
+        if viewer == Viewer::Everyone {
+            return;
+        }
+        for secret in secrets {
+            let (at, text) = match secret {
+                Secret::Outcome { line, outcome } => {
+                    if self.may_know(state, viewer, outcome) {
+                        continue;
+                    }
+                    (*line, "chance: drawn face down".to_string())
+                }
+                Secret::Named { line, pieces, .. } => {
+                    let seats = state.names.len();
+                    let known = |v: &Value| {
+                        secret.seen_when_written(v, viewer, seats)
+                            || self.may_know(state, viewer, v)
+                    };
+                    let mask = |v: &Value| (!known(v)).then_some("?");
+                    (*line, self.pieces_text(pieces, &state.names, &mask))
+                }
+            };
+            if let Some(line) = lines.get_mut(at) {
+                *line = text;
+            }
+        }
+    }
+}
