@@ -475,22 +475,42 @@ fn resume(path: &Path, args: &PlayArgs, settings: &Settings) -> Result<(), Strin
                 )?;
             }
             LineKind::Chance { label } => {
-                let Some((choice, drawn)) = table.sample_chance(&game) else {
+                // The outcome the line gives, as `check` reads it.
+                if !matches!(game.status(&table.state), Status::Chance(_)) {
                     return Err(format!("{at}: the trace has a chance result here, but the game is not at a chance point"));
-                };
-                if drawn != *label {
-                    return Err(format!(
-                        "{at}: the trace's chance result '{label}' is not the one seed {seed} gives ('{drawn}'): --resume goes on with games that `frontier play` wrote"
-                    ));
                 }
+                let choice = table
+                    .chance_of_line(&game, label)
+                    .map_err(|e| format!("{at}: {e}"))?;
+                let drawn = game.outcome_label(&table.state, &choice);
                 table.apply(
                     back_end.stepper(&game),
                     choice,
-                    Step::Chance {
-                        label: label.clone(),
-                    },
+                    Step::Chance { label: drawn },
                     &mut quiet,
                 )?;
+            }
+            LineKind::ChanceBySeed { count } => {
+                // Drawn by the seed, as `check` draws them.
+                let wanted = count.map_or(usize::MAX, |n| n as usize);
+                let mut drawn = 0;
+                while drawn < wanted {
+                    let Some((choice, label)) = table.sample_chance(&game) else {
+                        if drawn > 0 && count.is_none() {
+                            break;
+                        }
+                        return Err(format!(
+                            "{at}: the trace draws chance by the seed, but the game is not at a chance point after {drawn}"
+                        ));
+                    };
+                    table.apply(
+                        back_end.stepper(&game),
+                        choice,
+                        Step::Chance { label },
+                        &mut quiet,
+                    )?;
+                    drawn += 1;
+                }
             }
             _ => {}
         }

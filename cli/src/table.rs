@@ -159,6 +159,13 @@ impl Table {
         )
     }
 
+    /// At a chance point, the outcome a trace's `chance:` line gives (a shuffle given by its
+    /// first elements ordered further by the table's generator, as `check` orders it).
+    pub(crate) fn chance_of_line(&mut self, game: &Game, label: &str) -> Result<Choice, String> {
+        frontier_interpreter::trace::chance_of_line(game, &self.state, label, Some(&mut self.rng))
+            .map_err(|(message, _)| message)
+    }
+
     /// At a chance point, the outcome the table's generator draws and its label.
     pub(crate) fn sample_chance(&mut self, game: &Game) -> Option<(Choice, String)> {
         let Status::Chance(chance) = game.status(&self.state) else {

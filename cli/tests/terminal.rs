@@ -257,6 +257,34 @@ fn resume_never_writes_its_input() {
 }
 
 #[test]
+fn resume_reads_forced_and_seeded_chance_as_check_does() {
+    // Two cards forced on top of the shuffled deck, the rest left to the seed, and an
+    // assertion before it: check accepts it, and resume goes on from the same deal.
+    let dir = scratch("resume-chance");
+    let text = "frontier-trace 1\nruleset go-west\nplayers red green blue\nseed 3\n\nassert len(hand[red]) == 0\nchance: gw-40 gw-03 ...\nassert count(hand[red], cards[\"gw-40\"]) == 1\nred: one action\n";
+    std::fs::write(dir.join("forced.trace"), text).unwrap();
+    let check = frontier(&dir, &["check", "forced.trace"], "");
+    assert_eq!(check.code, 0, "{}{}", check.out, check.err);
+    let resumed = frontier(
+        &dir,
+        &[
+            "play",
+            "--resume",
+            "forced.trace",
+            "--agents",
+            "random,random,random",
+        ],
+        "",
+    );
+    assert_eq!(resumed.code, 0, "{}{}", resumed.out, resumed.err);
+    let out = read(&dir.join("forced-resumed.trace"));
+    let deal = out.lines().find(|l| l.starts_with("chance:")).unwrap();
+    assert!(deal.starts_with("chance: gw-40 gw-03 "), "{deal}");
+    let check = frontier(&dir, &["check", "forced-resumed.trace"], "");
+    assert_eq!(check.code, 0, "{}{}", check.out, check.err);
+}
+
+#[test]
 fn quit_without_trace_out_names_the_file_it_writes() {
     let dir = scratch("quit-default");
     let run = play(&dir, &[], "q\n");

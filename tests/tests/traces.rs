@@ -532,3 +532,39 @@ fn partial_option_lists_and_rejected_outcomes() {
     let d = check_text(&format!("{pig}chance: 3\nreject chance: 7\n"), &dir).unwrap_err();
     assert!(d.message.contains("not at a chance point"), "{}", d.message);
 }
+
+/// An assertion reads the state where the step above stopped, before the seed draws a
+/// chance point the trace does not record; `chance by seed` draws them; a shuffle's
+/// outcome may give its first elements and leave the rest to the seed (`...`).
+#[test]
+fn assertions_come_before_seeded_chance_and_chance_by_seed_draws_it() {
+    let dir = go_west_traces();
+    let head = "frontier-trace 1\nruleset go-west\nplayers red green blue\nseed 3\n\n";
+    // Setup stops at the shuffle of the deck: no hand is dealt yet. After it, 7 cards each
+    // (hand_size), and the deck holds 56 - 21 = 35.
+    let text = format!("{head}assert len(hand[red]) == 0 and len(deck) == 56\nchance by seed\nassert len(hand[red]) == 7 and len(deck) == 35\nred: one action\n");
+    assert_eq!(check_text(&text, &dir).unwrap().assertions, 2);
+    // With a count, exactly that many chance points; more than the game has is an error
+    // at its line, naming what the game waits for.
+    let d = check_text(&format!("{head}chance by seed 2\n"), &dir).unwrap_err();
+    assert_eq!(d.line, 6);
+    assert!(
+        d.message.contains("after 1 chance point red must decide"),
+        "{}",
+        d.message
+    );
+    // Without a seed there is nothing to draw with.
+    let unseeded = "frontier-trace 1\nruleset go-west\nplayers red green blue\n\nchance by seed\n";
+    let d = check_text(unseeded, &dir).unwrap_err();
+    assert!(d.message.contains("needs a seed"), "{}", d.message);
+    // gw-40 and gw-03 on top: the first hand dealt (red's, 7 cards from the top) holds
+    // them; the other 54 cards follow in the seed's order.
+    let partial = format!("{head}chance: gw-40 gw-03 ...\nassert count(hand[red], cards[\"gw-40\"]) == 1 and count(hand[red], cards[\"gw-03\"]) == 1 and len(deck) == 35\n");
+    assert_eq!(check_text(&partial, &dir).unwrap().assertions, 1);
+    let d = check_text(&format!("{head}chance: gw-40 gw-40 ...\n"), &dir).unwrap_err();
+    assert!(
+        d.message.contains("'gw-40' is not in deck"),
+        "{}",
+        d.message
+    );
+}

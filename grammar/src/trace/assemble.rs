@@ -159,6 +159,11 @@ impl<'t> Assembler<'t> {
                     self.push_step(at, LineKind::RejectChance { label });
                 }
             }
+            K::ChanceBySeed { count } => {
+                if self.start_body(at) {
+                    self.push_step(at, LineKind::ChanceBySeed { count });
+                }
+            }
             K::ExpectDraw => {
                 if self.start_body(at) {
                     self.push_step(at, LineKind::ExpectDraw);

@@ -102,6 +102,9 @@ pub enum LineKind {
     },
     /// A chance point is here, and this outcome is not one of its possible outcomes.
     RejectChance { label: String },
+    /// The trace's seed draws the chance points where the game stops: `count` of them, or
+    /// all of them up to the next decision or the end.
+    ChanceBySeed { count: Option<u32> },
     /// A chance point is here, and its outcomes are exactly these, each with this
     /// probability, in any order.
     ExpectChance { outcomes: Vec<(String, Ratio)> },

@@ -79,7 +79,7 @@ fn expected_form(keyword: &str) -> Option<&'static str> {
         "seed" => "expected 'seed <number>' or 'seed none'",
         "start" => "expected 'start setup' or 'start position \"file\"'",
         "rule" => "expected 'rule' then a reference such as 5.2 or a \"quoted text\"",
-        "chance" => "expected 'chance: <outcome>'",
+        "chance" => "expected 'chance: <outcome>' or 'chance by seed' (optionally with a number of chance points)",
         "assert" => "expected an expression after 'assert'",
         "let" => "expected 'let <name> = <expression>'",
         "expect" => "expected 'expect over' (optionally with scores such as red=12), 'expect winner <players>', 'expect draw', 'expect ranking red=1 …', 'expect returns red=1 …', 'expect options <player>: <label>, …' (or 'include:'/'exclude:' a part of them) or 'expect chance: <outcome>=<probability>, …'",

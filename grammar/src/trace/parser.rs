@@ -107,6 +107,9 @@ pub(super) enum StatementKind<'t> {
     RejectChance {
         label: String,
     },
+    ChanceBySeed {
+        count: Option<u32>,
+    },
     ExpectWinner(Vec<Word<'t>>),
     ExpectDraw,
     ExpectRanking(Vec<(Word<'t>, u32)>),
@@ -187,6 +190,13 @@ fn read_statement(pair: Pair<'_, Rule>) -> Result<Statement<'_>, Problem> {
         },
         (Rule::chance_line, [label]) => K::Chance {
             label: trim_blanks(label.as_str()).to_string(),
+        },
+        (Rule::seeded_line, []) => K::ChanceBySeed { count: None },
+        (Rule::seeded_line, [count]) => K::ChanceBySeed {
+            count: Some(count.as_str().parse().map_err(|_| Problem {
+                at,
+                message: "the number of chance points is too large".to_string(),
+            })?),
         },
         (Rule::assert_line, [expression]) => {
             let written = expression.as_str();

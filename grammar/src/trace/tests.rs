@@ -200,6 +200,11 @@ fn body_lines() {
         ),
         ("red:x", r#"3:1 - Decision { player: "red", label: "x" }"#),
         ("chance: 4", r#"3:1 - Chance { label: "4" }"#),
+        ("chance by seed", "3:1 - ChanceBySeed { count: None }"),
+        (
+            "chance  by seed 3 # setup's draws",
+            "3:1 - ChanceBySeed { count: Some(3) }",
+        ),
         (
             "chance : 4 5\t# two dice",
             r#"3:1 - Chance { label: "4 5" }"#,
@@ -330,7 +335,7 @@ fn body_errors() {
         ("red:", "line 3:5: missing option label after 'red:'"),
         ("red:   # nothing chosen", "line 3:5: missing option label after 'red:'"),
         ("chance:", "line 3:8: missing outcome after 'chance:'"),
-        ("chance 4", "line 3:8: expected 'chance: <outcome>'"),
+        ("chance 4", "line 3:8: expected 'chance: <outcome>' or 'chance by seed' (optionally with a number of chance points)"),
         ("chance: 4\nchance: 5\nassert", "line 5:7: expected an expression after 'assert'"),
         ("assert   # no expression", "line 3:10: expected an expression after 'assert'"),
         ("rule", "line 3:5: expected 'rule' then a reference such as 5.2 or a \"quoted text\""),
@@ -589,6 +594,7 @@ fn step_kind(players: &[String]) -> impl Strategy<Value = LineKind> {
                 listed
             }),
         label().prop_map(|label| LineKind::RejectChance { label }),
+        prop::option::of(1..1000u32).prop_map(|count| LineKind::ChanceBySeed { count }),
         (name(), expression()).prop_map(|(name, source)| LineKind::Let {
             name,
             source,

@@ -76,6 +76,8 @@ fn write_step(out: &mut impl Write, kind: &LineKind) -> fmt::Result {
         }
         LineKind::Reject { player, label } => writeln!(out, "reject {player}:{}", spaced(label)),
         LineKind::RejectChance { label } => writeln!(out, "reject chance:{}", spaced(label)),
+        LineKind::ChanceBySeed { count: None } => writeln!(out, "chance by seed"),
+        LineKind::ChanceBySeed { count: Some(n) } => writeln!(out, "chance by seed {n}"),
         LineKind::ExpectOptions {
             player,
             labels,

@@ -15,7 +15,7 @@ use crate::machine::{Outcome, State};
 use crate::model::Game;
 use crate::runner::Step;
 pub use query::{assertion_errors, evaluate, Query};
-pub use replay::{replay, replay_covering, replay_stepped};
+pub use replay::{chance_of_line, replay, replay_covering, replay_stepped};
 
 /// Builds the trace of a played game; with its outcome, the trace ends with `expect over`
 /// and the final scores.

@@ -86,11 +86,20 @@ fn replay_with(
             legal,
             rule: line.rule.clone(),
         };
-        // Chance points the trace does not record are resolved by the seed.
-        if !matches!(
+        // Chance points the trace does not record are resolved by the seed, before a line
+        // that needs the game at a decision or over. Assertions and captured values read
+        // the state where the step above them stopped: at a chance point, before the seed
+        // draws it.
+        let needs_chance_drawn = !matches!(
             line.kind,
-            LineKind::Chance { .. } | LineKind::ExpectChance { .. } | LineKind::RejectChance { .. }
-        ) {
+            LineKind::Chance { .. }
+                | LineKind::ExpectChance { .. }
+                | LineKind::RejectChance { .. }
+                | LineKind::ChanceBySeed { .. }
+                | LineKind::Assert { .. }
+                | LineKind::Let { .. }
+        );
+        if needs_chance_drawn {
             resolve_unrecorded_chance(stepper, &mut state, &mut rng, &mut rules)
                 .map_err(|m| fail(step, m, Vec::new()))?;
         }
@@ -116,8 +125,8 @@ fn replay_with(
             }
             LineKind::Chance { label } => {
                 step += 1;
-                let choice =
-                    outcome_choice(game, &state, label).map_err(|(m, l)| fail(step, m, l))?;
+                let choice = chance_of_line(game, &state, label, rng.as_mut())
+                    .map_err(|(m, l)| fail(step, m, l))?;
                 log.clear();
                 stepper
                     .apply(&mut state, choice, &mut journal(&mut rules, &mut log))
@@ -157,6 +166,11 @@ fn replay_with(
             LineKind::RejectChance { label } => {
                 check_impossible(game, &state, label).map_err(|(m, l)| fail(step, m, l))?;
             }
+            LineKind::ChanceBySeed { count } => {
+                // Drawn like the chance points the seed resolves unasked: not numbered steps.
+                draw_by_seed(stepper, &mut state, &mut rng, *count, &mut rules)
+                    .map_err(|m| fail(step, m, Vec::new()))?;
+            }
             LineKind::ExpectChance { outcomes } => {
                 check_chance(game, &state, outcomes).map_err(|(m, l)| fail(step, m, l))?;
             }
@@ -183,6 +197,46 @@ fn replay_with(
         assertions,
         final_state: state,
     })
+}
+
+/// A `chance by seed` line: `count` chance points (or every one up to the next decision or
+/// the end) drawn from the trace's seed. The game must be at a chance point, and with a
+/// count reach that many.
+fn draw_by_seed(
+    stepper: Stepper,
+    state: &mut State,
+    rng: &mut Option<GameRng>,
+    count: Option<u32>,
+    rules: &mut Option<&mut BTreeSet<Arc<str>>>,
+) -> Result<(), String> {
+    let game = stepper.game();
+    let Some(rng) = rng.as_mut() else {
+        return Err("'chance by seed' needs a seed: the trace has none".into());
+    };
+    let wanted = count.map_or(usize::MAX, |n| n as usize);
+    let mut drawn = 0;
+    while drawn < wanted {
+        let Status::Chance(chance) = game.status(state) else {
+            if drawn > 0 && count.is_none() {
+                break;
+            }
+            return Err(format!(
+                "the trace draws chance by the seed, but after {drawn} chance point{} {}",
+                if drawn == 1 { "" } else { "s" },
+                waiting_for(game, state)
+            ));
+        };
+        let choice = sample_chance(state, chance, rng);
+        let mut journal = match rules.as_deref_mut() {
+            Some(rules) => Journal::rules(rules),
+            None => Journal::off(),
+        };
+        stepper
+            .apply(state, choice, &mut journal)
+            .map_err(|e| e.to_string())?;
+        drawn += 1;
+    }
+    Ok(())
 }
 
 /// Applies the chance points before a line that does not record one, each drawn from the
@@ -285,6 +339,70 @@ fn outcome_choice(
         ));
     };
     Ok(choice)
+}
+
+/// The outcome a `chance:` line gives at this chance point (with its label's legal
+/// alternatives when it fits none); `rng` (the trace's seed) orders the rest of a shuffle
+/// given by its first elements.
+pub fn chance_of_line(
+    game: &Game,
+    state: &State,
+    label: &str,
+    rng: Option<&mut GameRng>,
+) -> Result<Choice, (String, Vec<String>)> {
+    match partial_order(game, state, label, rng) {
+        Some(order) => order,
+        None => outcome_choice(game, state, label),
+    }
+}
+
+/// A shuffle's outcome given by its first elements then `...` (`chance: gw-03 gw-11 ...`):
+/// those on top in that order, the rest in the order the trace's seed gives. None when the
+/// label does not end with `...` or the game is not at a shuffle.
+fn partial_order(
+    game: &Game,
+    state: &State,
+    label: &str,
+    rng: Option<&mut GameRng>,
+) -> Option<Result<Choice, (String, Vec<String>)>> {
+    let first = label
+        .strip_suffix("...")
+        .or_else(|| label.strip_suffix('…'))?;
+    let Status::Chance(chance) = game.status(state) else {
+        return None;
+    };
+    let crate::machine::Pending::Shuffle { zone } = &state.pending else {
+        return None;
+    };
+    let Some(rng) = rng else {
+        let message =
+            "an order ending in '...' leaves the rest to the seed, and the trace has none";
+        return Some(Err((message.to_string(), Vec::new())));
+    };
+    let Choice::Order(mut rest) = sample_chance(state, chance, rng) else {
+        return None;
+    };
+    let of = game.zone_element(*zone);
+    let mut order = Vec::new();
+    for word in first.split_whitespace() {
+        let at = rest.iter().position(|e| {
+            game.value_text(&crate::eval::decode_element(of, *e), &state.names) == word
+        });
+        match at {
+            Some(at) => order.push(rest.remove(at)),
+            None => {
+                return Some(Err((
+                    format!(
+                        "'{word}' is not in {} (or is listed more often than it holds it)",
+                        game.zone_instance_name(*zone)
+                    ),
+                    Vec::new(),
+                )))
+            }
+        }
+    }
+    order.extend(rest);
+    Some(Ok(Choice::Order(order)))
 }
 
 /// The outcome of the game, which the trace expects to be over.
