@@ -368,7 +368,7 @@ fn endless_loops_and_runaway_pushes_stop_at_their_limits() {
 #[test]
 fn a_huge_draw_count_takes_what_there_is() {
     let dir = scratch("draw");
-    let trace = "frontier-trace 1\nruleset go-west\nplayers p1 p2\nparam hand_size = 9223372036854775807\nseed 1\nassert len(hand[p1]) == 56 and len(hand[p2]) == 0 and len(deck) == 0\n";
+    let trace = "frontier-trace 1\nruleset go-west\nplayers p1 p2\nparam hand_size = 9223372036854775807\nseed 1\nchance by seed\nassert len(hand[p1]) == 56 and len(hand[p2]) == 0 and len(deck) == 0\n";
     std::fs::write(dir.join("t.trace"), trace).unwrap();
     let run = frontier(&dir, &["check", "t.trace", "--limit", "statements=1000"]);
     expect(&run, 0, &[]);

@@ -94,7 +94,7 @@ fn check_json_reports_every_trace() {
         (doc["checked"].as_u64(), doc["failed"].as_u64()),
         (Some(2), Some(1))
     );
-    assert_eq!(doc["traces"][0]["line"], 9);
+    assert_eq!(doc["traces"][0]["line"], 11);
     insta::assert_snapshot!("check", String::from_utf8_lossy(&o.stdout));
     let o = frontier_in(&dir, &["check", "good.trace", "--json", "--coverage"]);
     assert!(o.status.success());

@@ -262,7 +262,7 @@ pub fn options(game: &Game, state: &State) -> Vec<String> {
 /// A position with these players (`red, green, blue`); `vars` and `zones` are YAML lines
 /// indented by two spaces, as a position file writes them.
 pub fn position(game: &Game, players: &str, vars: &str, zones: &str) -> State {
-    let text = format!("players: [{players}]\nvars:\n{vars}\nzones:\n{zones}\n");
+    let text = format!("players: [{players}]\ninitial: rest\nvars:\n{vars}\nzones:\n{zones}\n");
     game.state_from_yaml(&text)
         .unwrap_or_else(|e| panic!("{e}\n{text}"))
 }

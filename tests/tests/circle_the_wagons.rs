@@ -230,7 +230,7 @@ fn case_state(game: &Game, case: &Case, conditions: &[&str]) -> State {
             .join(", ")
     };
     let text = format!(
-        "players: [red, blue]\nvars: {{ active: red }}\nzones: {{ deck: [], conditions: [{}] }}\nboards:\n  town: {{ red: [{}], blue: [{}] }}\n",
+        "players: [red, blue]\ninitial: rest\nvars: {{ active: red }}\nzones: {{ deck: [], conditions: [{}] }}\nboards:\n  town: {{ red: [{}], blue: [{}] }}\n",
         conditions.join(", "),
         list(&case.town),
         list(&case.opponent)
@@ -326,7 +326,7 @@ fn final_score_adds_largest_groups_and_the_three_conditions() {
     // desert bottle, forest pickaxe. Largest groups: forest 1 (the two forests touch only
     // at a corner), plains 1, desert 1, others 0: 3 territory points.
     let g = game();
-    let text = "players: [red, blue]\nvars: { active: red }\nzones: { deck: [] }\nboards:\n  town: { red: [[0, 0, c01-tl], [0, 1, c01-tr], [1, 0, c01-bl], [1, 1, c01-br]] }\n";
+    let text = "players: [red, blue]\ninitial: rest\nvars: { active: red }\nzones: { deck: [] }\nboards:\n  town: { red: [[0, 0, c01-tl], [0, 1, c01-tr], [1, 0, c01-bl], [1, 1, c01-br]] }\n";
     let s = g.state_from_yaml(text).unwrap();
     let Status::Over(outcome) = g.status(&s) else {
         panic!("over")
@@ -341,7 +341,7 @@ fn a_town_is_drawn_as_a_grid_with_terrain_colours_in_a_terminal() {
     use frontier_interpreter::render::Style;
     // c01 upright at (0,0): forest cow, plains bottle / desert bottle, forest pickaxe.
     let g = game();
-    let text = "players: [red, blue]\nvars: { active: red }\nzones: { deck: [] }\nboards:\n  town: { red: [[0, 0, c01-tl], [0, 1, c01-tr], [1, 0, c01-bl], [1, 1, c01-br]] }\n";
+    let text = "players: [red, blue]\ninitial: rest\nvars: { active: red }\nzones: { deck: [] }\nboards:\n  town: { red: [[0, 0, c01-tl], [0, 1, c01-tr], [1, 0, c01-bl], [1, 1, c01-br]] }\n";
     let s = g.state_from_yaml(text).unwrap();
     let plain = g.render_state(&s, None);
     // Column numbers above, row numbers on the left, terrain letter then symbol letter.

@@ -133,6 +133,10 @@ fn run_case(file: &str, case: &Yaml) -> usize {
                 "players".into(),
                 Yaml::Sequence(players.iter().map(|p| Yaml::from(p.as_str())).collect()),
             );
+            // A case's position writes what its rule needs; the rest is initial.
+            if !pos.contains_key("initial") {
+                pos.insert("initial".into(), Yaml::from("rest"));
+            }
             let text = serde_yaml::to_string(&pos).unwrap();
             game.state_from_yaml(&text)
                 .unwrap_or_else(|e| panic!("{title}: {e}"))

@@ -201,17 +201,18 @@ fn positions_nest_the_second_key_inside_the_first() {
     );
     assert_eq!(options(&game, &pos), vec!["take:s1"]);
     // Each row of `goods` is in one zone at a time.
-    let twice = "players: [red, green]\nzones:\n  stock: { red: { s3: [gold, gold] } }\n";
+    let twice =
+        "players: [red, green]\ninitial: rest\nzones:\n  stock: { red: { s3: [gold, gold] } }\n";
     assert_eq!(
         game.state_from_yaml(twice).unwrap_err(),
         "zones: gold is twice in stock[red, s3] (each row of 'goods' is in one zone at a time)"
     );
-    let bad = "players: [red, green]\nvars:\n  supply: { red: 3 }\n";
+    let bad = "players: [red, green]\ninitial: rest\nvars:\n  supply: { red: 3 }\n";
     assert_eq!(
         game.state_from_yaml(bad).unwrap_err(),
         "vars.supply.red: expected a mapping by sections"
     );
-    let bad = "players: [red, green]\nvars:\n  supply: { red: { s9: 3 } }\n";
+    let bad = "players: [red, green]\ninitial: rest\nvars:\n  supply: { red: { s9: 3 } }\n";
     assert_eq!(
         game.state_from_yaml(bad).unwrap_err(),
         "vars.supply.red.s9: not a sections"

@@ -83,20 +83,20 @@ fn a_peek_shows_one_player_until_the_token_moves() {
 #[test]
 fn positions_name_what_was_seen() {
     let game = game();
-    let text = "players: [p1, p2]\nzones:\n  pile: [t2, t1]\n  hand: { p2: [t3, t4] }\nseen:\n  p2: [t1]\n";
+    let text = "players: [p1, p2]\ninitial: rest\nzones:\n  pile: [t2, t1]\n  hand: { p2: [t3, t4] }\nseen:\n  p2: [t1]\n";
     let s = game.state_from_yaml(text).unwrap();
     assert_eq!(known(&game, &s), ("".into(), "t1 t3 t4".into()));
     let err = |text: &str| game.state_from_yaml(text).unwrap_err();
     assert_eq!(
-        err("players: [p1, p2]\nseen:\n  p3: [t1]\n"),
+        err("players: [p1, p2]\ninitial: rest\nseen:\n  p3: [t1]\n"),
         "seen.p3: not a player"
     );
     assert_eq!(
-        err("players: [p1, p2]\nseen:\n  p1: t1\n"),
+        err("players: [p1, p2]\ninitial: rest\nseen:\n  p1: t1\n"),
         "seen.p1: expected a list of elements"
     );
     assert_eq!(
-        err("players: [p1, p2]\nzones:\n  box: [t1]\nseen:\n  p1: [t9]\n"),
+        err("players: [p1, p2]\ninitial: rest\nzones:\n  box: [t1]\nseen:\n  p1: [t9]\n"),
         "seen.p1: t9 is in no zone"
     );
 }

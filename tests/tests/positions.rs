@@ -203,10 +203,10 @@ fn conserving() -> frontier_interpreter::Game {
 fn a_position_must_keep_the_conserved_totals() {
     let game = conserving();
     // 3 in hand + 2 in the bank = 5: fine.
-    let ok = "players: [p1, p2]\nvars:\n  hand: { p1: 3 }\n  bank: { p1: 2 }\n";
+    let ok = "players: [p1, p2]\ninitial: rest\nvars:\n  hand: { p1: 3 }\n  bank: { p1: 2 }\n";
     assert!(game.state_from_yaml(ok).is_ok());
     // 3 + 0 = 3: two coins are nowhere.
-    let lost = "players: [p1, p2]\nvars:\n  hand: { p1: 3 }\n";
+    let lost = "players: [p1, p2]\ninitial: rest\nvars:\n  hand: { p1: 3 }\n";
     assert_eq!(
         game.state_from_yaml(lost).unwrap_err(),
         "conserve.coins does not hold for p1: hand[it] + bank[it] == 5"
@@ -241,4 +241,47 @@ fn debug_builds_check_the_conserved_totals_after_every_step() {
     } else {
         assert!(err.is_ok(), "release builds trust the totals");
     }
+}
+
+/// A hand-written position states what it leaves at the initial values: each variable it
+/// does not write is named under `initial:`, or `initial: rest` is said; otherwise it is
+/// refused with the list of what it does not write.
+#[test]
+fn a_hand_written_position_states_what_it_omits() {
+    let game = load_ruleset("pig");
+    let players = "players: [ann, bob]\n";
+    let check = |body: &str| game.state_from_yaml(&format!("{players}{body}"));
+    // Pig's state: score, turn_total, active, moves.
+    let all = "vars:\n  score: { ann: 10, bob: 0 }\n  turn_total: 0\n  active: ann\n  moves: 4\n";
+    assert!(check(all).is_ok());
+    let some = "vars:\n  score: { ann: 10 }\n";
+    let err = check(some).unwrap_err();
+    assert_eq!(
+        err,
+        "the position does not write vars.turn_total, vars.active, vars.moves: write them, or name them under 'initial:' to start them at the ruleset's initial values (initial: [turn_total, active, moves]), or write 'initial: rest' for everything it does not write"
+    );
+    assert!(check(&format!("initial: [turn_total, active, moves]\n{some}")).is_ok());
+    assert!(check(&format!("initial: rest\n{some}")).is_ok());
+    // Names under `initial:` are the ruleset's, and not written too.
+    let err = check(&format!(
+        "initial: [turn_total, active, moves, luck]\n{some}"
+    ))
+    .unwrap_err();
+    assert_eq!(
+        err,
+        "initial: 'luck' is not a variable, zone or board of the ruleset"
+    );
+    let err = check(&format!(
+        "initial: [score, turn_total, active, moves]\n{some}"
+    ))
+    .unwrap_err();
+    assert_eq!(
+        err,
+        "initial: 'score' is written by the position, so it does not start at its initial value"
+    );
+    let err = check(&format!("initial: yes\n{some}")).unwrap_err();
+    assert_eq!(
+        err,
+        "initial: a list of names of variables, zones and boards, or 'rest'"
+    );
 }

@@ -320,7 +320,7 @@ fn a_position_that_puts_a_card_in_a_hand_takes_it_out_of_the_deck() {
     let game = load_ruleset("go-west");
     let state = game
         .state_from_yaml(
-            "players: [red, green]\nzones:\n  hand: { red: [gw-05, gw-17] }\n  discard: [gw-30]\n",
+            "players: [red, green]\ninitial: rest\nzones:\n  hand: { red: [gw-05, gw-17] }\n  discard: [gw-30]\n",
         )
         .unwrap();
     let deck = frontier_tests::eval(&game, &state, "deck");
@@ -337,18 +337,18 @@ fn a_position_that_puts_a_card_in_a_hand_takes_it_out_of_the_deck() {
     // written in two zones, or twice in one: an error naming the card
     let twice = game
         .state_from_yaml(
-            "players: [red, green]\nzones:\n  hand: { red: [gw-05], green: [gw-05] }\n",
+            "players: [red, green]\ninitial: rest\nzones:\n  hand: { red: [gw-05], green: [gw-05] }\n",
         )
         .unwrap_err();
     assert_eq!(twice, "zones: gw-05 is both in hand[red] and in hand[green] (each row of 'cards' is in one zone at a time)");
     let deck_too = game
         .state_from_yaml(
-            "players: [red, green]\nzones:\n  hand: { red: [gw-05] }\n  deck: [gw-01, gw-05]\n",
+            "players: [red, green]\ninitial: rest\nzones:\n  hand: { red: [gw-05] }\n  deck: [gw-01, gw-05]\n",
         )
         .unwrap_err();
     assert!(deck_too.contains("gw-05 is both in"), "{deck_too}");
     let same = game
-        .state_from_yaml("players: [red, green]\nzones:\n  deck: [gw-01, gw-01]\n")
+        .state_from_yaml("players: [red, green]\ninitial: rest\nzones:\n  deck: [gw-01, gw-01]\n")
         .unwrap_err();
     assert!(same.contains("gw-01 is twice in deck"), "{same}");
 }

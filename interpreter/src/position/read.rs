@@ -35,11 +35,17 @@ impl Game {
                 "seen",
                 "continuation",
                 "steps",
+                "initial",
             ]
             .contains(&k)
             {
-                return Err(format!("{k}: unknown key; expected players, vars, zones, boards, seen, continuation, steps"));
+                return Err(format!("{k}: unknown key; expected players, vars, zones, boards, seen, continuation, steps, initial"));
             }
+        }
+        // A hand-written position states what it leaves at the ruleset's initial values;
+        // a serialized state (with its continuation) writes everything.
+        if top.get("continuation").is_none() {
+            self.check_omissions(top)?;
         }
         let names = self.read_players(top)?;
         let mut state = self.initial_state(names).map_err(|e| e.to_string())?;
@@ -79,6 +85,89 @@ impl Game {
         }
         self.check_conserved(&state)?;
         Ok(state)
+    }
+
+    /// Every variable (but `stats:`), zone and board a hand-written position does not write
+    /// must be named by its `initial:` list, or the list be `rest`: a state silently
+    /// filled with defaults is a position the author did not mean.
+    fn check_omissions(&self, top: &Mapping) -> Result<(), String> {
+        let written = |key: &str| -> Vec<String> {
+            top.get(key)
+                .and_then(Yaml::as_mapping)
+                .map(|m| {
+                    m.keys()
+                        .filter_map(Yaml::as_str)
+                        .map(str::to_string)
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let (vars, zones, boards) = (written("vars"), written("zones"), written("boards"));
+        let declared: Vec<(&str, &str)> = self
+            .vars
+            .iter()
+            .filter(|v| !v.stat)
+            .map(|v| ("vars", v.name.as_str()))
+            .chain(self.zones.iter().map(|z| ("zones", z.name.as_str())))
+            .chain(self.boards.iter().map(|b| ("boards", b.name.as_str())))
+            .collect();
+        let initial: Vec<String> = match top.get("initial") {
+            None => Vec::new(),
+            Some(Yaml::String(rest)) if rest == "rest" => return Ok(()),
+            Some(Yaml::Sequence(names)) => names
+                .iter()
+                .map(|n| {
+                    n.as_str()
+                        .map(str::to_string)
+                        .ok_or("initial: a list of names of variables, zones and boards, or 'rest'")
+                })
+                .collect::<Result<_, _>>()?,
+            Some(_) => {
+                return Err(
+                    "initial: a list of names of variables, zones and boards, or 'rest'".into(),
+                )
+            }
+        };
+        for name in &initial {
+            if !declared.iter().any(|(_, d)| d == name) {
+                return Err(format!(
+                    "initial: '{name}' is not a variable, zone or board of the ruleset"
+                ));
+            }
+            if vars.contains(name) || zones.contains(name) || boards.contains(name) {
+                return Err(format!(
+                    "initial: '{name}' is written by the position, so it does not start at its initial value"
+                ));
+            }
+        }
+        let missing: Vec<String> = declared
+            .iter()
+            .filter(|(key, name)| {
+                let shown = match *key {
+                    "vars" => &vars,
+                    "zones" => &zones,
+                    _ => &boards,
+                };
+                !shown.iter().any(|w| w == name) && !initial.iter().any(|i| i == name)
+            })
+            .map(|(key, name)| format!("{key}.{name}"))
+            .collect();
+        if missing.is_empty() {
+            return Ok(());
+        }
+        Err(format!(
+            "the position does not write {}: write {}, or name {} under 'initial:' to start {} at the ruleset's initial value{} (initial: [{}]), or write 'initial: rest' for everything it does not write",
+            missing.join(", "),
+            if missing.len() == 1 { "it" } else { "them" },
+            if missing.len() == 1 { "it" } else { "them" },
+            if missing.len() == 1 { "it" } else { "them" },
+            if missing.len() == 1 { "" } else { "s" },
+            missing
+                .iter()
+                .map(|m| m.split_once('.').map_or(m.as_str(), |(_, n)| n))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
     }
 
     /// `players:`: the seat order, as many players as the ruleset seats.

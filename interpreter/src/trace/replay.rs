@@ -342,15 +342,21 @@ fn outcome_choice(
 }
 
 /// The outcome a `chance:` line gives at this chance point (with its label's legal
-/// alternatives when it fits none); `rng` (the trace's seed) orders the rest of a shuffle
-/// given by its first elements.
+/// alternatives when it fits none). The trace's seed (`rng`) draws at every chance point,
+/// recorded or not, as it did when the game was played: a line left out of a trace that
+/// `frontier play` wrote is drawn as it was, and the draws after a recorded line are
+/// those of the game. That draw orders the rest of a shuffle given by its first elements.
 pub fn chance_of_line(
     game: &Game,
     state: &State,
     label: &str,
     rng: Option<&mut GameRng>,
 ) -> Result<Choice, (String, Vec<String>)> {
-    match partial_order(game, state, label, rng) {
+    let drawn = match (rng, game.status(state)) {
+        (Some(rng), Status::Chance(chance)) => Some(sample_chance(state, chance, rng)),
+        _ => None,
+    };
+    match partial_order(state, label, drawn, game) {
         Some(order) => order,
         None => outcome_choice(game, state, label),
     }
@@ -358,29 +364,24 @@ pub fn chance_of_line(
 
 /// A shuffle's outcome given by its first elements then `...` (`chance: gw-03 gw-11 ...`):
 /// those on top in that order, the rest in the order the trace's seed gives. None when the
-/// label does not end with `...` or the game is not at a shuffle.
+/// label does not end with `...` or the game is not at a shuffle. `drawn` is the seed's
+/// order for the shuffle.
 fn partial_order(
-    game: &Game,
     state: &State,
     label: &str,
-    rng: Option<&mut GameRng>,
+    drawn: Option<Choice>,
+    game: &Game,
 ) -> Option<Result<Choice, (String, Vec<String>)>> {
     let first = label
         .strip_suffix("...")
         .or_else(|| label.strip_suffix('…'))?;
-    let Status::Chance(chance) = game.status(state) else {
-        return None;
-    };
     let crate::machine::Pending::Shuffle { zone } = &state.pending else {
         return None;
     };
-    let Some(rng) = rng else {
+    let Some(Choice::Order(mut rest)) = drawn else {
         let message =
             "an order ending in '...' leaves the rest to the seed, and the trace has none";
         return Some(Err((message.to_string(), Vec::new())));
-    };
-    let Choice::Order(mut rest) = sample_chance(state, chance, rng) else {
-        return None;
     };
     let of = game.zone_element(*zone);
     let mut order = Vec::new();
