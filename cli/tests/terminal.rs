@@ -1176,6 +1176,26 @@ fn new_makes_a_ruleset_that_validates_plays_and_checks() {
     assert!(dir.join("games/my-game/ruleset.yaml").is_file());
 }
 
+/// The RULES.md that `frontier new` writes is a clause map `check --coverage` reads: its
+/// five clauses (§1, §2, §2.1, §2.2, §3) each name a rule reference of the ruleset, and
+/// the first trace reaches them all (§2.x by its rolls and holds; §1 and §3 are declared
+/// by `params`, `state` and `ranking`, which count as reached).
+#[test]
+fn new_writes_a_clause_map_that_coverage_reads() {
+    let dir = scratch("new-coverage");
+    let made = frontier(&dir, &["new", "my-game"], "");
+    assert_eq!(made.code, 0, "{}", made.err);
+    let run = frontier(&dir, &["check", "--coverage", "my-game"], "");
+    assert_eq!(run.code, 0, "{}{}", run.out, run.err);
+    assert!(!run.out.contains("no clause map"), "{}", run.out);
+    assert!(
+        run.out
+            .contains("RULES.md: 5 clauses; 5 of the 5 that name a rule reference are reached"),
+        "{}",
+        run.out
+    );
+}
+
 #[test]
 fn check_takes_folders_with_coverage() {
     let dir = scratch("check-folder");
