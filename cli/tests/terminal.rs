@@ -712,6 +712,86 @@ fn show_prints_a_rulesets_files() {
     assert!(none.err.contains("did you mean 'go-west'?"), "{}", none.err);
 }
 
+/// An embedded ruleset carries its RULES.md and its traces/ (positions included): `show
+/// --file` prints them as they are, from any folder; `show` without `--file` still prints
+/// only ruleset.yaml and the scripts. A variant has none of them.
+#[test]
+fn show_prints_the_rules_map_and_traces_of_an_embedded_ruleset() {
+    let dir = scratch("show-files");
+    let rulesets = workspace().join("rulesets");
+    for (ruleset, file) in [
+        ("go-west", "RULES.md"),
+        ("go-west", "traces/setup.trace"),
+        ("go-west", "traces/positions/free-scoring-end.yaml"),
+        ("circle-the-wagons", "RULES.md"),
+    ] {
+        let run = frontier(&dir, &["show", ruleset, "--file", file], "");
+        assert_eq!(run.code, 0, "{ruleset} {file}: {}", run.err);
+        assert_eq!(
+            run.out,
+            read(&rulesets.join(ruleset).join(file)),
+            "{ruleset} {file}"
+        );
+    }
+    let all = frontier(&dir, &["show", "go-west"], "");
+    assert_eq!(all.out, read(&rulesets.join("go-west/ruleset.yaml")));
+    let variant = frontier(
+        &dir,
+        &["show", "grand-junction-simplified", "--file", "RULES.md"],
+        "",
+    );
+    assert_eq!(variant.code, 1);
+    assert!(
+        variant.err.contains(
+            "grand-junction-simplified has no file 'RULES.md': its files are simplified.yaml"
+        ),
+        "{}",
+        variant.err
+    );
+    let typo = frontier(&dir, &["show", "go-west", "--file", "RULES.d"], "");
+    assert_eq!(typo.code, 1);
+    assert!(
+        typo.err.contains("(did you mean 'RULES.md'?)"),
+        "{}",
+        typo.err
+    );
+    assert!(typo.err.contains("traces/setup.trace"), "{}", typo.err);
+}
+
+/// docs/traces.md's first example, run as it says outside a clone: the trace saved as
+/// end.trace, its position written beside it by `show`, then `check`.
+#[test]
+fn the_first_example_of_the_trace_docs_checks_outside_a_clone() {
+    let dir = scratch("docs-example");
+    let docs = read(&workspace().join("docs/traces.md"));
+    let start = docs.find("```trace\n").expect("a trace example") + "```trace\n".len();
+    let example = &docs[start..start + docs[start..].find("```").unwrap()];
+    assert!(
+        example.contains("start position \"free-scoring-end.yaml\""),
+        "{example}"
+    );
+    std::fs::write(dir.join("end.trace"), example).unwrap();
+    assert!(
+        docs.contains("frontier show go-west --file traces/positions/free-scoring-end.yaml > free-scoring-end.yaml\nfrontier check end.trace\n"),
+        "the commands this test runs are those the docs give"
+    );
+    let position = frontier(
+        &dir,
+        &[
+            "show",
+            "go-west",
+            "--file",
+            "traces/positions/free-scoring-end.yaml",
+        ],
+        "",
+    );
+    assert_eq!(position.code, 0, "{}", position.err);
+    std::fs::write(dir.join("free-scoring-end.yaml"), &position.out).unwrap();
+    let check = frontier(&dir, &["check", "end.trace"], "");
+    assert_eq!(check.code, 0, "{}{}", check.out, check.err);
+    assert!(check.out.starts_with("end.trace: ok"), "{}", check.out);
+}
+
 /// `--optimizer off` plays on the IR as lowered: the same games (seeded `simulate` prints
 /// the same), which `bench` says it measured so; a value other than `on` or `off` is bad
 /// usage.

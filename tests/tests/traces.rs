@@ -198,15 +198,17 @@ fn trace_blocks(markdown: &str) -> Vec<(usize, String)> {
 
 #[test]
 fn every_trace_example_in_the_docs_checks_clean() {
-    let docs = workspace().join("docs");
-    let markdown = std::fs::read_to_string(docs.join("traces.md")).unwrap();
+    let markdown = std::fs::read_to_string(workspace().join("docs/traces.md")).unwrap();
     let blocks = trace_blocks(&markdown);
     assert!(
         !blocks.is_empty(),
         "docs/traces.md marks no example as ```trace"
     );
+    // The examples read their position beside them, as a reader who wrote it there with
+    // `frontier show` does (the page says how): from the ruleset's folder here.
+    let positions = workspace().join("rulesets/go-west/traces/positions");
     for (line, text) in blocks {
-        check_text(&text, &docs).unwrap_or_else(|d| {
+        check_text(&text, &positions).unwrap_or_else(|d| {
             panic!(
                 "docs/traces.md, example at line {line}: line {}: {d}",
                 d.line
