@@ -84,6 +84,58 @@ fn play(dir: &Path, more: &[&str], input: &str) -> Run {
 // Seed 1, two players: p1's first hand is gw-22 gw-43 gw-41 gw-14 gw-19 gw-15 gw-45
 // (options 1-7 of the action decision, in hand order; 8 is score, 9-15 sell).
 
+/// Answers piped in are read line by line as typed ones; when the pipe ends before the
+/// game, the program says so and stops with exit 1, the human seat never played for: the
+/// trace of the game so far checks clean and holds p1's two answers and nothing more for
+/// p1: option 1 of the first decision is "one action", option 4 of the next the fourth
+/// card of the hand, gw-14 (0 moves: p1's turn ends), then p2's random turn, and the
+/// input ends at p1's next decision. Without --agents, a pipe seats random agents, which
+/// the first line names.
+#[test]
+fn piped_answers_are_read_and_their_end_stops_the_game() {
+    let dir = scratch("piped");
+    let run = play(&dir, &[], "1\n4\n");
+    assert_eq!(run.code, 1, "{}{}", run.out, run.err);
+    assert!(
+        run.out
+            .starts_with("Go West! — 2 players (human, random), seed 1\n"),
+        "{}",
+        &run.out[..80]
+    );
+    assert!(
+        run.err.starts_with("error: input ended before the game did; the game so far (")
+            && run.err.contains(" steps) is in frontier-go-west-1.trace: go on with `frontier play --resume frontier-go-west-1.trace`"),
+        "{}",
+        run.err
+    );
+    assert!(!run.out.contains("winner"), "{}", run.out);
+    let trace = read(&dir.join("frontier-go-west-1.trace"));
+    let body: Vec<&str> = trace.lines().filter(|l| l.starts_with("p1: ")).collect();
+    assert_eq!(body, ["p1: one action", "p1: play card:gw-14"], "{trace}");
+    let last = trace
+        .lines()
+        .rev()
+        .find(|l| l.starts_with("p1: ") || l.starts_with("p2: "))
+        .unwrap();
+    assert!(last.starts_with("p2: "), "p2 played its turn: {trace}");
+    let check = frontier(&dir, &["check", "frontier-go-west-1.trace"], "");
+    assert_eq!(check.code, 0, "{}{}", check.out, check.err);
+
+    let default = frontier(
+        &dir,
+        &["play", "go-west", "--players", "2", "--seed", "1"],
+        "1\n",
+    );
+    assert_eq!(default.code, 0, "{}", default.err);
+    assert!(
+        default
+            .out
+            .starts_with("Go West! — 2 players (random, random), seed 1\n"),
+        "{}",
+        &default.out[..80]
+    );
+}
+
 #[test]
 fn options_say_what_the_cards_are() {
     let dir = scratch("options");
