@@ -49,6 +49,27 @@ fn main() {
                 s.display().to_string()
             );
         }
+        out.push_str("], files: &[");
+        // Its RULES.md and every file under traces/ (traces and their positions), for
+        // `frontier show NAME --file RULES.md` on a machine without the repository.
+        let mut files = Vec::new();
+        if dir.join("RULES.md").is_file() {
+            files.push(dir.join("RULES.md"));
+        }
+        files_under(&dir.join("traces"), &mut files);
+        files.sort();
+        for f in files {
+            println!("cargo:rerun-if-changed={}", f.display());
+            let shown = f
+                .strip_prefix(&dir)
+                .map(|p| p.to_string_lossy().replace('\\', "/"))
+                .unwrap_or_default();
+            let _ = write!(
+                out,
+                "({shown:?}, include_str!({:?})), ",
+                f.display().to_string()
+            );
+        }
         out.push_str("] },\n");
         // Each variants/NAME.yaml is embedded too, as `<ruleset>-NAME`: it `extends:` its
         // ruleset by name, which brings the base's scripts.
@@ -68,11 +89,29 @@ fn main() {
             let stem = v.file_stem().and_then(|n| n.to_str()).unwrap_or_default();
             let vname = format!("{name}-{stem}");
             let vfile = format!("{name}/variants/{stem}.yaml");
-            let _ = writeln!(out, "    Embedded {{ name: {vname:?}, file: {vfile:?}, ruleset: include_str!({:?}), scripts: &[] }},", v.display().to_string());
+            let _ = writeln!(out, "    Embedded {{ name: {vname:?}, file: {vfile:?}, ruleset: include_str!({:?}), scripts: &[], files: &[] }},", v.display().to_string());
         }
     }
     out.push_str("];\n");
     let dest =
         Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("embedded.rs");
     std::fs::write(dest, out).expect("OUT_DIR is writable");
+}
+
+/// The text files under `dir` (`.trace`, `.yaml`, `.md`), in any depth of folders.
+fn files_under(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    println!("cargo:rerun-if-changed={}", dir.display());
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for path in entries.filter_map(|e| e.ok()).map(|e| e.path()) {
+        if path.is_dir() {
+            files_under(&path, out);
+        } else if path
+            .extension()
+            .is_some_and(|x| x == "trace" || x == "yaml" || x == "md")
+        {
+            out.push(path);
+        }
+    }
 }

@@ -125,6 +125,17 @@ fn f(v: &Value) -> f64 {
     v.as_f64().unwrap_or(0.0)
 }
 
+/// ` *` after a number whose difference is significant (its `significant` flag is true).
+fn mark(flag: &Value) -> &'static str {
+    if flag.as_bool() == Some(true) {
+        " *"
+    } else {
+        ""
+    }
+}
+
+/// The report as text: what the JSON and HTML reports show, significant differences
+/// marked ` *` as the HTML page marks them, with the legend line after them.
 fn text_summary(r: &Value) -> String {
     let mut out = String::new();
     let _ = writeln!(
@@ -154,9 +165,10 @@ fn text_summary(r: &Value) -> String {
         let fp = &rs["first_player"];
         let _ = writeln!(
             out,
-            "  first-player advantage {:+.1} points (p = {:.3})",
+            "  first-player advantage {:+.1} points (p = {:.3}){}",
             100.0 * f(&fp["advantage"]),
-            f(&fp["p_value"])
+            f(&fp["p_value"]),
+            mark(&fp["significant"])
         );
         for (name, st) in rs["stats"].as_object().into_iter().flatten() {
             let _ = match st["kind"].as_str() {
@@ -181,30 +193,26 @@ fn text_summary(r: &Value) -> String {
         for s in c["seats"].as_array().into_iter().flatten() {
             let _ = writeln!(
                 out,
-                "  {:<4} win rate {:+.1} points (p = {:.3}){}",
+                "  {:<4} win rate {:+.1} points (p = {:.3}){}  mean score {:+.2} (p = {:.3}){}",
                 s["seat"].as_str().unwrap_or(""),
                 100.0 * f(&s["difference"]),
                 f(&s["p_value"]),
-                if s["significant"].as_bool() == Some(true) {
-                    " *"
-                } else {
-                    ""
-                }
+                mark(&s["significant"]),
+                f(&s["mean_score_difference"]),
+                f(&s["score_p_value"]),
+                mark(&s["score_significant"])
             );
         }
         let d = &c["decisions"];
         let _ = writeln!(
             out,
-            "  decisions per game {:+.1} (p = {:.3})",
+            "  decisions per game {:+.1} (p = {:.3}){}",
             f(&d["difference"]),
-            f(&d["p_value"])
+            f(&d["p_value"]),
+            mark(&d["significant"])
         );
         for (name, st) in c["stats"].as_object().into_iter().flatten() {
-            let star = if st["significant"].as_bool() == Some(true) {
-                " *"
-            } else {
-                ""
-            };
+            let star = mark(&st["significant"]);
             let _ = match st["kind"].as_str() {
                 Some("bool") => writeln!(
                     out,
@@ -221,5 +229,63 @@ fn text_summary(r: &Value) -> String {
             };
         }
     }
+    let _ = writeln!(
+        out,
+        "* significant: p < {} (two-sided z-test; no correction for multiple comparisons)",
+        r["alpha"]
+    );
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A report with one variant, its numbers chosen so that each kind of line shows a
+    /// mark where its flag is set and none where it is not.
+    #[test]
+    fn the_text_marks_what_is_significant_and_says_what_the_mark_means() {
+        let report = serde_json::json!({
+            "players": 2, "games": 100, "seed": 7, "alpha": 0.05,
+            "rulesets": [{
+                "name": "base", "role": "base",
+                "length": { "decisions": { "mean": 41.25 } },
+                "seats": [
+                    { "seat": "p1", "win_rate": 0.62, "ci_low": 0.522, "ci_high": 0.709, "score": { "mean": 12.5 } },
+                    { "seat": "p2", "win_rate": 0.38, "ci_low": 0.291, "ci_high": 0.478, "score": { "mean": 10.0 } }
+                ],
+                "first_player": { "advantage": 0.12, "p_value": 0.016, "significant": true },
+                "stats": {}
+            }],
+            "comparisons": [{
+                "base": "base", "variant": "short",
+                "seats": [
+                    { "seat": "p1", "difference": -0.15, "p_value": 0.03, "significant": true,
+                      "mean_score_difference": -0.5, "score_p_value": 0.4, "score_significant": false },
+                    { "seat": "p2", "difference": 0.15, "p_value": 0.03, "significant": true,
+                      "mean_score_difference": 2.25, "score_p_value": 0.001, "score_significant": true }
+                ],
+                "decisions": { "difference": -3.5, "p_value": 0.2, "significant": false },
+                "stats": {
+                    "long": { "kind": "bool", "difference": -0.1, "p_value": 0.049, "significant": true },
+                    "towns": { "kind": "int", "difference": 0.5, "p_value": 0.5, "significant": false }
+                }
+            }]
+        });
+        let expected = "\
+balance: 2 players, 100 games per ruleset, seed 7
+base (base): mean decisions 41.2
+  p1   win rate  62.0% [ 52.2%,  70.9%]  mean score   12.50
+  p2   win rate  38.0% [ 29.1%,  47.8%]  mean score   10.00
+  first-player advantage +12.0 points (p = 0.016) *
+short vs base:
+  p1   win rate -15.0 points (p = 0.030) *  mean score -0.50 (p = 0.400)
+  p2   win rate +15.0 points (p = 0.030) *  mean score +2.25 (p = 0.001) *
+  decisions per game -3.5 (p = 0.200)
+  long -10.0 points (p = 0.049) *
+  towns +0.50 (p = 0.500)
+* significant: p < 0.05 (two-sided z-test; no correction for multiple comparisons)
+";
+        assert_eq!(text_summary(&report), expected);
+    }
 }

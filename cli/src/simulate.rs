@@ -263,9 +263,46 @@ pub fn run(args: SimulateArgs, settings: &Settings) -> Result<(), String> {
     }
     // Timing varies from run to run: it goes to stderr so stdout stays reproducible.
     eprintln!(
-        "{:.0} games/s ({} threads)",
-        g / elapsed.max(1e-9),
+        "{} ({} threads)",
+        rate_text(g, elapsed),
         rayon::current_num_threads()
     );
     Ok(())
+}
+
+/// How fast games were played, to two significant digits below 10 games/s (`3.5 games/s`,
+/// `0.17 games/s`), whole above; under one game a second also the seconds a game takes,
+/// so a slow run (search bots) never reads `0 games/s`.
+fn rate_text(games: f64, seconds: f64) -> String {
+    let rate = games / seconds.max(1e-9);
+    if rate.is_nan() || rate <= 0.0 || rate.is_infinite() {
+        return "0 games/s".to_string();
+    }
+    let digits = (1 - rate.log10().floor() as i64).clamp(0, 9) as usize;
+    let mut text = format!("{rate:.digits$} games/s");
+    if rate < 1.0 {
+        text.push_str(&format!(", {:.1} s a game", seconds / games));
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rate_text;
+
+    #[test]
+    fn rates_keep_two_significant_digits_and_slow_runs_say_seconds_a_game() {
+        // 1000 games in 2 s: 500 a second.
+        assert_eq!(rate_text(1000.0, 2.0), "500 games/s");
+        assert_eq!(rate_text(25.0, 2.0), "12 games/s");
+        // 7 in 2 s: 3.5.
+        assert_eq!(rate_text(7.0, 2.0), "3.5 games/s");
+        // 2 search games in 12 s: 0.1666… a second, 6 s a game.
+        assert_eq!(rate_text(2.0, 12.0), "0.17 games/s, 6.0 s a game");
+        // 2 in 5 s: 0.4, 2.5 s a game.
+        assert_eq!(rate_text(2.0, 5.0), "0.40 games/s, 2.5 s a game");
+        // 1 in 250 s: 0.004.
+        assert_eq!(rate_text(1.0, 250.0), "0.0040 games/s, 250.0 s a game");
+        assert_eq!(rate_text(0.0, 3.0), "0 games/s");
+    }
 }

@@ -45,7 +45,9 @@ pub struct ShowArgs {
     /// An embedded ruleset name (see `frontier list`) or a path to a ruleset file or folder.
     #[arg(value_name = "RULESET")]
     pub ruleset: String,
-    /// Print only this file of the ruleset (`ruleset.yaml`, `scripts/scoring.rhai`), as it is.
+    /// Print only this file of the ruleset (`ruleset.yaml`, `scripts/scoring.rhai`), as it is;
+    /// of an embedded ruleset also `RULES.md` and its traces (`traces/setup.trace`,
+    /// `traces/positions/…`).
     #[arg(long, value_name = "FILE")]
     pub file: Option<String>,
 }
@@ -67,6 +69,11 @@ pub fn show(args: ShowArgs, limits: &Limits) -> Result<(), String> {
     let mut files = vec![(short(&source.file), source.text.clone())];
     files.extend(source.scripts.iter().map(|(f, t)| (short(f), t.clone())));
     if let Some(wanted) = &args.file {
+        // An embedded ruleset also carries its RULES.md and traces/, shown one at a time.
+        let others = frontier_sources::embedded_files(&args.ruleset)
+            .iter()
+            .map(|(f, t)| (f.to_string(), t.to_string()));
+        files.extend(others);
         return match files.iter().find(|(f, _)| f == wanted) {
             Some((_, text)) => {
                 print!("{text}");

@@ -137,9 +137,11 @@ fn bad_trace_assertions_are_all_reported_up_front() {
         &run,
         1,
         &[
-            "t.trace:5:1: assert nosuch == 1: unknown name 'nosuch'",
-            "t.trace:6:1: assert: syntax error",
-            "t.trace:7:1: assert 1:",
+            // Each at the column of its mistake: the unknown name, the end of `1 +` where
+            // a value is missing, the whole expression that is not true/false.
+            "t.trace:5:8: assert nosuch == 1: unknown name 'nosuch'",
+            "t.trace:6:11: assert: syntax error",
+            "t.trace:7:8: assert 1:",
         ],
     );
 }
@@ -211,7 +213,9 @@ fn deep_and_long_expressions_are_load_errors_and_raised_limits_stay_within_the_s
     expect(
         &frontier(&dir, &["check", "t.trace"]),
         1,
-        &["t.trace:5:1:", "more than 256 operators"],
+        // At the 257th operator: the expression starts at column 8 ("assert "), and each
+        // `1 * ` is 4 characters, so it stands at 8 + 256 × 4 + 2 = 1034.
+        &["t.trace:5:1034:", "more than 256 operators"],
     );
     expect(
         &frontier(&dir, &["check", "--limit", "operators=400", "t.trace"]),

@@ -84,6 +84,58 @@ fn play(dir: &Path, more: &[&str], input: &str) -> Run {
 // Seed 1, two players: p1's first hand is gw-22 gw-43 gw-41 gw-14 gw-19 gw-15 gw-45
 // (options 1-7 of the action decision, in hand order; 8 is score, 9-15 sell).
 
+/// Answers piped in are read line by line as typed ones; when the pipe ends before the
+/// game, the program says so and stops with exit 1, the human seat never played for: the
+/// trace of the game so far checks clean and holds p1's two answers and nothing more for
+/// p1: option 1 of the first decision is "one action", option 4 of the next the fourth
+/// card of the hand, gw-14 (0 moves: p1's turn ends), then p2's random turn, and the
+/// input ends at p1's next decision. Without --agents, a pipe seats random agents, which
+/// the first line names.
+#[test]
+fn piped_answers_are_read_and_their_end_stops_the_game() {
+    let dir = scratch("piped");
+    let run = play(&dir, &[], "1\n4\n");
+    assert_eq!(run.code, 1, "{}{}", run.out, run.err);
+    assert!(
+        run.out
+            .starts_with("Go West! — 2 players (human, random), seed 1\n"),
+        "{}",
+        &run.out[..80]
+    );
+    assert!(
+        run.err.starts_with("error: input ended before the game did; the game so far (")
+            && run.err.contains(" steps) is in frontier-go-west-1.trace: go on with `frontier play --resume frontier-go-west-1.trace`"),
+        "{}",
+        run.err
+    );
+    assert!(!run.out.contains("winner"), "{}", run.out);
+    let trace = read(&dir.join("frontier-go-west-1.trace"));
+    let body: Vec<&str> = trace.lines().filter(|l| l.starts_with("p1: ")).collect();
+    assert_eq!(body, ["p1: one action", "p1: play card:gw-14"], "{trace}");
+    let last = trace
+        .lines()
+        .rev()
+        .find(|l| l.starts_with("p1: ") || l.starts_with("p2: "))
+        .unwrap();
+    assert!(last.starts_with("p2: "), "p2 played its turn: {trace}");
+    let check = frontier(&dir, &["check", "frontier-go-west-1.trace"], "");
+    assert_eq!(check.code, 0, "{}{}", check.out, check.err);
+
+    let default = frontier(
+        &dir,
+        &["play", "go-west", "--players", "2", "--seed", "1"],
+        "1\n",
+    );
+    assert_eq!(default.code, 0, "{}", default.err);
+    assert!(
+        default
+            .out
+            .starts_with("Go West! — 2 players (random, random), seed 1\n"),
+        "{}",
+        &default.out[..80]
+    );
+}
+
 #[test]
 fn options_say_what_the_cards_are() {
     let dir = scratch("options");
@@ -740,6 +792,86 @@ fn show_prints_a_rulesets_files() {
     assert!(none.err.contains("did you mean 'go-west'?"), "{}", none.err);
 }
 
+/// An embedded ruleset carries its RULES.md and its traces/ (positions included): `show
+/// --file` prints them as they are, from any folder; `show` without `--file` still prints
+/// only ruleset.yaml and the scripts. A variant has none of them.
+#[test]
+fn show_prints_the_rules_map_and_traces_of_an_embedded_ruleset() {
+    let dir = scratch("show-files");
+    let rulesets = workspace().join("rulesets");
+    for (ruleset, file) in [
+        ("go-west", "RULES.md"),
+        ("go-west", "traces/setup.trace"),
+        ("go-west", "traces/positions/free-scoring-end.yaml"),
+        ("circle-the-wagons", "RULES.md"),
+    ] {
+        let run = frontier(&dir, &["show", ruleset, "--file", file], "");
+        assert_eq!(run.code, 0, "{ruleset} {file}: {}", run.err);
+        assert_eq!(
+            run.out,
+            read(&rulesets.join(ruleset).join(file)),
+            "{ruleset} {file}"
+        );
+    }
+    let all = frontier(&dir, &["show", "go-west"], "");
+    assert_eq!(all.out, read(&rulesets.join("go-west/ruleset.yaml")));
+    let variant = frontier(
+        &dir,
+        &["show", "grand-junction-simplified", "--file", "RULES.md"],
+        "",
+    );
+    assert_eq!(variant.code, 1);
+    assert!(
+        variant.err.contains(
+            "grand-junction-simplified has no file 'RULES.md': its files are simplified.yaml"
+        ),
+        "{}",
+        variant.err
+    );
+    let typo = frontier(&dir, &["show", "go-west", "--file", "RULES.d"], "");
+    assert_eq!(typo.code, 1);
+    assert!(
+        typo.err.contains("(did you mean 'RULES.md'?)"),
+        "{}",
+        typo.err
+    );
+    assert!(typo.err.contains("traces/setup.trace"), "{}", typo.err);
+}
+
+/// docs/traces.md's first example, run as it says outside a clone: the trace saved as
+/// end.trace, its position written beside it by `show`, then `check`.
+#[test]
+fn the_first_example_of_the_trace_docs_checks_outside_a_clone() {
+    let dir = scratch("docs-example");
+    let docs = read(&workspace().join("docs/traces.md"));
+    let start = docs.find("```trace\n").expect("a trace example") + "```trace\n".len();
+    let example = &docs[start..start + docs[start..].find("```").unwrap()];
+    assert!(
+        example.contains("start position \"free-scoring-end.yaml\""),
+        "{example}"
+    );
+    std::fs::write(dir.join("end.trace"), example).unwrap();
+    assert!(
+        docs.contains("frontier show go-west --file traces/positions/free-scoring-end.yaml > free-scoring-end.yaml\nfrontier check end.trace\n"),
+        "the commands this test runs are those the docs give"
+    );
+    let position = frontier(
+        &dir,
+        &[
+            "show",
+            "go-west",
+            "--file",
+            "traces/positions/free-scoring-end.yaml",
+        ],
+        "",
+    );
+    assert_eq!(position.code, 0, "{}", position.err);
+    std::fs::write(dir.join("free-scoring-end.yaml"), &position.out).unwrap();
+    let check = frontier(&dir, &["check", "end.trace"], "");
+    assert_eq!(check.code, 0, "{}{}", check.out, check.err);
+    assert!(check.out.starts_with("end.trace: ok"), "{}", check.out);
+}
+
 /// `--optimizer off` plays on the IR as lowered: the same games (seeded `simulate` prints
 /// the same), which `bench` says it measured so; a value other than `on` or `off` is bad
 /// usage.
@@ -1202,6 +1334,26 @@ fn new_makes_a_ruleset_that_validates_plays_and_checks() {
     let elsewhere = frontier(&dir, &["new", "my-game", "--dir", "games"], "");
     assert_eq!(elsewhere.code, 0, "{}", elsewhere.err);
     assert!(dir.join("games/my-game/ruleset.yaml").is_file());
+}
+
+/// The RULES.md that `frontier new` writes is a clause map `check --coverage` reads: its
+/// five clauses (§1, §2, §2.1, §2.2, §3) each name a rule reference of the ruleset, and
+/// the first trace reaches them all (§2.x by its rolls and holds; §1 and §3 are declared
+/// by `params`, `state` and `ranking`, which count as reached).
+#[test]
+fn new_writes_a_clause_map_that_coverage_reads() {
+    let dir = scratch("new-coverage");
+    let made = frontier(&dir, &["new", "my-game"], "");
+    assert_eq!(made.code, 0, "{}", made.err);
+    let run = frontier(&dir, &["check", "--coverage", "my-game"], "");
+    assert_eq!(run.code, 0, "{}{}", run.out, run.err);
+    assert!(!run.out.contains("no clause map"), "{}", run.out);
+    assert!(
+        run.out
+            .contains("RULES.md: 5 clauses; 5 of the 5 that name a rule reference are reached"),
+        "{}",
+        run.out
+    );
 }
 
 #[test]

@@ -17,6 +17,18 @@ pub struct Embedded {
     pub file: &'static str,
     pub ruleset: &'static str,
     pub scripts: &'static [(&'static str, &'static str)],
+    /// Its other files, by their path in its folder: `RULES.md` and every file under
+    /// `traces/` (`traces/setup.trace`, `traces/positions/end.yaml`); none for a variant.
+    pub files: &'static [(&'static str, &'static str)],
+}
+
+/// The other files of an embedded ruleset (see [`Embedded::files`]); none for a name
+/// that is not embedded.
+pub fn embedded_files(name: &str) -> &'static [(&'static str, &'static str)] {
+    RULESETS
+        .iter()
+        .find(|e| e.name == name)
+        .map_or(&[], |e| e.files)
 }
 
 pub fn embedded(name: &str) -> Option<RulesetSource> {

@@ -33,6 +33,7 @@ mod stats;
 mod traces;
 mod views;
 mod way_out_west;
+mod yaml_syntax;
 
 /// With `autotests = false` cargo builds no file of tests/ on its own, so a file missing
 /// from the list above would never run.

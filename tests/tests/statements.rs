@@ -65,6 +65,69 @@ ranking: { score: "len(hand[it])" }
 }
 
 // ---------------------------------------------------------------------------------------
+// positions in a zone
+
+/// A single zone indexed by a number is its element at that position, as a list is and
+/// as an instance of a per-player zone is (`hand[p][0]`): pushed p1, p2, p2, the pile is
+/// [p1, p2, p2], so `pile[len(pile) - 3]` is p1 and `pile[len(pile) - 2]` is p2.
+#[test]
+fn a_single_zone_is_indexed_by_position() {
+    let game = game(
+        r#"
+name: positions
+players: 2
+zones:
+  pile: { of: players }
+  hand: { of: players, per: players }
+play:
+  - push: { to: pile, value: "players[0]" }
+  - push: { to: pile, value: "players[1]" }
+  - push: { to: pile, value: "players[1]" }
+  - push: { to: "hand[players[1]]", value: "players[0]" }
+  - choose: { who: "pile[len(pile) - 3]", options: [{ label: "end" }] }
+ranking: { score: "len(hand[it])" }
+"#,
+    );
+    let state = game.start(names(2)).unwrap();
+    assert_eq!(text(&game, &state, "pile[len(pile) - 3]"), "p1");
+    assert_eq!(text(&game, &state, "pile[len(pile) - 2]"), "p2");
+    assert_eq!(text(&game, &state, "hand[p2][0]"), "p1");
+    assert_eq!(options(&game, &state), ["end"], "p1, pile[0], decides");
+    let Status::Decision { player, .. } = game.status(&state) else {
+        panic!("a decision")
+    };
+    assert_eq!(player, 0);
+    // Past the end, a runtime error as for a list.
+    let past = frontier_interpreter::trace::evaluate(&game, &state, "pile[3]").unwrap_err();
+    assert_eq!(past, "pile[3]: position 3 is outside a list of 3");
+}
+
+/// A single zone has no keys: a player or a row as its index, or a second position, is a
+/// load error that says what its index is.
+#[test]
+fn a_single_zone_indexed_by_a_key_says_its_index_is_a_position() {
+    let ruleset = |expr: &str| {
+        format!(
+            "name: positions\nplayers: 2\nzones:\n  pile: {{ of: players }}\nplay:\n  - push: {{ to: pile, value: \"players[0]\" }}\n  - choose: {{ who: \"{expr}\", options: [{{ label: \"end\" }}] }}\nranking: {{ score: \"0\" }}\n"
+        )
+    };
+    for (expr, says) in [
+        (
+            "pile[players[0]]",
+            "ruleset.yaml:7:21: play[1].choose.who: zone 'pile' is a single zone: it has no keys, and an index is a position in its list (a number, 0 for the first element) in \"pile[players[0]]\"",
+        ),
+        (
+            "pile[0][0]",
+            "ruleset.yaml:7:21: play[1].choose.who: a player cannot be indexed in \"pile[0][0]\"",
+        ),
+    ] {
+        let src = text_source("test", "ruleset.yaml", ruleset(expr));
+        let error = load_source(&src).map(|_| ()).unwrap_err().to_string();
+        assert!(error.contains(says), "{expr}:\n{error}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------
 // draw
 
 /// Four cards in table order, no shuffle: three drawn to the discard leave c4 in the deck;

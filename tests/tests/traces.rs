@@ -198,15 +198,17 @@ fn trace_blocks(markdown: &str) -> Vec<(usize, String)> {
 
 #[test]
 fn every_trace_example_in_the_docs_checks_clean() {
-    let docs = workspace().join("docs");
-    let markdown = std::fs::read_to_string(docs.join("traces.md")).unwrap();
+    let markdown = std::fs::read_to_string(workspace().join("docs/traces.md")).unwrap();
     let blocks = trace_blocks(&markdown);
     assert!(
         !blocks.is_empty(),
         "docs/traces.md marks no example as ```trace"
     );
+    // The examples read their position beside them, as a reader who wrote it there with
+    // `frontier show` does (the page says how): from the ruleset's folder here.
+    let positions = workspace().join("rulesets/go-west/traces/positions");
     for (line, text) in blocks {
-        check_text(&text, &docs).unwrap_or_else(|d| {
+        check_text(&text, &positions).unwrap_or_else(|d| {
             panic!(
                 "docs/traces.md, example at line {line}: line {}: {d}",
                 d.line
@@ -475,6 +477,69 @@ fn a_captured_value_is_read_by_later_assertions() {
             "{body}: {errors:?}"
         );
     }
+}
+
+/// An assertion or `let` whose expression does not compile is reported at the column of
+/// its mistake in the trace's line (characters from 1), found before the replay and during
+/// it alike; a mistake of the line as a whole (a name taken) and a false assertion stand
+/// at the line's first column.
+#[test]
+fn expression_errors_of_a_trace_point_at_their_column() {
+    let body = [
+        // "assert " is 7 characters: the expression starts at column 8, `p9` 6 further.
+        ("assert score[p9] == 3", 14, "unknown name 'p9'"),
+        // Blanks before the expression: it starts at 10; "score[p1] == 0 and " is 19.
+        (
+            "assert   score[p1] == 0 and turnn == 0",
+            29,
+            "unknown name 'turnn'",
+        ),
+        // Indented: "  let x =  " is 11 characters; `1 +` lacks a value after its 3.
+        (
+            "  let x =  1 +",
+            15,
+            "let x: syntax error: expected a value",
+        ),
+        // Characters, not bytes: `"é" == "é" and ` is 15 characters (17 bytes).
+        ("assert \"é\" == \"é\" and zz", 23, "unknown name 'zz'"),
+        ("let p1 = 2", 1, "'p1' already names a player"),
+    ];
+    let text: String = body
+        .iter()
+        .map(|(line, _, _)| format!("{line}\n"))
+        .collect();
+    let text = format!("frontier-trace 1\nruleset pig\nplayers p1 p2\nseed 1\n\n{text}");
+    let trace = parse(&text).unwrap();
+    let game = load_ruleset("pig");
+    let state = game.start(trace.header.players.clone()).unwrap();
+    let errors = frontier_interpreter::trace::assertion_errors(&game, &trace, &state);
+    assert_eq!(errors.len(), body.len(), "{errors:?}");
+    for (i, ((line, column, says), error)) in body.iter().zip(&errors).enumerate() {
+        assert_eq!(
+            (error.line, error.column),
+            (6 + i, *column),
+            "{line}: {error:?}"
+        );
+        assert!(error.message.contains(says), "{line}: {}", error.message);
+    }
+    // The replay, which compiles each assertion again where it stands, places it alike.
+    let d = check_text(
+        &format!(
+            "frontier-trace 1\nruleset pig\nplayers p1 p2\nseed 1\n\n{}\n",
+            body[0].0
+        ),
+        &workspace(),
+    )
+    .unwrap_err();
+    assert_eq!((d.line, d.column), (6, 14));
+    // A false assertion is the line's.
+    let d = check_text(
+        "frontier-trace 1\nruleset pig\nplayers p1 p2\nseed 1\n  assert score[p1] == 3\n",
+        &workspace(),
+    )
+    .unwrap_err();
+    assert_eq!((d.line, d.column), (5, 3));
+    assert!(d.message.starts_with("assertion failed"), "{}", d.message);
 }
 
 /// `expect options p include: …` and `exclude: …` check part of the legal options;

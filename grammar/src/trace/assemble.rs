@@ -112,7 +112,15 @@ impl<'t> Assembler<'t> {
             }
             K::Assert { source, offset } => {
                 if self.start_body(at) {
-                    self.push_step(at, LineKind::Assert { source, offset });
+                    let column = self.index.line_col(offset).column;
+                    self.push_step(
+                        at,
+                        LineKind::Assert {
+                            source,
+                            offset,
+                            column,
+                        },
+                    );
                 }
             }
             K::Let {
@@ -122,12 +130,14 @@ impl<'t> Assembler<'t> {
             } => {
                 if self.start_body(at) {
                     let name = name.text.to_string();
+                    let column = self.index.line_col(offset).column;
                     self.push_step(
                         at,
                         LineKind::Let {
                             name,
                             source,
                             offset,
+                            column,
                         },
                     );
                 }

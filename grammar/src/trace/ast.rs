@@ -80,6 +80,10 @@ pub enum LineKind {
         source: String,
         /// Byte offset of `source` in the whole trace text, to place expression errors.
         offset: usize,
+        /// 1-based column (in characters) of `source`'s first character in its line (0 for
+        /// a step built in code): an expression error at byte `b` of `source` stands at
+        /// this column plus the characters of `source[..b]`.
+        column: usize,
     },
     /// The value of an expression here, kept under a name that later assertions and
     /// captures read (`let before = tokens[red]`).
@@ -88,6 +92,9 @@ pub enum LineKind {
         source: String,
         /// Byte offset of `source` in the whole trace text, to place expression errors.
         offset: usize,
+        /// 1-based column of `source` in its line, as for `Assert` (0 for a step built in
+        /// code).
+        column: usize,
     },
     /// The game is over here; the listed players have these final scores.
     ExpectOver { scores: Vec<(String, i64)> },

@@ -124,8 +124,11 @@ fn without_locations(mut trace: Trace) -> Trace {
     for step in &mut trace.body {
         step.line = 0;
         step.column = 0;
-        if let LineKind::Assert { offset, .. } | LineKind::Let { offset, .. } = &mut step.kind {
+        if let LineKind::Assert { offset, column, .. } | LineKind::Let { offset, column, .. } =
+            &mut step.kind
+        {
             *offset = 0;
+            *column = 0;
         }
     }
     trace
@@ -139,10 +142,10 @@ fn header_lines() {
 header version=1 ruleset=Name("go-west") variant="variants/short.yaml" players=red,green,blue param:hand_size=6 param:bonus=-2 seed=42 start=Position("positions/ex1.yaml")
 12:1 5.2 Decision { player: "red", label: "play card:gw-17" }
 13:1 5.2 Chance { label: "gw-03 gw-11 gw-40" }
-14:1 5.2 Assert { source: "vp[red] == 13 and tokens[green] >= 2", offset: 294 }
-15:1 5.2 Let { name: "before", source: "tokens[green]", offset: 345 }
+14:1 5.2 Assert { source: "vp[red] == 13 and tokens[green] >= 2", offset: 294, column: 8 }
+15:1 5.2 Let { name: "before", source: "tokens[green]", offset: 345, column: 15 }
 17:1 5.3 selling Decision { player: "green", label: "move wagon from:new-england" }
-18:1 5.3 selling Assert { source: "name(red) == \"a # b\"", offset: 439 }
+18:1 5.3 selling Assert { source: "name(red) == \"a # b\"", offset: 439, column: 8 }
 19:1 5.3 selling Reject { player: "blue", label: "play card:gw-99" }
 20:1 5.3 selling ExpectOptions { player: "blue", labels: ["score", "sell card:gw-01", "play card:gw-02"], listed: Exactly }
 21:1 5.3 selling ExpectOver { scores: [("red", 12), ("green", 10), ("blue", 8)] }
@@ -211,15 +214,15 @@ fn body_lines() {
         ),
         (
             "assert vp[red] == 13",
-            r#"3:1 - Assert { source: "vp[red] == 13", offset: 46 }"#,
+            r#"3:1 - Assert { source: "vp[red] == 13", offset: 46, column: 8 }"#,
         ),
         (
             "assert  x # c \"",
-            r#"3:1 - Assert { source: "x", offset: 47 }"#,
+            r#"3:1 - Assert { source: "x", offset: 47, column: 9 }"#,
         ),
         (
             "assert s == \"unterminated # no comment  ",
-            r#"3:1 - Assert { source: "s == \"unterminated # no comment", offset: 46 }"#,
+            r#"3:1 - Assert { source: "s == \"unterminated # no comment", offset: 46, column: 8 }"#,
         ),
         ("expect over", "3:1 - ExpectOver { scores: [] }"),
         (
@@ -282,11 +285,27 @@ fn body_lines() {
 fn assert_offsets_point_at_the_expression() {
     let trace = parse(SAMPLE).expect("the sample is valid");
     for step in &trace.body {
-        if let LineKind::Assert { source, offset } = &step.kind {
+        if let LineKind::Assert {
+            source,
+            offset,
+            column,
+        }
+        | LineKind::Let {
+            source,
+            offset,
+            column,
+            ..
+        } = &step.kind
+        {
             assert_eq!(
                 SAMPLE.get(*offset..offset + source.len()),
                 Some(source.as_str())
             );
+            // The column counts the characters of its line before it, from 1.
+            let line = SAMPLE.lines().nth(step.line - 1).unwrap();
+            let before = &SAMPLE[..*offset];
+            let in_line = before.len() - before.rfind('\n').map_or(0, |n| n + 1);
+            assert_eq!(*column, line[..in_line].chars().count() + 1);
         }
     }
 }
@@ -450,7 +469,7 @@ fn check_never_panics(text: &str) {
         Ok(mut trace) => {
             for step in &trace.body {
                 assert!(step.line >= 1 && step.column >= 1);
-                if let LineKind::Assert { source, offset } = &step.kind {
+                if let LineKind::Assert { source, offset, .. } = &step.kind {
                     assert_eq!(
                         text.get(*offset..offset + source.len()),
                         Some(source.as_str())
@@ -571,7 +590,11 @@ fn step_kind(players: &[String]) -> impl Strategy<Value = LineKind> {
     prop_oneof![
         (player, label()).prop_map(|(player, label)| LineKind::Decision { player, label }),
         label().prop_map(|label| LineKind::Chance { label }),
-        expression().prop_map(|source| LineKind::Assert { source, offset: 0 }),
+        expression().prop_map(|source| LineKind::Assert {
+            source,
+            offset: 0,
+            column: 0
+        }),
         (
             scores.clone(),
             prop::collection::vec(any::<i64>(), players.len())
@@ -598,7 +621,8 @@ fn step_kind(players: &[String]) -> impl Strategy<Value = LineKind> {
         (name(), expression()).prop_map(|(name, source)| LineKind::Let {
             name,
             source,
-            offset: 0
+            offset: 0,
+            column: 0
         }),
         prop::sample::subsequence(players.to_vec(), 1..=players.len())
             .prop_map(|players| LineKind::ExpectWinner { players }),

@@ -28,6 +28,7 @@ mod types;
 mod variant;
 mod view;
 mod yaml;
+mod yaml_error;
 
 use std::sync::Arc;
 

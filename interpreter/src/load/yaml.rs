@@ -7,6 +7,7 @@ use std::sync::Arc;
 use frontier_grammar::Span;
 use serde_yaml::{Mapping, Value as Yaml};
 
+use super::yaml_error::{explain, path_at, Reported};
 use super::{Builder, MAX_DIAGNOSTICS};
 use crate::diagnostic::Diagnostic;
 use crate::hints::did_you_mean;
@@ -30,7 +31,9 @@ pub(super) fn yaml_text(v: &Yaml) -> String {
 pub(crate) fn parse_yaml(file: &str, text: &str) -> Result<Yaml, Diagnostic> {
     serde_yaml::from_str::<Yaml>(text).map_err(|e| {
         let mut position = e.location().map(|l| (l.line(), l.column()));
-        let mut message = strip_location(&e.to_string());
+        let said = e.to_string();
+        let reported = Reported::read(&said);
+        let (mut message, place) = explain(text, &reported);
         // serde_yaml places a duplicate key at the start of its mapping: the mistake is the
         // key's second occurrence.
         let duplicate = message
@@ -48,18 +51,30 @@ pub(crate) fn parse_yaml(file: &str, text: &str) -> Result<Yaml, Diagnostic> {
             .find(|(_, l)| l.trim_start_matches(' ').starts_with('\t'));
         if let Some((i, _)) = tab_line {
             message = format!(
-                "a tab in the indentation of line {}: YAML indents with spaces only ({message})",
-                i + 1
+                "a tab in the indentation of line {}: YAML indents with spaces only ({})",
+                i + 1,
+                strip_location(&said)
             );
         } else if message == "recursion limit exceeded" {
             message =
                 "mappings and lists nested more than 128 deep: the YAML reader goes no deeper"
                     .into();
         }
+        // The key it stands under, from the lines before it (where a bracket, a quote or
+        // a list began, for one left open or indented apart).
+        let mut path = place
+            .or(position)
+            .map(|(line, column)| path_at(text, line, column))
+            .unwrap_or_default();
+        // serde_yaml says a duplicate key's mapping by its path itself.
+        if let Some((at, rest)) = message.split_once(": duplicate entry with key ") {
+            path = at.to_string();
+            message = format!("duplicate entry with key {rest}");
+        }
         Diagnostic {
             file: file.to_string(),
             position,
-            path: String::new(),
+            path,
             message,
         }
     })

@@ -3,7 +3,7 @@
 //! when they fail) and queries (`evaluate`, `Query`).
 
 use frontier_grammar::expr::{parse_expr, Expr as Ast, ExprKind};
-use frontier_grammar::trace::{LineKind, Trace};
+use frontier_grammar::trace::{Line, LineKind, Trace};
 use frontier_grammar::Span;
 
 use super::Divergence;
@@ -90,12 +90,12 @@ pub fn assertion_errors(game: &Game, trace: &Trace, state: &State) -> Vec<Diverg
             LineKind::Let { name, source, .. } => names.declare(game, &decls, name, source).err(),
             _ => continue,
         };
-        if let Some(message) = problem {
+        if let Some(wrong) = problem {
             out.push(Divergence {
                 line: line.line,
-                column: line.column,
+                column: wrong.column(line),
                 step: 0,
-                message,
+                message: wrong.message,
                 legal: Vec::new(),
                 rule: line.rule.clone(),
             });
@@ -131,14 +131,14 @@ impl Names {
         decls: &Decls,
         name: &str,
         source: &str,
-    ) -> Result<crate::ir::Expr, String> {
+    ) -> Result<crate::ir::Expr, Wrong> {
         if self.locals.iter().any(|(n, _, _)| n == name) {
-            return Err(format!(
+            return Err(Wrong::at_line(format!(
                 "let {name}: '{name}' already names a player or an earlier value"
-            ));
+            )));
         }
         let (_, mut expr, ty) = compile_source(game, decls, &self.scope(), source, None)
-            .map_err(|p| p.said(&format!("let {name}"), &format!("let {name} = {source}")))?;
+            .map_err(|p| p.placed(&format!("let {name}"), &format!("let {name} = {source}")))?;
         crate::optimize::expression(game, &mut expr);
         let slot = self.locals.len() as u16;
         self.locals.push((name.to_string(), ty, slot));
@@ -153,11 +153,11 @@ impl Names {
         state: &State,
         name: &str,
         source: &str,
-    ) -> Result<(), String> {
+    ) -> Result<(), Wrong> {
         let expr = self.declare(game, decls, name, source)?;
         let value = expr
             .eval(&Env::new(game, state, &self.values))
-            .map_err(|e| format!("let {name} = {source}: {e}"))?;
+            .map_err(|e| Wrong::at_line(format!("let {name} = {source}: {e}")))?;
         self.values.push(value);
         Ok(())
     }
@@ -169,26 +169,81 @@ fn compile_assertion(
     decls: &Decls,
     scope: &Scope,
     source: &str,
-) -> Result<(Ast, crate::ir::Expr), String> {
+) -> Result<(Ast, crate::ir::Expr), Wrong> {
     let (ast, eval, _) = compile_source(game, decls, scope, source, Some(&Type::Bool))
-        .map_err(|p| p.said("assert", &format!("assert {source}")))?;
+        .map_err(|p| p.placed("assert", &format!("assert {source}")))?;
     Ok((ast, eval))
 }
 
-/// What is wrong with an expression written outside a ruleset.
+/// What is wrong with an expression written outside a ruleset, and where in it (a byte
+/// offset into the expression).
 enum Problem {
-    Syntax { column: usize, message: String },
-    Check { message: String, at: String },
+    Syntax {
+        at: usize,
+        message: String,
+    },
+    Check {
+        at: usize,
+        message: String,
+        snippet: String,
+    },
 }
 
 impl Problem {
-    /// The message, after `syntax` for a syntax error and after `check` for the others.
+    /// The message, after `syntax` for a syntax error and after `check` for the others;
+    /// a syntax error says its column in the expression.
     fn said(self, syntax: &str, check: &str) -> String {
         match self {
-            Problem::Syntax { column, message } => {
-                format!("{syntax}: syntax error at column {column}: {message}")
+            Problem::Syntax { at, message } => {
+                format!("{syntax}: syntax error at column {}: {message}", at + 1)
             }
-            Problem::Check { message, at } => format!("{check}: {message} at '{at}'"),
+            Problem::Check {
+                message, snippet, ..
+            } => format!("{check}: {message} at '{snippet}'"),
+        }
+    }
+
+    /// The problem of an expression of a trace line, placed where it stands in the line
+    /// (which the trace's file:line:column then says).
+    fn placed(self, syntax: &str, check: &str) -> Wrong {
+        match self {
+            Problem::Syntax { at, message } => Wrong {
+                at: Some(at),
+                message: format!("{syntax}: syntax error: {message}"),
+            },
+            Problem::Check { at, .. } => Wrong {
+                at: Some(at),
+                message: self.said(syntax, check),
+            },
+        }
+    }
+}
+
+/// What is wrong at a trace's `assert` or `let` line: the message, and the byte offset in
+/// the line's expression where it stands (none: the line as a whole).
+pub(super) struct Wrong {
+    at: Option<usize>,
+    pub(super) message: String,
+}
+
+impl Wrong {
+    fn at_line(message: String) -> Wrong {
+        Wrong { at: None, message }
+    }
+
+    /// The column of `line` the problem stands at: in its expression, counted in
+    /// characters from the expression's own column; else the line's.
+    pub(super) fn column(&self, line: &Line) -> usize {
+        let (LineKind::Assert { source, column, .. } | LineKind::Let { source, column, .. }) =
+            &line.kind
+        else {
+            return line.column;
+        };
+        match self.at {
+            Some(at) if *column > 0 => {
+                column + source.get(..at).map_or(0, |before| before.chars().count())
+            }
+            _ => line.column,
         }
     }
 }
@@ -203,7 +258,7 @@ fn compile_source(
     expected: Option<&Type>,
 ) -> Result<(Ast, crate::ir::Expr, Type), Problem> {
     let ast = parse_expr(source, game.limits.expression).map_err(|e| Problem::Syntax {
-        column: e.offset + 1,
+        at: e.offset,
         message: e.message,
     })?;
     let mut compiler = Compiler::with_source(decls, source);
@@ -213,8 +268,9 @@ fn compile_source(
     };
     match compiler.errors.first() {
         Some(e) => Err(Problem::Check {
+            at: e.span.start,
             message: e.message.clone(),
-            at: snippet(source, e.span).to_string(),
+            snippet: snippet(source, e.span).to_string(),
         }),
         None => Ok((ast, expr, ty)),
     }
@@ -228,7 +284,7 @@ pub(super) fn check_assertion(
     state: &State,
     names: &Names,
     source: &str,
-) -> Result<(), String> {
+) -> Result<(), Wrong> {
     let scope = names.scope();
     let values = &names.values;
     let (ast, mut eval) = compile_assertion(game, decls, &scope, source)?;
@@ -252,9 +308,9 @@ pub(super) fn check_assertion(
                     }
                 }
             }
-            Err(format!("assertion failed: {source}{parts}"))
+            Err(Wrong::at_line(format!("assertion failed: {source}{parts}")))
         }
-        Err(e) => Err(format!("assert {source}: {e}")),
+        Err(e) => Err(Wrong::at_line(format!("assert {source}: {e}"))),
     }
 }
 

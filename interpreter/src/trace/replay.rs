@@ -140,13 +140,18 @@ fn replay_with(
             }
             LineKind::Assert { source, .. } => {
                 assertions += 1;
-                check_assertion(game, &decls, &state, &names, source)
-                    .map_err(|m| fail(step, m, Vec::new()))?;
+                check_assertion(game, &decls, &state, &names, source).map_err(|w| Divergence {
+                    column: w.column(line),
+                    ..fail(step, w.message, Vec::new())
+                })?;
             }
             LineKind::Let { name, source, .. } => {
                 names
                     .capture(game, &decls, &state, name, source)
-                    .map_err(|m| fail(step, m, Vec::new()))?;
+                    .map_err(|w| Divergence {
+                        column: w.column(line),
+                        ..fail(step, w.message, Vec::new())
+                    })?;
             }
             LineKind::ExpectOver { scores } => {
                 let outcome = outcome_of(game, &state).map_err(|m| fail(step, m, Vec::new()))?;

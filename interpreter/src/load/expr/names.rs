@@ -375,8 +375,9 @@ impl Compiler<'_> {
         )
     }
 
-    /// `zone[key]`: an instance of a zone with keys; any further index is a position in
-    /// the instance's list (`hand[p][0]`).
+    /// `zone[key]`: an instance of a zone with keys; a further index is a position in the
+    /// instance's list (`hand[p][0]`). A single zone has no keys: its index is a position
+    /// in its list (`pile[len(pile) - 2]`), as a list's is.
     fn indexed_zone(
         &mut self,
         span: Span,
@@ -385,54 +386,56 @@ impl Compiler<'_> {
         indexes: &[&Ast],
         scope: &Scope,
     ) -> Compiled {
-        if zone.per == Domain::Global {
-            return self.error(
-                name.span,
-                format!(
-                    "zone '{}' is a single zone: it cannot be indexed",
-                    name.text
-                ),
-            );
-        }
         let keys = zone.per.keys().len();
         if indexes.len() < keys {
             let message = self.keys_message(&format!("zone '{}'", name.text), &name.text, zone.per);
             return self.error(span, message);
         }
         let elem = zone.of.value_type();
-        let index = Some(self.keyed_index(zone.per, &indexes[..keys], scope));
-        let mut read = (
+        let index = (keys > 0).then(|| self.keyed_index(zone.per, &indexes[..keys], scope));
+        let read = (
             Expr::Zone(zone.read(index)),
             Type::List(Box::new(elem.clone())),
         );
-        // Any further index is a position in the instance's list: `hand[p][0]`.
-        for at in &indexes[keys..] {
-            let (at_ir, at_ty) = self.compile(at, scope);
-            if matches!(at_ty, Type::Player | Type::Row(_)) {
-                // A key too many, rather than a position.
-                let message =
+        let positions = &indexes[keys..];
+        let Some(at) = positions.first() else {
+            return read;
+        };
+        // A further index is a position in the list: `hand[p][0]`, `pile[0]`.
+        let (at_ir, at_ty) = self.compile(at, scope);
+        if matches!(at_ty, Type::Player | Type::Row(_)) {
+            // A key too many, rather than a position.
+            let message = if keys == 0 {
+                format!(
+                    "zone '{}' is a single zone: it has no keys, and an index is a position in its list (a number, 0 for the first element)",
+                    name.text
+                )
+            } else {
+                let keys =
                     self.keys_message(&format!("zone '{}'", name.text), &name.text, zone.per);
-                return self.error(
-                    span,
-                    format!("{message}, then a position in its list (a number)"),
-                );
-            }
-            if !Type::Int.accepts(&at_ty) {
-                let message = format!(
-                    "expected {}, found {}",
-                    self.type_name(&Type::Int),
-                    self.type_name(&at_ty)
-                );
-                self.report(at.span, message);
-            }
-            read = (
-                Expr::Index {
-                    list: read.0.boxed(),
-                    at: at_ir.boxed(),
-                },
-                elem.clone(),
-            );
+                format!("{keys}, then a position in its list (a number)")
+            };
+            return self.error(span, message);
         }
-        read
+        if !Type::Int.accepts(&at_ty) {
+            let message = format!(
+                "expected {}, found {}",
+                self.type_name(&Type::Int),
+                self.type_name(&at_ty)
+            );
+            self.report(at.span, message);
+        }
+        if positions.len() > 1 {
+            // `pile[0][1]`: an element is not a list.
+            let message = format!("{} cannot be indexed", self.type_name(&elem));
+            return self.error(span, message);
+        }
+        (
+            Expr::Index {
+                list: read.0.boxed(),
+                at: at_ir.boxed(),
+            },
+            elem,
+        )
     }
 }
