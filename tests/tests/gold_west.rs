@@ -405,9 +405,9 @@ fn ranking_breaks_ties_by_wanted_then_supply() {
 
 #[test]
 fn the_display_draws_the_map() {
-    // Each hex is two lines: its id and terrain letter, then what is on it. Even columns sit
-    // half a hex lower, so in the line of G4's id (water, x = 0) stand the contents of F4
-    // and H4 (water, odd columns), and E4's and K4's ids.
+    // Each hex is one line: its id and terrain letter, then what is on it. Even columns sit
+    // half a hex lower: G4's line (water, x = 0) holds the hexes of row 4 in even columns
+    // (E4, K4), and the line above it those of odd columns (F4 and H4, water).
     let g = game();
     let s = position(
         &g,
@@ -417,26 +417,19 @@ fn the_display_draws_the_map() {
     );
     let shown = g.render_display(&s, Viewer::Everyone);
     let lines: Vec<&str> = shown.lines().collect();
-    let row = lines
+    let at = lines
         .iter()
-        .find(|l| l.contains("G4 ~"))
+        .position(|l| l.contains("G4 ~"))
         .expect("a line with G4");
-    assert!(
-        row.contains("E4 f") && row.contains("K4 c") && row.contains("~~~"),
-        "{row}"
-    );
-    let below = lines.iter().position(|l| l.contains("G4 ~")).unwrap() + 1;
-    assert!(
-        lines[below].contains("1S"),
-        "red's settlement on E4: {}",
-        lines[below]
-    );
-    assert!(
-        lines[below].contains("CCA"),
-        "K4's face-up token: {}",
-        lines[below]
-    );
-    assert!(shown.contains("??"), "F3 face down");
+    let row = lines[at];
+    // red (seat 1) has a settlement on E4; K4 shows its face-up token's resources.
+    for hex in ["E4 f  1S", "G4 ~  ~~~", "K4 c  CCA"] {
+        assert!(row.contains(hex), "{hex} in {row}");
+    }
+    for hex in ["F4 ~  ~~~", "H4 ~  ~~~"] {
+        assert!(lines[at - 1].contains(hex), "{hex} in {}", lines[at - 1]);
+    }
+    assert!(shown.contains("F3 g  ??"), "F3 face down: {shown}");
     assert!(shown.contains("1 red"), "player lines");
     assert!(shown.contains("Boomtown"));
 }
