@@ -559,15 +559,34 @@ impl Game {
                 }
                 if let Some(show) = &t.show {
                     // A table that says how its rows read is listed row by row: the cards
-                    // a player will meet, as they will see them.
-                    let state = self.blank_state(Vec::new());
-                    let env = Env::new(self, &state, &[]);
-                    for r in 0..t.rows.len() {
-                        let row = Value::Row(crate::ir::TableId::at(table_id), r as u16);
-                        let text = show
-                            .render(&env.with_it(&row))
-                            .unwrap_or_else(|e| format!("({e})"));
-                        let _ = writeln!(out, "    {}  {text}", t.rows[r].id);
+                    // a player will meet, as they will see them. A text that reads the
+                    // state (a hex's token) differs between an empty state and a game's
+                    // start: then only how it is written is listed.
+                    let texts = |state: &State| -> Vec<String> {
+                        let env = Env::new(self, state, &[]);
+                        (0..t.rows.len())
+                            .map(|r| {
+                                let row = Value::Row(crate::ir::TableId::at(table_id), r as u16);
+                                show.render(&env.with_it(&row))
+                                    .unwrap_or_else(|e| format!("({e})"))
+                            })
+                            .collect()
+                    };
+                    let blank = texts(&self.blank_state(Vec::new()));
+                    let names = (1..=self.meta.min_players.max(1))
+                        .map(|i| format!("p{i}"))
+                        .collect();
+                    let started = self.start(names).map(|s| texts(&s));
+                    if started.as_ref().is_ok_and(|s| *s == blank) {
+                        for (r, text) in blank.iter().enumerate() {
+                            let _ = writeln!(out, "    {}  {text}", t.rows[r].id);
+                        }
+                    } else {
+                        let _ = writeln!(
+                            out,
+                            "    each row reads (as the game goes): {}",
+                            show.source
+                        );
                     }
                 }
             }
