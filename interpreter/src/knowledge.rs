@@ -23,6 +23,16 @@ pub enum Viewer {
 }
 
 impl Viewer {
+    /// Whether every seat this viewer stands for is among `seats` (one bit per seat, of
+    /// `of` seats at the table): for everyone, always.
+    pub fn within(self, seats: u64, of: usize) -> bool {
+        match self {
+            Viewer::Everyone => true,
+            Viewer::Seat(p) => seats >> p & 1 == 1,
+            Viewer::Table => (0..of).all(|p| seats >> p & 1 == 1),
+        }
+    }
+
     /// The seat `viewer` names in display lines: a seat's, or none.
     pub fn seat(self) -> Option<u8> {
         match self {
@@ -228,11 +238,7 @@ impl Game {
         }
         // Reveals to others are not the viewer's to know where they went.
         let seats = state.names.len();
-        out.seen.retain(|s| match viewer {
-            Viewer::Everyone => true,
-            Viewer::Seat(p) => s.players >> p & 1 == 1,
-            Viewer::Table => (0..seats).all(|p| s.players >> p & 1 == 1),
-        });
+        out.seen.retain(|s| viewer.within(s.players, seats));
         out.forget_moved();
         Ok(out)
     }

@@ -52,11 +52,7 @@ impl Game {
         // The decision's line is the step's first: told with what it names.
         if let (Some((shown, seen)), Some(line)) = (decision, log.get_mut(first)) {
             let seats = state.names.len();
-            let saw = |bits: u64| match viewer {
-                Viewer::Everyone => true,
-                Viewer::Seat(p) => bits >> p & 1 == 1,
-                Viewer::Table => (0..seats).all(|p| bits >> p & 1 == 1),
-            };
+            let saw = |bits: u64| viewer.within(bits, seats);
             let told: Vec<String> = shown
                 .into_iter()
                 .zip(seen)

@@ -53,11 +53,7 @@ impl Secret {
         let Some(&(_, bits)) = seen.iter().find(|(v, _)| v == row) else {
             return false;
         };
-        match viewer {
-            crate::Viewer::Everyone => true,
-            crate::Viewer::Seat(p) => bits >> p & 1 == 1,
-            crate::Viewer::Table => (0..seats).all(|p| bits >> p & 1 == 1),
-        }
+        viewer.within(bits, seats)
     }
 }
 

@@ -232,16 +232,27 @@ fn draw_by_seed(
             ));
         };
         let choice = sample_chance(state, chance, rng);
-        let mut journal = match rules.as_deref_mut() {
-            Some(rules) => Journal::rules(rules),
-            None => Journal::off(),
-        };
-        stepper
-            .apply(state, choice, &mut journal)
-            .map_err(|e| e.to_string())?;
+        apply_drawn(stepper, state, choice, rules)?;
         drawn += 1;
     }
     Ok(())
+}
+
+/// An outcome the seed drew, applied (its rule references collected under
+/// `check --coverage`).
+fn apply_drawn(
+    stepper: Stepper,
+    state: &mut State,
+    choice: Choice,
+    rules: &mut Option<&mut BTreeSet<Arc<str>>>,
+) -> Result<(), String> {
+    let mut journal = match rules.as_deref_mut() {
+        Some(rules) => Journal::rules(rules),
+        None => Journal::off(),
+    };
+    stepper
+        .apply(state, choice, &mut journal)
+        .map_err(|e| e.to_string())
 }
 
 /// Applies the chance points before a line that does not record one, each drawn from the
@@ -261,13 +272,7 @@ fn resolve_unrecorded_chance(
             ));
         };
         let choice = sample_chance(state, chance, rng);
-        let mut journal = match rules.as_deref_mut() {
-            Some(rules) => Journal::rules(rules),
-            None => Journal::off(),
-        };
-        stepper
-            .apply(state, choice, &mut journal)
-            .map_err(|e| e.to_string())?;
+        apply_drawn(stepper, state, choice, rules)?;
     }
     Ok(())
 }
