@@ -57,6 +57,9 @@ pub fn run(args: BalanceArgs, settings: &Settings) -> Result<(), String> {
     for path in args.report.iter().chain(args.json.iter()) {
         crate::output::check_file(path)?;
     }
+    if let (Some(report), Some(json)) = (&args.report, &args.json) {
+        crate::output::refuse_same_output(report, json, "--report and --json")?;
+    }
     crate::check_game_count(args.games);
     let base = crate::source::load_ruleset(&args.base, settings)?;
     let agents = args.agents.as_ref().map(|a| a.0.as_slice());

@@ -215,8 +215,11 @@ fn run() -> ExitCode {
         Command::New(args) => new::run(args),
         Command::Serve(args) => serve::run(args, &settings),
         Command::Schema => {
-            print!("{}", frontier_interpreter::format::schema());
-            Ok(())
+            use std::io::Write;
+            let mut out = std::io::stdout().lock();
+            out.write_all(frontier_interpreter::format::schema().as_bytes())
+                .and_then(|()| out.flush())
+                .map_err(|e| format!("cannot write the schema: {}", source::plain_io(&e)))
         }
     };
     match result {
@@ -247,7 +250,9 @@ fn is_located(message: &str) -> bool {
 }
 
 /// `frontier play … | head` closes our stdout early: stop quietly instead of panicking
-/// (println! panics when the reader is gone).
+/// (println! panics when the reader is gone). Output that cannot be written for another
+/// reason (a full disk) is an error, exit 1, said on stderr if stderr can take it; a
+/// stderr that cannot be written ends the command with exit 1 too, never a panic.
 fn quiet_on_closed_output() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
@@ -258,7 +263,18 @@ fn quiet_on_closed_output() {
             .or_else(|| info.payload().downcast_ref::<&str>().copied())
             .unwrap_or_default();
         if message.contains("failed printing to stdout") {
-            std::process::exit(0);
+            if message.contains("Broken pipe") {
+                std::process::exit(0);
+            }
+            use std::io::Write;
+            let _ = writeln!(
+                std::io::stderr(),
+                "error: cannot write the output: {message}"
+            );
+            std::process::exit(1);
+        }
+        if message.contains("failed printing to stderr") {
+            std::process::exit(1);
         }
         default(info);
     }));

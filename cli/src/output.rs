@@ -27,6 +27,59 @@ pub fn check_file(path: &Path) -> Result<(), String> {
     }
 }
 
+/// Where a file to write will be: its folder resolved (the file may not exist yet).
+fn target_of(path: &Path) -> Option<PathBuf> {
+    let parent = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    Some(std::fs::canonicalize(parent).ok()?.join(path.file_name()?))
+}
+
+/// Refuses two outputs that name the same file (`what` names their options): one would be
+/// lost under the other.
+pub fn refuse_same_output(a: &Path, b: &Path, what: &str) -> Result<(), String> {
+    match (target_of(a), target_of(b)) {
+        (Some(x), Some(y)) if x == y => Err(format!(
+            "{what} both name {}: one report would be lost; give each its own file",
+            a.display()
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Refuses an output that would replace one of the inputs (`what` names the option):
+/// two paths that name the same existing file.
+pub fn refuse_input(out: &Path, input: &Path, what: &str) -> Result<(), String> {
+    match (std::fs::canonicalize(out), std::fs::canonicalize(input)) {
+        (Ok(a), Ok(b)) if a == b => Err(format!(
+            "{what} {} is {}, an input of this command: it is left as it is; name another file",
+            out.display(),
+            input.display()
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Refuses an output that would replace a file of the ruleset at `ruleset` (a ruleset
+/// file, or any file of a ruleset folder but its traces): its rules are an input.
+pub fn refuse_ruleset_file(out: &Path, ruleset: &Path, what: &str) -> Result<(), String> {
+    refuse_input(out, ruleset, what)?;
+    let (Ok(out_full), Ok(folder)) = (std::fs::canonicalize(out), std::fs::canonicalize(ruleset))
+    else {
+        return Ok(());
+    };
+    let is_trace = out_full.extension().is_some_and(|e| e == "trace");
+    if folder.is_dir() && out_full.starts_with(&folder) && !is_trace {
+        return Err(format!(
+            "{what} {} is a file of the ruleset {}: it is left as it is; name another file (a .trace file)",
+            out.display(),
+            ruleset.display()
+        ));
+    }
+    Ok(())
+}
+
 /// Whether `dir` may receive files: an existing folder, or a new one whose parent exists.
 pub fn check_folder(dir: &Path) -> Result<(), String> {
     match std::fs::symlink_metadata(dir) {

@@ -278,6 +278,7 @@ pub fn run(args: PlayArgs, settings: &Settings) -> Result<(), String> {
     // A trace that cannot be written is said before the game, not after it.
     if let Some(out) = &args.trace_out {
         crate::output::check_file(out)?;
+        crate::output::refuse_ruleset_file(out, Path::new(&ruleset), "--trace-out")?;
     }
     println!(
         "{} — {n} players ({}), seed {seed}",

@@ -421,6 +421,13 @@ fn trace_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
         if p.is_dir() {
             let mut files = Vec::new();
             traces_under(p, &mut files, 0)?;
+            if files.is_empty() {
+                // Checking nothing is not a success.
+                return Err(format!(
+                    "{}: no .trace file in this folder or below it",
+                    p.display()
+                ));
+            }
             files.sort();
             out.extend(files);
         } else {

@@ -714,3 +714,104 @@ fn a_trace_without_a_seed_says_so_at_its_line() {
     expect(&run, 1, &["t.trace:4:1: ", "give the trace a seed"]);
     assert!(!run.err.contains("::"), "{}", run.err);
 }
+
+/// Outputs never destroy inputs nor each other, checking nothing is not a success, and
+/// output that cannot be written is an error, never a panic or a silent success.
+#[test]
+fn outputs_that_would_lose_inputs_or_each_other_are_refused() {
+    let dir = scratch("outputs");
+    // --trace-out onto the ruleset's own file: refused, the file unchanged.
+    let rules = dir.join("r");
+    std::fs::create_dir_all(&rules).unwrap();
+    let text = "frontier: 1\nname: r\nplayers: [2, 2]\nstate:\n  v: { init: 0 }\nplay:\n  - set: { v: 1 }\nranking:\n  score: \"v\"\n";
+    std::fs::write(rules.join("ruleset.yaml"), text).unwrap();
+    let run = frontier(
+        &dir,
+        &[
+            "play",
+            "r",
+            "--agents",
+            "random,random",
+            "--trace-out",
+            "r/ruleset.yaml",
+        ],
+    );
+    expect(
+        &run,
+        1,
+        &["--trace-out r/ruleset.yaml is a file of the ruleset r"],
+    );
+    assert_eq!(
+        std::fs::read_to_string(rules.join("ruleset.yaml")).unwrap(),
+        text
+    );
+    // A trace written into the ruleset's folder is fine.
+    let run = frontier(
+        &dir,
+        &[
+            "play",
+            "r",
+            "--agents",
+            "random,random",
+            "--trace-out",
+            "r/game.trace",
+        ],
+    );
+    expect(&run, 0, &[]);
+    // Two reports to one file.
+    let run = frontier(
+        &dir,
+        &[
+            "balance",
+            "go-west",
+            "--players",
+            "3",
+            "--games",
+            "2",
+            "--report",
+            "same.out",
+            "--json",
+            "./same.out",
+        ],
+    );
+    expect(&run, 1, &["--report and --json both name same.out"]);
+    assert!(!dir.join("same.out").exists());
+    // A folder with no trace.
+    std::fs::create_dir_all(dir.join("empty")).unwrap();
+    let run = frontier(&dir, &["check", "--all", "empty"]);
+    expect(
+        &run,
+        1,
+        &["empty: no .trace file in this folder or below it"],
+    );
+}
+
+#[test]
+fn output_that_cannot_be_written_is_an_error() {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let err = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    // stdout on a full device: exit 1; stderr on one as well: exit 1, no panic (101).
+    let schema = Command::new(env!("CARGO_BIN_EXE_frontier"))
+        .arg("schema")
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(
+        schema.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&schema.stderr)
+    );
+    let validate = Command::new(env!("CARGO_BIN_EXE_frontier"))
+        .args(["validate", "/nonexistent-ruleset"])
+        .stderr(err)
+        .output()
+        .unwrap();
+    assert_eq!(validate.status.code(), Some(1));
+}
