@@ -201,7 +201,7 @@ fn with_caller_env<T>(cx: &Ctx, f: impl FnOnce(&Env) -> T) -> T {
     }
 }
 
-/// Counts a call compiled in line against the `steps` limit (`limit`): 1 past it.
+/// Counts a call compiled in line against the `work` limit (`limit`): 1 past it.
 unsafe extern "C" fn charge_call(_cx: *const Ctx, limit: i64) -> i64 {
     frontier_interpreter::eval::charge_step_within(limit as u64).is_err() as i64
 }
@@ -258,7 +258,7 @@ pub(crate) struct Backend<'g> {
     /// The ruleset's functions, which calls compile in line (none: calls are the
     /// walker's).
     pub functions: &'g [Function],
-    /// The game's `steps` limit, which each call compiled in line counts against as
+    /// The game's `work` limit, which each call compiled in line counts against as
     /// the walker's calls do.
     pub step_limit: u64,
 }
@@ -573,7 +573,7 @@ pub(crate) struct Gen<'a, 'b> {
     pub constants: &'b mut Vec<Box<[u16]>>,
     pub nodes: &'b mut NodeCount,
     pub functions: &'b [Function],
-    /// The game's `steps` limit (see [`Backend::step_limit`]).
+    /// The game's `work` limit (see [`Backend::step_limit`]).
     pub step_limit: u64,
     /// The arguments of the function whose body is being compiled in line.
     pub params: Option<Params>,

@@ -80,7 +80,7 @@ pub fn charge_step(game: &Game) -> Result<()> {
     charge_step_within(game.limits.expression_steps)
 }
 
-/// [`charge_step`] for a game whose `steps` limit is `limit` (compiled code, which
+/// [`charge_step`] for a game whose `work` limit is `limit` (compiled code, which
 /// holds the limit and not the game, charges its calls compiled in line through it).
 #[inline]
 pub fn charge_step_within(limit: u64) -> Result<()> {
@@ -98,7 +98,7 @@ pub fn charge_step_within(limit: u64) -> Result<()> {
 #[cold]
 fn too_many_steps(limit: u64) -> RuntimeError {
     RuntimeError::new(format!(
-        "one expression took more than {limit} steps (elements a per-element argument is applied to, function calls): --limit steps=N raises the limit"
+        "one expression took more than {limit} steps (elements a per-element argument is applied to, function calls): --limit work=N raises the limit"
     ))
 }
 

@@ -10,7 +10,7 @@ pub struct Limits {
     /// Statements run between two decisions or chance points.
     pub statements_between_steps: u64,
     /// Steps of one evaluation of an expression: each element a per-element argument is
-    /// applied to, each call of a ruleset function (counted by `eval::charge_step`).
+    /// applied to, each call of a ruleset function (counted by `eval::charge_step`; `--limit work=N`).
     pub expression_steps: u64,
     /// Procedure calls nested in one another.
     pub nested_calls: usize,
@@ -94,13 +94,6 @@ impl Limits {
             ceiling: u64::MAX,
         },
         LimitInfo {
-            name: "steps",
-            what: "Steps of one expression's evaluation (each element a per-element argument is applied to, each function call)",
-            get: |l| l.expression_steps,
-            set: |l, n| l.expression_steps = n,
-            ceiling: u64::MAX,
-        },
-        LimitInfo {
             name: "calls",
             what: "Procedure calls nested in one another",
             get: |l| l.nested_calls as u64,
@@ -135,6 +128,13 @@ impl Limits {
             set: |l, n| l.file_bytes = n,
             ceiling: u32::MAX as u64,
         },
+        LimitInfo {
+            name: "work",
+            what: "Steps of one expression's evaluation (each element a per-element argument is applied to, each function call)",
+            get: |l| l.expression_steps,
+            set: |l, n| l.expression_steps = n,
+            ceiling: u64::MAX,
+        },
     ];
 
     /// The names a command line may set (`--limit statements=1000`).
@@ -157,7 +157,7 @@ impl Limits {
         if value > info.ceiling {
             return Err(format!("limit {name}: at most {}", info.ceiling));
         }
-        // Every ceiling but `statements`' and `steps`' (u64s themselves) fits a usize on 64-bit platforms.
+        // Every ceiling but `statements`' and `work`'s (u64s themselves) fits a usize on 64-bit platforms.
         (info.set)(self, value);
         Ok(())
     }
