@@ -155,9 +155,9 @@ fn every_limit_can_be_set_by_name_up_to_its_ceiling() {
         assert_eq!((info.get)(&limits), info.ceiling, "{}", info.name);
     }
     assert!(Limits::default()
-        .set("steps", 5)
+        .set("moves", 5)
         .unwrap_err()
-        .starts_with("unknown limit 'steps': one of nesting, operators, statements, calls"));
+        .starts_with("unknown limit 'moves': one of nesting, operators, statements, calls, elements, cells, slots, bytes, work"));
 }
 
 /// A ```yaml or ```rhai example of the docs, with the context the comment line before

@@ -180,6 +180,44 @@ fn a_draw_resumes_after_the_shuffle_of_its_refilled_pile() {
     assert!(matches!(game.status(&original), Status::Decision { .. }));
 }
 
+/// A draw from a zone into itself turns the zone round, one element a round: 10¹⁸ rounds
+/// of four cards end where they began (10¹⁸ is a multiple of 4), 7 rounds of two turn
+/// them by one, and 10¹⁸ rounds drawing a pile's one card and pouring it back end too
+/// (both used to run for ever).
+const CYCLES: &str = r#"
+name: cycles
+players: 2
+tables:
+  cards: { rows: [c1, c2, c3, c4, c5] }
+zones:
+  deck: { of: cards }
+  other: { of: cards }
+  pile: { of: cards }
+  hand: { of: cards }
+play:
+  - for_each: { c: "[@c1, @c2, @c3, @c4]" }
+    do: [ { push: { to: deck, value: c } } ]
+  - push: { to: other, value: "@c1" }
+  - push: { to: other, value: "@c2" }
+  - push: { to: pile, value: "@c5" }
+  - draw: { from: deck, to: deck, count: 1000000000000000000 }
+  - draw: { from: other, to: other, count: 7 }
+  - draw: { from: hand, to: pile, count: 1000000000000000000, refill_from: pile }
+  - choose: { who: "players[0]", options: [{ label: "end" }] }
+ranking: { score: "len(hand)" }
+"#;
+
+#[test]
+fn a_draw_that_cycles_ends_as_its_rounds_one_by_one_would() {
+    let game = game(CYCLES);
+    let state = game.start(names(2)).unwrap();
+    assert!(matches!(game.status(&state), Status::Decision { .. }));
+    assert_eq!(text(&game, &state, "deck"), "c1 c2 c3 c4");
+    assert_eq!(text(&game, &state, "other"), "c2 c1");
+    assert_eq!(text(&game, &state, "pile"), "c5");
+    assert_eq!(int(&game, &state, "len(hand)"), 0);
+}
+
 // ---------------------------------------------------------------------------------------
 // move … at:
 

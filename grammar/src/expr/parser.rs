@@ -33,7 +33,8 @@ impl std::fmt::Display for SyntaxError {
 pub struct Bounds {
     /// How deep brackets, conditionals and lambdas may nest.
     pub nesting: usize,
-    /// How many operators (`not`, `.field`, `if` and `=>` among them) one source may hold.
+    /// How many operators (`and`, `or`, `in`, `not`, `.field`, `[index]`, `if` and `=>`
+    /// among them) one source may hold.
     pub operators: usize,
 }
 
@@ -64,6 +65,8 @@ fn check_size(source: &str, bounds: Bounds) -> Result<(), SyntaxError> {
     // opened in it so far.
     let mut open_here: Vec<usize> = vec![0];
     let mut previous = ' ';
+    // The last character outside a text that is not blank: an index `[` follows a value.
+    let mut last_seen = ' ';
     let too_many = |offset| {
         SyntaxError {
         offset,
@@ -77,12 +80,20 @@ fn check_size(source: &str, bounds: Bounds) -> Result<(), SyntaxError> {
         let word_starts = !(previous.is_alphanumeric() || previous == '_');
         let after = previous;
         previous = c;
+        let value_before = last_seen;
+        if !in_string && !c.is_whitespace() {
+            last_seen = c;
+        }
         let mut opens = false;
         match c {
             '"' => in_string = !in_string,
             _ if in_string => {}
-            // `not x` and `x.field` nest like operators do.
+            // `not x`, `x.field` and `x[i]` nest like operators do; `and`, `or` and `in`
+            // are operators as `+` is.
             'n' if word_starts && is_word_at(source, offset, "not") => operators += 1,
+            'a' if word_starts && is_word_at(source, offset, "and") => operators += 1,
+            'o' if word_starts && is_word_at(source, offset, "or") => operators += 1,
+            'i' if word_starts && is_word_at(source, offset, "in") => operators += 1,
             'i' if word_starts && is_word_at(source, offset, "if") => {
                 operators += 1;
                 opens = true;
@@ -92,6 +103,12 @@ fn check_size(source: &str, bounds: Bounds) -> Result<(), SyntaxError> {
                 opens = true;
             }
             '(' | '[' | '{' => {
+                if c == '['
+                    && (value_before.is_alphanumeric()
+                        || matches!(value_before, '_' | ')' | ']' | '"'))
+                {
+                    operators += 1;
+                }
                 open_here.push(0);
                 opens = true;
             }

@@ -127,6 +127,18 @@ fn sources_too_deep_or_too_long_are_refused_before_parsing() {
     check(&nots, "error at 1024: more than 256 operators in one expression: split it (functions: can name its parts), or --limit operators=N raises the limit");
     let fields = format!("a{}", ".b".repeat(5_000));
     check(&fields, "error at 513: more than 256 operators in one expression: split it (functions: can name its parts), or --limit operators=N raises the limit");
+    // `and`, `or` and `in` are operators: "true and " is 9 characters, the 257th at 9 × 256 + 5.
+    let ands = vec!["true"; 50_000].join(" and ");
+    check(&ands, "error at 2309: more than 256 operators in one expression: split it (functions: can name its parts), or --limit operators=N raises the limit");
+    let ors = vec!["a"; 50_000].join(" or ");
+    check(&ors, "error at 1282: more than 256 operators in one expression: split it (functions: can name its parts), or --limit operators=N raises the limit");
+    // An index is an operator ("[0]" is 3 characters after "players"), a list is not.
+    let indexes = format!("players{}", "[0]".repeat(100_000));
+    check(&indexes, "error at 775: more than 256 operators in one expression: split it (functions: can name its parts), or --limit operators=N raises the limit");
+    let spaced = format!("(players) {} == a", "[0] ".repeat(100_000));
+    check(&spaced, "error at 1034: more than 256 operators in one expression: split it (functions: can name its parts), or --limit operators=N raises the limit");
+    let lists = format!("{}1{}", "[".repeat(60), "]".repeat(60));
+    check(&lists, &lists);
     // A name containing "not" is no operator.
     check(
         &vec!["nothing"; 300].join(" "),

@@ -32,7 +32,7 @@ pub use convert::as_list;
 use convert::*;
 pub(crate) use convert::{as_bool, as_int, as_pos};
 pub use convert::{names_rows, Mask, Piece};
-pub use env::{Env, Hoisting, Memo, MAX_HOISTED};
+pub use env::{charge_step, charge_step_within, Env, Hoisting, Memo, MAX_HOISTED};
 pub(crate) use error::unverified;
 pub use error::{Result, RuntimeError};
 pub(crate) use read::zone;
@@ -430,13 +430,17 @@ impl Expr {
     }
 
     /// Evaluates a per-element argument for one element.
+    /// Each application is a step ([`charge_step`]).
     pub fn apply(&self, env: &Env, it: &Value) -> Result<Value> {
+        charge_step(env.game)?;
         self.body().eval(&env.with_it(it))
     }
     pub fn apply_int(&self, env: &Env, it: &Value) -> Result<i64> {
+        charge_step(env.game)?;
         self.body().int(&env.with_it(it))
     }
     pub fn apply_bool(&self, env: &Env, it: &Value) -> Result<bool> {
+        charge_step(env.game)?;
         self.body().bool(&env.with_it(it))
     }
 }
@@ -548,6 +552,7 @@ fn call_function<T: FromValue>(
     args: &[Expr],
     run: impl Fn(&Expr, &Env) -> Result<T>,
 ) -> Result<T> {
+    charge_step(env.game)?;
     let function = &env.game.functions[id.index()];
     if let (true, Some(memo)) = (args.is_empty(), env.memo) {
         if let Some(Some(v)) = memo.0.borrow().get(id.index()) {

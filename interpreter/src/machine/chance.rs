@@ -109,9 +109,13 @@ impl Game {
         state.locals[cell] = Value::None;
         while rounds > 0 {
             let mut source = from.instance(&env!())?;
+            // The pile poured into `from` this round, when it held one element (two or more
+            // stop the draw for their shuffle).
+            let mut poured = None;
             if let (Some(refill), false, true) = (refill, refilled, state.zones[source].is_empty())
             {
                 let pile = refill.instance(&env!())?;
+                poured = Some(pile);
                 let all = 0..state.zones[pile].len();
                 state.move_to_end(pile, source, all);
                 source = from.instance(&env!())?;
@@ -133,7 +137,22 @@ impl Game {
                 }
             } else {
                 let target = to.instance(&env!())?;
+                if target == source {
+                    // Drawing from a zone into itself turns it round: the rounds left
+                    // bring it back where it was every `len` rounds.
+                    let len = state.zones[source].len() as i64;
+                    state.move_to_end(source, source, 0..(rounds % len) as usize);
+                    break;
+                }
                 state.move_to_end(source, target, 0..1);
+                if poured == Some(target)
+                    && state.zones[source].is_empty()
+                    && state.zones[target].len() == 1
+                {
+                    // The one element of the zone drawn into, poured and drawn back: each
+                    // round left would do the same, and leave the zones as they are.
+                    break;
+                }
             }
             rounds -= 1;
         }

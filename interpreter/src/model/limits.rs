@@ -9,6 +9,9 @@
 pub struct Limits {
     /// Statements run between two decisions or chance points.
     pub statements_between_steps: u64,
+    /// Steps of one evaluation of an expression: each element a per-element argument is
+    /// applied to, each call of a ruleset function (counted by `eval::charge_step`; `--limit work=N`).
+    pub expression_steps: u64,
     /// Procedure calls nested in one another.
     pub nested_calls: usize,
     /// How large one expression or template may be (brackets nested, operators), checked
@@ -43,6 +46,11 @@ pub struct LimitInfo {
 /// How many statements may run between two suspensions (decisions, chance points): a
 /// loop that runs longer without asking anything is taken for an endless one.
 pub const MAX_STATEMENTS_BETWEEN_STEPS: u64 = 10_000_000;
+/// How many steps one evaluation of an expression may take (elements a per-element
+/// argument is applied to, calls of ruleset functions): a single expression can do work
+/// that grows as a product (`count_if(l, a => count_if(l, b => …))`, or functions that
+/// each call the next twice), which the statement bound does not see.
+pub const MAX_EXPRESSION_STEPS: u64 = 10_000_000;
 /// How deep procedure calls (with the blocks between them) may nest.
 pub const MAX_FRAMES: usize = 10_000;
 
@@ -50,6 +58,7 @@ impl Default for Limits {
     fn default() -> Limits {
         Limits {
             statements_between_steps: MAX_STATEMENTS_BETWEEN_STEPS,
+            expression_steps: MAX_EXPRESSION_STEPS,
             nested_calls: MAX_FRAMES,
             expression: frontier_grammar::expr::Bounds::DEFAULT,
             zone_elements: 100_000,
@@ -72,7 +81,7 @@ impl Limits {
         },
         LimitInfo {
             name: "operators",
-            what: "Operators in one expression (`not`, `if`, `=>` and `.field` count)",
+            what: "Operators in one expression (`and`, `or`, `in`, `not`, `if`, `=>`, `.field` and an index `[i]` count)",
             get: |l| l.expression.operators as u64,
             set: |l, n| l.expression.operators = n as usize,
             ceiling: MAX_OPERATORS,
@@ -119,6 +128,13 @@ impl Limits {
             set: |l, n| l.file_bytes = n,
             ceiling: u32::MAX as u64,
         },
+        LimitInfo {
+            name: "work",
+            what: "Steps of one expression's evaluation (each element a per-element argument is applied to, each function call)",
+            get: |l| l.expression_steps,
+            set: |l, n| l.expression_steps = n,
+            ceiling: u64::MAX,
+        },
     ];
 
     /// The names a command line may set (`--limit statements=1000`).
@@ -141,7 +157,7 @@ impl Limits {
         if value > info.ceiling {
             return Err(format!("limit {name}: at most {}", info.ceiling));
         }
-        // Every ceiling but `statements`' (a u64 itself) fits a usize on 64-bit platforms.
+        // Every ceiling but `statements`' and `work`'s (u64s themselves) fits a usize on 64-bit platforms.
         (info.set)(self, value);
         Ok(())
     }
