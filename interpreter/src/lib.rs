@@ -9,6 +9,7 @@ pub mod builtins;
 pub mod colour;
 pub mod coverage;
 pub mod diagnostic;
+pub mod display;
 pub mod episode;
 pub mod eval;
 pub mod format;

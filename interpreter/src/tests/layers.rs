@@ -34,7 +34,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         "front ends of the core",
         &[
             "trace", "runner", "actions", "episode", "agent", "search", "roster", "position",
-            "scene", "render", "narrate", "coverage", "perft", "tests",
+            "scene", "render", "display", "narrate", "coverage", "perft", "tests",
         ],
     ),
 ];
