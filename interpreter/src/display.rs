@@ -4,10 +4,9 @@
 
 use crate::colour::{apply_colours, Style};
 use crate::eval::decode_element;
-use crate::knowledge::{Keep, Viewer};
+use crate::knowledge::Viewer;
 use crate::machine::State;
 use crate::model::{Domain, Game, Visibility};
-use crate::rng::GameRng;
 use crate::value::Value;
 
 impl Game {
@@ -52,10 +51,9 @@ impl Game {
             }
             return out;
         }
-        let deal = |seed| self.deal_unseen(state, viewer, Keep::Seen, &mut GameRng::new(seed));
-        let (one, other) = match (deal(1), deal(2)) {
-            (Ok(one), Ok(other)) => (one, other),
-            (Err(e), _) | (_, Err(e)) => {
+        let (one, other) = match self.two_deals(state, viewer) {
+            Ok(deals) => deals,
+            Err(e) => {
                 write(&error(0, e));
                 return out;
             }

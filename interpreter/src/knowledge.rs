@@ -187,6 +187,15 @@ impl Game {
         self.deal_unseen(state, Viewer::Seat(viewer), Keep::Named, rng)
     }
 
+    /// Two states `viewer` cannot tell from this one, dealt with fixed seeds and nothing
+    /// kept for the procedures ([`Keep::Seen`]): what a text computes on both reads only
+    /// what the viewer knows, and a text that differs between them depends on what they
+    /// cannot see (the display, the score changes a log tells).
+    pub fn two_deals(&self, state: &State, viewer: Viewer) -> Result<(State, State), RuntimeError> {
+        let deal = |seed| self.deal_unseen(state, viewer, Keep::Seen, &mut GameRng::new(seed));
+        Ok((deal(1)?, deal(2)?))
+    }
+
     /// A state `viewer` cannot tell from this one, as [`Game::determinize`] deals it, for
     /// one seat or a whole table, keeping in place what `keep` says besides what they see.
     pub fn deal_unseen(

@@ -5,10 +5,9 @@
 //! through it.
 
 use crate::eval::Env;
-use crate::knowledge::{Keep, Viewer};
+use crate::knowledge::Viewer;
 use crate::machine::{ApplyError, Journal, Secret, Stepper};
 use crate::model::Game;
-use crate::rng::GameRng;
 use crate::state::{Choice, Pending, State};
 use crate::value::Value;
 
@@ -83,12 +82,10 @@ impl Game {
         if viewer == Viewer::Everyone {
             return real;
         }
-        let dealt = |seed| {
-            self.deal_unseen(state, viewer, Keep::Seen, &mut GameRng::new(seed))
-                .map(|s| self.scores(&s))
-                .unwrap_or_else(|_| vec![None; real.len()])
+        let (one, other) = match self.two_deals(state, viewer) {
+            Ok((one, other)) => (self.scores(&one), self.scores(&other)),
+            Err(_) => return vec![None; real.len()],
         };
-        let (one, other) = (dealt(1), dealt(2));
         real.iter()
             .zip(one.iter().zip(&other))
             .map(|(r, (a, b))| (r == a && r == b).then_some(*r).flatten())
