@@ -3,7 +3,7 @@
 //! JSON (docs/results.md describes the JSON), with a short summary on stdout.
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 use frontier_interpreter::runner::Recording;
@@ -48,14 +48,20 @@ pub struct BalanceArgs {
     /// Write the report as JSON.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+    #[command(flatten)]
+    pub force: crate::output::ForceArg,
 }
 
 pub fn run(args: BalanceArgs, settings: &Settings) -> Result<(), String> {
     if args.report.is_none() && args.json.is_none() {
         return Err("nothing to write: give --report FILE (HTML) and/or --json FILE".into());
     }
-    for path in args.report.iter().chain(args.json.iter()) {
-        crate::output::check_file(path)?;
+    for (path, what) in [(&args.report, "--report"), (&args.json, "--json")] {
+        let Some(path) = path else { continue };
+        for ruleset in std::iter::once(&args.base).chain(&args.variants) {
+            crate::output::refuse_ruleset_file(path, Path::new(ruleset), what)?;
+        }
+        crate::output::check_output(path, args.force.existing(), what)?;
     }
     if let (Some(report), Some(json)) = (&args.report, &args.json) {
         crate::output::refuse_same_output(report, json, "--report and --json")?;

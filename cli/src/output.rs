@@ -5,6 +5,115 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
+/// `--force`, shared by the commands that write files: whether a file already at an
+/// output path may be replaced. Without it a command refuses before it runs, so a typo in
+/// a path never costs a file (inputs are refused even with it).
+#[derive(clap::Args, Clone, Copy, Debug, Default)]
+pub struct ForceArg {
+    /// Replace output files that already exist (--out, --trace-out, --report, --json);
+    /// without it, a command refuses to run rather than replace one.
+    #[arg(long)]
+    force: bool,
+}
+
+/// What a command may do to a file already at one of its output paths.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Existing {
+    /// Refuse the output (the default).
+    Keep,
+    /// Replace it (`--force`).
+    Replace,
+}
+
+impl ForceArg {
+    pub fn existing(self) -> Existing {
+        if self.force {
+            Existing::Replace
+        } else {
+            Existing::Keep
+        }
+    }
+}
+
+/// Whether `path` may receive the output named `what` (`--out`): [`check_file`], and a
+/// file already there only with `--force`.
+pub fn check_output(path: &Path, existing: Existing, what: &str) -> Result<(), String> {
+    check_file(path)?;
+    if existing == Existing::Keep && std::fs::symlink_metadata(path).is_ok() {
+        return Err(format!(
+            "{what} {} exists: it is left as it is; name a new file, or give --force to replace it",
+            path.display()
+        ));
+    }
+    Ok(())
+}
+
+/// Whether the folder `dir` may receive the files named by `name` (`game-NNNN.trace`):
+/// [`check_folder`], and one that already holds such files only with `--force` (the run
+/// would mix its files with an earlier run's, or replace them).
+pub fn check_output_folder(
+    dir: &Path,
+    existing: Existing,
+    what: &str,
+    is_output: impl Fn(&str) -> bool,
+) -> Result<(), String> {
+    check_folder(dir)?;
+    if existing == Existing::Replace {
+        return Ok(());
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(());
+    };
+    let held = entries
+        .filter_map(Result::ok)
+        .filter(|e| is_output(&e.file_name().to_string_lossy()))
+        .count();
+    if held > 0 {
+        return Err(format!(
+            "{what} {} already holds {held} file{} of an earlier run: they are left as they are; name a new folder, or give --force to replace them",
+            dir.display(),
+            if held == 1 { "" } else { "s" }
+        ));
+    }
+    Ok(())
+}
+
+/// Refuses a trace larger than the files `check` and `play --resume` read (`--limit
+/// bytes`, as the game was loaded with): a written trace always reads back.
+pub fn check_trace_size(
+    text: &str,
+    limits: &frontier_interpreter::model::Limits,
+) -> Result<(), String> {
+    let bound = limits.file_bytes;
+    if text.len() as u64 > bound {
+        return Err(format!(
+            "the trace would be {} bytes, more than the {bound} that `check` and `play --resume` read: it is not written; play with a larger --limit bytes=N (and read it with the same)",
+            text.len()
+        ));
+    }
+    Ok(())
+}
+
+/// The first of `path`, `STEM-2.EXT`, `STEM-3.EXT`, … that names no file: where a file
+/// the user did not name is written without replacing one.
+pub fn free_path(path: &Path) -> PathBuf {
+    if std::fs::symlink_metadata(path).is_err() {
+        return path.to_path_buf();
+    }
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let ext = path
+        .extension()
+        .map(|e| format!(".{}", e.to_string_lossy()))
+        .unwrap_or_default();
+    (2u64..)
+        .map(|k| path.with_file_name(format!("{stem}-{k}{ext}")))
+        .find(|p| std::fs::symlink_metadata(p).is_err())
+        .unwrap_or_else(|| path.to_path_buf())
+}
+
 /// Whether `path` may receive a written file: a new path in an existing folder, or a
 /// regular file to replace. A link, a FIFO, a device or a folder is refused, so that a
 /// write never goes through a link or blocks on a pipe; commands check before they run.
@@ -151,7 +260,19 @@ impl AtomicFile {
         };
         match File::create(&file.tmp) {
             Ok(f) => file.file = Some(BufWriter::new(f)),
-            Err(e) => return Err(file.failed(&e)),
+            // The file is written beside its place and renamed: a folder that takes no new
+            // file (`/proc`, a read-only mount) is the cause, whatever the error's kind.
+            Err(e) => {
+                let folder = path
+                    .parent()
+                    .filter(|p| !p.as_os_str().is_empty())
+                    .unwrap_or(Path::new("."));
+                return Err(format!(
+                    "cannot write {}: its folder {} takes no new file ({e}); files are written whole, beside their place, then renamed onto it",
+                    path.display(),
+                    folder.display()
+                ));
+            }
         }
         Ok(file)
     }

@@ -46,9 +46,12 @@ pub struct PlayArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: Option<u16>,
     /// Write the game's trace to this file: at the end of the game, or when a person
-    /// quits with `q` (default then: frontier-<ruleset>-<seed>.trace in this folder).
+    /// quits with `q` (default then: frontier-<ruleset>-<seed>.trace in this folder, or
+    /// -2, -3, … when that file exists). A file already there is replaced only with --force.
     #[arg(long, value_name = "FILE")]
     pub trace_out: Option<PathBuf>,
+    #[command(flatten)]
+    pub force: crate::output::ForceArg,
     /// Go on with a game left with `q`: the trace it wrote gives the ruleset, players,
     /// seed, agents and the steps so far (chance it leaves out is drawn from the seed, as
     /// `check` does). The trace is never written: the game goes on into --trace-out or
@@ -193,7 +196,10 @@ impl Session<'_> {
     }
 
     fn save(&self, path: &Path) -> Result<(), String> {
-        crate::output::write_atomically(path, self.trace_text().as_bytes())
+        let text = self.trace_text();
+        crate::output::check_trace_size(&text, &self.game.limits)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        crate::output::write_atomically(path, text.as_bytes())
     }
 }
 
@@ -277,8 +283,12 @@ pub fn run(args: PlayArgs, settings: &Settings) -> Result<(), String> {
     let seats = seats_for(&specs, seed)?;
     // A trace that cannot be written is said before the game, not after it.
     if let Some(out) = &args.trace_out {
-        crate::output::check_file(out)?;
+        // An input first: --force never replaces one.
         crate::output::refuse_ruleset_file(out, Path::new(&ruleset), "--trace-out")?;
+        if let Some(file) = &args.from {
+            crate::output::refuse_input(out, file, "--trace-out")?;
+        }
+        crate::output::check_output(out, args.force.existing(), "--trace-out")?;
     }
     println!(
         "{} — {n} players ({}), seed {seed}",
@@ -325,7 +335,10 @@ fn finish(session: &mut Session, trace_out: Option<&Path>) -> Result<(), String>
                 "frontier-{}-{}.trace",
                 session.game.meta.name, session.seed
             ));
-            let path = trace_out.map(Path::to_path_buf).unwrap_or(default);
+            // A file the user did not name never replaces one.
+            let path = trace_out
+                .map(Path::to_path_buf)
+                .unwrap_or_else(|| crate::output::free_path(&default));
             session.save(&path)?;
             let n = session.table.steps.len();
             let how = format!(
@@ -347,6 +360,10 @@ fn finish(session: &mut Session, trace_out: Option<&Path>) -> Result<(), String>
 /// random agents go on as they would have), then plays on.
 fn resume(path: &Path, args: &PlayArgs, settings: &Settings) -> Result<(), String> {
     let shown = path.display();
+    if let Some(out) = &args.trace_out {
+        crate::output::refuse_input(out, path, "--trace-out")?;
+        crate::output::check_output(out, args.force.existing(), "--trace-out")?;
+    }
     let text = crate::source::read_text(path, &settings.limits)?;
     let trace = notation::parse(&text).map_err(|errors| {
         errors

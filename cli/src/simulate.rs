@@ -4,6 +4,7 @@
 //! one part of such a run, each with the seed the whole run gives it.
 
 use std::io::IsTerminal;
+use std::path::Path;
 use std::time::Instant;
 
 use clap::Args;
@@ -38,12 +39,16 @@ pub struct SimulateArgs {
     /// core). The results do not depend on it.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: Option<u16>,
-    /// Write each game's trace into this folder (game-0001.trace, …).
-    #[arg(long)]
+    /// Write each game's trace into this folder (game-0001.trace, …); a folder that
+    /// already holds game traces is refused unless --force.
+    #[arg(long, value_name = "DIR")]
     pub trace_out: Option<std::path::PathBuf>,
-    /// Write one JSON object per game to this file (JSON Lines; docs/results.md).
+    /// Write one JSON object per game to this file (JSON Lines; docs/results.md); a file
+    /// already there is replaced only with --force.
     #[arg(long, value_name = "FILE")]
     pub out: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub force: crate::output::ForceArg,
     /// Print the summary as JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -126,10 +131,13 @@ pub fn run(args: SimulateArgs, settings: &Settings) -> Result<(), String> {
     crate::check_game_count(range.end - range.start);
     if let Some(path) = &args.out {
         // Refuse a place that cannot be written before playing, not after.
-        crate::output::check_file(path)?;
+        crate::output::refuse_ruleset_file(path, Path::new(&args.ruleset), "--out")?;
+        crate::output::check_output(path, args.force.existing(), "--out")?;
     }
     if let Some(dir) = &args.trace_out {
-        crate::output::check_folder(dir)?;
+        crate::output::check_output_folder(dir, args.force.existing(), "--trace-out", |name| {
+            name.starts_with("game-") && name.ends_with(".trace")
+        })?;
     }
     let started = Instant::now();
     let recording = if args.trace_out.is_some() {
@@ -172,6 +180,8 @@ pub fn run(args: SimulateArgs, settings: &Settings) -> Result<(), String> {
                 &p.record.steps,
                 Some(&p.record.outcome),
             );
+            crate::output::check_trace_size(&text, &game.limits)
+                .map_err(|e| format!("game {}: {e}", p.index))?;
             traces.add(p.index, text.as_bytes())?;
         }
         if let Some(file) = &mut out {

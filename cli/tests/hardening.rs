@@ -815,3 +815,138 @@ fn output_that_cannot_be_written_is_an_error() {
         .unwrap();
     assert_eq!(validate.status.code(), Some(1));
 }
+
+/// An output path that names a file already there is refused unless `--force`; one that
+/// names an input is refused even with it; a folder of an earlier run's traces likewise;
+/// a trace file the user did not name never replaces one.
+#[test]
+fn existing_outputs_are_replaced_only_with_force() {
+    let dir = scratch("force");
+    mini(&dir, "r.yaml", "  - set: { v: 1 }");
+    std::fs::write(dir.join("old.jsonl"), "keep\n").unwrap();
+    let simulate = |extra: &[&str]| {
+        let mut args = vec!["simulate", "r.yaml", "--games", "2"];
+        args.extend_from_slice(extra);
+        frontier(&dir, &args)
+    };
+    // A file there: refused, unchanged; with --force, replaced.
+    let run = simulate(&["--out", "old.jsonl"]);
+    expect(
+        &run,
+        1,
+        &["--out old.jsonl exists: it is left as it is", "--force"],
+    );
+    assert_eq!(read(&dir, "old.jsonl"), "keep\n");
+    expect(&simulate(&["--out", "old.jsonl", "--force"]), 0, &[]);
+    assert_eq!(read(&dir, "old.jsonl").lines().count(), 2);
+    // The ruleset itself: refused even with --force.
+    let run = simulate(&["--out", "r.yaml", "--force"]);
+    expect(
+        &run,
+        1,
+        &["--out r.yaml is r.yaml, an input of this command"],
+    );
+    assert!(read(&dir, "r.yaml").starts_with("frontier: 1"));
+    // merge onto one of its shards: refused even with --force.
+    expect(&simulate(&["--shard", "1/2", "--out", "s1.jsonl"]), 0, &[]);
+    expect(&simulate(&["--shard", "2/2", "--out", "s2.jsonl"]), 0, &[]);
+    let shard = read(&dir, "s1.jsonl");
+    let run = frontier(
+        &dir,
+        &[
+            "merge", "s1.jsonl", "s2.jsonl", "--out", "s1.jsonl", "--force",
+        ],
+    );
+    expect(
+        &run,
+        1,
+        &["--out s1.jsonl is s1.jsonl, an input of this command"],
+    );
+    assert_eq!(read(&dir, "s1.jsonl"), shard);
+    // A folder holding an earlier run's traces.
+    expect(&simulate(&["--trace-out", "t", "--seed", "1"]), 0, &[]);
+    let first = read(&dir, "t/game-0001.trace");
+    let run = simulate(&["--trace-out", "t", "--seed", "2"]);
+    expect(
+        &run,
+        1,
+        &["--trace-out t already holds 2 files of an earlier run"],
+    );
+    assert_eq!(read(&dir, "t/game-0001.trace"), first);
+    expect(
+        &simulate(&["--trace-out", "t", "--seed", "2", "--force"]),
+        0,
+        &[],
+    );
+    assert_ne!(read(&dir, "t/game-0001.trace"), first);
+    // The end of input writes the game so far beside a file of the default name.
+    std::fs::write(dir.join("frontier-go-west-3.trace"), "keep\n").unwrap();
+    let run = frontier(
+        &dir,
+        &[
+            "play",
+            "go-west",
+            "--players",
+            "2",
+            "--seed",
+            "3",
+            "--agents",
+            "human,random",
+        ],
+    );
+    expect(&run, 1, &["input ended", "frontier-go-west-3-2.trace"]);
+    assert_eq!(read(&dir, "frontier-go-west-3.trace"), "keep\n");
+    assert!(read(&dir, "frontier-go-west-3-2.trace").contains("frontier-trace 1"));
+    // A folder that takes no new file is named as the cause.
+    let run = simulate(&["--out", "/proc/version", "--force"]);
+    expect(
+        &run,
+        1,
+        &["cannot write /proc/version: its folder /proc takes no new file"],
+    );
+}
+
+/// A shuffle too long to spell out in a trace (2,000 cards, over 4 KiB) is written
+/// `chance by seed 1`, which draws it again from the seed: the trace checks, final
+/// scores included (the score is the top card's number, so a different shuffle fails).
+#[test]
+fn a_long_shuffle_is_written_as_drawn_by_the_seed() {
+    let dir = scratch("long-shuffle");
+    let rows: String = (1..=2000)
+        .map(|i| format!("      - [card{i:04}, {i}]\n"))
+        .collect();
+    let text = format!(
+        "frontier: 1\nname: deck\nplayers: [2, 2]\ntables:\n  cards:\n    columns: {{ n: int }}\n    rows:\n{rows}zones:\n  deck: {{ of: cards, init: all }}\nplay:\n  - shuffle: deck\nranking:\n  score: \"deck[0].n\"\n"
+    );
+    std::fs::write(dir.join("deck.yaml"), text).unwrap();
+    let run = frontier(
+        &dir,
+        &[
+            "play",
+            "deck.yaml",
+            "--agents",
+            "random,random",
+            "--seed",
+            "5",
+            "--trace-out",
+            "g.trace",
+        ],
+    );
+    expect(&run, 0, &[]);
+    let trace = read(&dir, "g.trace");
+    assert!(trace.contains("\nchance by seed 1\n"), "{trace}");
+    assert!(!trace.contains("card0001 "), "{trace}");
+    expect(&frontier(&dir, &["check", "g.trace"]), 0, &[]);
+    // The check compares the final scores: a trace claiming other ones fails.
+    let over = trace
+        .lines()
+        .find(|l| l.starts_with("expect over"))
+        .unwrap();
+    let wrong = trace.replace(over, "expect over p1=0 p2=0");
+    std::fs::write(dir.join("wrong.trace"), wrong).unwrap();
+    expect(&frontier(&dir, &["check", "wrong.trace"]), 1, &[]);
+}
+
+fn read(dir: &Path, file: &str) -> String {
+    std::fs::read_to_string(dir.join(file)).unwrap()
+}

@@ -17,6 +17,12 @@ use crate::runner::Step;
 pub use query::{assertion_errors, evaluate, Query};
 pub use replay::{chance_of_line, replay, replay_covering, replay_stepped};
 
+/// The longest chance outcome a written trace spells out. A longer one (a shuffle of
+/// thousands of cards) is written `chance by seed 1` when the trace has a seed, which
+/// draws it again exactly as it was drawn: traces stay readable and within the size
+/// `check` reads.
+pub const LONGEST_CHANCE_LINE: usize = 4096;
+
 /// Builds the trace of a played game; with its outcome, the trace ends with `expect over`
 /// and the final scores.
 pub fn write_trace(
@@ -37,6 +43,9 @@ pub fn write_trace(
                     player: players[*player as usize].clone(),
                     label: label.clone(),
                 },
+                Step::Chance { label } if label.len() > LONGEST_CHANCE_LINE && seed.is_some() => {
+                    LineKind::ChanceBySeed { count: Some(1) }
+                }
                 Step::Chance { label } => LineKind::Chance {
                     label: label.clone(),
                 },
