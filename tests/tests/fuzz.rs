@@ -7,6 +7,9 @@
 //! - Mutated rulesets (the shipped ones and the test cases, edited at random), mutated
 //!   traces and mutated position files must load or be refused with an error.
 //! - Expressions of any depth and size must evaluate or be refused.
+//! - Hostile shapes (deep YAML flow nesting, long operator and index chains, long lists,
+//!   huge counts, many names, long texts in rulesets and traces) must load and play, or
+//!   be refused, within the interpreter's limits.
 //! - The optimizer: generated rulesets, and every shipped ruleset and test case, play the
 //!   same seeded game step by step with the optimizer on and off.
 //!
@@ -605,6 +608,188 @@ fn expressions(n: u64) {
 }
 
 // ---------------------------------------------------------------------------------------
+// Hostile shapes
+
+/// A size: mostly small, sometimes large, rarely at the scale of a hostile input (the
+/// reproductions of the hardening work: deep nesting, long chains, many names).
+fn size(g: &mut Gen) -> usize {
+    match g.below(10) {
+        0..=5 => 1 + g.below(64),
+        6..=8 => 1 + g.below(4_000),
+        _ => 1 + g.below(40_000),
+    }
+}
+
+/// A count a statement or built-in is asked for, from none to far beyond any state.
+fn huge(g: &mut Gen) -> &'static str {
+    g.pick(&[
+        "0",
+        "1",
+        "65535",
+        "65536",
+        "2147483648",
+        "1000000000000000000",
+        "9223372036854775807",
+        "-9223372036854775808",
+    ])
+}
+
+/// A two-player ruleset around `play` (YAML lines at two spaces) with `extra` top-level
+/// declarations.
+fn with_play(extra: &str, play: &str) -> String {
+    format!("frontier: 1\nname: hostile\nplayers: [2, 2]\n{extra}play:\n{play}\nranking:\n  score: \"0\"\n")
+}
+
+/// A ruleset of one of the shapes that hostile inputs take: deep YAML flow nesting, long
+/// `and`/`or`/operator/index chains, long list literals, deep brackets, huge counts in
+/// statements and built-ins, many declared names, long texts.
+fn hostile_ruleset(g: &mut Gen) -> String {
+    let n = size(g);
+    let deck = "tables:\n  cards:\n    columns: { v: int }\n    rows: [[c1, 1], [c2, 2], [c3, 3]]\nzones:\n  deck: { of: cards, init: all }\n  pile: { of: cards }\n";
+    match g.below(12) {
+        0 => {
+            let (open, close) = if g.chance(50) { ("[", "]") } else { ("{a: ", "}") };
+            format!("frontier: 1\nname: deep\nsummary: {}1{}\n", open.repeat(n), close.repeat(n))
+        }
+        1 => {
+            let op = g.pick(&[" and ", " or ", " + ", " == ", " < "]);
+            let term = if op.contains('a') || op.contains('o') { "true" } else { "1" };
+            with_play("", &format!("  - if: \"{}\"\n    then: [ end_game ]", vec![term; n].join(op)))
+        }
+        2 => with_play("", &format!("  - let: {{ x: \"players{}\" }}", "[0]".repeat(n))),
+        3 => with_play("", &format!("  - let: {{ x: \"len([{}])\" }}", vec!["1"; n].join(", "))),
+        4 => with_play("", &format!("  - let: {{ x: \"{}1{}\" }}", "(".repeat(n), ")".repeat(n))),
+        5 => with_play(
+            deck,
+            &format!("  - draw: {{ from: deck, to: {}, count: {} }}", g.pick(&["deck", "pile"]), huge(g)),
+        ),
+        6 => with_play(
+            "",
+            &format!("  - repeat: {}\n    do: [ {{ let: {{ x: \"1\" }} }} ]", huge(g)),
+        ),
+        7 => with_play(
+            "",
+            &format!(
+                "  - let: {{ x: \"{}(range(1, {}), a => {}(range(1, {}), b => a < b))\" }}",
+                g.pick(&["count_if", "any", "all", "map", "filter"]),
+                huge(g),
+                g.pick(&["count_if", "any", "all"]),
+                huge(g)
+            ),
+        ),
+        8 => {
+            let state: String = (0..n).map(|i| format!("  v{i}: {{ init: {i} }}\n")).collect();
+            with_play(&format!("state:\n{state}"), "  - set: { v0: 1 }")
+        }
+        9 => {
+            let functions: String = (0..n)
+                .map(|i| format!("  f{i}: {{ args: [], body: \"{}\" }}\n", if i == 0 { "1".to_string() } else { format!("f{}() + f{}()", i - 1, i - 1) }))
+                .collect();
+            with_play(&format!("functions:\n{functions}"), &format!("  - let: {{ x: \"f{}()\" }}", n - 1))
+        }
+        10 => {
+            let rows: String = (0..n).map(|i| format!("      - [r{i}, {i}]\n")).collect();
+            with_play(
+                &format!("tables:\n  t:\n    columns: {{ v: int }}\n    rows:\n{rows}zones:\n  z: {{ of: t, per: [t, t] }}\n"),
+                "  - let: { x: \"1\" }",
+            )
+        }
+        _ => with_play(
+            "",
+            &format!(
+                "  - let: {{ l: \"range(1, {})\" }}\n  - repeat: {}\n    do: [ {{ set: {{ l: \"concat(l, l)\" }} }} ]",
+                1 + g.below(100_000),
+                g.below(80)
+            ),
+        ),
+    }
+}
+
+/// A trace of one of the hostile shapes: many player names, long names, long rule texts,
+/// long assertion chains.
+fn hostile_trace(g: &mut Gen) -> String {
+    let n = size(g);
+    let head =
+        |players: &str| format!("frontier-trace 1\nruleset go-west\nplayers {players}\nseed 1\n\n");
+    match g.below(4) {
+        0 => head(
+            &(0..n)
+                .map(|i| format!("p{i}"))
+                .collect::<Vec<_>>()
+                .join(" "),
+        ),
+        1 => head(&format!("{} b", "a".repeat(n * 16))),
+        2 => format!(
+            "{}{}",
+            head("a b"),
+            (0..g.below(300))
+                .map(|_| format!("rule \"{}\"\na: x\n", "r".repeat(n)))
+                .collect::<String>()
+        ),
+        _ => format!("{}assert {}\n", head("a b"), vec!["true"; n].join(" and ")),
+    }
+}
+
+#[test]
+fn hostile_shapes_load_and_play_or_fail_cleanly() {
+    hostile_shapes(CASES / 4);
+}
+
+/// Hostile rulesets load and play a few steps, or are refused; hostile traces parse and
+/// replay, or are refused: never a panic, a stack overflow or an endless run (the work,
+/// size and nesting limits bound each).
+fn hostile_shapes(n: u64) {
+    let go_west = load_ruleset("go-west");
+    run_cases("hostile shapes", n, |seed| {
+        let mut g = Gen::new(seed);
+        if g.chance(75) {
+            let text = hostile_ruleset(&mut g);
+            dump(seed, &text);
+            if let Ok(game) = load(&ruleset_source(text), &shipped) {
+                play_steps(&game, 2, seed, 20);
+            }
+        } else {
+            let text = hostile_trace(&mut g);
+            dump(seed, &text);
+            let Ok(trace) = parse_trace(&text) else {
+                return;
+            };
+            let Ok(start) = starting_state(&go_west, &trace, |_| Err("no files".into())) else {
+                return;
+            };
+            let _ = replay(&go_west, &trace, start, |_| {});
+        }
+    });
+}
+
+/// Plays up to `steps` steps of a seeded game between random agents; errors end it.
+fn play_steps(game: &Game, players: usize, seed: u64, steps: u32) {
+    let Ok(mut state) = game.start(names(players)) else {
+        return;
+    };
+    let mut agent = RandomAgent::new(GameRng::derived(seed, 1));
+    let mut rng = GameRng::new(seed);
+    for _ in 0..steps {
+        let choice = match game.status(&state) {
+            Status::Over(_) => return,
+            Status::Decision { .. } => {
+                let Some(view) = game.view(&state) else {
+                    return;
+                };
+                match agent.decide(&view) {
+                    Ok(i) => Choice::Option(i),
+                    Err(_) => return,
+                }
+            }
+            Status::Chance(c) => runner::sample_chance(&state, c, &mut rng),
+        };
+        if game.apply(&mut state, choice, &mut Journal::off()).is_err() {
+            return;
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
 // Optimized and unoptimized
 
 /// A ruleset loaded with the optimizer on and off: `Ok(None)` when both refuse it with the
@@ -808,4 +993,10 @@ fn campaign_optimizer() {
 #[ignore = "the long campaign: run with --ignored"]
 fn campaign_expressions() {
     expressions(campaign_cases());
+}
+
+#[test]
+#[ignore = "the long campaign: run with --ignored"]
+fn campaign_hostile_shapes() {
+    hostile_shapes(campaign_cases());
 }
