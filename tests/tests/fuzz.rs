@@ -121,10 +121,10 @@ fn shipped(name: &str) -> Result<RulesetSource, String> {
     }
 }
 
-/// Plays a seeded game, checking that every decision's state reads back from its position
-/// file. Runtime errors are clean ends; a panic is the failure.
-/// Returns how many decisions were taken.
-fn play_checked(game: &Game, players: usize, seed: u64, round_trip: bool) -> usize {
+/// Plays a seeded game for up to `max_steps` steps, checking (with `round_trip`) that every
+/// decision's state reads back from its position file. Runtime errors are clean ends; a
+/// panic is the failure. Returns how many decisions were taken.
+fn play_checked(game: &Game, players: usize, seed: u64, round_trip: bool, max_steps: u32) -> usize {
     let mut decisions = 0;
     let Ok(mut state) = game.start(names(players)) else {
         return decisions;
@@ -133,7 +133,7 @@ fn play_checked(game: &Game, players: usize, seed: u64, round_trip: bool) -> usi
         .map(|p| RandomAgent::new(GameRng::derived(seed, p as u64 + 1)))
         .collect();
     let mut rng = GameRng::new(seed);
-    for _ in 0..MAX_STEPS {
+    for _ in 0..max_steps {
         let choice = match game.status(&state) {
             Status::Over(_) => return decisions,
             Status::Decision { player, .. } => {
@@ -175,7 +175,7 @@ fn generated_rulesets(n: u64) {
             .unwrap_or_else(|e| panic!("a generated ruleset does not load:\n{e}\n{text}"));
         let players = game.meta.min_players as usize + (seed % 2) as usize;
         let players = players.min(game.meta.max_players as usize);
-        if play_checked(&game, players, seed, true) > 0 {
+        if play_checked(&game, players, seed, true, MAX_STEPS) > 0 {
             played.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         }
     });
@@ -360,7 +360,7 @@ fn mutated_rulesets(n: u64) {
         dump(seed, &src.text);
         if let Ok(game) = load(&src, &shipped) {
             let players = game.meta.min_players as usize;
-            play_checked(&game, players, seed, false);
+            play_checked(&game, players, seed, false, MAX_STEPS);
         }
     });
 }
@@ -746,7 +746,7 @@ fn hostile_shapes(n: u64) {
             let text = hostile_ruleset(&mut g);
             dump(seed, &text);
             if let Ok(game) = load(&ruleset_source(text), &shipped) {
-                play_steps(&game, 2, seed, 20);
+                play_checked(&game, 2, seed, false, 20);
             }
         } else {
             let text = hostile_trace(&mut g);
@@ -760,33 +760,6 @@ fn hostile_shapes(n: u64) {
             let _ = replay(&go_west, &trace, start, |_| {});
         }
     });
-}
-
-/// Plays up to `steps` steps of a seeded game between random agents; errors end it.
-fn play_steps(game: &Game, players: usize, seed: u64, steps: u32) {
-    let Ok(mut state) = game.start(names(players)) else {
-        return;
-    };
-    let mut agent = RandomAgent::new(GameRng::derived(seed, 1));
-    let mut rng = GameRng::new(seed);
-    for _ in 0..steps {
-        let choice = match game.status(&state) {
-            Status::Over(_) => return,
-            Status::Decision { .. } => {
-                let Some(view) = game.view(&state) else {
-                    return;
-                };
-                match agent.decide(&view) {
-                    Ok(i) => Choice::Option(i),
-                    Err(_) => return,
-                }
-            }
-            Status::Chance(c) => runner::sample_chance(&state, c, &mut rng),
-        };
-        if game.apply(&mut state, choice, &mut Journal::off()).is_err() {
-            return;
-        }
-    }
 }
 
 // ---------------------------------------------------------------------------------------
