@@ -201,9 +201,10 @@ fn with_caller_env<T>(cx: &Ctx, f: impl FnOnce(&Env) -> T) -> T {
     }
 }
 
-/// Counts a call compiled in line against the `work` limit (`limit`): 1 past it.
-unsafe extern "C" fn charge_call(_cx: *const Ctx, limit: i64) -> i64 {
-    frontier_interpreter::eval::charge_step_within(limit as u64).is_err() as i64
+/// Counts a call compiled in line as a step of work, as the walker counts its calls: 1
+/// past the budget (the walker then reports it).
+unsafe extern "C" fn charge_call(_cx: *const Ctx) -> i64 {
+    frontier_interpreter::work::charge_work(1).is_err() as i64
 }
 
 /// The status of a finished evaluation.
@@ -258,9 +259,6 @@ pub(crate) struct Backend<'g> {
     /// The ruleset's functions, which calls compile in line (none: calls are the
     /// walker's).
     pub functions: &'g [Function],
-    /// The game's `work` limit, which each call compiled in line counts against as
-    /// the walker's calls do.
-    pub step_limit: u64,
 }
 
 impl Backend<'_> {
@@ -291,7 +289,6 @@ impl Backend<'_> {
             nodes: NodeCount::default(),
             count: 0,
             functions: &[],
-            step_limit: u64::MAX,
         })
     }
 
@@ -380,7 +377,6 @@ impl Backend<'_> {
                 walker: walker_block,
                 bound: None,
                 functions: self.functions,
-                step_limit: self.step_limit,
                 params: None,
                 inline_depth: 0,
                 inlined: 0,
@@ -573,8 +569,6 @@ pub(crate) struct Gen<'a, 'b> {
     pub constants: &'b mut Vec<Box<[u16]>>,
     pub nodes: &'b mut NodeCount,
     pub functions: &'b [Function],
-    /// The game's `work` limit (see [`Backend::step_limit`]).
-    pub step_limit: u64,
     /// The arguments of the function whose body is being compiled in line.
     pub params: Option<Params>,
     /// How many calls deep in line that body is.
@@ -1077,8 +1071,7 @@ impl Gen<'_, '_> {
             .collect::<Option<_>>()?;
         self.inlined += size;
         // A call is a step, as the walker counts it: past the limit, the walker reports it.
-        let limit = self.b.ins().iconst(types::I64, self.step_limit as i64);
-        let over = self.call_helper(charge_call as *const u8, &[limit]);
+        let over = self.call_helper(charge_call as *const u8, &[]);
         self.bail_if(over);
         let regs: Vec<(Reg, ParamKind)> = args
             .iter()

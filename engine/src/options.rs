@@ -86,7 +86,6 @@ impl<'g> CompiledGame<'g> {
     pub fn new(game: &'g Game) -> Result<CompiledGame<'g>, CompileError> {
         let mut backend = Backend::new()?;
         backend.functions = &game.functions;
-        backend.step_limit = game.limits.expression_steps;
         let mut builder = FunctionBuilderContext::new();
         let (mut listing_ids, mut expression_ids) = (Vec::new(), Vec::new());
         let mut chooses = 0;

@@ -39,6 +39,7 @@ pub use frontier_grammar;
 pub mod trace;
 pub mod value;
 pub mod verify;
+pub mod work;
 
 pub use diagnostic::{Diagnostic, LoadError};
 pub use knowledge::Viewer;

@@ -106,6 +106,22 @@ fn the_limits_table_gives_the_code_s_limits() {
             "Ruleset functions calling one another, nested (one that calls one: 2)",
             frontier_interpreter::model::MAX_FUNCTION_NESTING as u64,
         ),
+        (
+            "Options one decision lists (each element of a `for:` list, each combination of several)",
+            frontier_interpreter::model::MAX_DECISION_OPTIONS as u64,
+        ),
+        (
+            "Locals of the procedure calls under way, together",
+            frontier_interpreter::model::MAX_CALL_LOCALS as u64,
+        ),
+        (
+            "Elements of one list an expression builds (`concat`)",
+            frontier_interpreter::builtins::MAX_LIST_ELEMENTS as u64,
+        ),
+        (
+            "Bytes of one text an expression builds (`text`)",
+            frontier_interpreter::builtins::MAX_TEXT_BYTES as u64,
+        ),
     ];
     for (what, limit) in fixed {
         let row = rows

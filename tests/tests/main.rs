@@ -24,6 +24,7 @@ mod hexes;
 mod keys;
 mod knowledge;
 mod positions;
+mod runtime_bounds;
 mod runtime_errors;
 mod schema;
 mod searches;

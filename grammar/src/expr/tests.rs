@@ -139,6 +139,21 @@ fn sources_too_deep_or_too_long_are_refused_before_parsing() {
     check(&spaced, "error at 1034: more than 256 operators in one expression: split it (functions: can name its parts), or --limit operators=N raises the limit");
     let lists = format!("{}1{}", "[".repeat(60), "]".repeat(60));
     check(&lists, &lists);
+    // A list's elements and a call's arguments are no operators: side by side, they nest
+    // nothing (`len([1, … 300 ones])` was refused as more than 256 operators).
+    let ones = format!("len([{}])", vec!["1"; 100_000].join(", "));
+    match parse_expr(&ones, Bounds::DEFAULT).map(|e| e.kind) {
+        Ok(ExprKind::Call(_, args)) => match &args[0].kind {
+            ExprKind::List(items) => assert_eq!(items.len(), 100_000),
+            other => panic!("{other:?}"),
+        },
+        other => panic!("{other:?}"),
+    }
+    let arguments = format!("f({})", vec!["x"; 300].join(", "));
+    match parse_expr(&arguments, Bounds::DEFAULT).map(|e| e.kind) {
+        Ok(ExprKind::Call(_, args)) => assert_eq!(args.len(), 300),
+        other => panic!("{other:?}"),
+    }
     // A name containing "not" is no operator.
     check(
         &vec!["nothing"; 300].join(" "),

@@ -645,12 +645,23 @@ fn lower_concat(c: &mut dyn Lowering) -> Compiled {
     }
     let (a, a_elem) = c.list_arg(0);
     let (b, b_elem) = c.list_arg(1);
-    let elem = c.unify(c.span(), &a_elem, &b_elem);
+    let elem = c.unify(
+        c.span(),
+        &a_elem,
+        &b_elem,
+        "the two lists' elements differ in type",
+    );
     (call(Op::Concat, vec![a, b]), list_of(elem))
 }
 
 /// The longest list `range` builds.
 pub const MAX_RANGE: i64 = 100_000;
+/// The most elements a list built by an expression holds (`concat`; `range`, `map` and the
+/// others build no longer list than they read): checked before it is made, so that a
+/// list doubled in a loop stops with an error instead of exhausting the memory.
+pub const MAX_LIST_ELEMENTS: usize = 1_000_000;
+/// The most bytes a text built by an expression holds (`text`, a list written as text).
+pub const MAX_TEXT_BYTES: usize = 1_000_000;
 
 pub const RANGE: Builtin = Builtin {
     name: "range",

@@ -22,7 +22,7 @@ mod seats;
 pub mod signature;
 mod text;
 
-pub use list::MAX_RANGE;
+pub use list::{MAX_LIST_ELEMENTS, MAX_RANGE, MAX_TEXT_BYTES};
 
 use std::sync::OnceLock;
 
@@ -72,8 +72,9 @@ pub(crate) trait Lowering {
     fn report(&mut self, span: Span, message: String);
     /// A type as messages name it.
     fn type_name(&self, ty: &Type) -> String;
-    /// The type both `a` and `b` may be read as (reported if none).
-    fn unify(&mut self, span: Span, a: &Type, b: &Type) -> Type;
+    /// The type both `a` and `b` may be read as (reported if none, the message saying
+    /// what differs: `differ`, then both types).
+    fn unify(&mut self, span: Span, a: &Type, b: &Type, differ: &str) -> Type;
     /// Whether table `t` is a map (has a geometry: hexes, squares or listed neighbours).
     fn is_hex_table(&self, t: TableId) -> bool;
     /// Whether map `t`'s rows have coordinates.

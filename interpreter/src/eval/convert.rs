@@ -95,6 +95,8 @@ pub fn arith(op: ArithOp, x: i64, y: i64) -> Option<i64> {
         ArithOp::Sub => x.checked_sub(y),
         ArithOp::Mul => x.checked_mul(y),
         ArithOp::Div => x.checked_div_euclid(y),
+        // Only the quotient of −2⁶³ by −1 leaves the range: its remainder is 0.
+        ArithOp::Rem if y == -1 => Some(0),
         ArithOp::Rem => x.checked_rem_euclid(y),
     }
 }
@@ -192,6 +194,12 @@ impl Game {
             }
             Value::List(items) => {
                 for (i, item) in items.iter().enumerate() {
+                    // A list of lists may share its parts and write far more than it
+                    // holds: past the most a text holds, the rest is not written (`text`
+                    // refuses the result).
+                    if out.len() > crate::builtins::MAX_TEXT_BYTES {
+                        return;
+                    }
                     if i > 0 {
                         out.push(' ');
                     }

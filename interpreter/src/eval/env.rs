@@ -66,46 +66,11 @@ impl Hoisting<'_> {
 #[derive(Default)]
 pub struct Memo(pub(super) std::cell::RefCell<Vec<Option<Value>>>);
 
-thread_local! {
-    /// The steps taken by the evaluation under way on this thread since its root
-    /// environment was made ([`Env::new`]).
-    static STEPS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-}
-
-/// Counts one step of the evaluation under way (an element a per-element argument is
-/// applied to, a call of a ruleset function) and refuses one past the game's `steps`
-/// limit: without it one expression could work for ever between two statements.
-#[inline]
-pub fn charge_step(game: &Game) -> Result<()> {
-    charge_step_within(game.limits.expression_steps)
-}
-
-/// [`charge_step`] for a game whose `work` limit is `limit` (compiled code, which
-/// holds the limit and not the game, charges its calls compiled in line through it).
-#[inline]
-pub fn charge_step_within(limit: u64) -> Result<()> {
-    let taken = STEPS.with(|s| {
-        let n = s.get() + 1;
-        s.set(n);
-        n
-    });
-    if taken > limit {
-        return Err(too_many_steps(limit));
-    }
-    Ok(())
-}
-
-#[cold]
-fn too_many_steps(limit: u64) -> RuntimeError {
-    RuntimeError::new(format!(
-        "one expression took more than {limit} steps (elements a per-element argument is applied to, function calls): --limit work=N raises the limit"
-    ))
-}
-
 impl<'a> Env<'a> {
-    /// The root environment of an evaluation: its step count starts again from 0.
+    /// The root environment of an evaluation: outside a run of the machine, its work
+    /// budget starts again from the `work` limit (see [`super::work`]).
     pub fn new(game: &'a Game, state: &'a State, locals: &'a [Value]) -> Env<'a> {
-        STEPS.with(|s| s.set(0));
+        crate::work::restart_unless_held(game.limits.work);
         Env {
             game,
             state,

@@ -24,6 +24,13 @@ struct ErrorInner {
     origin: Option<Arc<str>>,
 }
 
+impl From<crate::work::WorkSpent> for RuntimeError {
+    #[cold]
+    fn from(spent: crate::work::WorkSpent) -> RuntimeError {
+        RuntimeError::new(spent.to_string())
+    }
+}
+
 impl RuntimeError {
     pub fn new(message: impl Into<String>) -> RuntimeError {
         RuntimeError(Box::new(ErrorInner {

@@ -17,6 +17,8 @@ pub(crate) fn eval_knows(args: &[Expr], env: &Env) -> Result<Value> {
         return Ok(Value::Bool(false));
     };
     let (game, state) = (env.game, env.state);
+    // What the viewer sees is evaluated in environments of its own: they count with this one.
+    let _work = crate::work::Work::keep();
     for zone in &game.zones {
         if zone.of != crate::model::Element::Row(t) {
             continue;
@@ -24,6 +26,7 @@ pub(crate) fn eval_knows(args: &[Expr], env: &Env) -> Result<Value> {
         // A row held in several places (the same card in two hands) is known where the
         // viewer sees any of them.
         for instance in zone.base..zone.base + game.domain_len(zone.per) {
+            crate::work::charge_work(state.zones[instance].len() as u64)?;
             for (at, _) in state.zones[instance]
                 .iter()
                 .enumerate()

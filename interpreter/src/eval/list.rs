@@ -4,13 +4,17 @@
 use std::ops::ControlFlow::{self, Break, Continue};
 
 use super::{as_int, as_list, call, Env, Result, RuntimeError};
-use crate::builtins::MAX_RANGE;
+use crate::builtins::{MAX_LIST_ELEMENTS, MAX_RANGE, MAX_TEXT_BYTES};
 use crate::ir::{Expr, Op};
 use crate::value::Value;
+use crate::work::charge_work;
 
-/// The list argument `i`, evaluated.
+/// The list argument `i`, evaluated; its elements are steps of work (the built-in reads
+/// them).
 pub(crate) fn list(args: &[Expr], i: usize, env: &Env) -> Result<std::sync::Arc<Vec<Value>>> {
-    as_list(args[i].eval(env)?)
+    let items = as_list(args[i].eval(env)?)?;
+    charge_work(items.len() as u64)?;
+    Ok(items)
 }
 
 pub(crate) fn eval_len(args: &[Expr], env: &Env) -> Result<Value> {
@@ -244,8 +248,17 @@ pub(crate) fn eval_index_of(args: &[Expr], env: &Env) -> Result<Value> {
 }
 
 pub(crate) fn eval_concat(args: &[Expr], env: &Env) -> Result<Value> {
-    let mut items = list(args, 0, env)?.to_vec();
-    items.extend(list(args, 1, env)?.iter().cloned());
+    let (a, b) = (list(args, 0, env)?, list(args, 1, env)?);
+    let n = a.len() + b.len();
+    if n > MAX_LIST_ELEMENTS {
+        return Err(RuntimeError::new(format!(
+            "concat: a list of {n} elements; a list holds at most {MAX_LIST_ELEMENTS}"
+        )));
+    }
+    charge_work(n as u64)?;
+    let mut items = Vec::with_capacity(n);
+    items.extend(a.iter().cloned());
+    items.extend(b.iter().cloned());
     Ok(Value::list(items))
 }
 
@@ -258,8 +271,14 @@ fn range_bounds(args: &[Expr], env: &Env) -> Result<(i64, i64)> {
     Ok((lo, hi))
 }
 
+/// How many numbers `range(lo, hi)` holds (its bounds checked).
+fn range_len(lo: i64, hi: i64) -> u64 {
+    (hi.saturating_sub(lo).saturating_add(1)).max(0) as u64
+}
+
 pub(crate) fn eval_range(args: &[Expr], env: &Env) -> Result<Value> {
     let (lo, hi) = range_bounds(args, env)?;
+    charge_work(range_len(lo, hi))?;
     Ok(Value::list((lo..=hi).map(Value::Int).collect()))
 }
 
@@ -297,6 +316,7 @@ pub(crate) fn each_of(
         }
         Op::Range => {
             let (lo, hi) = range_bounds(args, env)?;
+            charge_work(range_len(lo, hi))?;
             for n in lo..=hi {
                 if f(&Value::Int(n))?.is_break() {
                     break;
@@ -304,7 +324,9 @@ pub(crate) fn each_of(
             }
         }
         _ => {
-            for v in as_list(call::run(op, args, env)?)?.iter() {
+            let items = as_list(call::run(op, args, env)?)?;
+            charge_work(items.len() as u64)?;
+            for v in items.iter() {
                 if f(v)?.is_break() {
                     break;
                 }
@@ -372,6 +394,13 @@ pub(crate) fn eval_text(args: &[Expr], env: &Env) -> Result<Value> {
     for part in args {
         let v = part.eval(env)?;
         env.game.write_value(&mut out, &v, &env.state.names);
+        // A value's writing stops soon past the bound (see `write_value`).
+        if out.len() > MAX_TEXT_BYTES {
+            return Err(RuntimeError::new(format!(
+                "text: more than {MAX_TEXT_BYTES} bytes; a text holds at most {MAX_TEXT_BYTES}"
+            )));
+        }
+        charge_work(out.len() as u64)?;
     }
     Ok(Value::Str(std::sync::Arc::from(out.as_str())))
 }

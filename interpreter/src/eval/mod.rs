@@ -26,13 +26,14 @@ use crate::state::State;
 use crate::value::Value;
 pub(crate) use crate::value::{code_of, decode_element, encode};
 
+use crate::work::charge_work;
 pub use convert::arith;
 /// A value read as a list (the walker's error otherwise): what `for_each` runs through.
 pub use convert::as_list;
 use convert::*;
 pub(crate) use convert::{as_bool, as_int, as_pos};
 pub use convert::{names_rows, Mask, Piece};
-pub use env::{charge_step, charge_step_within, Env, Hoisting, Memo, MAX_HOISTED};
+pub use env::{Env, Hoisting, Memo, MAX_HOISTED};
 pub(crate) use error::unverified;
 pub use error::{Result, RuntimeError};
 pub(crate) use read::zone;
@@ -430,17 +431,17 @@ impl Expr {
     }
 
     /// Evaluates a per-element argument for one element.
-    /// Each application is a step ([`charge_step`]).
+    /// Each application is a step of work ([`charge_work`]).
     pub fn apply(&self, env: &Env, it: &Value) -> Result<Value> {
-        charge_step(env.game)?;
+        charge_work(1)?;
         self.body().eval(&env.with_it(it))
     }
     pub fn apply_int(&self, env: &Env, it: &Value) -> Result<i64> {
-        charge_step(env.game)?;
+        charge_work(1)?;
         self.body().int(&env.with_it(it))
     }
     pub fn apply_bool(&self, env: &Env, it: &Value) -> Result<bool> {
-        charge_step(env.game)?;
+        charge_work(1)?;
         self.body().bool(&env.with_it(it))
     }
 }
@@ -464,13 +465,16 @@ impl Expr {
                 }
             }
             Expr::Zone(z) => {
-                for code in zone(env, z)? {
+                let codes = zone(env, z)?;
+                charge_work(codes.len() as u64)?;
+                for code in codes {
                     if f(&decode_element(z.of, *code))?.is_break() {
                         break;
                     }
                 }
             }
             Expr::Const(Value::List(items)) => {
+                charge_work(items.len() as u64)?;
                 for v in items.iter() {
                     if f(v)?.is_break() {
                         break;
@@ -487,7 +491,9 @@ impl Expr {
             })?,
             Expr::RowsWhere { table, groups, key } => {
                 let group = key.code(env)?.map_or(0, |c| c as usize + 1);
-                for &row in groups.get(group).map_or(&[][..], |g| &g[..]) {
+                let rows = groups.get(group).map_or(&[][..], |g| &g[..]);
+                charge_work(rows.len() as u64)?;
+                for &row in rows {
                     if f(&Value::Row(*table, row))?.is_break() {
                         break;
                     }
@@ -508,7 +514,9 @@ impl Expr {
                 list::each_of(*op, args, env, &mut f)?
             }
             _ => {
-                for v in as_list(self.eval(env)?)?.iter() {
+                let items = as_list(self.eval(env)?)?;
+                charge_work(items.len() as u64)?;
+                for v in items.iter() {
                     if f(v)?.is_break() {
                         break;
                     }
@@ -552,7 +560,7 @@ fn call_function<T: FromValue>(
     args: &[Expr],
     run: impl Fn(&Expr, &Env) -> Result<T>,
 ) -> Result<T> {
-    charge_step(env.game)?;
+    charge_work(1)?;
     let function = &env.game.functions[id.index()];
     if let (true, Some(memo)) = (args.is_empty(), env.memo) {
         if let Some(Some(v)) = memo.0.borrow().get(id.index()) {

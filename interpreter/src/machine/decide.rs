@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::{CompiledCode, Pending, State};
 use crate::eval::{Env, RuntimeError};
-use crate::model::{BlockId, Choose, Game, OptionGroup, Slot, StmtKind};
+use crate::model::{BlockId, Choose, Game, OptionGroup, Slot, StmtKind, MAX_DECISION_OPTIONS};
 use crate::value::Value;
 
 impl Game {
@@ -35,7 +35,14 @@ impl Game {
         };
         let mut options = spare_options();
         match code.and_then(|code| code.list_options((block, pc), &env, &mut options)) {
-            Some(listed) => listed?,
+            // Compiled listings run over one list per group, each within the bounds of
+            // lists; the walker checks each option as it comes.
+            Some(listed) => {
+                listed?;
+                if options.len() > MAX_DECISION_OPTIONS {
+                    return Err(too_many_options());
+                }
+            }
             None => self.enumerate_options(choose, &env, &mut options)?,
         }
         if options.is_empty() {
@@ -71,7 +78,7 @@ impl Game {
             match group.bindings.as_slice() {
                 [] => {
                     if legal(group, env)? {
-                        options.push((g, Value::None));
+                        push_option(options, (g, Value::None))?;
                     }
                 }
                 [(slot, list)] => {
@@ -102,7 +109,7 @@ impl Game {
                                 _ => legal(group, &env.with_bound(*slot, item))?,
                             };
                             if allowed {
-                                options.push((g, item.clone()));
+                                push_option(options, (g, item.clone()))?;
                             }
                             Ok(std::ops::ControlFlow::Continue(()))
                         };
@@ -165,15 +172,16 @@ impl Game {
             return Ok(());
         };
         if rest.is_empty() {
+            // Not a root environment: the listing's work counts on.
             let inner = Env {
-                memo: env.memo,
-                ..Env::new(env.game, env.state, scratch)
+                locals: scratch,
+                ..*env
             };
             return list.each(&inner, |item| {
                 if legal(group, &inner.with_bound(*slot, item))? {
                     let mut values = chosen.clone();
                     values.push(item.clone());
-                    options.push((g, Value::list(values)));
+                    push_option(options, (g, Value::list(values)))?;
                 }
                 Ok(std::ops::ControlFlow::Continue(()))
             });
@@ -181,8 +189,8 @@ impl Game {
         let mut items = Vec::new();
         list.each(
             &Env {
-                memo: env.memo,
-                ..Env::new(env.game, env.state, scratch)
+                locals: scratch,
+                ..*env
             },
             |item| {
                 items.push(item.clone());
@@ -291,6 +299,23 @@ impl Game {
 }
 
 /// Whether an option's `if:` holds (an option without one always may be chosen).
+/// Adds an option to a decision's list, refused past [`MAX_DECISION_OPTIONS`] (before it
+/// grows: a product of two long `for:` lists would take gigabytes).
+fn push_option(options: &mut Vec<(u16, Value)>, option: (u16, Value)) -> Result<(), RuntimeError> {
+    if options.len() >= MAX_DECISION_OPTIONS {
+        return Err(too_many_options());
+    }
+    options.push(option);
+    Ok(())
+}
+
+#[cold]
+fn too_many_options() -> RuntimeError {
+    RuntimeError::new(format!(
+        "more than {MAX_DECISION_OPTIONS} options for one decision: its for: lists (or their product) are too long to list; narrow them, or split the decision in two"
+    ))
+}
+
 fn legal(group: &OptionGroup, env: &Env) -> Result<bool, RuntimeError> {
     match &group.condition {
         Some(c) => c.bool(env),

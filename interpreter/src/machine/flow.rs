@@ -79,13 +79,14 @@ impl Game {
                 round,
                 count,
             } => {
-                let (block, pc, next, count, base) =
-                    (*block, *pc, *round + 1, *count, frame.base as usize);
-                let again = next <= count && self.begin_round(state, base, block, pc, next)?;
+                let (block, pc, round, count, base) =
+                    (*block, *pc, *round, *count, frame.base as usize);
+                // Compared before adding: the last round of 65,535 has no 16-bit successor.
+                let again = round < count && self.begin_round(state, base, block, pc, round + 1)?;
                 let frame = state.stack.last_mut().expect("frame checked above");
                 match (&mut frame.kind, again) {
                     (FrameKind::UpTo { round, .. }, true) => {
-                        *round = next;
+                        *round += 1;
                         frame.pc = 0;
                     }
                     _ => {

@@ -42,6 +42,8 @@ impl Game {
         code: Option<&dyn CompiledCode>,
     ) -> Result<(), ApplyError> {
         let mut steps: u64 = 0;
+        // Every expression, listing and script of this run shares one work budget.
+        let _work = crate::work::Work::hold(self.limits.work);
         while matches!(state.pending, Pending::Running) {
             let Some(frame) = state.stack.last_mut() else {
                 self.finish(state, None)?;
@@ -122,6 +124,12 @@ impl Game {
             return Err(self.nested_too_deep());
         }
         let p = &self.procedures[proc.index()];
+        if state.locals.len() + p.locals > crate::model::MAX_CALL_LOCALS {
+            return Err(RuntimeError::new(format!(
+                "the calls under way hold more than {} locals: does a procedure call itself without end?",
+                crate::model::MAX_CALL_LOCALS
+            )));
+        }
         journal.cover(&p.rule);
         let callee = state.locals.len();
         state.locals.extend((0..p.locals).map(|_| Value::None));
@@ -260,8 +268,12 @@ impl Game {
                         AssignMode::Set if decl.ty == Type::Int => match number() {
                             Ok(n) => n,
                             // A value of unknown type (a script's) that is not a number:
-                            // say what was stored where.
-                            Err(_) => self.slot_value(decl, &value.eval(&env)?, &state.names)?,
+                            // say what was stored where. Any other error is the first
+                            // one (evaluated again, the work budget is spent at once).
+                            Err(first) => match value.eval(&env) {
+                                Ok(v) => self.slot_value(decl, &v, &state.names)?,
+                                Err(_) => return Err(first),
+                            },
                         },
                         AssignMode::Set => {
                             self.slot_value(decl, &value.eval(&env)?, &state.names)?

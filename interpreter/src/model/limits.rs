@@ -9,9 +9,10 @@
 pub struct Limits {
     /// Statements run between two decisions or chance points.
     pub statements_between_steps: u64,
-    /// Steps of one evaluation of an expression: each element a per-element argument is
-    /// applied to, each call of a ruleset function (counted by `eval::charge_step`; `--limit work=N`).
-    pub expression_steps: u64,
+    /// Steps of work between two decisions or chance points (`work`: elements
+    /// applied to or read and built by built-ins, calls of functions and scripts, script
+    /// operations; `--limit work=N`).
+    pub work: u64,
     /// Procedure calls nested in one another.
     pub nested_calls: usize,
     /// How large one expression or template may be (brackets nested, operators), checked
@@ -46,19 +47,28 @@ pub struct LimitInfo {
 /// How many statements may run between two suspensions (decisions, chance points): a
 /// loop that runs longer without asking anything is taken for an endless one.
 pub const MAX_STATEMENTS_BETWEEN_STEPS: u64 = 10_000_000;
-/// How many steps one evaluation of an expression may take (elements a per-element
-/// argument is applied to, calls of ruleset functions): a single expression can do work
-/// that grows as a product (`count_if(l, a => count_if(l, b => …))`, or functions that
-/// each call the next twice), which the statement bound does not see.
-pub const MAX_EXPRESSION_STEPS: u64 = 10_000_000;
+/// How many steps of work may be done between two suspensions (see `work`): a
+/// single expression can do work that grows as a product (`count_if(l, a => count_if(l,
+/// b => …))`, functions that each call the next twice, a script called per element),
+/// which the statement bound does not see.
+pub const MAX_WORK: u64 = 10_000_000;
 /// How deep procedure calls (with the blocks between them) may nest.
 pub const MAX_FRAMES: usize = 10_000;
+/// The most `--limit calls=N` may allow: the frames live on the state's own stack, not
+/// the thread's, but each holds memory (a frame and its procedure's locals).
+pub const MAX_CALLS: u64 = 1_000_000;
+/// The most options one decision lists (each element of a `for:` list, each combination
+/// of several): a product of long lists is refused before it is built.
+pub const MAX_DECISION_OPTIONS: usize = 100_000;
+/// The most locals the procedure calls under way may hold together (a recursion of a
+/// procedure with many `let`s reaches it before the `calls` limit).
+pub const MAX_CALL_LOCALS: usize = 10_000_000;
 
 impl Default for Limits {
     fn default() -> Limits {
         Limits {
             statements_between_steps: MAX_STATEMENTS_BETWEEN_STEPS,
-            expression_steps: MAX_EXPRESSION_STEPS,
+            work: MAX_WORK,
             nested_calls: MAX_FRAMES,
             expression: frontier_grammar::expr::Bounds::DEFAULT,
             zone_elements: 100_000,
@@ -98,7 +108,7 @@ impl Limits {
             what: "Procedure calls nested in one another",
             get: |l| l.nested_calls as u64,
             set: |l, n| l.nested_calls = n as usize,
-            ceiling: u32::MAX as u64,
+            ceiling: MAX_CALLS,
         },
         LimitInfo {
             name: "elements",
@@ -130,9 +140,9 @@ impl Limits {
         },
         LimitInfo {
             name: "work",
-            what: "Steps of one expression's evaluation (each element a per-element argument is applied to, each function call)",
-            get: |l| l.expression_steps,
-            set: |l, n| l.expression_steps = n,
+            what: "Steps of work between two decisions or chance points (each element a per-element argument is applied to, or a built-in reads or builds; each call of a function or script; each script operation)",
+            get: |l| l.work,
+            set: |l, n| l.work = n,
             ceiling: u64::MAX,
         },
     ];

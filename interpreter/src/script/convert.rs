@@ -141,7 +141,28 @@ impl<'a> Conv<'a> {
     }
 }
 
+/// A script's result as a value: a number, true/false, a text, `()` or an array of these
+/// (an array holding an array is refused, not flattened or kept: no value of a ruleset
+/// is a list of lists).
 pub(super) fn from_dynamic(d: Dynamic) -> Result<Value, String> {
+    if d.is_array() {
+        let items: Array = d.cast();
+        return Ok(Value::list(
+            items
+                .into_iter()
+                .map(|item| {
+                    if item.is_array() {
+                        return Err("returned an array holding an array: an array's items are numbers, true/false, texts or ()".to_string());
+                    }
+                    scalar_from_dynamic(item)
+                })
+                .collect::<Result<_, _>>()?,
+        ));
+    }
+    scalar_from_dynamic(d)
+}
+
+fn scalar_from_dynamic(d: Dynamic) -> Result<Value, String> {
     if d.is_unit() {
         return Ok(Value::None);
     }
@@ -155,15 +176,6 @@ pub(super) fn from_dynamic(d: Dynamic) -> Result<Value, String> {
         return Ok(Value::Str(Arc::from(
             d.into_string().unwrap_or_default().as_str(),
         )));
-    }
-    if d.is_array() {
-        let items: Array = d.cast();
-        return Ok(Value::list(
-            items
-                .into_iter()
-                .map(from_dynamic)
-                .collect::<Result<_, _>>()?,
-        ));
     }
     Err(format!(
         "returned a {}, expected a number, true/false, a text or a list",

@@ -54,10 +54,17 @@ impl Boards {
         index: impl FnOnce(&Game, &State, Domain) -> Option<usize>,
     ) -> Result<Option<Dynamic>, String> {
         with_reading(&GameHandle { call: self.call }, |game, state| {
-            let board = game.boards.get(self.board)?;
-            let i = index(game, state, board.per)?;
-            Some(Conv::new(game).board(state.boards.get(board.base + i)?, board.of))
-        })
+            let Some(board) = game.boards.get(self.board) else {
+                return Ok(None);
+            };
+            let Some(grid) =
+                index(game, state, board.per).and_then(|i| state.boards.get(board.base + i))
+            else {
+                return Ok(None);
+            };
+            converting(grid.len())?;
+            Ok(Some(Conv::new(game).board(grid, board.of)))
+        })?
     }
 
     fn per(&self) -> Result<Domain, String> {
@@ -149,7 +156,7 @@ pub(super) fn register_game_handle(engine: &mut Engine) {
         |handle: &mut GameHandle, name: ImmutableString| -> Result<Dynamic, Box<EvalAltResult>> {
             Ok(with_reading(handle, |game, state| {
                 read_entry(game, state, &name, handle.call)
-            })?)
+            })??)
         },
     );
     engine.register_type_with_name::<Boards>("Boards");
@@ -199,16 +206,19 @@ pub(super) fn register_game_handle(engine: &mut Engine) {
 /// What `game.<name>` reads: the same value the whole state's map used to hold under that
 /// name (boards over zones over variables over `players` when names collide), `()` for
 /// an unknown name.
-fn read_entry(game: &Game, state: &State, name: &str, call: u64) -> Dynamic {
+fn read_entry(game: &Game, state: &State, name: &str, call: u64) -> Result<Dynamic, String> {
     let conv = Conv::new(game);
     if let Some(index) = game.boards.iter().rposition(|b| b.name == name) {
         let board = &game.boards[index];
         if board.per == Domain::Global {
-            return conv.board(&state.boards[board.base], board.of);
+            converting(state.boards[board.base].len())?;
+            return Ok(conv.board(&state.boards[board.base], board.of));
         }
-        return Dynamic::from(Boards { call, board: index });
+        return Ok(Dynamic::from(Boards { call, board: index }));
     }
     if let Some(zone) = game.zones.iter().rev().find(|z| z.name == name) {
+        let instances = zone.base..zone.base + game.domain_len(zone.per);
+        converting(state.zones[instances].iter().map(|z| z.len() + 1).sum())?;
         let read = |i: usize| {
             let items: Array = state.zones[zone.base + i]
                 .iter()
@@ -216,16 +226,23 @@ fn read_entry(game: &Game, state: &State, name: &str, call: u64) -> Dynamic {
                 .collect();
             Dynamic::from_array(items)
         };
-        return by_index(game, state, zone.per, read);
+        return Ok(by_index(game, state, zone.per, read));
     }
     if let Some(var) = game.vars.iter().rev().find(|v| v.name == name) {
+        converting(game.domain_len(var.per))?;
         let read = |i: usize| conv.value(&decode(&var.ty, state.ints[var.base + i]));
-        return by_index(game, state, var.per, read);
+        return Ok(by_index(game, state, var.per, read));
     }
     if name == "players" {
-        return Dynamic::from_int(state.names.len() as i64);
+        return Ok(Dynamic::from_int(state.names.len() as i64));
     }
-    Dynamic::UNIT
+    Ok(Dynamic::UNIT)
+}
+
+/// Counts the `n` values a read converts for the script as steps of the work budget
+/// (reading a long zone in a loop is work the operations alone do not show).
+fn converting(n: usize) -> Result<(), String> {
+    crate::work::charge_work(n as u64).map_err(|spent| spent.to_string())
 }
 
 /// A value per index of a domain: one value, an array by seat, or a map by row id; for

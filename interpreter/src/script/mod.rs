@@ -128,6 +128,13 @@ pub fn call(
     let (name, file_name) = (f.name.as_str(), &library.files[f.file]);
     // The handle reads game and state only while `reading` lives: until the end of this
     // function, within their borrows (see `Reading`).
+    // The call is a step; each element of its arguments converted for it, another.
+    let left = crate::work::work_left();
+    let converted = args
+        .iter()
+        .fold(1, |n: u64, v| n.saturating_add(values_in(v, left)));
+    crate::work::charge_work(converted)
+        .map_err(|spent| format!("script {file_name}, function {name}: {spent}"))?;
     let reading = Reading::enter(game, state);
     let mut call_args: Vec<Dynamic> = vec![Dynamic::from(reading.handle())];
     let conv = Conv::new(game);
@@ -153,6 +160,12 @@ pub fn call(
                 rhai::EvalAltResult::ErrorStackOverflow(_) => {
                     format!("exceeded the call depth limit of {MAX_CALL_DEPTH}")
                 }
+                // Stopped by the work budget (the progress callback), or a read of the
+                // game past it: the budget's message.
+                rhai::EvalAltResult::ErrorTerminated(..) => crate::work::WorkSpent {
+                    limit: game.limits.work,
+                }
+                .to_string(),
                 ref other => other.to_string(),
             };
             Err(format!("script {file_name}, function {name}: {message}"))
@@ -160,10 +173,36 @@ pub fn call(
     }
 }
 
+/// How many values converting `v` makes (a list and each of its elements), counted up
+/// to a little past `cap`: a list of lists may share its parts.
+fn values_in(v: &Value, cap: u64) -> u64 {
+    match v {
+        Value::List(items) => {
+            let mut n = 1u64;
+            for item in items.iter() {
+                if n > cap {
+                    break;
+                }
+                n = n.saturating_add(values_in(item, cap - n));
+            }
+            n
+        }
+        _ => 1,
+    }
+}
+
 fn sandbox() -> Engine {
     let mut engine = Engine::new_raw();
+    // Rhai's core package without its language core (`sleep`, which blocks the thread
+    // uncounted, `exit`, `parse_json`, tags, function metadata): scripts compute values.
     engine.register_global_module(rhai::packages::Package::as_shared_module(
-        &rhai::packages::CorePackage::new(),
+        &rhai::packages::BasicStringPackage::new(),
+    ));
+    engine.register_global_module(rhai::packages::Package::as_shared_module(
+        &rhai::packages::BasicIteratorPackage::new(),
+    ));
+    engine.register_global_module(rhai::packages::Package::as_shared_module(
+        &rhai::packages::BasicFnPackage::new(),
     ));
     engine.register_global_module(rhai::packages::Package::as_shared_module(
         &rhai::packages::BasicArrayPackage::new(),
@@ -178,6 +217,9 @@ fn sandbox() -> Engine {
         &rhai::packages::ArithmeticPackage::new(),
     ));
     engine.set_max_operations(MAX_OPERATIONS);
+    // Each operation is also a step of the game's work budget (`crate::work`), which a
+    // script shares with the expression that called it.
+    engine.on_progress(|_| crate::work::charge_work(1).err().map(|_| Dynamic::UNIT));
     engine.set_max_call_levels(MAX_CALL_DEPTH);
     engine.set_max_expr_depths(64, 32);
     engine.set_max_string_size(10_000);

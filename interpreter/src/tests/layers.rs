@@ -20,6 +20,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "diagnostic",
             "rng",
             "hints",
+            "work",
             "value",
             "ir",
             "model",

@@ -48,7 +48,7 @@ fn players(game) { game.players }
 fn deck(game) { game.deck }
 fn hand(game, p) { game.hands[p] }
 fn unknown(game) { game.nothing_by_that_name }
-fn town_cells(game, p) { game.town[p].map(|c| [c.row, c.col, c.id, c.terrain, c.points]) }
+fn town_cells(game, p) { game.town[p].map(|c| `${c.row} ${c.col} ${c.id} ${c.terrain} ${c.points}`) }
 fn towns(game) { game.town.len() }
 fn last_town(game) { game.town[-1].len() }
 fn town_of(game, p) { game.town[p].len() }
@@ -60,15 +60,16 @@ fn the_towns(game) { game.town }
 fn set_round(game) { game.round = 9; game.round }
 fn set_gold(game) { game.gold[0] = 9; game.gold[0] }
 fn the_handle(game) { game }
+fn nested(game) { [[1, 2], [3]] }
 
-fn neighbours_of(game, row, col) { neighbours(#{ row: row, col: col }).map(|p| [p.row, p.col]) }
+fn neighbours_of(game, row, col) { neighbours(#{ row: row, col: col }).map(|p| `${p.row},${p.col}`) }
 fn neighbour_cells(game, p, row, col) { neighbours(game.town[p], #{ row: row, col: col }).map(|c| c.id) }
 fn terrain_at(game, p, row, col) { at(game.town[p], #{ row: row, col: col })?.terrain }
-fn cells_of(game, p) { cells(game.town[p]).map(|c| [c.row, c.col]) }
-fn holes_of(game, p) { holes(game.town[p]).map(|c| [c.row, c.col]) }
-fn placements_of(game, p, rows, cols) { placements(game.town[p], rows, cols).map(|c| [c.row, c.col]) }
+fn cells_of(game, p) { cells(game.town[p]).map(|c| `${c.row},${c.col}`) }
+fn holes_of(game, p) { holes(game.town[p]).map(|c| `${c.row},${c.col}`) }
+fn placements_of(game, p, rows, cols) { placements(game.town[p], rows, cols).map(|c| `${c.row},${c.col}`) }
 fn groups_of(game, p, terrain) {
-    groups(game.town[p], |cell| cell.terrain == terrain).map(|g| g.map(|c| [c.row, c.col]))
+    groups(game.town[p], |cell| cell.terrain == terrain).map(|g| g.map(|c| `${c.row},${c.col}`).reduce(|s, c| if s == () { c } else { `${s} ${c}` }))
 }
 fn groups_reading_the_board(game, p) {
     let board = game.town[p];
@@ -136,13 +137,20 @@ fn list(items: Vec<Value>) -> Value {
     Value::list(items)
 }
 
-/// [[row, col], …]
+/// ["row,col", …]: positions as the test scripts write them (a script returns no
+/// array of arrays).
 fn positions(list: &[(i64, i64)]) -> Value {
     Value::list(
         list.iter()
-            .map(|&(r, c)| Value::list(vec![int(r), int(c)]))
+            .map(|&(r, c)| text(&format!("{r},{c}")))
             .collect(),
     )
+}
+
+/// "row,col row,col …": a group of positions as the test scripts write it.
+fn group(list: &[(i64, i64)]) -> Value {
+    let cells: Vec<String> = list.iter().map(|&(r, c)| format!("{r},{c}")).collect();
+    text(&cells.join(" "))
 }
 
 #[test]
@@ -191,7 +199,7 @@ fn the_handle_reads_a_board_as_cell_maps_in_reading_order_with_the_columns() {
     let game = game();
     let state = state(&game);
     let cell = |r: i64, c: i64, id: &str, terrain: &str, points: i64| {
-        list(vec![int(r), int(c), text(id), text(terrain), int(points)])
+        text(&format!("{r} {c} {id} {terrain} {points}"))
     };
     let town = call(&game, &state, "town_cells", vec![Value::Player(0)]).unwrap();
     let Value::List(cells) = &town else {
@@ -316,6 +324,19 @@ fn neighbours_of_a_position_and_the_occupied_ones_on_a_board() {
     );
 }
 
+/// A script returning an array of arrays is an error naming it (it was flattened).
+#[test]
+fn an_array_holding_an_array_is_an_error_naming_the_function() {
+    let game = game();
+    let state = state(&game);
+    let err = call(&game, &state, "nested", vec![]).unwrap_err();
+    assert!(
+        err.message()
+            .contains("function nested: returned an array holding an array"),
+        "{err}"
+    );
+}
+
 #[test]
 fn at_gives_the_cell_or_nothing() {
     let game = game();
@@ -426,14 +447,14 @@ fn groups_keep_the_cells_a_function_accepts_largest_first() {
     assert_eq!(
         call(&game, &state, "groups_of", vec![p1.clone(), text("forest")]),
         Ok(list(vec![
-            positions(&[(0, 1), (0, 2), (1, 2)]),
-            positions(&[(1, 0), (2, 0), (2, 1)])
+            group(&[(0, 1), (0, 2), (1, 2)]),
+            group(&[(1, 0), (2, 0), (2, 1)])
         ]))
     );
     // The two waters touch nothing of their own: two groups of one, in reading order.
     assert_eq!(
         call(&game, &state, "groups_of", vec![p1.clone(), text("water")]),
-        Ok(list(vec![positions(&[(0, 0)]), positions(&[(2, 2)])]))
+        Ok(list(vec![group(&[(0, 0)]), group(&[(2, 2)])]))
     );
     assert_eq!(
         call(

@@ -141,8 +141,8 @@ impl Lowering for BuiltinCall<'_, '_, '_, '_> {
     fn type_name(&self, ty: &Type) -> String {
         self.compiler.type_name(ty)
     }
-    fn unify(&mut self, span: Span, a: &Type, b: &Type) -> Type {
-        self.compiler.unify(span, a, b)
+    fn unify(&mut self, span: Span, a: &Type, b: &Type, differ: &str) -> Type {
+        self.compiler.unify(span, a, b, differ)
     }
     fn is_hex_table(&self, t: TableId) -> bool {
         self.compiler.decls.tables[t.index()].hex

@@ -268,23 +268,21 @@ impl<'a> Compiler<'a> {
                 let cond = self.expect(c, scope, &Type::Bool).boxed();
                 let (then, a_ty) = self.compile(a, scope);
                 let (otherwise, b_ty) = self.compile(b, scope);
-                let ty = self.unify(expr.span, &a_ty, &b_ty);
+                let ty = self.unify(expr.span, &a_ty, &b_ty, "the two branches differ");
                 (Expr::If { cond, then: then.boxed(), otherwise: otherwise.boxed() }, ty)
             }
         }
     }
 
-    pub(crate) fn unify(&mut self, span: Span, a: &Type, b: &Type) -> Type {
+    /// The type both `a` and `b` may be read as; if none, reported as `differ` (what
+    /// differs: two branches, a list's elements) followed by both types.
+    pub(crate) fn unify(&mut self, span: Span, a: &Type, b: &Type, differ: &str) -> Type {
         if a.accepts(b) && *a != Type::None && *a != Type::Any {
             a.clone()
         } else if b.accepts(a) {
             b.clone()
         } else {
-            let message = format!(
-                "the two branches differ: {} and {}",
-                self.type_name(a),
-                self.type_name(b)
-            );
+            let message = format!("{differ}: {} and {}", self.type_name(a), self.type_name(b));
             self.report(span, message);
             Type::Any
         }

@@ -17,7 +17,7 @@ impl Compiler<'_> {
             ty = if ty == Type::Any {
                 t
             } else {
-                self.unify(span, &ty, &t)
+                self.unify(span, &ty, &t, "the list's elements differ in type")
             };
             out.push(e);
         }
