@@ -119,6 +119,10 @@ fn the_limits_table_gives_the_code_s_limits() {
             frontier_interpreter::builtins::MAX_LIST_ELEMENTS as u64,
         ),
         (
+            "List elements and text bytes held in locals, together",
+            frontier_interpreter::model::MAX_LOCAL_ELEMENTS as u64,
+        ),
+        (
             "Bytes of one text an expression builds (`text`)",
             frontier_interpreter::builtins::MAX_TEXT_BYTES as u64,
         ),

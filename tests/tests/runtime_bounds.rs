@@ -227,6 +227,22 @@ fn lists_and_texts_built_by_expressions_are_bounded() {
     do: [ { set: { t: "text(t, t)" } } ]"#;
     let err = start_error(&loaded(&ruleset(play, "")));
     assert_contains(&err, "text: more than 1000000 bytes");
+    // Many locals each holding a long list: 800,000 elements in `l` and in each of 11
+    // more is 9,600,000; the 12th is past the 10,000,000 the locals hold together.
+    let copies: String = (1..=13)
+        .map(|i| format!("\n  - let: {{ b{i}: \"l\" }}"))
+        .collect();
+    let play = format!(
+        r#"  - let: {{ l: "range(1, 100000)" }}
+  - repeat: 3
+    do: [ {{ set: {{ l: "concat(l, l)" }} }} ]{copies}"#
+    );
+    let err = start_error(&loaded(&ruleset(&play, "")));
+    assert_contains(&err, "play[13].let.b12");
+    assert_contains(
+        &err,
+        "the locals would hold more than 10000000 list elements and text bytes together",
+    );
 }
 
 /// `--limit calls=` has a ceiling; below it, a procedure recursing without end stops at

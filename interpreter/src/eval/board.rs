@@ -4,6 +4,7 @@ use super::{as_list, as_pos, Env, Result, RuntimeError};
 use crate::grid::{self, Grid, Pos};
 use crate::ir::Expr;
 use crate::value::{decode_element, Value};
+use crate::work::charge_work;
 
 /// The board instance argument `args[0]` names.
 pub(crate) fn board<'e>(args: &[Expr], env: &'e Env) -> Result<&'e Grid> {
@@ -18,13 +19,19 @@ pub(crate) fn pos_list(items: impl IntoIterator<Item = Pos>) -> Value {
 }
 
 pub(crate) fn eval_cells(args: &[Expr], env: &Env) -> Result<Value> {
-    Ok(pos_list(board(args, env)?.cells().iter().map(|(p, _)| *p)))
+    let grid = board(args, env)?;
+    charge_work(grid.len() as u64)?;
+    Ok(pos_list(grid.cells().iter().map(|(p, _)| *p)))
 }
 
 pub(crate) fn eval_holes(args: &[Expr], env: &Env) -> Result<Value> {
-    Ok(pos_list(
-        board(args, env)?.holes().map_err(RuntimeError::new)?,
-    ))
+    let grid = board(args, env)?;
+    // The search walks the rectangle around the cells (refused past its own bound).
+    if let Some(b) = grid.bounds() {
+        let area = (b.bottom as i64 - b.top as i64 + 1) * (b.right as i64 - b.left as i64 + 1);
+        charge_work(area as u64)?;
+    }
+    Ok(pos_list(grid.holes().map_err(RuntimeError::new)?))
 }
 
 pub(crate) fn eval_at(args: &[Expr], env: &Env) -> Result<Value> {
@@ -40,6 +47,7 @@ pub(crate) fn eval_groups(args: &[Expr], env: &Env) -> Result<Value> {
         return Ok(Value::None);
     };
     let grid = board(args, env)?;
+    charge_work(grid.len() as u64)?;
     let groups = grid.groups(|e| args[1].apply_bool(env, &decode_element(b.of, e)))?;
     Ok(Value::list(groups.into_iter().map(pos_list).collect()))
 }
@@ -52,6 +60,8 @@ pub(crate) fn eval_placements(args: &[Expr], env: &Env) -> Result<Value> {
             "placements of a {r}×{c} piece: sizes go from 1 to 64"
         )));
     }
+    // Each cell is tried against the piece's every position.
+    charge_work((grid.len() as u64 + 1) * (r * c) as u64)?;
     Ok(pos_list(grid.placements(r as i16, c as i16)))
 }
 

@@ -6,6 +6,15 @@ use super::{Env, Result, RuntimeError};
 use crate::hex::HexTable;
 use crate::ir::Expr;
 use crate::value::{TableId, Value};
+use crate::work::charge_work;
+
+/// The hexes of the table that `t` belongs to, its rows counted as steps of work: what
+/// a search over the map (groups, lines, a distance) may visit.
+fn searched<'e>(env: &Env<'e>, t: TableId) -> Result<&'e HexTable> {
+    let g = geometry(env, t)?;
+    charge_work(g.neighbours.len() as u64)?;
+    Ok(g)
+}
 
 /// The hexes of the table that `t` belongs to.
 pub(crate) fn geometry<'e>(env: &Env<'e>, t: TableId) -> Result<&'e HexTable> {
@@ -60,7 +69,7 @@ pub(crate) fn groups_of(
     let Some(t) = table else {
         return Ok(Value::list(Vec::new()));
     };
-    let groups = find(geometry(env, t)?, &rows);
+    let groups = find(searched(env, t)?, &rows);
     Ok(Value::list(
         groups
             .into_iter()
@@ -83,7 +92,7 @@ pub(crate) fn eval_lines(args: &[Expr], env: &Env) -> Result<Value> {
     let Some(t) = table else {
         return Ok(Value::list(Vec::new()));
     };
-    let windows = geometry(env, t)?.windows(&rows, k as usize);
+    let windows = searched(env, t)?.windows(&rows, k as usize);
     Ok(Value::list(
         windows
             .into_iter()
@@ -141,7 +150,7 @@ pub(crate) fn eval_step(args: &[Expr], env: &Env) -> Result<Value> {
 pub(crate) fn eval_ray(args: &[Expr], env: &Env) -> Result<Value> {
     let (t, r, d) = cell_and_direction(args, env, "ray")?;
     Ok(Value::list(
-        geometry(env, t)?
+        searched(env, t)?
             .ray(r, d)
             .into_iter()
             .map(|n| Value::Row(t, n))
@@ -166,7 +175,7 @@ pub(crate) fn eval_on_edge(args: &[Expr], env: &Env) -> Result<Value> {
 pub(crate) fn eval_distance(args: &[Expr], env: &Env) -> Result<Value> {
     let (t, a) = hex(&args[0].eval(env)?)?;
     let (_, b) = hex(&args[1].eval(env)?)?;
-    match geometry(env, t)?.distance(a, b) {
+    match searched(env, t)?.distance(a, b) {
         Some(d) => Ok(Value::Int(d)),
         None => Err(RuntimeError::new(format!(
             "distance: no path joins {} and {}",

@@ -330,7 +330,14 @@ impl Expr {
     #[inline(never)]
     fn bool_other(&self, env: &Env) -> Result<bool> {
         match self {
-            Expr::Equal { a, b, negate } => Ok((a.eval(env)? == b.eval(env)?) != *negate),
+            Expr::Equal { a, b, negate } => {
+                let (x, y) = (a.eval(env)?, b.eval(env)?);
+                // Two lists are compared element by element.
+                if let (Value::List(p), Value::List(q)) = (&x, &y) {
+                    charge_work(p.len().min(q.len()) as u64)?;
+                }
+                Ok((x == y) != *negate)
+            }
             Expr::Column { values, row, name } => as_bool(&values[row_of(row, env, name)?]),
             // Read element by element: a filtered list or the players are not built.
             Expr::In { item, list } => {

@@ -241,6 +241,7 @@ impl Game {
             } => match target {
                 Place::Local(slot) => {
                     let v = value.eval(&env!())?;
+                    check_locals_size(&state.locals, base + slot.index(), &v)?;
                     let cell = &mut state.locals[base + slot.index()];
                     *cell = match mode {
                         AssignMode::Set => v,
@@ -418,4 +419,38 @@ impl Game {
     pub(super) fn frame_env<'s>(&'s self, state: &'s State, base: usize) -> Env<'s> {
         Env::new(self, state, &state.locals[base..])
     }
+}
+
+/// How much a value held in a local weighs against [`crate::model::MAX_LOCAL_ELEMENTS`]:
+/// a list its elements, a text its bytes, anything else nothing.
+fn weight(v: &Value) -> usize {
+    match v {
+        Value::List(items) => items.len(),
+        Value::Str(s) => s.len(),
+        _ => 0,
+    }
+}
+
+/// Refuses to store `v` in local `at` when the lists and texts of all locals would then
+/// hold more than [`crate::model::MAX_LOCAL_ELEMENTS`] together (each is bounded alone;
+/// many locals each holding a long list are not). Only a long value is weighed against
+/// the others.
+fn check_locals_size(locals: &[Value], at: usize, v: &Value) -> Result<(), RuntimeError> {
+    let limit = crate::model::MAX_LOCAL_ELEMENTS;
+    let n = weight(v);
+    if n < 1024 {
+        return Ok(());
+    }
+    let held: usize = locals
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != at)
+        .map(|(_, l)| weight(l))
+        .sum();
+    if held + n > limit {
+        return Err(RuntimeError::new(format!(
+            "the locals would hold more than {limit} list elements and text bytes together"
+        )));
+    }
+    Ok(())
 }

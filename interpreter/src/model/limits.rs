@@ -60,6 +60,9 @@ pub const MAX_CALLS: u64 = 1_000_000;
 /// The most options one decision lists (each element of a `for:` list, each combination
 /// of several): a product of long lists is refused before it is built.
 pub const MAX_DECISION_OPTIONS: usize = 100_000;
+/// The most list elements and text bytes the locals of the calls under way may hold
+/// together (each list an expression builds is bounded alone, not their number).
+pub const MAX_LOCAL_ELEMENTS: usize = 10_000_000;
 /// The most locals the procedure calls under way may hold together (a recursion of a
 /// procedure with many `let`s reaches it before the `calls` limit).
 pub const MAX_CALL_LOCALS: usize = 10_000_000;
