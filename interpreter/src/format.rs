@@ -449,6 +449,8 @@ pub struct Keys {
     pub board: Vec<String>,
     pub function: Vec<String>,
     pub procedure: Vec<String>,
+    /// `setup` and `play` in their mapping form.
+    pub body: Vec<String>,
     pub ranking: Vec<String>,
     pub outcome: Vec<String>,
     pub stat: Vec<String>,
@@ -472,6 +474,7 @@ pub fn key_lists() -> &'static Keys {
         board: keys::<Board>(),
         function: keys::<Function>(),
         procedure: keys::<ProcedureDecl>(),
+        body: keys::<BodyDecl>(),
         ranking: keys::<Ranking>(),
         outcome: keys::<OutcomeDecl>(),
         stat: keys::<StatDecl>(),

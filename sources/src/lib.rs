@@ -61,8 +61,25 @@ pub fn from_path(path: &Path, limits: &Limits) -> Result<RulesetSource, String> 
     let text = read_text(&file, limits)?;
     let mut scripts = Vec::new();
     let script_dir = dir.join("scripts");
-    if let Ok(entries) = std::fs::read_dir(&script_dir) {
-        let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+    // No scripts folder is no scripts; one that cannot be read (a link to itself, a file,
+    // no permission) is an error, not scripts silently left out.
+    let unreadable = |e: std::io::Error| {
+        format!(
+            "cannot read the scripts folder {}: {}",
+            script_dir.display(),
+            plain_folder_error(&e)
+        )
+    };
+    let entries = match std::fs::read_dir(&script_dir) {
+        Ok(entries) => Some(entries),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(unreadable(e)),
+    };
+    if let Some(entries) = entries {
+        let mut paths: Vec<PathBuf> = entries
+            .map(|e| e.map(|e| e.path()))
+            .collect::<Result<_, _>>()
+            .map_err(unreadable)?;
         paths.retain(|p| p.extension().is_some_and(|x| x == "rhai"));
         paths.sort();
         for p in paths {
@@ -129,6 +146,18 @@ pub fn read_regular(path: &Path) -> Result<String, String> {
         return Err(format!("cannot read {shown}: not a regular file"));
     }
     std::fs::read_to_string(path).map_err(|e| format!("cannot read {shown}: {}", plain_io(&e)))
+}
+
+/// Why a folder cannot be listed, in plain words.
+fn plain_folder_error(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotADirectory => "not a folder".into(),
+        // `ErrorKind::FilesystemLoop` (ELOOP) is not yet stable to name.
+        kind if format!("{kind:?}") == "FilesystemLoop" => {
+            "a link that leads back to itself".into()
+        }
+        _ => plain_io(e),
+    }
 }
 
 pub fn plain_io(e: &std::io::Error) -> String {
