@@ -198,3 +198,58 @@ pub fn extends_resolver(
     let base_dir = Path::new(&source.file).parent().map(Path::to_path_buf);
     move |name: &str| resolve(name, base_dir.as_deref(), &limits)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A ruleset folder written for one test, removed after it.
+    struct Folder(PathBuf);
+
+    impl Folder {
+        fn new(name: &str) -> Folder {
+            let dir = std::env::temp_dir()
+                .join(format!("frontier-sources-{}-{name}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join("ruleset.yaml"), "name: x\n").unwrap();
+            Folder(dir)
+        }
+    }
+
+    impl Drop for Folder {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    /// A scripts folder that cannot be read is an error naming it: it was skipped, and the
+    /// ruleset's calls of its functions then read as misspellings of built-ins.
+    #[test]
+    fn a_scripts_folder_that_cannot_be_read_is_an_error() {
+        let limits = Limits::default();
+        let none = Folder::new("none");
+        assert!(from_path(&none.0, &limits).unwrap().scripts.is_empty());
+        let file = Folder::new("file");
+        std::fs::write(file.0.join("scripts"), "").unwrap();
+        assert_eq!(
+            from_path(&file.0, &limits).unwrap_err(),
+            format!(
+                "cannot read the scripts folder {}: not a folder",
+                file.0.join("scripts").display()
+            )
+        );
+        #[cfg(unix)]
+        {
+            let looped = Folder::new("loop");
+            std::os::unix::fs::symlink("scripts", looped.0.join("scripts")).unwrap();
+            assert_eq!(
+                from_path(&looped.0, &limits).unwrap_err(),
+                format!(
+                    "cannot read the scripts folder {}: a link that leads back to itself",
+                    looped.0.join("scripts").display()
+                )
+            );
+        }
+    }
+}
