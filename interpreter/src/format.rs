@@ -336,8 +336,9 @@ pub struct ProcedureDecl {
     pub params: Option<BTreeMap<String, String>>,
     /// The type of the value it gives back with `return:`.
     pub returns: Option<String>,
+    /// The statements (`[]` for none).
     #[serde(rename = "do")]
-    pub body: Option<Statements>,
+    pub body: Statements,
     pub doc: Option<String>,
     pub rule: Option<Scalar>,
 }
@@ -353,8 +354,9 @@ pub enum Body {
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BodyDecl {
+    /// The statements (`[]` for none).
     #[serde(rename = "do")]
-    pub body: Option<Statements>,
+    pub body: Statements,
     pub doc: Option<String>,
     pub rule: Option<Scalar>,
 }
