@@ -3,7 +3,9 @@
 //! its parser; parsers return plain ASTs with byte spans and never panic on any input.
 
 pub mod expr;
+pub mod shown;
 pub mod span;
 pub mod trace;
 
+pub use shown::{shown, shown_list};
 pub use span::{LineCol, Span};

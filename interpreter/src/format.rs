@@ -336,8 +336,9 @@ pub struct ProcedureDecl {
     pub params: Option<BTreeMap<String, String>>,
     /// The type of the value it gives back with `return:`.
     pub returns: Option<String>,
+    /// The statements (`[]` for none).
     #[serde(rename = "do")]
-    pub body: Option<Statements>,
+    pub body: Statements,
     pub doc: Option<String>,
     pub rule: Option<Scalar>,
 }
@@ -353,8 +354,9 @@ pub enum Body {
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BodyDecl {
+    /// The statements (`[]` for none).
     #[serde(rename = "do")]
-    pub body: Option<Statements>,
+    pub body: Statements,
     pub doc: Option<String>,
     pub rule: Option<Scalar>,
 }
@@ -449,6 +451,8 @@ pub struct Keys {
     pub board: Vec<String>,
     pub function: Vec<String>,
     pub procedure: Vec<String>,
+    /// `setup` and `play` in their mapping form.
+    pub body: Vec<String>,
     pub ranking: Vec<String>,
     pub outcome: Vec<String>,
     pub stat: Vec<String>,
@@ -472,6 +476,7 @@ pub fn key_lists() -> &'static Keys {
         board: keys::<Board>(),
         function: keys::<Function>(),
         procedure: keys::<ProcedureDecl>(),
+        body: keys::<BodyDecl>(),
         ranking: keys::<Ranking>(),
         outcome: keys::<OutcomeDecl>(),
         stat: keys::<StatDecl>(),

@@ -61,8 +61,25 @@ pub fn from_path(path: &Path, limits: &Limits) -> Result<RulesetSource, String> 
     let text = read_text(&file, limits)?;
     let mut scripts = Vec::new();
     let script_dir = dir.join("scripts");
-    if let Ok(entries) = std::fs::read_dir(&script_dir) {
-        let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+    // No scripts folder is no scripts; one that cannot be read (a link to itself, a file,
+    // no permission) is an error, not scripts silently left out.
+    let unreadable = |e: std::io::Error| {
+        format!(
+            "cannot read the scripts folder {}: {}",
+            script_dir.display(),
+            plain_folder_error(&e)
+        )
+    };
+    let entries = match std::fs::read_dir(&script_dir) {
+        Ok(entries) => Some(entries),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(unreadable(e)),
+    };
+    if let Some(entries) = entries {
+        let mut paths: Vec<PathBuf> = entries
+            .map(|e| e.map(|e| e.path()))
+            .collect::<Result<_, _>>()
+            .map_err(unreadable)?;
         paths.retain(|p| p.extension().is_some_and(|x| x == "rhai"));
         paths.sort();
         for p in paths {
@@ -131,6 +148,18 @@ pub fn read_regular(path: &Path) -> Result<String, String> {
     std::fs::read_to_string(path).map_err(|e| format!("cannot read {shown}: {}", plain_io(&e)))
 }
 
+/// Why a folder cannot be listed, in plain words.
+fn plain_folder_error(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotADirectory => "not a folder".into(),
+        // `ErrorKind::FilesystemLoop` (ELOOP) is not yet stable to name.
+        kind if format!("{kind:?}") == "FilesystemLoop" => {
+            "a link that leads back to itself".into()
+        }
+        _ => plain_io(e),
+    }
+}
+
 pub fn plain_io(e: &std::io::Error) -> String {
     match e.kind() {
         std::io::ErrorKind::NotFound => "no such file".into(),
@@ -168,4 +197,59 @@ pub fn extends_resolver(
 ) -> impl Fn(&str) -> Result<RulesetSource, String> {
     let base_dir = Path::new(&source.file).parent().map(Path::to_path_buf);
     move |name: &str| resolve(name, base_dir.as_deref(), &limits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A ruleset folder written for one test, removed after it.
+    struct Folder(PathBuf);
+
+    impl Folder {
+        fn new(name: &str) -> Folder {
+            let dir = std::env::temp_dir()
+                .join(format!("frontier-sources-{}-{name}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join("ruleset.yaml"), "name: x\n").unwrap();
+            Folder(dir)
+        }
+    }
+
+    impl Drop for Folder {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    /// A scripts folder that cannot be read is an error naming it: it was skipped, and the
+    /// ruleset's calls of its functions then read as misspellings of built-ins.
+    #[test]
+    fn a_scripts_folder_that_cannot_be_read_is_an_error() {
+        let limits = Limits::default();
+        let none = Folder::new("none");
+        assert!(from_path(&none.0, &limits).unwrap().scripts.is_empty());
+        let file = Folder::new("file");
+        std::fs::write(file.0.join("scripts"), "").unwrap();
+        assert_eq!(
+            from_path(&file.0, &limits).unwrap_err(),
+            format!(
+                "cannot read the scripts folder {}: not a folder",
+                file.0.join("scripts").display()
+            )
+        );
+        #[cfg(unix)]
+        {
+            let looped = Folder::new("loop");
+            std::os::unix::fs::symlink("scripts", looped.0.join("scripts")).unwrap();
+            assert_eq!(
+                from_path(&looped.0, &limits).unwrap_err(),
+                format!(
+                    "cannot read the scripts folder {}: a link that leads back to itself",
+                    looped.0.join("scripts").display()
+                )
+            );
+        }
+    }
 }

@@ -126,6 +126,22 @@ fn the_limits_table_gives_the_code_s_limits() {
             "Bytes of one text an expression builds (`text`)",
             frontier_interpreter::builtins::MAX_TEXT_BYTES as u64,
         ),
+        (
+            "Problems one trace reports (past it: a line that says how many more there are, from where)",
+            frontier_interpreter::frontier_grammar::trace::MAX_TRACE_ERRORS as u64,
+        ),
+        (
+            "Mappings and lists nested in one YAML file (a ruleset, a position)",
+            frontier_interpreter::MAX_YAML_DEPTH as u64,
+        ),
+        (
+            "Values in one YAML file (texts, numbers, lists and mappings, keys included)",
+            frontier_interpreter::MAX_YAML_VALUES as u64,
+        ),
+        (
+            "Functions of a ruleset's scripts",
+            frontier_interpreter::script::MAX_SCRIPT_FUNCTIONS as u64,
+        ),
     ];
     for (what, limit) in fixed {
         let row = rows

@@ -285,3 +285,110 @@ fn a_hand_written_position_states_what_it_omits() {
         "initial: a list of names of variables, zones and boards, or 'rest'"
     );
 }
+
+/// `~` is none, which only a player or a row can be: for a whole number it read as -1 and
+/// for true/false as true. A complete position (every variable at its initial value but
+/// those written) is refused at the entry that writes it.
+#[test]
+fn none_is_refused_where_a_number_or_true_false_is_wanted() {
+    let game = load_ruleset("go-west");
+    let position = |vars: &str| {
+        game.state_from_yaml(&format!(
+            "players: [red, green, blue]\ninitial: rest\nvars:\n{vars}"
+        ))
+    };
+    assert_eq!(
+        position("  vp: { red: ~ }\n").unwrap_err(),
+        "vars.vp.red: ~ is none, which only a player or a row can be: write a whole number"
+    );
+    assert_eq!(
+        position("  pawn: { green: ~ }\n").unwrap_err(),
+        "vars.pawn.green: ~ is none, which only a player or a row can be: write true or false"
+    );
+    let state = position("  vp: { red: 3 }\n").unwrap();
+    assert_eq!(int(&game, &state, "vp[red]"), 3);
+}
+
+/// Seats are told apart by their names: a position seating one name twice is refused
+/// (`play --from` played 23 decisions before an error).
+#[test]
+fn a_position_seating_one_name_twice_is_refused() {
+    let game = load_ruleset("go-west");
+    let err = game
+        .state_from_yaml("players: [red, red, blue]\ninitial: rest\n")
+        .unwrap_err();
+    assert_eq!(
+        err,
+        "players: 'red' is listed twice (each seat has a name of its own)"
+    );
+}
+
+/// A saved state (with its continuation) holds each row of a dealt table (a deck: each
+/// row once in the initial zones) at most once, as a hand-written position does: a card
+/// held twice, in one zone or in two, is refused.
+#[test]
+fn a_saved_state_holding_a_dealt_card_twice_is_refused() {
+    let (game, text) = saved();
+    let lines: Vec<&str> = text.lines().collect();
+    let deck = lines.iter().position(|l| *l == "  deck:").unwrap();
+    let card = lines[deck + 1];
+    assert!(card.starts_with("  - gw-"), "{card}");
+    let id = card.trim_start_matches("  - ");
+    let twice_in_deck = [&lines[..=deck + 1], &[card], &lines[deck + 2..]].concat();
+    assert_eq!(
+        game.state_from_yaml(&twice_in_deck.join("\n")).unwrap_err(),
+        format!("zones: {id} is twice in deck (each row of 'cards' is in one zone at a time)")
+    );
+    // `discard: []`, or `discard:` with its cards below it: the card goes first.
+    let discard = lines
+        .iter()
+        .position(|l| l.starts_with("  discard:"))
+        .unwrap();
+    let in_discard = [
+        &lines[..discard],
+        &["  discard:", card],
+        &lines[discard + 1..],
+    ]
+    .concat();
+    assert_eq!(
+        game.state_from_yaml(&in_discard.join("\n")).unwrap_err(),
+        format!("zones: {id} is both in deck and in discard (each row of 'cards' is in one zone at a time)")
+    );
+}
+
+/// Where the rules `push` rows of a table, a second one may be made: a saved state may
+/// then hold a row twice.
+#[test]
+fn a_saved_state_may_hold_a_row_twice_where_the_rules_push_rows() {
+    let text = r#"
+name: pushing
+players: 2
+tables: { cards: { columns: { v: int }, rows: [[a, 1], [b, 2]] } }
+zones:
+  deck: { of: cards, init: all }
+  extra: { of: cards }
+state: { who: { type: player, init: "players[0]" } }
+play:
+  - push: { to: extra, value: "@a" }
+  - choose: { who: who, options: [ { label: go } ] }
+ranking: { score: "0" }
+"#;
+    let game = load_source(&text_source("case", "pushing.yaml", text)).unwrap();
+    let state = game.start(names(2)).unwrap();
+    let saved = game.state_to_yaml(&state);
+    assert!(saved.contains("  extra:\n  - a\n"), "{saved}");
+    let read = game.state_from_yaml(&saved).unwrap();
+    assert_eq!(game.state_to_yaml(&read), saved);
+}
+
+/// A position is read as a ruleset is: its nesting and size bounded before the YAML
+/// reader starts (`players: ` is 9 characters, so the 129th `[` stands at column 138).
+#[test]
+fn a_position_is_read_within_the_yaml_bounds() {
+    let game = load_ruleset("go-west");
+    let deep = format!("players: {}{}\n", "[".repeat(100_000), "]".repeat(100_000));
+    assert_eq!(
+        game.state_from_yaml(&deep).unwrap_err(),
+        "line 1:138: mappings and lists nested more than 128 deep: the YAML reader goes no deeper"
+    );
+}

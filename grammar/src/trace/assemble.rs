@@ -1,16 +1,23 @@
 //! Puts parsed statements together into a `Trace`, checking what the grammar cannot:
 //! header lines come first and at most once, names are distinct, steps name known players.
 
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
 use super::ast::{Header, HeaderLines, Line, LineKind, RulesetRef, Start, Trace};
 use super::parser::{Problem, Statement, StatementKind, TraceError, Word, KEYWORDS};
-use crate::LineCol;
+use crate::{shown, shown_list, LineCol};
+
+/// The most problems one trace reports; past them, one more line says how many are left
+/// out. A trace of many bad lines would otherwise print without end.
+pub const MAX_TRACE_ERRORS: usize = 200;
 
 pub(super) struct Assembler<'t> {
     index: LineIndex<'t>,
     header: HeaderDraft,
     body: Vec<Line>,
-    /// The reference set by the latest `rule` line.
-    rule: Option<String>,
+    /// The reference set by the latest `rule` line, shared by the steps under it.
+    rule: Option<Arc<str>>,
     /// The line of the first body line, once there is one.
     first_step: Option<usize>,
     /// Whether a missing `ruleset` or `players` line has already been reported.
@@ -19,7 +26,14 @@ pub(super) struct Assembler<'t> {
     seen_statement: bool,
     /// Keywords of lines that could not be read, so they are not also reported missing.
     attempted: Vec<&'static str>,
+    /// The players (once the `players` line is read), to look each name up at once.
+    seated: HashSet<String>,
+    /// Each `param` line's name, with its place in `Header::params`.
+    param_index: HashMap<String, usize>,
     errors: Vec<TraceError>,
+    /// Problems past [`MAX_TRACE_ERRORS`]: how many, and where the first stands.
+    left_out: usize,
+    first_left_out: Option<LineCol>,
 }
 
 /// The header as it is being read: required lines may still be missing.
@@ -46,7 +60,11 @@ impl<'t> Assembler<'t> {
             missing_header_reported: false,
             seen_statement: false,
             attempted: Vec::new(),
+            seated: HashSet::new(),
+            param_index: HashMap::new(),
             errors: Vec::new(),
+            left_out: 0,
+            first_left_out: None,
         }
     }
 
@@ -97,7 +115,7 @@ impl<'t> Assembler<'t> {
             }
             K::Rule(reference) => {
                 self.start_body(at);
-                self.rule = reference;
+                self.rule = reference.map(Arc::from);
             }
             K::Decision { player, label } => {
                 if self.start_body(at) && self.is_player(&player) {
@@ -227,6 +245,17 @@ impl<'t> Assembler<'t> {
         }
         if !self.errors.is_empty() {
             self.errors.sort_by_key(|error| (error.line, error.column));
+            if let Some(at) = self.first_left_out {
+                self.errors.push(TraceError {
+                    line: at.line,
+                    column: at.column,
+                    message: format!(
+                        "and {} more problem{} from here on, left out past the first {MAX_TRACE_ERRORS}: mend these first",
+                        self.left_out,
+                        if self.left_out == 1 { "" } else { "s" }
+                    ),
+                });
+            }
             return Err(self.errors);
         }
         let draft = self.header;
@@ -274,8 +303,11 @@ impl<'t> Assembler<'t> {
                     name.at,
                     format!("'{}' cannot be a player name: it is a keyword", name.text),
                 ));
-            } else if players.iter().any(|player| player == name.text) {
-                problem.get_or_insert((name.at, format!("player '{}' is listed twice", name.text)));
+            } else if !self.seated.insert(name.text.to_string()) {
+                problem.get_or_insert((
+                    name.at,
+                    format!("player '{}' is listed twice", shown(name.text)),
+                ));
             } else {
                 players.push(name.text.to_string());
             }
@@ -291,16 +323,17 @@ impl<'t> Assembler<'t> {
         if self.is_after_body("param", at) {
             return;
         }
-        let params = &self.header.params;
-        if let Some(first) = params.iter().position(|(param, _)| param == name.text) {
+        if let Some(&first) = self.param_index.get(name.text) {
             let first_line = self.header.lines.params.get(first).map_or(0, |at| at.line);
             let message = format!(
                 "parameter '{}' is set twice (first on line {first_line})",
-                name.text
+                shown(name.text)
             );
             self.report(name.at, message);
             return;
         }
+        self.param_index
+            .insert(name.text.to_string(), self.header.params.len());
         self.header.params.push((name.text.to_string(), value));
         self.header.lines.params.push(self.index.line_col(at));
     }
@@ -310,12 +343,14 @@ impl<'t> Assembler<'t> {
             return;
         }
         let mut recorded: Vec<(String, i64)> = Vec::new();
+        let mut seen = HashSet::new();
         for (name, value) in scores {
             if !self.is_player(&name) {
                 return;
             }
-            if recorded.iter().any(|(player, _)| player == name.text) {
-                self.report(name.at, format!("score for '{}' is given twice", name.text));
+            if !seen.insert(name.text) {
+                let message = format!("score for '{}' is given twice", shown(name.text));
+                self.report(name.at, message);
                 return;
             }
             recorded.push((name.text.to_string(), value));
@@ -326,14 +361,15 @@ impl<'t> Assembler<'t> {
     /// The names as players, each at most once; `None` after reporting the first problem.
     fn distinct_players(&mut self, names: Vec<Word<'t>>, what: &str) -> Option<Vec<String>> {
         let mut players: Vec<String> = Vec::new();
+        let mut seen = HashSet::new();
         for name in names {
             if !self.is_player(&name) {
                 return None;
             }
-            if players.iter().any(|player| player == name.text) {
+            if !seen.insert(name.text) {
                 self.report(
                     name.at,
-                    format!("{what} for '{}' is given twice", name.text),
+                    format!("{what} for '{}' is given twice", shown(name.text)),
                 );
                 return None;
             }
@@ -399,13 +435,13 @@ impl<'t> Assembler<'t> {
         let Some(players) = &self.header.players else {
             return true;
         };
-        if players.iter().any(|player| player == name.text) {
+        if self.seated.contains(name.text) {
             return true;
         }
         let message = format!(
             "unknown player '{}' (players are {})",
-            name.text,
-            players.join(", ")
+            shown(name.text),
+            shown_list(players, ", ")
         );
         self.report(name.at, message);
         false
@@ -436,6 +472,11 @@ impl<'t> Assembler<'t> {
 
     fn report(&mut self, at: usize, message: String) {
         let LineCol { line, column } = self.index.line_col(at);
+        if self.errors.len() >= MAX_TRACE_ERRORS {
+            self.left_out += 1;
+            self.first_left_out.get_or_insert(LineCol { line, column });
+            return;
+        }
         self.errors.push(TraceError {
             line,
             column,

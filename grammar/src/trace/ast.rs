@@ -1,5 +1,7 @@
 //! What a parsed trace holds: a header describing the game, then its steps in order.
 
+use std::sync::Arc;
+
 use crate::LineCol;
 
 /// One recorded game (or scenario): the header, then the body's steps in order.
@@ -64,8 +66,9 @@ pub struct Line {
     pub line: usize,
     /// 1-based column (in characters) where the step starts.
     pub column: usize,
-    /// The rulebook reference set by the closest `rule` line above, if any.
-    pub rule: Option<String>,
+    /// The rulebook reference set by the closest `rule` line above, if any: one text
+    /// shared by every step under that line.
+    pub rule: Option<Arc<str>>,
     pub kind: LineKind,
 }
 

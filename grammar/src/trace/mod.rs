@@ -11,5 +11,6 @@ mod writer;
 #[cfg(test)]
 mod tests;
 
+pub use assemble::MAX_TRACE_ERRORS;
 pub use ast::*;
 pub use parser::{parse, TraceError};

@@ -667,7 +667,7 @@ fn body(players: &[String]) -> impl Strategy<Value = Vec<Line>> {
             .into_iter()
             .map(|(change, kind)| {
                 if let Some(reference) = change {
-                    rule = reference;
+                    rule = reference.map(std::sync::Arc::from);
                 }
                 Line {
                     line: 0,
@@ -739,4 +739,68 @@ proptest! {
         let reread = parse(&text).map_err(|errors| TestCaseError::fail(format!("{errors:?} in\n{text}")))?;
         prop_assert_eq!(without_locations(reread), trace);
     }
+}
+
+#[test]
+fn problems_past_the_bound_are_counted_not_listed() {
+    let body = "nobody: x\n".repeat(MAX_TRACE_ERRORS + 300);
+    let errors = parse(&format!("{HEADER}{body}")).unwrap_err();
+    assert_eq!(errors.len(), MAX_TRACE_ERRORS + 1);
+    assert_eq!(
+        errors[MAX_TRACE_ERRORS - 1].to_string(),
+        format!(
+            "line {}:1: unknown player 'nobody' (players are red, green, blue)",
+            MAX_TRACE_ERRORS + 2
+        )
+    );
+    assert_eq!(
+        errors[MAX_TRACE_ERRORS].to_string(),
+        format!(
+            "line {}:1: and 300 more problems from here on, left out past the first {MAX_TRACE_ERRORS}: mend these first",
+            MAX_TRACE_ERRORS + 3
+        )
+    );
+}
+
+#[test]
+fn long_names_and_many_players_are_shown_short_in_messages() {
+    let long = "a".repeat(2_000_000);
+    let errors = parse(&format!(
+        "ruleset x\nplayers {long} b {long}\n{}",
+        "p1: x\n".repeat(3)
+    ))
+    .unwrap_err();
+    let shown = format!("{}… (2000000 characters)", "a".repeat(40));
+    let expected = [
+        format!("line 2:2000012: player '{shown}' is listed twice"),
+        format!("line 3:1: unknown player 'p1' (players are {shown}, b)"),
+        format!("line 4:1: unknown player 'p1' (players are {shown}, b)"),
+        format!("line 5:1: unknown player 'p1' (players are {shown}, b)"),
+    ];
+    assert_eq!(render(&Err(errors)), expected.join("\n"));
+    // 200,000 names: read in time linear in them (as a list, each looked up at once).
+    let names: Vec<String> = (1..=200_000).map(|i| format!("p{i}")).collect();
+    let errors = parse(&format!(
+        "ruleset x\nplayers {} p5\nzz: x\np200000: y\n",
+        names.join(" ")
+    ))
+    .unwrap_err();
+    let column = "players ".len() + names.join(" ").len() + 2;
+    assert_eq!(
+        render(&Err(errors)),
+        format!("line 2:{column}: player 'p5' is listed twice\nline 3:1: unknown player 'zz' (players are p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11, p12, … (200000 in all))")
+    );
+}
+
+#[test]
+fn a_rule_reference_is_one_text_shared_by_the_steps_under_it() {
+    let trace = parse(&format!(
+        "{HEADER}rule \"{}\"\nchance: 1\nchance: 2\nchance: 3\n",
+        "x".repeat(1000)
+    ))
+    .unwrap();
+    let rules: Vec<&std::sync::Arc<str>> =
+        trace.body.iter().filter_map(|l| l.rule.as_ref()).collect();
+    assert_eq!(rules.len(), 3);
+    assert!(rules.iter().all(|r| std::sync::Arc::ptr_eq(r, rules[0])));
 }

@@ -98,6 +98,28 @@ impl Builder {
         }
     }
 
+    /// Every declaration is named by its key, a text: an entry whose key is a number,
+    /// true/false or `~` would otherwise be left out unseen, with whatever its body holds.
+    pub(super) fn keys_are_names(&mut self, top: &Mapping) {
+        for section in [
+            "params",
+            "tables",
+            "state",
+            "zones",
+            "boards",
+            "functions",
+            "procedures",
+            "stats",
+            "conserve",
+        ] {
+            if let Some(entries) = top.get(section).and_then(Yaml::as_mapping) {
+                for key in entries.keys() {
+                    self.key_name(key, section);
+                }
+            }
+        }
+    }
+
     /// Whether every section whose declarations are numbered by 16-bit ids (tables, state
     /// variables, zones, boards, functions, procedures) has at most `MAX_IDS`, each that
     /// has more reported. Checked before any is numbered, so that no id wraps.

@@ -29,6 +29,7 @@ mod variant;
 mod view;
 mod yaml;
 mod yaml_error;
+mod yaml_scan;
 
 use std::sync::Arc;
 
@@ -42,6 +43,7 @@ use crate::value::{Type, Value};
 pub(crate) use expr::{nothing, Compiled, Compiler, Decls, Scope};
 use expr::{Named, TableDecl};
 pub(crate) use yaml::{join, parse_yaml};
+pub use yaml_scan::{MAX_YAML_DEPTH, MAX_YAML_VALUES};
 
 /// A ruleset's files as read by the caller (the core does no IO).
 #[derive(Debug, Clone)]
@@ -245,6 +247,7 @@ impl Builder {
             }
         }
         let meta = self.meta(top, origin);
+        self.keys_are_names(top);
         if !self.ids_fit(top) {
             return None;
         }

@@ -8,6 +8,7 @@ use frontier_grammar::Span;
 use serde_yaml::{Mapping, Value as Yaml};
 
 use super::yaml_error::{explain, path_at, Reported};
+use super::yaml_scan::{check_yaml_bounds, MAX_YAML_DEPTH};
 use super::{Builder, MAX_DIAGNOSTICS};
 use crate::diagnostic::Diagnostic;
 use crate::hints::did_you_mean;
@@ -27,8 +28,17 @@ pub(super) fn yaml_text(v: &Yaml) -> String {
     }
 }
 
-/// Parses YAML text, reporting a syntax error with its line and column.
+/// Parses YAML text, reporting a syntax error with its line and column. Nesting and size
+/// are bounded before the YAML reader starts (`yaml_scan`).
 pub(crate) fn parse_yaml(file: &str, text: &str) -> Result<Yaml, Diagnostic> {
+    if let Err(refusal) = check_yaml_bounds(text) {
+        return Err(Diagnostic {
+            file: file.to_string(),
+            position: Some((refusal.line, refusal.column)),
+            path: path_at(text, refusal.line, refusal.column),
+            message: refusal.message,
+        });
+    }
     serde_yaml::from_str::<Yaml>(text).map_err(|e| {
         let mut position = e.location().map(|l| (l.line(), l.column()));
         let said = e.to_string();
@@ -56,9 +66,7 @@ pub(crate) fn parse_yaml(file: &str, text: &str) -> Result<Yaml, Diagnostic> {
                 strip_location(&said)
             );
         } else if message == "recursion limit exceeded" {
-            message =
-                "mappings and lists nested more than 128 deep: the YAML reader goes no deeper"
-                    .into();
+            message = format!("mappings and lists nested more than {MAX_YAML_DEPTH} deep: the YAML reader goes no deeper");
         }
         // The key it stands under, from the lines before it (where a bracket, a quote or
         // a list began, for one left open or indented apart).
@@ -70,6 +78,12 @@ pub(crate) fn parse_yaml(file: &str, text: &str) -> Result<Yaml, Diagnostic> {
         if let Some((at, rest)) = message.split_once(": duplicate entry with key ") {
             path = at.to_string();
             message = format!("duplicate entry with key {rest}");
+        }
+        if let Some((at, number)) = integer_too_large(&message) {
+            if !at.is_empty() {
+                path = at.to_string();
+            }
+            message = format!("{number} is beyond the whole numbers a ruleset holds, {} to {}", i64::MIN, i64::MAX);
         }
         Diagnostic {
             file: file.to_string(),
@@ -116,6 +130,18 @@ fn second_occurrence(text: &str, key: &str, at: (usize, usize)) -> Option<(usize
         }
     }
     None
+}
+
+/// A whole number the YAML reader read but no YAML value holds (past 64 bits): serde_yaml
+/// says `[PATH: ]invalid type: integer `N` as u128, expected any YAML value`. Its path (or
+/// nothing) and the number.
+fn integer_too_large(message: &str) -> Option<(&str, &str)> {
+    let (at, rest) = match message.split_once(": invalid type: integer `") {
+        Some((at, rest)) => (at, rest),
+        None => ("", message.strip_prefix("invalid type: integer `")?),
+    };
+    let (number, rest) = rest.split_once('`')?;
+    (rest.starts_with(" as u128") || rest.starts_with(" as i128")).then_some((at, number))
 }
 
 /// serde's messages end with " at line L column C": the position is reported separately.
@@ -190,6 +216,29 @@ impl Builder {
                 );
             }
         }
+    }
+
+    /// A mapping's key as a name; a key that is not a text (a number, true/false, `~`, a
+    /// list) is reported, at the key where it can be placed, and gives `None`.
+    pub fn key_name<'y>(&mut self, key: &'y Yaml, path: &str) -> Option<&'y str> {
+        if let Some(name) = key.as_str() {
+            return Some(name);
+        }
+        let (at, what) = match scalar_text(key) {
+            Some(written) => (join(path, &written), format!("the key {written}")),
+            None if key.is_null() => (path.to_string(), "the key ~ (nothing)".to_string()),
+            None => (
+                path.to_string(),
+                format!("a key that is {}", yaml_text(key)),
+            ),
+        };
+        self.error(
+            &at,
+            format!(
+                "{what} is not a name: a key here names something, as a word (score, hand_size)"
+            ),
+        );
+        None
     }
 
     pub fn string(&mut self, map: &Mapping, key: &str, path: &str) -> Option<String> {

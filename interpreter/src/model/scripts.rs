@@ -1,5 +1,6 @@
 //! The ruleset's Rhai scripts as data: what `script/` runs.
 
+use std::collections::HashMap;
 use std::fmt;
 
 use super::ScriptFnId;
@@ -13,6 +14,8 @@ pub struct ScriptLibrary {
     pub files: Vec<String>,
     /// The functions, in the order the files define them: a [`ScriptFnId`] indexes them.
     pub functions: Vec<ScriptFunction>,
+    /// Each function's id by its name, so that finding one takes no time in their number.
+    pub by_name: HashMap<String, ScriptFnId>,
     /// The game's table rows as scripts see them, made at the first call.
     pub rows: std::sync::OnceLock<ScriptRows>,
 }
@@ -43,10 +46,7 @@ pub struct ScriptRows {
 impl ScriptLibrary {
     /// The function named `name`.
     pub fn find(&self, name: &str) -> Option<ScriptFnId> {
-        self.functions
-            .iter()
-            .position(|f| f.name == name)
-            .map(ScriptFnId::at)
+        self.by_name.get(name).copied()
     }
 
     /// The file that defines a function.

@@ -13,15 +13,13 @@ use crate::value::{Type, Value};
 impl Game {
     /// Reads a serialized state or a hand-written position. Errors name the YAML path.
     pub fn state_from_yaml(&self, text: &str) -> Result<State, String> {
-        let doc: Yaml = serde_yaml::from_str(text).map_err(|e| {
-            let at = e
-                .location()
-                .map(|l| format!("line {}:{}: ", l.line(), l.column()))
+        // Read as a ruleset is: bounded before the YAML reader starts, errors in plain words.
+        let doc: Yaml = crate::load::parse_yaml("", text).map_err(|d| {
+            let at = d
+                .position
+                .map(|(line, column)| format!("line {line}:{column}: "))
                 .unwrap_or_default();
-            format!(
-                "{at}{}",
-                e.to_string().split(" at line ").next().unwrap_or_default()
-            )
+            format!("{at}{}", d.message)
         })?;
         let Some(top) = doc.as_mapping() else {
             return Err("a position is a YAML mapping (players:, vars:, zones:)".into());
@@ -79,6 +77,7 @@ impl Game {
                     .map_err(|e| e.to_string())?;
             }
             Some(c) => {
+                self.refuse_duplicated_elements(&initial_zones, &state)?;
                 self.read_seen(top.get("seen"), &mut state)?;
                 self.read_continuation(c, &mut state)?
             }
@@ -183,6 +182,13 @@ impl Game {
                 .collect::<Result<_, _>>()?,
             None => return Err("players: missing (the seat order, e.g. [red, green, blue])".into()),
         };
+        let mut seated = std::collections::HashSet::new();
+        if let Some(twice) = names.iter().find(|n| !seated.insert(n.as_str())) {
+            return Err(format!(
+                "players: '{}' is listed twice (each seat has a name of its own)",
+                frontier_grammar::shown(twice)
+            ));
+        }
         if names.len() < self.meta.min_players as usize
             || names.len() > self.meta.max_players as usize
         {
@@ -202,13 +208,19 @@ impl Game {
                 return Err(format!("vars.{name}: no such variable"));
             };
             let (ty, base, per) = (var.ty.clone(), var.base, var.per);
-            self.each_index(per, v, state, &format!("vars.{name}"), |i, item, state| {
-                let value = self
-                    .read_plain(&ty, item, state)
-                    .map_err(|m| format!("vars.{name}: {m}"))?;
-                state.ints[base + i] = encode(&value);
-                Ok(())
-            })?;
+            self.each_index(
+                per,
+                v,
+                state,
+                &format!("vars.{name}"),
+                |i, item, at, state| {
+                    let value = self
+                        .read_plain(&ty, item, state)
+                        .map_err(|m| format!("{at}: {m}"))?;
+                    state.ints[base + i] = encode(&value);
+                    Ok(())
+                },
+            )?;
         }
         Ok(())
     }
@@ -222,17 +234,23 @@ impl Game {
             };
             let (of, base, per) = (zone.of, zone.base, zone.per);
             let ty = of.value_type();
-            self.each_index(per, v, state, &format!("zones.{name}"), |i, item, state| {
-                let Some(items) = item.as_sequence() else {
-                    return Err(format!("zones.{name}: expected a list"));
-                };
-                let codes = items
-                    .iter()
-                    .map(|x| self.element_code(&ty, x, state, &format!("zones.{name}")))
-                    .collect::<Result<_, _>>()?;
-                state.zones[base + i] = codes;
-                Ok(())
-            })?;
+            self.each_index(
+                per,
+                v,
+                state,
+                &format!("zones.{name}"),
+                |i, item, _, state| {
+                    let Some(items) = item.as_sequence() else {
+                        return Err(format!("zones.{name}: expected a list"));
+                    };
+                    let codes = items
+                        .iter()
+                        .map(|x| self.element_code(&ty, x, state, &format!("zones.{name}")))
+                        .collect::<Result<_, _>>()?;
+                    state.zones[base + i] = codes;
+                    Ok(())
+                },
+            )?;
         }
         let held: usize = state.zones.iter().map(Vec::len).sum();
         if held > self.limits.zone_elements {
@@ -253,7 +271,7 @@ impl Game {
             };
             let (of, base, per) = (board.of, board.base, board.per);
             let ty = of.value_type();
-            self.each_index(per, v, state, &format!("boards.{name}"), |i, item, state| {
+            self.each_index(per, v, state, &format!("boards.{name}"), |i, item, _, state| {
                 let shape = || format!("boards.{name}: expected a list of cells [row, col, element]");
                 let Some(cells) = item.as_sequence() else { return Err(shape()) };
                 for cell in cells {
@@ -325,30 +343,36 @@ impl Game {
             .zip(&state.zones)
             .map(|(a, b)| a != b)
             .collect();
-        // Positions name players by name, not seat.
-        let key_name = |axis: crate::model::Axis, i: usize| match axis {
-            crate::model::Axis::Players => {
-                state.names.get(i).cloned().unwrap_or_else(|| "?".into())
+        for (t, slots) in self.dealt_tables(initial) {
+            let written_slots: Vec<usize> = slots.iter().copied().filter(|&s| written[s]).collect();
+            let placed = self.place_once(t, &written_slots, state)?;
+            for &slot in slots.iter().filter(|&&slot| !written[slot]) {
+                state.zones[slot].retain(|&code| placed[code as usize].is_none());
             }
-            crate::model::Axis::Table(_) => self.key_text(axis, i),
-        };
-        let instance_name = |slot: usize| {
-            let (z, i) = self.zone_of_instance(slot);
-            let decl = &self.zones[z];
-            match decl.per {
-                Domain::Global => decl.name.clone(),
-                Domain::Players => format!(
-                    "{}[{}]",
-                    decl.name,
-                    state.names.get(i).map_or("?", String::as_str)
-                ),
-                Domain::Table(t) => format!("{}[{}]", decl.name, self.tables[t.index()].rows[i].id),
-                Domain::Pair(a, b) => {
-                    let (i, j) = self.split_index(decl.per, i);
-                    format!("{}[{}, {}]", decl.name, key_name(a, i), key_name(b, j))
-                }
+        }
+        Ok(())
+    }
+
+    /// For a saved state (with its continuation): the rows of a table that the declared
+    /// initial zones hold once each are held at most once, unless the rules `push` rows of
+    /// that table (which may put a second one somewhere).
+    fn refuse_duplicated_elements(
+        &self,
+        initial: &[Vec<u16>],
+        state: &State,
+    ) -> Result<(), String> {
+        for (t, slots) in self.dealt_tables(initial) {
+            if !self.pushes_rows_of(t) {
+                self.place_once(t, &slots, state)?;
             }
-        };
+        }
+        Ok(())
+    }
+
+    /// The tables whose rows the declared initial zones hold once each, with the zone
+    /// instances that hold rows of each.
+    fn dealt_tables(&self, initial: &[Vec<u16>]) -> Vec<(usize, Vec<usize>)> {
+        let mut dealt = Vec::new();
         for (t, table) in self.tables.iter().enumerate() {
             let slots: Vec<usize> = (0..initial.len())
                 .filter(|&slot| {
@@ -362,33 +386,78 @@ impl Game {
                     held[code as usize] += 1;
                 }
             }
-            if slots.is_empty() || held.iter().any(|&n| n != 1) {
-                continue;
-            }
-            // Where the position puts each element.
-            let mut placed: Vec<Option<usize>> = vec![None; table.rows.len()];
-            for &slot in slots.iter().filter(|&&slot| written[slot]) {
-                for &code in &state.zones[slot] {
-                    if let Some(first) = placed[code as usize].replace(slot) {
-                        let id = &table.rows[code as usize].id;
-                        let (a, b) = (instance_name(first), instance_name(slot));
-                        let place = if first == slot {
-                            format!("twice in {a}")
-                        } else {
-                            format!("both in {a} and in {b}")
-                        };
-                        return Err(format!(
-                            "zones: {id} is {place} (each row of '{}' is in one zone at a time)",
-                            table.name
-                        ));
-                    }
-                }
-            }
-            for &slot in slots.iter().filter(|&&slot| !written[slot]) {
-                state.zones[slot].retain(|&code| placed[code as usize].is_none());
+            if !slots.is_empty() && held.iter().all(|&n| n == 1) {
+                dealt.push((t, slots));
             }
         }
-        Ok(())
+        dealt
+    }
+
+    /// Whether a `push` statement of the rules adds rows of table `t` to a zone.
+    fn pushes_rows_of(&self, t: usize) -> bool {
+        let row = crate::model::Element::Row(crate::ir::TableId::at(t));
+        self.blocks.iter().flatten().any(
+            |stmt| matches!(&stmt.kind, crate::model::StmtKind::Push { to, .. } if to.of == row),
+        )
+    }
+
+    /// Where each row of table `t` stands among the zone instances `slots`: an error naming
+    /// a row held twice, in one instance or two.
+    fn place_once(
+        &self,
+        t: usize,
+        slots: &[usize],
+        state: &State,
+    ) -> Result<Vec<Option<usize>>, String> {
+        let table = &self.tables[t];
+        let mut placed: Vec<Option<usize>> = vec![None; table.rows.len()];
+        for &slot in slots {
+            for &code in &state.zones[slot] {
+                if let Some(first) = placed[code as usize].replace(slot) {
+                    let id = &table.rows[code as usize].id;
+                    let (a, b) = (
+                        self.instance_name(first, state),
+                        self.instance_name(slot, state),
+                    );
+                    let place = if first == slot {
+                        format!("twice in {a}")
+                    } else {
+                        format!("both in {a} and in {b}")
+                    };
+                    return Err(format!(
+                        "zones: {id} is {place} (each row of '{}' is in one zone at a time)",
+                        table.name
+                    ));
+                }
+            }
+        }
+        Ok(placed)
+    }
+
+    /// A zone instance as a position names it: `deck`, `hand[red]`, `stock[red, mine]`.
+    fn instance_name(&self, slot: usize, state: &State) -> String {
+        // Positions name players by name, not seat.
+        let key_name = |axis: crate::model::Axis, i: usize| match axis {
+            crate::model::Axis::Players => {
+                state.names.get(i).cloned().unwrap_or_else(|| "?".into())
+            }
+            crate::model::Axis::Table(_) => self.key_text(axis, i),
+        };
+        let (z, i) = self.zone_of_instance(slot);
+        let decl = &self.zones[z];
+        match decl.per {
+            Domain::Global => decl.name.clone(),
+            Domain::Players => format!(
+                "{}[{}]",
+                decl.name,
+                state.names.get(i).map_or("?", String::as_str)
+            ),
+            Domain::Table(t) => format!("{}[{}]", decl.name, self.tables[t.index()].rows[i].id),
+            Domain::Pair(a, b) => {
+                let (i, j) = self.split_index(decl.per, i);
+                format!("{}[{}, {}]", decl.name, key_name(a, i), key_name(b, j))
+            }
+        }
     }
 
     /// The code of a zone element or board cell written as a player name or row id.
@@ -403,30 +472,30 @@ impl Game {
         }
     }
 
+    /// Each entry of a declaration's value by its index, with its YAML path.
     fn each_index(
         &self,
         per: Domain,
         v: &Yaml,
         st: &mut State,
         path: &str,
-        mut f: impl FnMut(usize, &Yaml, &mut State) -> Result<(), String>,
+        mut f: impl FnMut(usize, &Yaml, &str, &mut State) -> Result<(), String>,
     ) -> Result<(), String> {
         match per {
-            Domain::Global => f(0, v, st)?,
+            Domain::Global => f(0, v, path, st)?,
             Domain::Pair(a, b) => {
                 // A mapping by the first key of mappings by the second.
                 let stride = self.domain_len(b.domain());
                 for (i, key, inner) in self.yaml_entries(a.domain(), v, st, path)? {
-                    for (j, _, item) in
-                        self.yaml_entries(b.domain(), inner, st, &format!("{path}.{key}"))?
-                    {
-                        f(i * stride + j, item, st)?;
+                    let outer = format!("{path}.{key}");
+                    for (j, key, item) in self.yaml_entries(b.domain(), inner, st, &outer)? {
+                        f(i * stride + j, item, &format!("{outer}.{key}"), st)?;
                     }
                 }
             }
             _ => {
-                for (i, _, item) in self.yaml_entries(per, v, st, path)? {
-                    f(i, item, st)?;
+                for (i, key, item) in self.yaml_entries(per, v, st, path)? {
+                    f(i, item, &format!("{path}.{key}"), st)?;
                 }
             }
         }
@@ -471,7 +540,15 @@ impl Game {
 
     fn read_plain(&self, ty: &Type, v: &Yaml, state: &State) -> Result<Value, String> {
         match (ty, v) {
-            (_, Yaml::Null) => Ok(Value::None),
+            (Type::Player | Type::Row(_), Yaml::Null) => Ok(Value::None),
+            (_, Yaml::Null) => Err(format!(
+                "~ is none, which only a player or a row can be: write {}",
+                match ty {
+                    Type::Int => "a whole number",
+                    Type::Bool => "true or false",
+                    _ => "a value",
+                }
+            )),
             (Type::Int, Yaml::Number(n)) => n
                 .as_i64()
                 .map(Value::Int)

@@ -22,6 +22,7 @@ pub use handle::{Boards, GameHandle};
 #[cfg(test)]
 pub(crate) use handle::with_reading;
 
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use rhai::{Dynamic, Engine, EvalAltResult, AST};
@@ -47,12 +48,16 @@ fn engine() -> &'static Engine {
     ENGINE.get_or_init(sandbox)
 }
 
+/// The most functions a ruleset's scripts may define: their ids are 16 bits.
+pub const MAX_SCRIPT_FUNCTIONS: usize = u16::MAX as usize;
+
 /// Compiles a ruleset's script files (file name, text) into one library, or says what is
 /// wrong with each.
 pub fn compile(files: &[(String, String)]) -> Result<ScriptLibrary, Vec<ScriptError>> {
     let engine = engine();
     let mut compiled = Vec::new();
     let mut functions: Vec<ScriptFunction> = Vec::new();
+    let mut by_name: HashMap<String, ScriptFnId> = HashMap::new();
     let mut errors = Vec::new();
     for (file, text) in files {
         match engine.compile(text) {
@@ -69,12 +74,22 @@ pub fn compile(files: &[(String, String)]) -> Result<ScriptLibrary, Vec<ScriptEr
                         ));
                         continue;
                     }
-                    if functions.iter().any(|g| g.name == f.name) {
+                    if functions.len() == MAX_SCRIPT_FUNCTIONS {
+                        errors.push((
+                            file.clone(),
+                            None,
+                            format!("the scripts define more than {MAX_SCRIPT_FUNCTIONS} functions, as many as an id can name"),
+                        ));
+                        break;
+                    }
+                    if by_name.contains_key(f.name) {
                         errors.push((
                             file.clone(),
                             None,
                             format!("script function {} is defined twice", f.name),
                         ));
+                    } else {
+                        by_name.insert(f.name.to_string(), ScriptFnId::at(functions.len()));
                     }
                     functions.push(ScriptFunction {
                         name: f.name.to_string(),
@@ -107,6 +122,7 @@ pub fn compile(files: &[(String, String)]) -> Result<ScriptLibrary, Vec<ScriptEr
         ast: all,
         files,
         functions,
+        by_name,
         rows: OnceLock::new(),
     })
 }

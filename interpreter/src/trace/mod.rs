@@ -8,6 +8,8 @@
 mod query;
 mod replay;
 
+use std::sync::Arc;
+
 use frontier_grammar::trace::{Header, HeaderLines, Line, LineKind, RulesetRef, Start, Trace};
 use frontier_grammar::LineCol;
 
@@ -90,7 +92,7 @@ pub struct Divergence {
     pub message: String,
     /// The legal options (or outcomes) there, closest to what the trace says first.
     pub legal: Vec<String>,
-    pub rule: Option<String>,
+    pub rule: Option<Arc<str>>,
 }
 
 impl std::fmt::Display for Divergence {
@@ -101,7 +103,7 @@ impl std::fmt::Display for Divergence {
             context.push(format!("step {}", self.step));
         }
         if let Some(r) = &self.rule {
-            context.push(format!("[rule {r}]"));
+            context.push(format!("[rule {}]", frontier_grammar::shown(r)));
         }
         if !context.is_empty() {
             write!(f, "{}: ", context.join(" "))?;

@@ -38,7 +38,9 @@ impl Procedures {
             return;
         };
         for (k, v) in pairs {
-            let Some(target) = k.as_str() else { continue };
+            let Some(target) = b.key_name(k, vpath) else {
+                continue;
+            };
             let tpath = join(vpath, target);
             if verb == "let" {
                 if !is_identifier(target) {

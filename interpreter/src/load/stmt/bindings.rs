@@ -36,7 +36,7 @@ fn single_binding(b: &mut Builder, arg: &Yaml, path: &str) -> Option<(String, Ya
     match arg.as_mapping() {
         Some(m) if m.len() == 1 => {
             let (k, v) = m.iter().next()?;
-            let name = k.as_str()?.to_string();
+            let name = b.key_name(k, path)?.to_string();
             if !is_identifier(&name) {
                 b.error(path, format!("'{name}' is not a valid local name"));
                 return None;

@@ -342,9 +342,24 @@ impl Procedures {
             };
             let (body_yaml, body_path, doc, rule) = match node {
                 Yaml::Mapping(m) => {
+                    // A named procedure's keys were checked where it was declared.
+                    if matches!(name.as_str(), "setup" | "play") {
+                        b.check_keys(m, &path, &crate::format::key_lists().body);
+                    }
                     let doc = b.string(m, "doc", &path);
                     let rule = b.rule(m, &path);
-                    (m.get("do").unwrap_or(&empty), join(&path, "do"), doc, rule)
+                    let body = match m.get("do") {
+                        None | Some(Yaml::Null) => {
+                            b.error(&path, format!("'{name}' has no statements: write them under 'do:' (an empty list, do: [], for none)"));
+                            &empty
+                        }
+                        Some(body) => body,
+                    };
+                    (body, join(&path, "do"), doc, rule)
+                }
+                Yaml::Null => {
+                    b.error(&path, format!("'{name}' has no statements: write a list of them (an empty list, [], for none)"));
+                    (&empty, path.clone(), None, None)
                 }
                 other => (other, path.clone(), None, None),
             };
