@@ -42,7 +42,7 @@ pub mod verify;
 
 pub use diagnostic::{Diagnostic, LoadError};
 pub use knowledge::Viewer;
-pub use load::{load, load_with, load_with_params, Resolver, RulesetSource};
+pub use load::{load, load_with, load_with_params, statement_verbs, Resolver, RulesetSource};
 pub use machine::{ApplyError, CompiledCode, Journal, Secret, Stepper};
 pub use model::{Game, Optimizer};
 pub use rng::GameRng;

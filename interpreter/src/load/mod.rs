@@ -41,6 +41,7 @@ use crate::model::*;
 use crate::value::{Type, Value};
 pub(crate) use expr::{nothing, Compiled, Compiler, Decls, Scope};
 use expr::{Named, TableDecl};
+pub use stmt::verbs as statement_verbs;
 pub(crate) use yaml::{join, parse_yaml};
 
 /// A ruleset's files as read by the caller (the core does no IO).
