@@ -25,8 +25,20 @@ pub fn of_ruleset(
     let text = match target {
         Target::Builtin(b) => builtin(b),
         Target::Decl((f, d)) => {
-            let file = &ruleset.files[f];
-            declaration(&file.index.decls[d], &file.text, ruleset.game.as_deref())
+            let here = &ruleset.files[file].index;
+            let found = match here.use_at(offset) {
+                // A column several tables have: each of them.
+                Some(u) if u.role == crate::index::Role::Field => ruleset.symbols.resolve(u),
+                _ => vec![(f, d)],
+            };
+            found
+                .iter()
+                .map(|&(f, d)| {
+                    let file = &ruleset.files[f];
+                    declaration(&file.index.decls[d], &file.text, ruleset.game.as_deref())
+                })
+                .collect::<Vec<_>>()
+                .join("\n\n---\n\n")
         }
         Target::Local(f, u) => {
             let text = &ruleset.files[f].text;

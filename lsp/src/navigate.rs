@@ -97,15 +97,23 @@ pub fn definition(ruleset: &Ruleset, file: usize, offset: usize) -> Vec<Location
     };
     match target {
         Target::Decl((f, d)) => {
-            // A row or column name shared by several tables: each of them.
-            let decl = &ruleset.files[f].index.decls[d];
             let all: Vec<Found> = match ruleset.files[file].index.use_at(offset) {
+                // A column or row name several tables share: each of them.
                 Some(u) if matches!(u.role, Role::Field | Role::Row { table: None }) => {
                     ruleset.symbols.resolve(u)
                 }
+                // A declaration that a variant writes again (a parameter it sets): the
+                // declarations of the rulesets it extends.
+                None if f == file => {
+                    let again = same_in_files(ruleset, (f, d), f + 1);
+                    if again.is_empty() {
+                        vec![(f, d)]
+                    } else {
+                        again
+                    }
+                }
                 _ => vec![(f, d)],
             };
-            let _ = decl;
             all.into_iter()
                 .filter_map(|(f, d)| {
                     location(ruleset, f, ruleset.files[f].index.decls[d].span.clone())
@@ -116,6 +124,21 @@ pub fn definition(ruleset: &Ruleset, file: usize, offset: usize) -> Vec<Location
         Target::Script(name) => script_function(ruleset, &name).into_iter().collect(),
         Target::Builtin(_) | Target::Rule(_) => Vec::new(),
     }
+}
+
+/// The declarations of the same kind and name (and table) as `found`, in the files from
+/// number `from` on (a variant's declaration and its base's are one name).
+fn same_in_files(ruleset: &Ruleset, found: Found, from: usize) -> Vec<Found> {
+    let decl = &ruleset.files[found.0].index.decls[found.1];
+    let mut out = Vec::new();
+    for (f, file) in ruleset.files.iter().enumerate().skip(from) {
+        for (d, other) in file.index.decls.iter().enumerate() {
+            if other.kind == decl.kind && other.name == decl.name && other.owner == decl.owner {
+                out.push((f, d));
+            }
+        }
+    }
+    out
 }
 
 /// Every place that names what stands at `offset` (its declaration too when asked).
@@ -131,13 +154,16 @@ pub fn references(
     let mut out = Vec::new();
     match &target {
         Target::Decl(found) => {
-            let (df, dd) = *found;
+            // The declaration in every file that writes it (a variant and its base).
+            let all = same_in_files(ruleset, *found, 0);
             if with_declaration {
-                out.extend(location(
-                    ruleset,
-                    df,
-                    ruleset.files[df].index.decls[dd].span.clone(),
-                ));
+                for (f, d) in &all {
+                    out.extend(location(
+                        ruleset,
+                        *f,
+                        ruleset.files[*f].index.decls[*d].span.clone(),
+                    ));
+                }
             }
             for (f, file) in ruleset.files.iter().enumerate() {
                 for u in &file.index.uses {
@@ -146,7 +172,8 @@ pub fn references(
                     }
                     let same = match meaning(ruleset, f, u) {
                         Some(Target::Decl(x)) => {
-                            x == *found || ruleset.symbols.resolve(u).contains(found)
+                            all.contains(&x)
+                                || ruleset.symbols.resolve(u).iter().any(|r| all.contains(r))
                         }
                         _ => false,
                     };

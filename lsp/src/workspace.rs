@@ -204,8 +204,21 @@ impl Workspace {
     /// (an embedded name, else a path relative to `dir`), read from the open texts.
     fn resolve(&self, name: &str, dir: Option<&Path>) -> Result<RulesetSource, String> {
         let found = frontier_sources::resolve(name, dir, &self.limits)?;
-        let path = PathBuf::from(&found.file);
-        if frontier_sources::embedded(name).is_none() && path.is_file() {
+        let mut path = PathBuf::from(&found.file);
+        if frontier_sources::embedded(name).is_some() {
+            // An embedded ruleset named from inside a checkout of rulesets/ (a shipped
+            // variant's `extends: grand-junction`): its file there, as the editor shows it.
+            match dir.and_then(|d| {
+                d.ancestors()
+                    .take(4)
+                    .map(|a| a.join(&found.file))
+                    .find(|p| p.is_file())
+            }) {
+                Some(on_disk) => path = on_disk,
+                None => return Ok(found),
+            }
+        }
+        if path.is_file() {
             let mut source = self.source(&path)?;
             source.origin = found.origin;
             return Ok(source);
