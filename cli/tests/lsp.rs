@@ -25,7 +25,11 @@ struct Client {
 impl Client {
     /// Starts `frontier lsp` and initializes it with `root` as the workspace.
     fn start(root: &Path) -> Client {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_frontier"))
+        Client::start_binary(Path::new(env!("CARGO_BIN_EXE_frontier")), root)
+    }
+
+    fn start_binary(binary: &Path, root: &Path) -> Client {
+        let mut child = Command::new(binary)
             .arg("lsp")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -708,5 +712,74 @@ fn document_symbols_outline_the_sections() {
         names.contains(&"pay") && names.contains(&"turn"),
         "{names:?}"
     );
+    client.shut_down();
+}
+
+/// How long the server takes to answer, on each shipped ruleset of the launch games: the
+/// first load (didOpen to diagnostics), an edit (didChange to diagnostics), then hover,
+/// definition and completion. A measurement, not a test (nothing is asserted of the
+/// times): docs/lsp.md gives the numbers of a release build, measured with
+/// `FRONTIER_BIN=target/release/frontier cargo test -p frontier --test integration
+/// lsp::response_times -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn response_times() {
+    let root = rulesets();
+    let bin = std::env::var("FRONTIER_BIN").ok();
+    let mut client = match &bin {
+        Some(path) => Client::start_binary(Path::new(path), &root),
+        None => Client::start(&root),
+    };
+    let ms = |since: std::time::Instant| since.elapsed().as_secs_f64() * 1000.0;
+    println!("ruleset             open   edit  hover  definition  completion (ms)");
+    for name in [
+        "go-west",
+        "way-out-west",
+        "circle-the-wagons",
+        "gold-west",
+        "grand-junction",
+    ] {
+        let path = root.join(name).join("ruleset.yaml");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let t = std::time::Instant::now();
+        client.open(&path, &text);
+        client.diagnostics_of(&path);
+        let open = ms(t);
+        let t = std::time::Instant::now();
+        client.change(&path, &format!("{text}\n# edited\n"));
+        client.diagnostics_of(&path);
+        let edit = ms(t);
+        // The first name of the first condition.
+        let at = position(&text, "if: \"", 1, 5);
+        let t = std::time::Instant::now();
+        client.at("textDocument/hover", &path, at.clone());
+        let hover = ms(t);
+        let t = std::time::Instant::now();
+        client.at("textDocument/definition", &path, at.clone());
+        let definition = ms(t);
+        let t = std::time::Instant::now();
+        client.at("textDocument/completion", &path, at);
+        let completion = ms(t);
+        println!(
+            "{name:<18} {open:>6.0} {edit:>6.0} {hover:>6.1} {definition:>11.1} {completion:>11.1}"
+        );
+    }
+    // A trace: replayed when opened; then the state at a step.
+    let trace = root.join("grand-junction/traces/full-game-6p.trace");
+    if let Ok(text) = std::fs::read_to_string(&trace) {
+        let t = std::time::Instant::now();
+        client.open(&trace, &text);
+        client.diagnostics_of(&trace);
+        let open = ms(t);
+        let line = text.lines().count() / 2;
+        let t = std::time::Instant::now();
+        client.at(
+            "textDocument/hover",
+            &trace,
+            json!({"line": line, "character": 1}),
+        );
+        let hover = ms(t);
+        println!("grand-junction/traces/full-game-6p.trace: open {open:.0}, hover {hover:.1}");
+    }
     client.shut_down();
 }

@@ -164,13 +164,13 @@ impl Server {
             return Ok(());
         };
         self.workspace.docs.insert(
-            path,
+            path.clone(),
             Document {
                 uri: p.text_document.uri,
                 text: p.text_document.text,
             },
         );
-        self.touched();
+        self.touched(Some(&path));
         Ok(())
     }
 
@@ -186,7 +186,7 @@ impl Server {
         ) {
             doc.text = change.text;
         }
-        self.touched();
+        self.touched(Some(&path));
         Ok(())
     }
 
@@ -194,19 +194,19 @@ impl Server {
         let p: DidCloseTextDocumentParams = parse(params)?;
         if let Some(path) = path_of(&p.text_document.uri) {
             self.workspace.docs.remove(&path);
+            self.touched(Some(&path));
         }
-        self.touched();
         Ok(())
     }
 
     fn did_save(&mut self, _params: Value) -> Result<(), String> {
         // Files not open (a script, a base) may have changed on disk too.
-        self.touched();
+        self.touched(None);
         Ok(())
     }
 
-    fn touched(&mut self) {
-        self.workspace.changed();
+    fn touched(&mut self, path: Option<&std::path::Path>) {
+        self.workspace.changed(path);
         self.stale = true;
     }
 

@@ -97,6 +97,16 @@ pub struct Ruleset {
 }
 
 impl Ruleset {
+    /// Whether `path` is one of its files or scripts (or a RULES.md beside them).
+    pub fn depends_on(&self, path: &Path) -> bool {
+        let named = path.display().to_string();
+        self.files.iter().any(|f| {
+            f.path.as_deref() == Some(path)
+                || f.path.as_deref().and_then(Path::parent) == path.parent()
+                    && path.file_name().is_some_and(|n| n == "RULES.md")
+        }) || self.scripts.iter().any(|(n, _)| *n == named)
+    }
+
     /// The file of the ruleset at `path`, and its number.
     pub fn file(&self, path: &Path) -> Option<(usize, &RulesetFile)> {
         self.files
@@ -119,6 +129,8 @@ pub struct TraceRun {
     /// The labels of the options legal at each decision line.
     pub options: BTreeMap<usize, Vec<String>>,
     pub players: Vec<String>,
+    /// The files its replay read (its ruleset's, a position's).
+    pub depends: Vec<PathBuf>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -148,10 +160,19 @@ impl Workspace {
         }
     }
 
-    /// A document opened, changed or closed: what was computed from it may be stale.
-    pub fn changed(&mut self) {
-        self.rulesets.clear();
-        self.traces.clear();
+    /// A document opened, changed or closed: what was computed from it is stale (a
+    /// ruleset of which it is a file or script, a trace it is or whose ruleset it is part
+    /// of); with none, everything is (files on disk may have changed).
+    pub fn changed(&mut self, path: Option<&Path>) {
+        let Some(path) = path else {
+            self.rulesets.clear();
+            self.traces.clear();
+            return;
+        };
+        self.rulesets
+            .retain(|main, r| main != path && !r.depends_on(path));
+        self.traces
+            .retain(|trace, run| trace != path && !run.depends.iter().any(|p| p == path));
     }
 
     /// The text of a file: the editor's when it is open, else the file's on disk.
@@ -351,7 +372,12 @@ impl Workspace {
             run.ruleset = Some(main.clone());
         }
         let ruleset = if main.is_absolute() {
-            self.load(&main, &trace.header.params)
+            let loaded = self.load(&main, &trace.header.params);
+            run.depends
+                .extend(loaded.files.iter().filter_map(|f| f.path.clone()));
+            run.depends
+                .extend(loaded.scripts.iter().map(|(n, _)| PathBuf::from(n)));
+            loaded
         } else {
             // An embedded ruleset, by name.
             let resolver = |name: &str| self.resolve(name, None);
