@@ -132,12 +132,9 @@ pub struct FileIndex {
 }
 
 impl FileIndex {
-    pub fn of(text: &str, root: &Node) -> FileIndex {
+    pub fn of(root: &Node) -> FileIndex {
         let mut index = FileIndex::default();
-        let mut walker = Walker {
-            text,
-            index: &mut index,
-        };
+        let mut walker = Walker { index: &mut index };
         walker.top(root);
         index.uses.sort_by_key(|u| u.span.start);
         index
@@ -210,7 +207,6 @@ const TYPES: &[&str] = &["of", "per", "returns", "type"];
 const BLOCKS: &[&str] = &["do", "then", "else", "setup", "play"];
 
 struct Walker<'a> {
-    text: &'a str,
     index: &'a mut FileIndex,
 }
 
@@ -355,7 +351,7 @@ impl Walker<'_> {
         node.walk(&mut |n, _| {
             if let Some(s) = n.scalar() {
                 let name = s.value.trim_end_matches('?');
-                if let Some(at) = s.verbatim {
+                if let Some(at) = s.start() {
                     if is_name(name) {
                         self.index.uses.push(Use {
                             name: name.to_string(),
@@ -606,15 +602,16 @@ impl Walker<'_> {
 
     fn expression(&mut self, node: &Node, scope: Option<String>) {
         let Some(s) = node.scalar() else { return };
-        let Some(at) = s.verbatim else { return };
-        let source = &self.text[at..at + s.value.len()];
+        let Some(span) = s.place(0..s.value.len()) else {
+            return;
+        };
         self.index.sources.push(Source {
-            span: at..at + source.len(),
+            span,
             template: false,
             scope: scope.clone(),
         });
-        if let Ok(expr) = parse_expr(source, Bounds::DEFAULT) {
-            self.names(&expr, at, source, &scope);
+        if let Ok(expr) = parse_expr(&s.value, Bounds::DEFAULT) {
+            self.names(&expr, s, &scope);
         }
     }
 
@@ -626,33 +623,36 @@ impl Walker<'_> {
             }
             return;
         };
-        let Some(at) = s.verbatim else { return };
-        let source = &self.text[at..at + s.value.len()];
+        let Some(span) = s.place(0..s.value.len()) else {
+            return;
+        };
         self.index.sources.push(Source {
-            span: at..at + source.len(),
+            span,
             template: true,
             scope: scope.clone(),
         });
-        if let Ok(parts) = parse_template(source, Bounds::DEFAULT) {
+        if let Ok(parts) = parse_template(&s.value, Bounds::DEFAULT) {
             for part in parts {
                 if let TemplatePart::Hole(expr) = part {
-                    self.names(&expr, at, source, &scope);
+                    self.names(&expr, s, &scope);
                 }
             }
         }
     }
 
-    /// The names of an expression written at byte `at` of the text.
-    fn names(&mut self, expr: &Expr, at: usize, source: &str, scope: &Option<String>) {
+    /// The names of an expression of scalar `s`, each where it is written.
+    fn names(&mut self, expr: &Expr, s: &crate::yaml::Scalar, scope: &Option<String>) {
         let mut push = |name: &Name, role: Role| {
-            self.index.uses.push(Use {
-                name: name.text.clone(),
-                span: at + name.span.start..at + name.span.end,
-                role,
-                scope: scope.clone(),
-            });
+            if let Some(span) = s.place(name.span.start..name.span.end) {
+                self.index.uses.push(Use {
+                    name: name.text.clone(),
+                    span,
+                    role,
+                    scope: scope.clone(),
+                });
+            }
         };
-        walk_names(expr, source, &mut push);
+        walk_names(expr, &s.value, &mut push);
     }
 }
 
@@ -914,7 +914,7 @@ ranking:
 "#;
 
     fn index() -> FileIndex {
-        FileIndex::of(TEXT, &crate::yaml::parse(TEXT).unwrap())
+        FileIndex::of(&crate::yaml::parse(TEXT).unwrap())
     }
 
     #[test]

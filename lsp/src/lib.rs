@@ -20,9 +20,13 @@ mod navigate;
 mod outline;
 mod server;
 mod text;
+mod tokens;
 mod uri;
 mod workspace;
 mod yaml;
+
+#[cfg(test)]
+mod tests;
 
 use frontier_interpreter::model::Limits;
 use lsp_server::Connection;

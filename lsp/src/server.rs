@@ -20,7 +20,7 @@ use serde_json::Value;
 use crate::text::Lines;
 use crate::uri::{path_of, uri_of};
 use crate::workspace::{kind_of, Document, FileKind, Workspace};
-use crate::{complete, diagnostics, hover, navigate, outline};
+use crate::{complete, diagnostics, hover, navigate, outline, tokens};
 
 pub struct Server {
     pub workspace: Workspace,
@@ -40,6 +40,7 @@ const REQUESTS: &[(&str, RequestHandler)] = &[
     ("textDocument/references", Server::references),
     ("textDocument/completion", Server::completion),
     ("textDocument/documentSymbol", Server::document_symbols),
+    ("textDocument/semanticTokens/full", Server::semantic_tokens),
 ];
 
 /// The notifications heeded: one entry each.
@@ -57,6 +58,14 @@ pub fn capabilities() -> ServerCapabilities {
         definition_provider: Some(OneOf::Left(true)),
         references_provider: Some(OneOf::Left(true)),
         document_symbol_provider: Some(OneOf::Left(true)),
+        semantic_tokens_provider: Some(
+            lsp_types::SemanticTokensOptions {
+                legend: tokens::legend(),
+                full: Some(lsp_types::SemanticTokensFullOptions::Bool(true)),
+                ..lsp_types::SemanticTokensOptions::default()
+            }
+            .into(),
+        ),
         completion_provider: Some(CompletionOptions {
             trigger_characters: Some(vec![".".into(), "@".into(), "{".into(), ":".into()]),
             ..CompletionOptions::default()
@@ -389,6 +398,21 @@ impl Server {
             }
         };
         to_json(CompletionResponse::Array(items))
+    }
+
+    fn semantic_tokens(&mut self, params: Value) -> Result<Value, String> {
+        let p: lsp_types::SemanticTokensParams = parse(params)?;
+        let Some(path) = path_of(&p.text_document.uri) else {
+            return Ok(Value::Null);
+        };
+        let Some(main) = self.workspace.ruleset_of(&path) else {
+            return Ok(Value::Null);
+        };
+        let ruleset = self.workspace.ruleset(&main);
+        let Some((file, _)) = ruleset.file(&path) else {
+            return Ok(Value::Null);
+        };
+        to_json(tokens::of_file(&ruleset, file))
     }
 
     fn document_symbols(&mut self, params: Value) -> Result<Value, String> {

@@ -67,10 +67,7 @@ pub struct RulesetFile {
 impl RulesetFile {
     fn new(path: Option<PathBuf>, name: String, text: String) -> RulesetFile {
         let tree = yaml::parse(&text);
-        let index = tree
-            .as_ref()
-            .map(|t| FileIndex::of(&text, t))
-            .unwrap_or_default();
+        let index = tree.as_ref().map(FileIndex::of).unwrap_or_default();
         RulesetFile {
             path,
             name,

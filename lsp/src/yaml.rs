@@ -26,10 +26,34 @@ pub enum Kind {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Scalar {
     pub value: String,
-    /// Where `value` stands byte for byte in the text, when it does (a plain scalar, or a
-    /// quoted one on one line without escapes): names inside an expression are then
-    /// placed exactly.
-    pub verbatim: Option<usize>,
+    /// Where each byte of `value` (and its end) is written in the text, when the value is
+    /// written on one line (plain, or quoted with its escapes): names inside an expression
+    /// are then placed exactly.
+    origin: Option<Vec<usize>>,
+}
+
+impl Scalar {
+    /// Where the value starts in the text.
+    pub fn start(&self) -> Option<usize> {
+        self.origin.as_ref().and_then(|o| o.first().copied())
+    }
+
+    /// Where bytes `span` of the value are written in the text.
+    pub fn place(&self, span: Range<usize>) -> Option<Range<usize>> {
+        let origin = self.origin.as_ref()?;
+        let start = *origin.get(span.start)?;
+        let end = if span.end > span.start {
+            origin.get(span.end - 1).map(|last| {
+                last + self.value[span.end - 1..]
+                    .chars()
+                    .next()
+                    .map_or(1, char::len_utf8)
+            })?
+        } else {
+            start
+        };
+        Some(start..end)
+    }
 }
 
 impl Node {
@@ -215,22 +239,54 @@ fn scalar(text: &str, bytes: &CharOffsets, value: String, style: ScalarStyle, sp
         }
         ScalarStyle::Literal | ScalarStyle::Folded => None,
     };
-    let verbatim = content.filter(|&at| {
-        text.get(at..)
-            .is_some_and(|t| t.starts_with(value.as_str()))
-    });
-    let span = match (style, verbatim) {
-        (ScalarStyle::Plain, Some(at)) => at..at + value.len(),
-        (ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted, Some(at)) => {
-            at.saturating_sub(1)..(at + value.len() + 1).min(text.len())
+    let origin = content.and_then(|at| origin(text, at, &value, style));
+    let span = match (style, origin.as_ref().and_then(|o| o.last())) {
+        (ScalarStyle::Plain, Some(&end)) => start..end,
+        (ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted, Some(&end)) => {
+            let at = content.unwrap_or(start);
+            at.saturating_sub(1)..(end + 1).min(text.len())
         }
         // The parser's end may take the blanks after a value in.
         _ => start..start + text[start..end].trim_end().len(),
     };
     Node {
         span,
-        kind: Kind::Scalar(Scalar { value, verbatim }),
+        kind: Kind::Scalar(Scalar { value, origin }),
     }
+}
+
+/// Where each byte of `value` (and its end) is written, reading the text from `at` as a
+/// scalar of this style on one line: a plain one as it is, a single-quoted one with `''`
+/// for a quote, a double-quoted one with its backslash escapes. None when the text does
+/// not give the value that way (a value folded over several lines).
+fn origin(text: &str, at: usize, value: &str, style: ScalarStyle) -> Option<Vec<usize>> {
+    let raw = text.get(at..)?;
+    let mut out = Vec::with_capacity(value.len() + 1);
+    let mut rest = value;
+    let mut i = 0;
+    while let Some(c) = rest.chars().next() {
+        let written = raw.get(i..)?;
+        let width = match style {
+            ScalarStyle::SingleQuoted if c == '\'' => written.starts_with("''").then_some(2)?,
+            ScalarStyle::DoubleQuoted if written.starts_with('\\') => {
+                match written[1..].chars().next()? {
+                    'x' => 4,
+                    'u' => 6,
+                    'U' => 10,
+                    e => 1 + e.len_utf8(),
+                }
+            }
+            _ if written.starts_with(c) && c != '\n' => c.len_utf8(),
+            _ => return None,
+        };
+        for _ in 0..c.len_utf8() {
+            out.push(at + i);
+        }
+        i += width;
+        rest = &rest[c.len_utf8()..];
+    }
+    out.push(at + i);
+    Some(out)
 }
 
 /// The byte offset of each character index (the parser counts characters).
@@ -277,7 +333,7 @@ play:
         let to = root.at_path("procedures.déal.do[0].move.to").unwrap();
         assert_eq!(place(to), "\"hand[to]\"");
         let s = to.scalar().unwrap();
-        assert_eq!(&TEXT[s.verbatim.unwrap()..][..8], "hand[to]");
+        assert_eq!(&TEXT[s.start().unwrap()..][..8], "hand[to]");
         let first = root.at_path("procedures.déal.do[1].set.score[p]").unwrap();
         assert_eq!(place(first), "'first(x)'");
         let (key, _) = root.at_path("play[0].call").unwrap().entries()[0].clone();
@@ -286,6 +342,31 @@ play:
         assert_eq!(place(&key), "déal");
         assert_eq!(root.at_path("play[1]"), None);
         assert_eq!(root.at_path("nothing"), None);
+    }
+
+    #[test]
+    fn names_inside_escaped_and_quoted_strings_are_placed() {
+        // (YAML, the name in the value, where it is written in the YAML)
+        let cases = [
+            (r#"a: "if x then \"é\" else water""#, "water", 26..31),
+            (r#"a: 'say ''hi'' to water'"#, "water", 18..23),
+            (r#"a: "\u00e9 + water""#, "water", 13..18),
+            ("a: plain + water", "water", 11..16),
+        ];
+        for (text, name, written) in cases {
+            let root = parse(text).unwrap();
+            let s = root.get("a").unwrap().scalar().unwrap();
+            let at = s.value.find(name).unwrap();
+            assert_eq!(
+                s.place(at..at + name.len()),
+                Some(written.clone()),
+                "{text}"
+            );
+            assert_eq!(&text[written], name);
+        }
+        // Folded over lines: no places.
+        let root = parse("a: \"one\n  two\"").unwrap();
+        assert_eq!(root.get("a").unwrap().scalar().unwrap().start(), None);
     }
 
     #[test]
