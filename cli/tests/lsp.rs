@@ -154,6 +154,17 @@ impl Client {
         }
     }
 
+    /// The first diagnostics published for `path` that `wanted` accepts (a burst of
+    /// changes may publish several times).
+    fn diagnostics_until(&mut self, path: &Path, wanted: impl Fn(&[Value]) -> bool) -> Vec<Value> {
+        loop {
+            let found = self.diagnostics_of(path);
+            if wanted(&found) {
+                return found;
+            }
+        }
+    }
+
     fn at(&mut self, method: &str, path: &Path, position: Value) -> Value {
         let mut params = json!({"textDocument": {"uri": uri(path)}, "position": position});
         if method == "textDocument/references" {
@@ -781,5 +792,61 @@ fn response_times() {
         let hover = ms(t);
         println!("grand-junction/traces/full-game-6p.trace: open {open:.0}, hover {hover:.1}");
     }
+    client.shut_down();
+}
+
+#[test]
+fn a_script_being_typed_gets_its_problems_and_a_trace_follows_its_rulesets_edits() {
+    // In a folder of rulesets, as in a checkout: the trace's `ruleset circle-the-wagons`
+    // is the file beside it, as the editor has it.
+    let dir = copy_of("circle-the-wagons", "script").join("circle-the-wagons");
+    std::fs::create_dir_all(&dir).unwrap();
+    copy_dir(&rulesets().join("circle-the-wagons"), &dir);
+    let script = std::fs::read_dir(dir.join("scripts"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "rhai"))
+        .unwrap();
+    let text = std::fs::read_to_string(&script).unwrap();
+    let mut client = Client::start(&dir);
+    client.open(&script, &text);
+    assert_eq!(client.diagnostics_of(&script), Vec::<Value>::new());
+    // An unsaved syntax error at the end of the script.
+    let broken = format!("{text}\nfn broken( {{\n");
+    client.change(&script, &broken);
+    let found = client.diagnostics_of(&script);
+    assert!(!found.is_empty(), "no diagnostic for the script");
+    let line = found[0]["range"]["start"]["line"].as_u64().unwrap();
+    assert!(line >= text.lines().count() as u64, "{found:?}");
+
+    // A trace of the ruleset: clean, then the ruleset it plays is broken in the editor.
+    let ruleset = dir.join("ruleset.yaml");
+    let ruleset_text = std::fs::read_to_string(&ruleset).unwrap();
+    client.change(&script, &text);
+    let trace = std::fs::read_dir(dir.join("traces"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "trace"))
+        .unwrap();
+    let trace_text = std::fs::read_to_string(&trace).unwrap();
+    client.open(&trace, &trace_text);
+    assert_eq!(client.diagnostics_of(&trace), Vec::<Value>::new());
+    client.open(&ruleset, &ruleset_text);
+    client.change(
+        &ruleset,
+        &ruleset_text.replacen(
+            "procedures:",
+            "procedures:\n  broken: { do: [{ set: { nosuch: 1 } }] }",
+            1,
+        ),
+    );
+    let found = client.diagnostics_until(&trace, |d| !d.is_empty());
+    assert!(
+        found.iter().any(|d| d["message"]
+            .as_str()
+            .unwrap()
+            .contains("the ruleset does not load")),
+        "{found:?}"
+    );
     client.shut_down();
 }

@@ -33,7 +33,7 @@ pub fn path_of(uri: &Uri) -> Option<PathBuf> {
         [b'/', drive, b':', ..] if drive.is_ascii_alphabetic() && cfg!(windows) => &path[1..],
         _ => &path,
     };
-    Some(PathBuf::from(path))
+    Some(crate::workspace::normal(Path::new(path)))
 }
 
 /// The `file:` URI of an absolute path, escaping what a URI may not hold.

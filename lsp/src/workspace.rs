@@ -53,6 +53,22 @@ pub fn kind_of(path: &Path, text: &str) -> FileKind {
     }
 }
 
+/// A path with its `.` and `..` components taken out (as an editor names files).
+pub fn normal(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            Component::CurDir => {}
+            Component::ParentDir if out.file_name().is_some() => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
 /// One file of a ruleset: its text, its tree and what it declares and names.
 pub struct RulesetFile {
     /// On disk (none for an embedded ruleset's file).
@@ -222,7 +238,8 @@ impl Workspace {
     /// (an embedded name, else a path relative to `dir`), read from the open texts.
     fn resolve(&self, name: &str, dir: Option<&Path>) -> Result<RulesetSource, String> {
         let found = frontier_sources::resolve(name, dir, &self.limits)?;
-        let mut path = PathBuf::from(&found.file);
+        // `ruleset ../ruleset.yaml`: the file as the editor names it, without `..`.
+        let mut path = normal(Path::new(&found.file));
         if frontier_sources::embedded(name).is_some() {
             // An embedded ruleset named from inside a checkout of rulesets/ (a shipped
             // variant's `extends: grand-junction`): its file there, as the editor shows it.

@@ -218,3 +218,35 @@ fn a_file_that_is_not_on_disk_loads_from_its_text() {
         ruleset.problems
     );
 }
+
+/// Every feature at every place of the ruleset, and of copies cut short anywhere (broken
+/// YAML, half-written expressions): answers or nothing, never a panic.
+#[test]
+fn every_place_of_whole_and_broken_texts_is_answered_without_a_fault() {
+    let mut cuts: Vec<usize> = (0..NAMES.len())
+        .step_by(29)
+        .filter(|&c| NAMES.is_char_boundary(c))
+        .collect();
+    cuts.push(NAMES.len());
+    for cut in cuts {
+        let text = &NAMES[..cut];
+        let (mut ws, path) = workspace(text);
+        let ruleset = ws.ruleset(&path);
+        let _ = crate::diagnostics::of_ruleset(&path, &ruleset);
+        if ruleset.files.is_empty() {
+            continue;
+        }
+        let _ = tokens::of_file(&ruleset, 0);
+        let step = if cut == NAMES.len() { 1 } else { 7 };
+        // Places come from LSP positions: always at a character's start.
+        for at in (0..=text.len())
+            .step_by(step)
+            .filter(|&at| text.is_char_boundary(at))
+        {
+            let _ = hover::of_ruleset(&ruleset, 0, at);
+            let _ = navigate::definition(&ruleset, 0, at);
+            let _ = navigate::references(&ruleset, 0, at, true);
+            let _ = crate::complete::in_ruleset(&ruleset, 0, at);
+        }
+    }
+}
