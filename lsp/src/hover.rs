@@ -67,8 +67,44 @@ pub fn of_ruleset(
             })
         }
         Target::Rule(reference) => rule(ruleset, &reference),
+        Target::Statement(verb) => statement(&verb),
     };
     Some((text, span))
+}
+
+/// The language's reference, whose sections on statements hover over their verbs.
+const REFERENCE: &str = include_str!("../../docs/rulesets.md");
+
+/// The section of docs/rulesets.md on a statement: the one titled with the verb alone
+/// (`### \`choose\``), else the first whose title names it (`### \`set\`, \`add\`, \`let\``),
+/// up to the next title (at most 40 lines).
+fn statement(verb: &str) -> String {
+    let lines: Vec<&str> = REFERENCE.lines().collect();
+    let named = format!("`{verb}`");
+    let titled = |l: &&str| l.starts_with('#');
+    let exact = lines
+        .iter()
+        .rposition(|l| titled(l) && l.trim_start_matches('#').trim() == named);
+    let Some(start) = exact.or_else(|| lines.iter().position(|l| titled(l) && l.contains(&named)))
+    else {
+        return format!("statement `{verb}` (docs/rulesets.md, section 7)");
+    };
+    let mut in_code = false;
+    let end = lines[start + 1..]
+        .iter()
+        .position(|l| {
+            if l.starts_with("```") {
+                in_code = !in_code;
+            }
+            !in_code && titled(l)
+        })
+        .map_or(lines.len(), |i| start + 1 + i);
+    let body = &lines[start + 1..end.min(start + 41)];
+    let more = if end > start + 41 { "\n…" } else { "" };
+    format!(
+        "statement `{verb}` (docs/rulesets.md)\n\n{}{more}",
+        body.join("\n").trim()
+    )
 }
 
 /// A built-in's forms, as docs/rulesets.md lists them.

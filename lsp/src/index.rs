@@ -93,6 +93,8 @@ pub enum Role {
     Type,
     /// A name that a declaration of the file gives (`let:` and loop names, lambdas).
     Declares,
+    /// A statement's verb (`move:`, `choose:`).
+    Statement,
 }
 
 /// A name written in the file.
@@ -410,8 +412,14 @@ impl Walker<'_> {
     }
 
     fn statement(&mut self, node: &Node, scope: Option<String>) {
+        if node.text() == Some("end_game") {
+            self.verb(node, &scope);
+        }
         for (k, v) in node.entries() {
             let Some(key) = k.text() else { continue };
+            if frontier_interpreter::statement_verbs().any(|(verb, _)| verb == key) {
+                self.verb(k, &scope);
+            }
             match key {
                 "set" | "add" => {
                     for (target, value) in v.entries() {
@@ -466,9 +474,16 @@ impl Walker<'_> {
                 _ => self.value(key, v, scope.clone()),
             }
         }
+    }
+
+    fn verb(&mut self, node: &Node, scope: &Option<String>) {
         if let Some(text) = node.text() {
-            // `- end_game`: a statement of one word.
-            let _ = text;
+            self.index.uses.push(Use {
+                name: text.to_string(),
+                span: node.span.clone(),
+                role: Role::Statement,
+                scope: scope.clone(),
+            });
         }
     }
 
@@ -833,7 +848,7 @@ impl Symbols {
                 .get(DeclKind::Table, &u.name, None)
                 .into_iter()
                 .collect(),
-            Role::Declares => Vec::new(),
+            Role::Declares | Role::Statement => Vec::new(),
         }
     }
 

@@ -8,12 +8,13 @@
 //!
 //! Modules: `server.rs` (the protocol loop and its tables of requests and
 //! notifications), `workspace.rs` (open documents, rulesets loaded and traces replayed),
-//! `diagnostics.rs`, `hover.rs`, `navigate.rs` (definition, references), `complete.rs`,
-//! `outline.rs` (document symbols), `index.rs`, `yaml.rs`, `text.rs` (positions: bytes,
+//! `diagnostics.rs`, `fixes.rs` (code actions), `hover.rs`, `navigate.rs` (definition, references), `complete.rs`,
+//! `outline.rs` (document symbols), `tokens.rs` (semantic tokens), `index.rs`, `yaml.rs`, `text.rs` (positions: bytes,
 //! the loader's line:column, LSP's UTF-16 units), `uri.rs`.
 
 mod complete;
 mod diagnostics;
+mod fixes;
 mod hover;
 mod index;
 mod navigate;

@@ -25,6 +25,8 @@ pub enum Target {
     Script(String),
     /// A `rule:` reference.
     Rule(String),
+    /// A statement's verb.
+    Statement(String),
 }
 
 /// What stands at byte `offset` of file number `file`, and the span of its name.
@@ -46,6 +48,7 @@ pub fn meaning(ruleset: &Ruleset, file: usize, u: &Use) -> Option<Target> {
     let index = &ruleset.files[file].index;
     match &u.role {
         Role::Declares => return Some(Target::Local(file, u.clone())),
+        Role::Statement => return Some(Target::Statement(u.name.clone())),
         Role::Name => {
             if let Some(local) = local_of(index, u) {
                 return Some(Target::Local(file, local.clone()));
@@ -122,7 +125,7 @@ pub fn definition(ruleset: &Ruleset, file: usize, offset: usize) -> Vec<Location
         }
         Target::Local(f, u) => location(ruleset, f, u.span).into_iter().collect(),
         Target::Script(name) => script_function(ruleset, &name).into_iter().collect(),
-        Target::Builtin(_) | Target::Rule(_) => Vec::new(),
+        Target::Builtin(_) | Target::Rule(_) | Target::Statement(_) => Vec::new(),
     }
 }
 
@@ -218,6 +221,15 @@ pub fn references(
             for (f, file) in ruleset.files.iter().enumerate() {
                 for u in &file.index.uses {
                     if u.role == Role::Call && &u.name == name {
+                        out.extend(location(ruleset, f, u.span.clone()));
+                    }
+                }
+            }
+        }
+        Target::Statement(verb) => {
+            for (f, file) in ruleset.files.iter().enumerate() {
+                for u in &file.index.uses {
+                    if u.role == Role::Statement && &u.name == verb {
                         out.extend(location(ruleset, f, u.span.clone()));
                     }
                 }

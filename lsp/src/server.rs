@@ -20,7 +20,7 @@ use serde_json::Value;
 use crate::text::Lines;
 use crate::uri::{path_of, uri_of};
 use crate::workspace::{kind_of, Document, FileKind, Workspace};
-use crate::{complete, diagnostics, hover, navigate, outline, tokens};
+use crate::{complete, diagnostics, fixes, hover, navigate, outline, tokens};
 
 pub struct Server {
     pub workspace: Workspace,
@@ -41,6 +41,7 @@ const REQUESTS: &[(&str, RequestHandler)] = &[
     ("textDocument/completion", Server::completion),
     ("textDocument/documentSymbol", Server::document_symbols),
     ("textDocument/semanticTokens/full", Server::semantic_tokens),
+    ("textDocument/codeAction", Server::code_actions),
 ];
 
 /// The notifications heeded: one entry each.
@@ -58,6 +59,7 @@ pub fn capabilities() -> ServerCapabilities {
         definition_provider: Some(OneOf::Left(true)),
         references_provider: Some(OneOf::Left(true)),
         document_symbol_provider: Some(OneOf::Left(true)),
+        code_action_provider: Some(lsp_types::CodeActionProviderCapability::Simple(true)),
         semantic_tokens_provider: Some(
             lsp_types::SemanticTokensOptions {
                 legend: tokens::legend(),
@@ -398,6 +400,21 @@ impl Server {
             }
         };
         to_json(CompletionResponse::Array(items))
+    }
+
+    fn code_actions(&mut self, params: Value) -> Result<Value, String> {
+        let p: lsp_types::CodeActionParams = parse(params)?;
+        let Some(path) = path_of(&p.text_document.uri) else {
+            return Ok(Value::Null);
+        };
+        let Ok(text) = self.workspace.text(&path) else {
+            return Ok(Value::Null);
+        };
+        to_json(fixes::of(
+            &p.text_document.uri,
+            &text,
+            &p.context.diagnostics,
+        ))
     }
 
     fn semantic_tokens(&mut self, params: Value) -> Result<Value, String> {

@@ -10,7 +10,7 @@ use crate::text::Lines;
 use crate::workspace::Ruleset;
 
 /// The token types, in the legend's order (a token names its type by its place here).
-const TYPES: [SemanticTokenType; 8] = [
+const TYPES: [SemanticTokenType; 9] = [
     SemanticTokenType::VARIABLE,
     SemanticTokenType::PARAMETER,
     SemanticTokenType::FUNCTION,
@@ -19,6 +19,7 @@ const TYPES: [SemanticTokenType; 8] = [
     SemanticTokenType::ENUM_MEMBER,
     SemanticTokenType::TYPE,
     SemanticTokenType::MACRO,
+    SemanticTokenType::KEYWORD,
 ];
 
 pub fn legend() -> SemanticTokensLegend {
@@ -32,6 +33,7 @@ fn type_of(target: &Target) -> SemanticTokenType {
     match target {
         Target::Decl(_) | Target::Local(..) | Target::Rule(_) => SemanticTokenType::VARIABLE,
         Target::Builtin(_) | Target::Script(_) => SemanticTokenType::FUNCTION,
+        Target::Statement(_) => SemanticTokenType::KEYWORD,
     }
 }
 

@@ -250,3 +250,17 @@ fn every_place_of_whole_and_broken_texts_is_answered_without_a_fault() {
         }
     }
 }
+
+#[test]
+fn a_did_you_mean_is_offered_as_a_fix() {
+    let text = NAMES.replacen("score[active] + best", "scroe[active] + best", 1);
+    let (mut ws, path) = workspace(&text);
+    let ruleset = ws.ruleset(&path);
+    let found = crate::diagnostics::of_ruleset(&path, &ruleset);
+    let diagnostics = &found[&path];
+    let uri = crate::uri::uri_of(&path).unwrap();
+    let fixes = crate::fixes::of(&uri, &text, diagnostics);
+    let json = serde_json::to_string(&fixes).unwrap();
+    assert!(json.contains("Replace 'scroe' with 'score'"), "{json}");
+    assert!(json.contains("\"newText\":\"score\""), "{json}");
+}
