@@ -850,3 +850,44 @@ fn a_script_being_typed_gets_its_problems_and_a_trace_follows_its_rulesets_edits
     );
     client.shut_down();
 }
+
+#[test]
+fn names_in_a_traces_assertions_are_the_rulesets() {
+    let root = rulesets();
+    let trace = root.join("go-west/traces/setup.trace");
+    let text = std::fs::read_to_string(&trace).unwrap();
+    let mut client = Client::start(&root);
+    client.open(&trace, &text);
+    let at = position(&text, "sum(regions, wagons[it])", 1, 14);
+    let hover = client.at("textDocument/hover", &trace, at.clone());
+    let value = hover["contents"]["value"].as_str().unwrap();
+    assert!(value.contains("state variable `wagons`"), "{value}");
+    let hover = client.at(
+        "textDocument/hover",
+        &trace,
+        position(&text, "sum(regions", 1, 1),
+    );
+    assert!(hover["contents"]["value"]
+        .as_str()
+        .unwrap()
+        .contains("built-in function `sum`"));
+    let found = client.at("textDocument/definition", &trace, at);
+    let ruleset = root.join("go-west/ruleset.yaml");
+    assert_eq!(
+        found["uri"].as_str(),
+        Some(uri(&ruleset).as_str()),
+        "{found}"
+    );
+    let line = found["range"]["start"]["line"].as_u64().unwrap();
+    let ruleset_text = std::fs::read_to_string(&ruleset).unwrap();
+    assert!(
+        ruleset_text
+            .lines()
+            .nth(line as usize)
+            .unwrap()
+            .trim_start()
+            .starts_with("wagons:"),
+        "{found}"
+    );
+    client.shut_down();
+}

@@ -107,6 +107,23 @@ fn statement(verb: &str) -> String {
     )
 }
 
+/// The hover text of a target that has no place of its own in the ruleset's files (a
+/// name of a trace's assertion): a declaration or a built-in.
+pub fn of_target(ruleset: &Ruleset, target: &Target) -> Option<String> {
+    match target {
+        Target::Builtin(b) => Some(builtin(b)),
+        Target::Decl((f, d)) => {
+            let file = &ruleset.files[*f];
+            Some(declaration(
+                &file.index.decls[*d],
+                &file.text,
+                ruleset.game.as_deref(),
+            ))
+        }
+        _ => None,
+    }
+}
+
 /// A built-in's forms, as docs/rulesets.md lists them.
 pub fn builtin(b: &Builtin) -> String {
     let mut out = format!("built-in function `{}`\n", b.name);

@@ -22,6 +22,7 @@ mod outline;
 mod server;
 mod text;
 mod tokens;
+mod trace_names;
 mod uri;
 mod workspace;
 mod yaml;

@@ -20,7 +20,7 @@ use serde_json::Value;
 use crate::text::Lines;
 use crate::uri::{path_of, uri_of};
 use crate::workspace::{kind_of, Document, FileKind, Workspace};
-use crate::{complete, diagnostics, fixes, hover, navigate, outline, tokens};
+use crate::{complete, diagnostics, fixes, hover, navigate, outline, tokens, trace_names};
 
 pub struct Server {
     pub workspace: Workspace,
@@ -319,15 +319,20 @@ impl Server {
         let lines = Lines::new(&text);
         let found = if kind_of(&path, &text) == FileKind::Trace {
             let run = self.workspace.trace(&path);
+            // A name of an assertion: what it means in the ruleset; else the state there.
+            let named = trace_names::name_at(&text, offset).and_then(|u| {
+                let ruleset = self.workspace.ruleset(run.ruleset.as_deref()?);
+                let target = trace_names::meaning(&ruleset, &u)?;
+                hover::of_target(&ruleset, &target).map(|t| (t, Some(lines.range(u.span.clone()))))
+            });
             let line = at.position.line as usize + 1;
-            hover::of_trace(&run, line).map(|t| (t, None))
+            named.or_else(|| hover::of_trace(&run, line).map(|t| (t, None)))
         } else {
             self.ruleset_at(at).and_then(|(ruleset, file, offset)| {
                 hover::of_ruleset(&ruleset, file, offset)
                     .map(|(t, span)| (t, Some(lines.range(span))))
             })
         };
-        let _ = offset;
         let Some((value, range)) = found else {
             return Ok(Value::Null);
         };
@@ -345,8 +350,27 @@ impl Server {
         let at = &p.text_document_position_params;
         if let Some((path, text, _)) = self.place(at) {
             if kind_of(&path, &text) == FileKind::Trace {
-                // The ruleset a trace plays.
                 let run = self.workspace.trace(&path);
+                // A name of an assertion: its declaration in the ruleset.
+                let offset = Lines::new(&text).offset(at.position);
+                if let Some(u) = trace_names::name_at(&text, offset) {
+                    if let Some(main) = run.ruleset.clone() {
+                        let ruleset = self.workspace.ruleset(&main);
+                        if let Some(navigate::Target::Decl((f, d))) =
+                            trace_names::meaning(&ruleset, &u)
+                        {
+                            let file = &ruleset.files[f];
+                            if let Some(uri) = file.path.as_deref().and_then(uri_of) {
+                                let range =
+                                    Lines::new(&file.text).range(file.index.decls[d].span.clone());
+                                return to_json(GotoDefinitionResponse::Scalar(
+                                    lsp_types::Location::new(uri, range),
+                                ));
+                            }
+                        }
+                    }
+                }
+                // Elsewhere: the ruleset the trace plays.
                 return match run.ruleset.as_deref().and_then(uri_of) {
                     Some(uri) => to_json(GotoDefinitionResponse::Scalar(lsp_types::Location::new(
                         uri,
