@@ -675,6 +675,21 @@ fn a_trace_shows_the_state_at_a_step_and_where_it_diverges() {
     );
     // The state as red sees it: the other players' hands hidden.
     assert!(value.contains("hand"), "{value}");
+    // An assertion's line (not on a name): the state there.
+    let assertion = text
+        .lines()
+        .position(|l| l.starts_with("assert active == green"))
+        .unwrap();
+    let hover = client.at(
+        "textDocument/hover",
+        &trace,
+        json!({"line": assertion, "character": 2}),
+    );
+    let value = hover["contents"]["value"].as_str().unwrap();
+    assert!(
+        value.contains("the state at this line") && value.contains("active: green"),
+        "{value}"
+    );
     // A label no option has: the diagnostic is on that line, with the legal options.
     let line = text.lines().nth(decision).unwrap();
     let broken = text.replacen(line, "red: fly to the moon", 1);

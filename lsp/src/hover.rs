@@ -274,10 +274,21 @@ fn rule(ruleset: &Ruleset, reference: &str) -> String {
 }
 
 /// The state before the step at 1-based `line` of a trace, as its player may see it
-/// (a chance line: as everyone's), with the options that were legal there.
+/// (a chance line: as everyone's), with the options that were legal there; on a line that
+/// is no step (an assertion, a comment), the state there as it stands.
 pub fn of_trace(run: &TraceRun, line: usize) -> Option<String> {
     let game = run.game.as_deref()?;
-    let (state, seat) = run.before.get(&line)?;
+    let Some((state, seat)) = run.before.get(&line) else {
+        // Between steps: the state before the next one, or at the end.
+        let (state, title) = match run.before.range(line..).next() {
+            Some((_, (state, _))) => (state, "the state at this line"),
+            None => (run.end.as_ref()?, "the state at the end of the trace"),
+        };
+        return Some(format!(
+            "**{title}**, as it stands\n\n```\n{}\n```",
+            game.render_state(state, None).trim_end()
+        ));
+    };
     let who = match seat {
         Some(s) => format!(
             "as {} sees it",

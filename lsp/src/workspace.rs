@@ -141,6 +141,8 @@ pub struct TraceRun {
     pub before: BTreeMap<usize, (State, Option<u8>)>,
     /// The labels of the options legal at each decision line.
     pub options: BTreeMap<usize, Vec<String>>,
+    /// The state after the last step replayed.
+    pub end: Option<State>,
     pub players: Vec<String>,
     /// The files its replay read (its ruleset's, a position's).
     pub depends: Vec<PathBuf>,
@@ -498,6 +500,7 @@ impl Workspace {
                 legal: d.legal,
             });
         }
+        run.end = Some(previous);
         run.before = before;
         run.options = options;
         run
