@@ -136,6 +136,16 @@ pub fn in_ruleset(ruleset: &Ruleset, file: usize, offset: usize) -> Vec<Completi
     if trimmed.ends_with("call:") || trimmed.ends_with("call: {") || trimmed.ends_with("call: {{") {
         return declared(&[DeclKind::Procedure]);
     }
+    // A key of a section or of a declaration (from the file format's own lists).
+    let indent = before.len() - before.trim_start_matches(' ').len();
+    if before[..typed].trim().is_empty() {
+        if let Some(keys) = parents(text, line_start, indent).and_then(|chain| keys_under(&chain)) {
+            return keys
+                .iter()
+                .map(|k| item(k, CompletionItemKind::PROPERTY, None))
+                .collect();
+        }
+    }
     // A statement's key: the line holds `- ` or blanks, then what is typed.
     let at_key = before[..typed]
         .trim_start()
@@ -171,6 +181,58 @@ pub fn in_ruleset(ruleset: &Ruleset, file: usize, offset: usize) -> Vec<Completi
         return out;
     }
     Vec::new()
+}
+
+/// The keys a line at `indent` above `line_start` stands under, outermost first (`zones`,
+/// `hand`); none inside a list (statements are completed apart).
+fn parents(text: &str, line_start: usize, indent: usize) -> Option<Vec<&str>> {
+    let mut chain = Vec::new();
+    let mut limit = indent;
+    for line in text[..line_start].lines().rev() {
+        if limit == 0 {
+            break;
+        }
+        let content = line.trim_start_matches(' ');
+        if content.is_empty() || content.starts_with('#') {
+            continue;
+        }
+        let at = line.len() - content.len();
+        if at >= limit {
+            continue;
+        }
+        if content.starts_with("- ") || content == "-" {
+            return None;
+        }
+        let key = content.split(':').next()?.trim();
+        chain.push(key);
+        limit = at;
+    }
+    chain.reverse();
+    Some(chain)
+}
+
+/// The keys the file format allows under this chain of keys, if the server knows them.
+fn keys_under(chain: &[&str]) -> Option<&'static [String]> {
+    let keys = frontier_interpreter::format::key_lists();
+    Some(match chain {
+        [] => &keys.top,
+        ["ranking"] => &keys.ranking,
+        ["outcome"] => &keys.outcome,
+        ["view"] => &keys.view,
+        ["params", _] => &keys.param,
+        ["tables", _] => &keys.table,
+        ["state", _] => &keys.state,
+        ["zones", _] => &keys.zone,
+        ["boards", _] => &keys.board,
+        ["functions", _] => &keys.function,
+        ["procedures", _] => &keys.procedure,
+        ["stats", _] => &keys.stat,
+        ["conserve", _] => &keys.conserve,
+        ["tables", _, "geometry"] => &keys.geometry,
+        ["tables", _, "pairs"] => &keys.pairs,
+        ["tables", _, "grid"] => &keys.grid,
+        _ => return None,
+    })
 }
 
 fn first_line(text: &str) -> String {

@@ -264,3 +264,42 @@ fn a_did_you_mean_is_offered_as_a_fix() {
     assert!(json.contains("Replace 'scroe' with 'score'"), "{json}");
     assert!(json.contains("\"newText\":\"score\""), "{json}");
 }
+
+/// Completion at a key: (text put in a line of its own after the line that starts with
+/// this, its indentation, keys that must be offered).
+const KEYS: &[(&str, &str, &[&str])] = &[
+    (
+        "  deck: { of: cards",
+        "",
+        &["zones", "procedures", "ranking"],
+    ),
+    ("    of: cards", "    ", &["visibility", "per", "of"]),
+    ("  total:", "    ", &["params", "returns", "do"]),
+];
+
+#[test]
+fn completion_of_keys_of_sections_and_declarations() {
+    for &(after, indent, wanted) in KEYS {
+        // A declaration written as a block, its keys one a line.
+        let text = NAMES.replacen(
+            "  hand: { of: cards, per: players, visibility: owner }",
+            "  hand:\n    of: cards",
+            1,
+        );
+        let at = offset(&text, after, 1, 0);
+        let line_end = at + text[at..].find('\n').unwrap() + 1;
+        let text = format!("{}{indent}\n{}", &text[..line_end], &text[line_end..]);
+        let (mut ws, path) = workspace(&text);
+        let ruleset = ws.ruleset(&path);
+        let labels: Vec<String> = crate::complete::in_ruleset(&ruleset, 0, line_end + indent.len())
+            .into_iter()
+            .map(|i| i.label)
+            .collect();
+        for w in wanted {
+            assert!(
+                labels.iter().any(|l| l == w),
+                "after {after:?}: {w} in {labels:?}"
+            );
+        }
+    }
+}
