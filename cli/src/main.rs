@@ -144,6 +144,9 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Print the JSON Schema (draft-07) of ruleset files, for editors.
     Schema,
+    /// Serve the Language Server Protocol on standard input and output, for editors:
+    /// the loader's diagnostics as you type, hover, definitions, completion (docs/lsp.md).
+    Lsp,
 }
 
 fn main() -> ExitCode {
@@ -214,6 +217,7 @@ fn run() -> ExitCode {
         Command::Replay(args) => traces::replay_cmd(args, &settings),
         Command::New(args) => new::run(args),
         Command::Serve(args) => serve::run(args, &settings),
+        Command::Lsp => frontier_lsp::run_stdio(settings.limits),
         Command::Schema => {
             use std::io::Write;
             let mut out = std::io::stdout().lock();

@@ -12,7 +12,7 @@ const CASES: u64 = 120;
 
 const COMMANDS: &[&str] = &[
     "list", "validate", "describe", "play", "simulate", "merge", "balance", "bench", "check",
-    "replay", "new", "schema", "help", "nosuch", "",
+    "replay", "new", "schema", "lsp", "help", "nosuch", "",
 ];
 
 const OPTIONS: &[&str] = &[

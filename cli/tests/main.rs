@@ -10,6 +10,7 @@ mod arguments;
 mod bench;
 mod hardening;
 mod json;
+mod lsp;
 mod perft;
 mod results;
 mod terminal;

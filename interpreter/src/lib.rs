@@ -44,7 +44,8 @@ pub mod work;
 pub use diagnostic::{Diagnostic, LoadError};
 pub use knowledge::Viewer;
 pub use load::{
-    load, load_with, load_with_params, Resolver, RulesetSource, MAX_YAML_DEPTH, MAX_YAML_VALUES,
+    load, load_with, load_with_params, statement_verbs, Resolver, RulesetSource, MAX_YAML_DEPTH,
+    MAX_YAML_VALUES,
 };
 pub use machine::{ApplyError, CompiledCode, Journal, Secret, Stepper};
 pub use model::{Game, Optimizer};

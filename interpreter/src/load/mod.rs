@@ -42,6 +42,7 @@ use crate::model::*;
 use crate::value::{Type, Value};
 pub(crate) use expr::{nothing, Compiled, Compiler, Decls, Scope};
 use expr::{Named, TableDecl};
+pub use stmt::verbs as statement_verbs;
 pub(crate) use yaml::{join, parse_yaml};
 pub use yaml_scan::{MAX_YAML_DEPTH, MAX_YAML_VALUES};
 

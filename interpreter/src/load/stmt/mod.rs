@@ -45,6 +45,12 @@ struct Site<'y> {
     origin: Arc<str>,
 }
 
+/// The statement verbs in the table's order, each with the keys it takes beside it (for
+/// editors: completion of statement keys).
+pub fn verbs() -> impl Iterator<Item = (&'static str, &'static [&'static str])> {
+    STATEMENTS.iter().map(|s| (s.verb, s.keys))
+}
+
 const STATEMENTS: &[Statement] = &[
     Statement {
         verb: "set",
