@@ -510,6 +510,9 @@ pub struct GameView {
     decider_is_human: bool,
     /// The seat whose bot is thinking now.
     thinking: Option<u8>,
+    /// Whether the server is playing the game on (chance, bots, a person's single
+    /// option): the view is a moment of it, and another follows.
+    busy: bool,
     /// Why the game stopped before its end (the ruleset failed, the bound on steps).
     failure: Option<String>,
     /// The decision, when the view is the deciding person's.
@@ -631,6 +634,7 @@ pub fn view_of(id: &str, game: &WebGame, seat: Option<u8>) -> GameView {
         decider: game.decider(),
         decider_is_human: game.decider().is_some_and(|s| game.is_human(s)),
         thinking: game.thinking,
+        busy: game.thinking.is_some() || game.has_work(),
         failure: game.failure.clone(),
         decision,
         outcome,

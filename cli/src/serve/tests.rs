@@ -187,11 +187,7 @@ impl Game {
         let started = std::time::Instant::now();
         loop {
             let view = self.read(seat);
-            if view["thinking"].is_null()
-                && (view["decider_is_human"] == true
-                    || view["outcome"].is_object()
-                    || view["failure"].is_string())
-            {
+            if view["busy"] == false {
                 return view;
             }
             assert!(
