@@ -90,6 +90,8 @@ function render() {
   undo.hidden = !mine;
   undo.disabled = !view.undo.allowed;
   undo.title = view.undo.reason ?? "take back your last decision";
+  document.body.dataset.busy = String(view.busy);
+  document.body.dataset.decider = view.decider === null ? "" : String(view.decider);
   document.body.dataset.renders = String(++renders);
 }
 
