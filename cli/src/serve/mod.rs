@@ -112,7 +112,10 @@ pub fn run(args: ServeArgs, settings: &Settings) -> Result<(), String> {
         args.move_seconds * 1000,
         settings,
     )?;
-    let runtime = tokio::runtime::Builder::new_current_thread()
+    // Requests are answered on a thread per core, bots think on the blocking pool; each
+    // thread has the stack that expressions at the limits' ceilings need (as main.rs's).
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .thread_stack_size(frontier_interpreter::model::STACK_BYTES)
         .enable_io()
         .enable_time()
         .build()
