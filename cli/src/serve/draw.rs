@@ -10,6 +10,8 @@ use frontier_interpreter::scene::{BoardShown, Card, HexMap, Scene, TrackShown, Z
 /// Cells of a board drawn at most, however far apart its pieces lie.
 const MAX_BOARD_SPAN: i32 = 60;
 const CELL: i32 = 36;
+/// Face-up cards of a zone past which it is drawn folded.
+const FOLDED_ZONE: usize = 12;
 const HEX: f64 = 30.0;
 
 /// The scene as an HTML fragment. `targets` are the cells (`cell:row,col`) the decision's
@@ -94,20 +96,27 @@ fn zone(z: &ZoneShown) -> String {
         Some(n) => format!(" ({n})"),
         None => " (hidden)".to_string(),
     };
-    let _ = write!(
-        out,
-        "<div class=\"zone\"><div class=\"zone-name\">{}{count}</div><div class=\"cards\">",
-        esc(&z.name)
-    );
     if z.cards.len() > 3 && z.cards.iter().all(|c| c.face_down) {
         // A pile the viewer cannot see into (a deck): one back, not one per card.
-        let _ = write!(out, "<div class=\"card face-down pile\"></div><span class=\"pile-count\">× {}</span></div></div>", z.cards.len());
+        let _ = write!(out, "<div class=\"zone\"><div class=\"zone-name\">{}{count}</div><div class=\"cards\"><div class=\"card face-down pile\"></div><span class=\"pile-count\">× {}</span></div></div>", esc(&z.name), z.cards.len());
         return out;
     }
-    for c in &z.cards {
-        out.push_str(&card(c));
+    let cards: String = z.cards.iter().map(card).collect();
+    if z.cards.len() > FOLDED_ZONE {
+        // A long face-up pile (a discard pile) is folded, so that the page stays short;
+        // the page opens it when a card in it can be picked.
+        let _ = write!(
+            out,
+            "<details class=\"zone\"><summary class=\"zone-name\">{}{count}</summary><div class=\"cards\">{cards}</div></details>",
+            esc(&z.name)
+        );
+        return out;
     }
-    out.push_str("</div></div>");
+    let _ = write!(
+        out,
+        "<div class=\"zone\"><div class=\"zone-name\">{}{count}</div><div class=\"cards\">{cards}</div></div>",
+        esc(&z.name)
+    );
     out
 }
 
@@ -457,7 +466,40 @@ pub fn esc(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::ink_on;
+    use super::{ink_on, zone};
+    use frontier_interpreter::scene::{Card, ZoneShown};
+
+    /// A long face-up pile is folded (its cards still there), a short one is not.
+    #[test]
+    fn a_long_pile_is_folded() {
+        let pile = |n: usize| ZoneShown {
+            name: "discard".into(),
+            count: Some(n),
+            cards: (0..n)
+                .map(|i| Card {
+                    key: Some(format!("cards:c{i}")),
+                    id: format!("c{i}"),
+                    text: String::new(),
+                    fields: Vec::new(),
+                    face_down: false,
+                    seat: None,
+                })
+                .collect(),
+        };
+        let long = zone(&pile(13));
+        assert!(
+            long.starts_with(
+                "<details class=\"zone\"><summary class=\"zone-name\">discard (13)</summary>"
+            ),
+            "{long}"
+        );
+        assert_eq!(long.matches("class=\"card\"").count(), 13);
+        let short = zone(&pile(12));
+        assert!(
+            short.starts_with("<div class=\"zone\">") && !short.contains("<details"),
+            "{short}"
+        );
+    }
 
     /// Text on a fill takes the ink of higher contrast (WCAG's relative luminance).
     #[test]

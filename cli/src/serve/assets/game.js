@@ -173,6 +173,8 @@ function renderDecision() {
   for (const [key, indexes] of byKey) {
     for (const target of document.querySelectorAll('#board [data-key="' + CSS.escape(key) + '"]')) {
       target.classList.add("pick");
+      const folded = target.closest("details");
+      if (folded) folded.open = true;
       const what = d.options.find((o) => o.index === indexes[0]).label;
       target.setAttribute("role", "button");
       target.setAttribute("tabindex", "0");
