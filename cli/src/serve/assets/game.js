@@ -221,12 +221,24 @@ document.addEventListener("keydown", (event) => {
   if (event.key === "u" && !$("#undo").disabled && !$("#undo").hidden && event.target === document.body) $("#undo").click();
 });
 
-// Each change of the game (a step, a bot starting to think) is an event: read again.
-const events = new EventSource("/api/games/" + id + "/events");
-events.addEventListener("progress", (event) => {
-  const progress = JSON.parse(event.data);
-  if (view && progress.steps === view.steps && progress.thinking === view.thinking && progress.over === !!view.outcome && progress.failure === view.failure) return;
+// Each change of the game (a step, a bot starting to think) is an event: read again. A
+// hidden tab lets go of its stream (a browser holds few connections to one server) and
+// reads the game again when shown.
+let events = null;
+function follow() {
+  if (events) return;
+  events = new EventSource("/api/games/" + id + "/events");
+  events.addEventListener("progress", (event) => {
+    const progress = JSON.parse(event.data);
+    if (view && progress.steps === view.steps && progress.thinking === view.thinking && progress.over === !!view.outcome && progress.failure === view.failure) return;
+    load();
+  });
+}
+document.addEventListener("visibilitychange", () => {
+  if (document.hidden) { if (events) { events.close(); events = null; } return; }
+  follow();
   load();
 });
+if (!document.hidden) follow();
 
 load();

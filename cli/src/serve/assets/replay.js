@@ -58,9 +58,15 @@ function show() {
   go(0);
 }
 
-// The boards of the page of frames holding `step`, from the server.
-async function fetchPage(step) {
+// The boards of the page of frames holding `step`, from the server (once per page).
+const pages = new Map();
+function fetchPage(step) {
   const from = Math.floor(step / PAGE) * PAGE;
+  if (!pages.has(from)) pages.set(from, fetchFrames(from).finally(() => pages.delete(from)));
+  return pages.get(from);
+}
+
+async function fetchFrames(from) {
   const answer = await fetch("/api/replay", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ trace: traceText, from, count: PAGE }) });
   const data = await answer.json();
   if (!answer.ok) { $("#load-error").textContent = data.error; return; }
