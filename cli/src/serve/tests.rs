@@ -21,24 +21,25 @@ fn server(max_games: usize) -> SocketAddr {
 
 /// A server that also offers the rulesets of a folder (`frontier serve --rulesets`).
 fn server_with(rulesets: Option<&std::path::Path>, max_games: usize) -> SocketAddr {
-    let (at, stop) = stoppable_server(rulesets, max_games, IDLE_CONNECTION);
+    let (at, stop) = stoppable_server(rulesets, max_games, IDLE_CONNECTION, 5000);
     // Runs until the test's process ends.
     std::mem::forget(stop);
     at
 }
 
-/// A server whose connections close after `idle`, stopped (with its games and their
-/// bots) when the sender is dropped.
+/// A server whose connections close after `idle` and whose bots think at most `move_ms`
+/// per decision, stopped (with its games and their bots) when the sender is dropped.
 fn stoppable_server(
     rulesets: Option<&std::path::Path>,
     max_games: usize,
     idle: Duration,
+    move_ms: u32,
 ) -> (SocketAddr, tokio::sync::oneshot::Sender<()>) {
     let app = super::app(
         rulesets,
         max_games,
         Duration::from_secs(3600),
-        5000,
+        move_ms,
         &Settings::default(),
     )
     .expect("the embedded rulesets load");
@@ -824,7 +825,7 @@ fn a_spectator_sees_only_what_every_player_sees() {
 /// its page is told who thinks, and reads (of it and of the server) answer while they do.
 #[test]
 fn reads_answer_while_bots_think() {
-    let (at, stop) = stoppable_server(None, 4, IDLE_CONNECTION);
+    let (at, stop) = stoppable_server(None, 4, IDLE_CONNECTION, 5000);
     let started = std::time::Instant::now();
     let (status, created) = post(
         at,
@@ -893,7 +894,7 @@ fn reads_answer_while_bots_think() {
 /// bot game run for 494,000 steps), with a message; a view gives the log's last lines.
 #[test]
 fn a_game_stops_at_the_bound_on_steps_and_views_give_the_log_s_end() {
-    let (at, stop) = stoppable_server(None, 2, IDLE_CONNECTION);
+    let (at, stop) = stoppable_server(None, 2, IDLE_CONNECTION, 5000);
     let (status, created) = post(
         at,
         "/api/games",
@@ -923,7 +924,7 @@ fn a_game_stops_at_the_bound_on_steps_and_views_give_the_log_s_end() {
 /// A connection that sends nothing (or stops half-way) is closed once idle.
 #[test]
 fn an_idle_connection_is_closed() {
-    let (at, stop) = stoppable_server(None, 1, Duration::from_millis(300));
+    let (at, stop) = stoppable_server(None, 1, Duration::from_millis(300), 5000);
     let mut stream = TcpStream::connect(at).unwrap();
     stream
         .set_read_timeout(Some(Duration::from_secs(10)))
@@ -1032,4 +1033,46 @@ fn only_the_deciding_player_s_board_is_pickable() {
         "p2's town is drawn, not pickable: {}",
         theirs[0]
     );
+}
+
+/// A bot's decision stops at the server's time per move (--move-seconds) when its
+/// iterations are not spent by then: 5,000 iterations of Go West take seconds each in a
+/// test build, 50 ms here.
+#[test]
+fn a_bot_s_decision_stops_at_the_time_per_move() {
+    let (at, stop) = stoppable_server(None, 2, IDLE_CONNECTION, 50);
+    let (status, created) = post(
+        at,
+        "/api/games",
+        &json!({"ruleset": "go-west", "seats": ["mcts:iterations=5000", "mcts:iterations=5000"], "seed": 2}),
+    );
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap();
+    let started = std::time::Instant::now();
+    let decisions = |view: &Value| {
+        view["log"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|l| {
+                l.as_str()
+                    .is_some_and(|l| l.starts_with("p1") || l.starts_with("p2"))
+            })
+            .count()
+    };
+    loop {
+        let (_, view) = get(at, &format!("/api/games/{id}"));
+        if view["steps"].as_u64().unwrap() >= 12 {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the bots took {:?} for {} steps ({} logged decisions)",
+            started.elapsed(),
+            view["steps"],
+            decisions(&view)
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    drop(stop);
 }
