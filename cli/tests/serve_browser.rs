@@ -9,6 +9,10 @@
 //! live region; finds every control of the start page labelled. Every wait is on a
 //! condition of the page, never a fixed sleep.
 //!
+//! With `AXE_CORE` naming axe-core's `axe.min.js` (npm's axe-core package, not part of the
+//! repository), every page is also checked by it: no violation of serious or critical
+//! impact.
+//!
 //! Screenshots go to the test's scratch folder; with `UPDATE_SCREENSHOTS=1` also to
 //! docs/serve-<ruleset>.png, the pictures the README shows. Skipped when no Chromium is
 //! installed, except under CI (`.ci/run` installs it).
@@ -236,7 +240,7 @@ fn play_watch_and_replay_in_headless_chromium() {
     tab.set_default_timeout(PATIENCE);
 
     type Scenario = (&'static str, fn(&Tab, &Server));
-    let scenarios: [Scenario; 8] = [
+    let scenarios: [Scenario; 9] = [
         (
             "circle the wagons by clicking the board",
             circle_the_wagons_by_clicking_the_board,
@@ -250,6 +254,10 @@ fn play_watch_and_replay_in_headless_chromium() {
         (
             "a game's layout at three widths",
             a_game_s_layout_at_three_widths,
+        ),
+        (
+            "axe-core finds nothing serious",
+            axe_core_finds_nothing_serious,
         ),
         (
             "every other game draws its board",
@@ -711,4 +719,65 @@ fn a_tampered_trace_shows_its_failing_line(tab: &Tab, server: &Server) {
         "{legal}"
     );
     screenshot(tab, "replay-failing");
+}
+
+/// The violations of serious or critical impact axe-core finds in the page (its rule, how
+/// many elements, the first ones).
+fn axe_violations(tab: &Tab, axe: &str) -> Vec<serde_json::Value> {
+    tab.evaluate(axe, false).expect("axe-core loads");
+    let found = tab
+        .evaluate(
+            "axe.run(document, {resultTypes: ['violations']}).then(r => JSON.stringify(r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical').map(v => [v.id, v.nodes.length, v.nodes.slice(0, 3).map(n => n.target.join(' '))])))",
+            true,
+        )
+        .expect("axe-core runs");
+    match found.value {
+        Some(serde_json::Value::String(text)) => serde_json::from_str(&text).unwrap_or_default(),
+        other => panic!("axe-core answered {other:?}"),
+    }
+}
+
+/// The start page, a game page of each shipped board game and the replay page pass
+/// axe-core's checks of serious and critical impact (when `AXE_CORE` names axe.min.js).
+fn axe_core_finds_nothing_serious(tab: &Tab, server: &Server) {
+    let Some(path) = std::env::var_os("AXE_CORE").filter(|p| !p.is_empty()) else {
+        eprintln!("axe-core check skipped: set AXE_CORE to axe-core's axe.min.js");
+        return;
+    };
+    let axe = std::fs::read_to_string(&path).expect("AXE_CORE is readable");
+    let mut found = Vec::new();
+    tab.navigate_to(&format!("{}/", server.url))
+        .expect("the start page")
+        .wait_until_navigated()
+        .expect("it loads");
+    wait_until(
+        tab,
+        "!!document.querySelector('.new-game .seat')",
+        "the start forms",
+    );
+    found.push(("start page", axe_violations(tab, &axe)));
+    for (ruleset, players) in [
+        ("circle-the-wagons", 2),
+        ("go-west", 3),
+        ("gold-west", 2),
+        ("way-out-west", 3),
+        ("grand-junction", 5),
+    ] {
+        start_game(tab, server, ruleset, &against_bots(players), "tab", 4);
+        wait_until(
+            tab,
+            "document.body.dataset.busy === 'false'",
+            "the first person's decision",
+        );
+        found.push((ruleset, axe_violations(tab, &axe)));
+    }
+    let trace = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../rulesets/circle-the-wagons/traces/full-game.trace"),
+    )
+    .unwrap();
+    open_replay(tab, server, &trace);
+    found.push(("replay page", axe_violations(tab, &axe)));
+    let serious: Vec<_> = found.iter().filter(|(_, v)| !v.is_empty()).collect();
+    assert!(serious.is_empty(), "axe-core: {serious:?}");
 }

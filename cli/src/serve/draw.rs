@@ -64,7 +64,7 @@ pub fn scene_html(scene: &Scene, decider: Option<u8>, targets: &[String]) -> Str
         };
         let _ = write!(
             out,
-            "<section class=\"player{current}\" data-key=\"player:{}\"><h3><span class=\"dot\" style=\"background:{}\"></span>{}</h3>",
+            "<section class=\"player{current}\" data-key=\"player:{}\"><h2><span class=\"dot\" style=\"background:{}\"></span>{}</h2>",
             p.seat,
             seat_colour(p.seat),
             esc(&p.name)

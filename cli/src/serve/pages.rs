@@ -69,7 +69,7 @@ pub async fn start(State(app): State<Shared>) -> Html<String> {
             format!("<details class=\"params\"><summary>parameters</summary>{params}</details>")
         };
         body.push_str(&format!(
-            "<article class=\"ruleset\" data-name=\"{name}\" data-min=\"{min}\" data-max=\"{max}\"><h2>{title} <code>{name}</code></h2><p class=\"players\">{players}</p>{variant}<p class=\"summary\">{summary}</p>{params}<form class=\"new-game\"></form></article>",
+            "<article class=\"ruleset\" data-name=\"{name}\" data-min=\"{min}\" data-max=\"{max}\"><h2>{title} <code>{name}</code></h2><p class=\"players\">{players}</p>{variant}<p class=\"summary\" tabindex=\"0\">{summary}</p>{params}<form class=\"new-game\"></form></article>",
             name = esc(&s.name),
             min = s.min_players,
             max = s.max_players,
@@ -98,11 +98,11 @@ pub async fn game(Path(_id): Path<String>) -> Html<String> {
 
 pub async fn replay() -> Html<String> {
     let body = r##"<header class="bar"><a href="/">Frontier</a> <h1 id="title">Replay a trace</h1></header>
-<section id="load"><p id="load-help">Paste a trace (as <code>frontier play --trace-out</code>, <code>simulate --trace-out</code> or a ruleset's <code>traces/</code> hold them) or open a file.</p>
+<main><section id="load" aria-label="load a trace"><p id="load-help">Paste a trace (as <code>frontier play --trace-out</code>, <code>simulate --trace-out</code> or a ruleset's <code>traces/</code> hold them) or open a file.</p>
 <textarea id="trace-text" rows="8" spellcheck="false" aria-label="the trace" aria-describedby="load-help"></textarea><br><label>or a file: <input type="file" id="trace-file" accept=".trace,.txt"></label> <button id="load-trace">Replay</button> <span id="load-error" class="error" role="alert"></span></section>
 <section id="player" hidden><div class="stepper"><button id="first" title="first step (Home)" aria-label="first step">«</button><button id="prev" title="previous step (←)" aria-label="previous step">‹</button><input type="range" id="slider" min="0" value="0" aria-label="step"><button id="next" title="next step (→)" aria-label="next step">›</button><button id="last" title="last step (End)" aria-label="last step">»</button> <span id="position" aria-live="polite"></span></div>
 <div id="failure" hidden role="alert"></div>
-<main class="game"><section id="board" aria-label="board"></section><aside aria-label="trace and log"><h2>Trace</h2><ol id="lines" tabindex="0" aria-label="trace lines"></ol><h2>Log of this step</h2><ul id="log"></ul></aside></main></section>"##;
+<div class="game"><section id="board" aria-label="board"></section><aside aria-label="trace and log"><h2>Trace</h2><ol id="lines" tabindex="0" aria-label="trace lines"></ol><h2>Log of this step</h2><ul id="log"></ul></aside></div></section></main>"##;
     page("Frontier replay", body, "replay.js")
 }
 

@@ -178,7 +178,10 @@ function renderDecision() {
       const what = d.options.find((o) => o.index === indexes[0]).label;
       target.setAttribute("role", "button");
       target.setAttribute("tabindex", "0");
-      target.setAttribute("aria-label", indexes.length === 1 ? what : what + " (and " + (indexes.length - 1) + " more)");
+      // The name starts with what the element shows (a card's id and text), then the option.
+      const shown = target.textContent.replace(/\s+/g, " ").trim();
+      const option = indexes.length === 1 ? what : what + " (and " + (indexes.length - 1) + " more)";
+      target.setAttribute("aria-label", shown ? shown + ": " + option : option);
       const pick = (event) => {
         event.stopPropagation();
         if (indexes.length === 1) { choose(indexes[0]); return; }
