@@ -22,14 +22,14 @@ use serde::{Deserialize, Serialize};
 use super::catalogue::Catalogue;
 use super::draw::scene_html;
 use super::guard::random_hex;
-use super::live::{Drivers, Slot};
+use super::live::{Slot, Workers};
 use super::session::{Refusal, Setup, WebGame};
 use super::store::{lock, Store};
 
 pub struct App {
     pub catalogue: Catalogue,
     pub store: Store,
-    pub drivers: Drivers,
+    pub workers: Workers,
     /// The most time a bot of the server thinks over one decision, in milliseconds.
     pub move_ms: u32,
 }
@@ -238,7 +238,7 @@ pub async fn create_game(
         .store
         .insert(slot.clone())
         .map_err(|e| ApiError(StatusCode::SERVICE_UNAVAILABLE, e))?;
-    app.drivers.kick(&slot);
+    app.workers.kick(&slot);
     let view = view_of(&id, &lock(&slot.game), first_human);
     let mut answer = serde_json::to_value(view).map_err(|e| internal(e.to_string()))?;
     let links: Vec<Option<String>> = slot
@@ -421,7 +421,7 @@ pub async fn choose(
             format!("the choice could not be applied: {e}"),
         )
     })??;
-    app.drivers.kick(&slot);
+    app.workers.kick(&slot);
     Ok(Json(view))
 }
 
@@ -447,7 +447,7 @@ pub async fn undo(
         game.undo(seat)?;
         view_of(&id, &game, Some(seat))
     };
-    app.drivers.kick(&slot);
+    app.workers.kick(&slot);
     Ok(Json(view))
 }
 
@@ -702,6 +702,14 @@ pub async fn replay(
     let asked = body(payload)?;
     let from = asked.from.unwrap_or(0);
     let drawn = from..from.saturating_add(asked.count.unwrap_or(FRAMES_DRAWN).min(FRAMES_DRAWN));
+    // Replays go through a trace each: as many at once as there are cores, the others wait.
+    let _turn = app
+        .workers
+        .replays
+        .clone()
+        .acquire_owned()
+        .await
+        .map_err(|e| ApiError(StatusCode::SERVICE_UNAVAILABLE, e.to_string()))?;
     tokio::task::spawn_blocking(move || replay_trace(&app, &asked.trace, drawn))
         .await
         .map_err(|e| {

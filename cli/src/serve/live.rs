@@ -87,17 +87,20 @@ fn progress_of(game: &WebGame) -> Progress {
     }
 }
 
-/// How bots are played: how many think at once (one per core: a game's reads are never
-/// slowed by another's search beyond its share of the machine).
-pub struct Drivers {
+/// The server's work off the request path: games' drivers, of which as many bots think at
+/// once as there are cores (a game's reads are never slowed by another's search beyond
+/// its share of the machine), and as many replays run at once.
+pub struct Workers {
     thinkers: Arc<Semaphore>,
+    pub replays: Arc<Semaphore>,
 }
 
-impl Drivers {
-    pub fn new() -> Drivers {
+impl Workers {
+    pub fn new() -> Workers {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-        Drivers {
+        Workers {
             thinkers: Arc::new(Semaphore::new(cores)),
+            replays: Arc::new(Semaphore::new(cores)),
         }
     }
 
@@ -132,7 +135,7 @@ impl Drivers {
     }
 }
 
-/// A slice of a driver's work before it lets other games' drivers have the pool.
+/// A slice of a driver's work before it lets other games' workers have the pool.
 const SLICE: Duration = Duration::from_millis(200);
 
 /// Plays the game for about [`SLICE`] or one bot's decision; whether there is more to do

@@ -1,7 +1,7 @@
 //! `frontier serve`: a local web server to play, watch and replay any ruleset in a
 //! browser. The pages (HTML, JS, CSS in `assets/`) are embedded in the binary; they use
 //! the JSON API of `api.rs` (docs/serve.md). The server knows no game: boards are drawn
-//! from the ruleset's `view:` hints (`Game::scene`). Games run on their own drivers
+//! from the ruleset's `view:` hints (`Game::scene`). Games run on their own workers
 //! (`live.rs`); `guard.rs` keeps the network out of what it may not reach.
 
 mod api;
@@ -99,7 +99,7 @@ pub fn app(
     Ok(Arc::new(api::App {
         catalogue,
         store: store::Store::new(max_games, idle),
-        drivers: live::Drivers::new(),
+        workers: live::Workers::new(),
         move_ms,
     }))
 }
