@@ -3,7 +3,15 @@
 //! game against a bot from the start page and places cards by clicking the board until
 //! the final scores show; plays Go West turns with the option buttons; replays a shipped
 //! trace to its end with the keyboard; sees a tampered trace's failing line and the legal
-//! options. Every wait is on a condition of the page, never a fixed sleep.
+//! options (scrolled into view); plays hot seat, whose screen is hidden only when another
+//! person decides; lays a game out at 390, 1024 and 1440 px (the board first, the
+//! decision and log beside or below it, never over it) with its decision announced in a
+//! live region; finds every control of the start page labelled. Every wait is on a
+//! condition of the page, never a fixed sleep.
+//!
+//! With `AXE_CORE` naming axe-core's `axe.min.js` (npm's axe-core package, not part of the
+//! repository), every page is also checked by it: no violation of serious or critical
+//! impact.
 //!
 //! Screenshots go to the test's scratch folder; with `UPDATE_SCREENSHOTS=1` also to
 //! docs/serve-<ruleset>.png, the pictures the README shows. Skipped when no Chromium is
@@ -232,13 +240,25 @@ fn play_watch_and_replay_in_headless_chromium() {
     tab.set_default_timeout(PATIENCE);
 
     type Scenario = (&'static str, fn(&Tab, &Server));
-    let scenarios: [Scenario; 6] = [
+    let scenarios: [Scenario; 9] = [
         (
             "circle the wagons by clicking the board",
             circle_the_wagons_by_clicking_the_board,
         ),
         ("go west with buttons", go_west_with_buttons),
         ("go west in hot seat", go_west_in_hot_seat),
+        (
+            "the start page's controls are labelled",
+            the_start_page_s_controls_are_labelled,
+        ),
+        (
+            "a game's layout at three widths",
+            a_game_s_layout_at_three_widths,
+        ),
+        (
+            "axe-core finds nothing serious",
+            axe_core_finds_nothing_serious,
+        ),
         (
             "every other game draws its board",
             every_other_game_draws_its_board,
@@ -397,43 +417,160 @@ fn go_west_with_buttons(tab: &Tab, server: &Server) {
 }
 
 /// Hot seat: two people at one screen; a hand is shown only once its player asks, and
-/// hidden again once they have chosen.
+/// hidden again once another person is to decide (not when the same one goes on).
 fn go_west_in_hot_seat(tab: &Tab, server: &Server) {
     start_game(tab, server, "go-west", &["human", "human"], "hotseat", 8);
     let face_up_hands = "document.querySelectorAll('.player .card:not(.face-down)').length";
-    for _ in 0..3 {
+    let options = "document.querySelectorAll('#decision button.option:not([disabled])').length > 0";
+    let mut hidden = 0;
+    for _ in 0..6 {
         wait_until(
             tab,
-            "!!document.querySelector('#show-hand')",
-            "the hot seat's button",
+            &format!("!!document.querySelector('#show-hand') || {options}"),
+            "the hot seat's button or the same person's next decision",
         );
-        assert_eq!(
-            eval(tab, face_up_hands).as_u64(),
-            Some(0),
-            "a hand shows before its player asked"
-        );
-        assert_eq!(
-            eval(
-                tab,
-                "document.querySelectorAll('#decision button.option').length"
-            )
-            .as_u64(),
-            Some(0)
-        );
-        click(tab, "#show-hand");
-        wait_until(
-            tab,
-            "document.querySelectorAll('#decision button.option:not([disabled])').length > 0",
-            "the decider's options",
-        );
+        if eval(tab, "!!document.querySelector('#show-hand')") == serde_json::Value::Bool(true) {
+            hidden += 1;
+            assert_eq!(
+                eval(tab, face_up_hands).as_u64(),
+                Some(0),
+                "a hand shows before its player asked"
+            );
+            assert_eq!(
+                eval(
+                    tab,
+                    "document.querySelectorAll('#decision button.option').length"
+                )
+                .as_u64(),
+                Some(0)
+            );
+            click(tab, "#show-hand");
+            wait_until(tab, options, "the decider's options");
+        }
         assert!(
             eval(tab, face_up_hands).as_u64().unwrap() > 0,
             "the decider sees their hand"
         );
+        let decider = eval(tab, "document.body.dataset.decider");
         let before = renders(tab);
         click(tab, "#decision button.option");
-        wait_until(tab, &format!("Number(document.body.dataset.renders) > {before} && !!document.querySelector('#show-hand')"), "the table's view again");
+        wait_until(
+            tab,
+            &format!("Number(document.body.dataset.renders) > {before} && (!!document.querySelector('#show-hand') || {options})"),
+            "the next decision",
+        );
+        let now = eval(tab, "document.body.dataset.decider");
+        let screen_hidden =
+            eval(tab, "!!document.querySelector('#show-hand')") == serde_json::Value::Bool(true);
+        assert_eq!(
+            screen_hidden,
+            now != decider,
+            "the screen is hidden exactly when another person decides (p{decider} then p{now})"
+        );
     }
+    assert!(hidden >= 2, "the hand was hidden {hidden} times");
+}
+
+/// Every control of the start page has a name a screen reader can say.
+fn the_start_page_s_controls_are_labelled(tab: &Tab, server: &Server) {
+    tab.navigate_to(&format!("{}/", server.url))
+        .expect("the start page")
+        .wait_until_navigated()
+        .expect("it loads");
+    wait_until(
+        tab,
+        "!!document.querySelector('.new-game .seat')",
+        "the start forms",
+    );
+    let controls = eval(
+        tab,
+        "document.querySelectorAll('input, select, textarea, button').length",
+    )
+    .as_u64()
+    .unwrap();
+    assert!(controls > 50, "{controls} controls");
+    let unlabelled = eval(
+        tab,
+        "[...document.querySelectorAll('input, select, textarea, button')].filter(e => !(e.getAttribute('aria-label') || (e.labels && e.labels.length) || (e.tagName === 'BUTTON' && e.textContent.trim()))).map(e => e.outerHTML.slice(0, 120))",
+    );
+    assert_eq!(unlabelled, serde_json::json!([]), "unlabelled controls");
+}
+
+/// The page at a phone's, a tablet's and a desktop's width.
+fn set_width(tab: &Tab, width: u32) {
+    use headless_chrome::protocol::cdp::Emulation::SetDeviceMetricsOverride;
+    tab.call_method(SetDeviceMetricsOverride {
+        width,
+        height: 900,
+        device_scale_factor: 1.0,
+        mobile: width < 600,
+        scale: None,
+        screen_width: None,
+        screen_height: None,
+        position_x: None,
+        position_y: None,
+        dont_set_visible_size: None,
+        screen_orientation: None,
+        viewport: None,
+        display_feature: None,
+        device_posture: None,
+    })
+    .expect("the width");
+}
+
+/// Gold West (the widest map) at 390, 1024 and 1440 px: the page does not scroll
+/// sideways, the board comes first and the decision and log are beside or below it, never
+/// over it; the decision is announced in the live region.
+fn a_game_s_layout_at_three_widths(tab: &Tab, server: &Server) {
+    start_game(tab, server, "gold-west", &against_bots(2), "tab", 4);
+    wait_until(
+        tab,
+        "document.body.dataset.busy === 'false' && document.querySelectorAll('#decision button.option').length > 0",
+        "p1's first decision",
+    );
+    let announced = eval(tab, "document.querySelector('#announce').textContent");
+    assert!(
+        announced
+            .as_str()
+            .unwrap_or_default()
+            .contains("your decision"),
+        "the live region says {announced}"
+    );
+    assert_eq!(
+        eval(
+            tab,
+            "document.querySelector('#announce').getAttribute('aria-live')"
+        ),
+        serde_json::json!("polite")
+    );
+    for width in [390u32, 1024, 1440] {
+        set_width(tab, width);
+        wait_until(
+            tab,
+            &format!("window.innerWidth === {width}"),
+            "the new width",
+        );
+        let layout = eval(
+            tab,
+            "(() => { const b = document.querySelector('#board').getBoundingClientRect(); const a = document.querySelector('main.game aside').getBoundingClientRect(); return { page: document.documentElement.scrollWidth, board: [b.left, b.top, b.right, b.bottom], aside: [a.left, a.top, a.right, a.bottom] }; })()",
+        );
+        let at = |k: &str, i: usize| layout[k][i].as_f64().unwrap();
+        assert!(
+            layout["page"].as_f64().unwrap() <= width as f64 + 1.0,
+            "{width} px: the page scrolls sideways: {layout}"
+        );
+        let beside = at("board", 2) <= at("aside", 0) + 1.0;
+        let below = at("aside", 1) >= at("board", 3) - 1.0;
+        assert!(
+            beside || below,
+            "{width} px: the decision covers the board: {layout}"
+        );
+        if width < 600 {
+            assert!(below, "{width} px: the board comes first: {layout}");
+        }
+        screenshot(tab, &format!("layout-{width}"));
+    }
+    set_width(tab, 1400);
 }
 
 fn every_other_game_draws_its_board(tab: &Tab, server: &Server) {
@@ -445,7 +582,7 @@ fn every_other_game_draws_its_board(tab: &Tab, server: &Server) {
         start_game(tab, server, ruleset, &against_bots(players), "tab", 3);
         wait_until(
             tab,
-            &format!("!!document.querySelector('#board {drawn}')"),
+            &format!("!!document.querySelector('#board {drawn}') && document.body.dataset.busy === 'false'"),
             &format!("{ruleset}'s board"),
         );
         // A few decisions in, so that the board holds something.
@@ -461,8 +598,8 @@ fn every_other_game_draws_its_board(tab: &Tab, server: &Server) {
             click(tab, "#decision button.option");
             wait_until(
                 tab,
-                &format!("Number(document.body.dataset.renders) > {before}"),
-                "the page after a choice",
+                &format!("Number(document.body.dataset.renders) > {before} && document.body.dataset.busy === 'false'"),
+                "the page after a choice and the bots' moves",
             );
         }
         screenshot(tab, ruleset);
@@ -563,6 +700,12 @@ fn a_tampered_trace_shows_its_failing_line(tab: &Tab, server: &Server) {
         .as_str(),
         Some(line.to_string().as_str())
     );
+    // Scrolled into view in the list of lines.
+    wait_until(
+        tab,
+        "(() => { const l = document.querySelector('#lines li.failing').getBoundingClientRect(); const box = document.querySelector('#lines').getBoundingClientRect(); return l.top >= box.top - 1 && l.bottom <= box.bottom + 1; })()",
+        "the failing line in view",
+    );
     let legal = eval(
         tab,
         "[...document.querySelectorAll('#legal li')].map(li => li.textContent)",
@@ -576,4 +719,65 @@ fn a_tampered_trace_shows_its_failing_line(tab: &Tab, server: &Server) {
         "{legal}"
     );
     screenshot(tab, "replay-failing");
+}
+
+/// The violations of serious or critical impact axe-core finds in the page (its rule, how
+/// many elements, the first ones).
+fn axe_violations(tab: &Tab, axe: &str) -> Vec<serde_json::Value> {
+    tab.evaluate(axe, false).expect("axe-core loads");
+    let found = tab
+        .evaluate(
+            "axe.run(document, {resultTypes: ['violations']}).then(r => JSON.stringify(r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical').map(v => [v.id, v.nodes.length, v.nodes.slice(0, 3).map(n => n.target.join(' '))])))",
+            true,
+        )
+        .expect("axe-core runs");
+    match found.value {
+        Some(serde_json::Value::String(text)) => serde_json::from_str(&text).unwrap_or_default(),
+        other => panic!("axe-core answered {other:?}"),
+    }
+}
+
+/// The start page, a game page of each shipped board game and the replay page pass
+/// axe-core's checks of serious and critical impact (when `AXE_CORE` names axe.min.js).
+fn axe_core_finds_nothing_serious(tab: &Tab, server: &Server) {
+    let Some(path) = std::env::var_os("AXE_CORE").filter(|p| !p.is_empty()) else {
+        eprintln!("axe-core check skipped: set AXE_CORE to axe-core's axe.min.js");
+        return;
+    };
+    let axe = std::fs::read_to_string(&path).expect("AXE_CORE is readable");
+    let mut found = Vec::new();
+    tab.navigate_to(&format!("{}/", server.url))
+        .expect("the start page")
+        .wait_until_navigated()
+        .expect("it loads");
+    wait_until(
+        tab,
+        "!!document.querySelector('.new-game .seat')",
+        "the start forms",
+    );
+    found.push(("start page", axe_violations(tab, &axe)));
+    for (ruleset, players) in [
+        ("circle-the-wagons", 2),
+        ("go-west", 3),
+        ("gold-west", 2),
+        ("way-out-west", 3),
+        ("grand-junction", 5),
+    ] {
+        start_game(tab, server, ruleset, &against_bots(players), "tab", 4);
+        wait_until(
+            tab,
+            "document.body.dataset.busy === 'false'",
+            "the first person's decision",
+        );
+        found.push((ruleset, axe_violations(tab, &axe)));
+    }
+    let trace = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../rulesets/circle-the-wagons/traces/full-game.trace"),
+    )
+    .unwrap();
+    open_replay(tab, server, &trace);
+    found.push(("replay page", axe_violations(tab, &axe)));
+    let serious: Vec<_> = found.iter().filter(|(_, v)| !v.is_empty()).collect();
+    assert!(serious.is_empty(), "axe-core: {serious:?}");
 }

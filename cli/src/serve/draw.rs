@@ -10,6 +10,8 @@ use frontier_interpreter::scene::{BoardShown, Card, HexMap, Scene, TrackShown, Z
 /// Cells of a board drawn at most, however far apart its pieces lie.
 const MAX_BOARD_SPAN: i32 = 60;
 const CELL: i32 = 36;
+/// Face-up cards of a zone past which it is drawn folded.
+const FOLDED_ZONE: usize = 12;
 const HEX: f64 = 30.0;
 
 /// The scene as an HTML fragment. `targets` are the cells (`cell:row,col`) the decision's
@@ -40,7 +42,7 @@ pub fn scene_html(scene: &Scene, decider: Option<u8>, targets: &[String]) -> Str
         .iter()
         .map(|b| {
             let takes_targets = single_board || (b.seat.is_some() && b.seat == decider);
-            board(b, if takes_targets { targets } else { &[] })
+            board(b, takes_targets.then_some(targets))
         })
         .collect();
     if !boards.is_empty() {
@@ -62,7 +64,7 @@ pub fn scene_html(scene: &Scene, decider: Option<u8>, targets: &[String]) -> Str
         };
         let _ = write!(
             out,
-            "<section class=\"player{current}\" data-key=\"player:{}\"><h3><span class=\"dot\" style=\"background:{}\"></span>{}</h3>",
+            "<section class=\"player{current}\" data-key=\"player:{}\"><h2><span class=\"dot\" style=\"background:{}\"></span>{}</h2>",
             p.seat,
             seat_colour(p.seat),
             esc(&p.name)
@@ -94,20 +96,27 @@ fn zone(z: &ZoneShown) -> String {
         Some(n) => format!(" ({n})"),
         None => " (hidden)".to_string(),
     };
-    let _ = write!(
-        out,
-        "<div class=\"zone\"><div class=\"zone-name\">{}{count}</div><div class=\"cards\">",
-        esc(&z.name)
-    );
     if z.cards.len() > 3 && z.cards.iter().all(|c| c.face_down) {
         // A pile the viewer cannot see into (a deck): one back, not one per card.
-        let _ = write!(out, "<div class=\"card face-down pile\"></div><span class=\"pile-count\">× {}</span></div></div>", z.cards.len());
+        let _ = write!(out, "<div class=\"zone\"><div class=\"zone-name\">{}{count}</div><div class=\"cards\"><div class=\"card face-down pile\"></div><span class=\"pile-count\">× {}</span></div></div>", esc(&z.name), z.cards.len());
         return out;
     }
-    for c in &z.cards {
-        out.push_str(&card(c));
+    let cards: String = z.cards.iter().map(card).collect();
+    if z.cards.len() > FOLDED_ZONE {
+        // A long face-up pile (a discard pile) is folded, so that the page stays short;
+        // the page opens it when a card in it can be picked.
+        let _ = write!(
+            out,
+            "<details class=\"zone\"><summary class=\"zone-name\">{}{count}</summary><div class=\"cards\">{cards}</div></details>",
+            esc(&z.name)
+        );
+        return out;
     }
-    out.push_str("</div></div>");
+    let _ = write!(
+        out,
+        "<div class=\"zone\"><div class=\"zone-name\">{}{count}</div><div class=\"cards\">{cards}</div></div>",
+        esc(&z.name)
+    );
     out
 }
 
@@ -187,9 +196,10 @@ fn tracks(list: &[TrackShown]) -> String {
                 let label = if p.face_down { "?" } else { p.id.as_str() };
                 let _ = write!(
                     out,
-                    "<text x=\"{}\" y=\"{}\" class=\"slot-text\" text-anchor=\"middle\">{}</text>",
+                    "<text x=\"{}\" y=\"{}\" class=\"slot-text{}\" text-anchor=\"middle\">{}</text>",
                     x + slot_w / 2,
                     y + 19,
+                    ink_on(fill),
                     esc(label)
                 );
             }
@@ -200,14 +210,21 @@ fn tracks(list: &[TrackShown]) -> String {
     out
 }
 
-fn board(b: &BoardShown, targets: &[String]) -> String {
-    let target_cells: Vec<(i32, i32, &str)> = targets
+/// A board; `picks` are the cells the decision's options name, on the one board they are
+/// taken on (none: the board's cells are not pickable, as an opponent's town whose cells
+/// have the same coordinates as one's own).
+fn board(b: &BoardShown, picks: Option<&[String]>) -> String {
+    let mut target_cells: Vec<(i32, i32, &str)> = picks
+        .unwrap_or_default()
         .iter()
         .filter_map(|k| {
             let (r, c) = k.strip_prefix("cell:")?.split_once(',')?;
             Some((r.parse().ok()?, c.parse().ok()?, k.as_str()))
         })
         .collect();
+    // A cell several options name (a card upright or turned) is drawn once.
+    target_cells.sort_unstable();
+    target_cells.dedup();
     let points = b
         .cells
         .iter()
@@ -266,13 +283,16 @@ fn board(b: &BoardShown, targets: &[String]) -> String {
             .as_deref()
             .map(|k| format!(" data-item=\"{}\"", esc(k)))
             .unwrap_or_default();
+        let place = match picks {
+            Some(_) => format!(" data-key=\"cell:{},{}\"", cell.row, cell.col),
+            None => String::new(),
+        };
         let _ = write!(
             out,
-            "<g class=\"cell\" data-key=\"cell:{},{}\"{key}><rect x=\"{x}\" y=\"{y}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"{fill}\"/><text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text></g>",
-            cell.row,
-            cell.col,
+            "<g class=\"cell\"{place}{key}><rect x=\"{x}\" y=\"{y}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"{fill}\"/><text x=\"{}\" y=\"{}\" text-anchor=\"middle\" class=\"{}\">{}</text></g>",
             x + CELL / 2,
             y + CELL / 2 + 5,
+            ink_on(fill).trim(),
             esc(&cell.text)
         );
     }
@@ -339,9 +359,10 @@ fn hex_map(map: &HexMap) -> String {
                 .collect()
         };
         let fill = hex.colour.as_deref().map(css_colour).unwrap_or("#efe6d2");
+        let ink = ink_on(fill);
         let _ = write!(
             out,
-            "<g class=\"hex\" data-key=\"{}\"><polygon points=\"{}\" fill=\"{fill}\"/><text x=\"{cx:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text><text class=\"mark\" x=\"{cx:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text></g>",
+            "<g class=\"hex\" data-key=\"{}\"><polygon points=\"{}\" fill=\"{fill}\"/><text x=\"{cx:.1}\" y=\"{:.1}\" text-anchor=\"middle\" class=\"{ink}\">{}</text><text class=\"mark{ink}\" x=\"{cx:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text></g>",
             esc(&hex.key),
             corners.join(" "),
             cy - 3.0,
@@ -394,6 +415,39 @@ pub fn seat_colour(seat: u8) -> &'static str {
     COLOURS[seat as usize % COLOURS.len()]
 }
 
+/// The class of text drawn on `fill` (`#rrggbb` or `#rgb`): light ink (" light") on a
+/// dark fill, the page's dark ink (none) on a light one, whichever has the higher WCAG
+/// contrast.
+pub fn ink_on(fill: &str) -> &'static str {
+    let hex = fill.trim_start_matches('#');
+    let channel = |i: usize, width: usize| {
+        let text = hex.get(i * width..(i + 1) * width)?;
+        let value = u8::from_str_radix(text, 16).ok()? as f64;
+        Some(if width == 1 { value * 17.0 } else { value } / 255.0)
+    };
+    let width = if hex.len() == 3 { 1 } else { 2 };
+    let (Some(r), Some(g), Some(b)) = (channel(0, width), channel(1, width), channel(2, width))
+    else {
+        return "";
+    };
+    let linear = |c: f64| {
+        if c <= 0.03928 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    let luminance = 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
+    // The page's ink, #2b2118, has a luminance of about 0.017; white, 1.
+    let dark = (luminance + 0.05) / (0.017 + 0.05);
+    let light = 1.05 / (luminance + 0.05);
+    if light > dark {
+        " light"
+    } else {
+        ""
+    }
+}
+
 /// Text for HTML (element content and attribute values).
 pub fn esc(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -408,4 +462,61 @@ pub fn esc(text: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ink_on, zone};
+    use frontier_interpreter::scene::{Card, ZoneShown};
+
+    /// A long face-up pile is folded (its cards still there), a short one is not.
+    #[test]
+    fn a_long_pile_is_folded() {
+        let pile = |n: usize| ZoneShown {
+            name: "discard".into(),
+            count: Some(n),
+            cards: (0..n)
+                .map(|i| Card {
+                    key: Some(format!("cards:c{i}")),
+                    id: format!("c{i}"),
+                    text: String::new(),
+                    fields: Vec::new(),
+                    face_down: false,
+                    seat: None,
+                })
+                .collect(),
+        };
+        let long = zone(&pile(13));
+        assert!(
+            long.starts_with(
+                "<details class=\"zone\"><summary class=\"zone-name\">discard (13)</summary>"
+            ),
+            "{long}"
+        );
+        assert_eq!(long.matches("class=\"card\"").count(), 13);
+        let short = zone(&pile(12));
+        assert!(
+            short.starts_with("<div class=\"zone\">") && !short.contains("<details"),
+            "{short}"
+        );
+    }
+
+    /// Text on a fill takes the ink of higher contrast (WCAG's relative luminance).
+    #[test]
+    fn text_on_a_dark_fill_is_light() {
+        for (fill, ink) in [
+            ("#ffffff", ""),
+            ("#fff", ""),
+            ("#f0d36b", ""),
+            ("#e8dcc0", ""),
+            ("#000000", " light"),
+            ("#3a3a3a", " light"),
+            ("#2e4057", " light"),
+            // 4.2:1 with the page's ink, 3.8:1 with white.
+            ("#3f88c5", ""),
+            ("not a colour", ""),
+        ] {
+            assert_eq!(ink_on(fill), ink, "{fill}");
+        }
+    }
 }

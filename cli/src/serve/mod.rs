@@ -1,11 +1,14 @@
 //! `frontier serve`: a local web server to play, watch and replay any ruleset in a
 //! browser. The pages (HTML, JS, CSS in `assets/`) are embedded in the binary; they use
 //! the JSON API of `api.rs` (docs/serve.md). The server knows no game: boards are drawn
-//! from the ruleset's `view:` hints (`Game::scene`).
+//! from the ruleset's `view:` hints (`Game::scene`). Games run on their own workers
+//! (`live.rs`); `guard.rs` keeps the network out of what it may not reach.
 
 mod api;
 mod catalogue;
 mod draw;
+mod guard;
+mod live;
 mod pages;
 mod session;
 mod store;
@@ -17,6 +20,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 use axum::Router;
 use clap::Args;
@@ -42,10 +46,19 @@ pub struct ServeArgs {
     /// Minutes without a request after which a game is dropped.
     #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=10_080))]
     pub idle_minutes: u64,
+    /// The most seconds a bot thinks over one decision (its search stops there if its
+    /// iterations are not spent; the game is then not reproducible from its seed).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=600))]
+    pub move_seconds: u32,
+    /// A name by which browsers reach the server (repeatable): requests must name the
+    /// address listened on, localhost, or one of these, with the port.
+    #[arg(long = "host", value_name = "NAME")]
+    pub hosts: Vec<String>,
 }
 
-/// The routes: pages, assets and the API (an unknown /api path is a JSON 404).
-pub fn router(app: api::Shared) -> Router {
+/// The routes: pages, assets and the API (an unknown /api path is a JSON 404), behind
+/// the checks of `guard.rs` for the server listening at `hosts`.
+pub fn router(app: api::Shared, hosts: guard::Hosts) -> Router {
     Router::new()
         .route("/", get(pages::start))
         .route("/game/{id}", get(pages::game))
@@ -59,25 +72,35 @@ pub fn router(app: api::Shared) -> Router {
         .route("/api/games/{id}/choice", post(api::choose))
         .route("/api/games/{id}/undo", post(api::undo))
         .route("/api/games/{id}/trace", get(api::trace))
+        .route("/api/games/{id}/events", get(api::events))
         .route("/api/replay", post(api::replay))
         .route("/api", get(api::not_found).post(api::not_found))
         .route("/api/{*rest}", get(api::not_found).post(api::not_found))
         .fallback(pages::not_found)
         .with_state(app)
+        .layer(DefaultBodyLimit::max(guard::MAX_BODY_BYTES))
+        .layer(axum::middleware::from_fn_with_state(
+            hosts,
+            guard::check_host,
+        ))
+        .layer(axum::middleware::from_fn(guard::headers_and_timeout))
 }
 
 /// The application state for these arguments: the rulesets loaded with `settings`, an
-/// empty store.
+/// empty store, bots thinking at most `move_ms` per decision.
 pub fn app(
     rulesets: Option<&std::path::Path>,
     max_games: usize,
     idle: Duration,
+    move_ms: u32,
     settings: &Settings,
 ) -> Result<api::Shared, String> {
     let catalogue = catalogue::Catalogue::load(rulesets, settings)?;
     Ok(Arc::new(api::App {
         catalogue,
         store: store::Store::new(max_games, idle),
+        workers: live::Workers::new(),
+        move_ms,
     }))
 }
 
@@ -86,9 +109,13 @@ pub fn run(args: ServeArgs, settings: &Settings) -> Result<(), String> {
         args.rulesets.as_deref(),
         args.max_games as usize,
         Duration::from_secs(args.idle_minutes * 60),
+        args.move_seconds * 1000,
         settings,
     )?;
-    let runtime = tokio::runtime::Builder::new_current_thread()
+    // Requests are answered on a thread per core, bots think on the blocking pool; each
+    // thread has the stack that expressions at the limits' ceilings need (as main.rs's).
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .thread_stack_size(frontier_interpreter::model::STACK_BYTES)
         .enable_io()
         .enable_time()
         .build()
@@ -113,7 +140,8 @@ pub fn run(args: ServeArgs, settings: &Settings) -> Result<(), String> {
         if args.open {
             open_browser(&url);
         }
-        axum::serve(listener, router(app))
+        let hosts = guard::Hosts::new(bound, args.hosts);
+        axum::serve(guard::IdleClosing::new(listener), router(app, hosts))
             .await
             .map_err(|e| format!("the server stopped: {e}"))
     })

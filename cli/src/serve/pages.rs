@@ -26,7 +26,7 @@ fn page(title: &str, body: &str, script: &str) -> Html<String> {
 }
 
 pub async fn start(State(app): State<Shared>) -> Html<String> {
-    let mut body = String::from("<h1>Frontier</h1><p class=\"lead\">Pick a ruleset, seat people and bots, and play. Or <a href=\"/replay\">replay a trace</a>.</p><div id=\"rulesets\">");
+    let mut body = String::from("<main><h1>Frontier</h1><p class=\"lead\">Pick a ruleset, seat people and bots, and play. Or <a href=\"/replay\">replay a trace</a>.</p><div id=\"rulesets\">");
     for entry in &app.catalogue.entries {
         let s = entry.summary();
         let players = if s.min_players == s.max_players {
@@ -69,7 +69,7 @@ pub async fn start(State(app): State<Shared>) -> Html<String> {
             format!("<details class=\"params\"><summary>parameters</summary>{params}</details>")
         };
         body.push_str(&format!(
-            "<article class=\"ruleset\" data-name=\"{name}\" data-min=\"{min}\" data-max=\"{max}\"><h2>{title} <code>{name}</code></h2><p class=\"players\">{players}</p>{variant}<p class=\"summary\">{summary}</p>{params}<form class=\"new-game\"></form></article>",
+            "<article class=\"ruleset\" data-name=\"{name}\" data-min=\"{min}\" data-max=\"{max}\"><h2>{title} <code>{name}</code></h2><p class=\"players\">{players}</p>{variant}<p class=\"summary\" tabindex=\"0\">{summary}</p>{params}<form class=\"new-game\"></form></article>",
             name = esc(&s.name),
             min = s.min_players,
             max = s.max_players,
@@ -85,22 +85,24 @@ pub async fn start(State(app): State<Shared>) -> Html<String> {
             esc(message.lines().next().unwrap_or_default())
         ));
     }
+    body.push_str("</main>");
     page("Frontier", &body, "start.js")
 }
 
 pub async fn game(Path(_id): Path<String>) -> Html<String> {
-    let body = r##"<header class="bar"><a href="/">Frontier</a> <span id="title"></span> <span id="seats"></span> <a id="trace-link" href="#">trace</a></header>
-<main class="game"><div id="board"></div><aside><div id="status"></div><div id="decision"></div><div id="controls"><button id="undo" disabled>Undo</button></div><h3>Log</h3><ol id="log"></ol></aside></main>"##;
+    let body = r##"<header class="bar"><a href="/">Frontier</a> <h1 id="title">Game</h1> <span id="seats"></span> <a id="trace-link" href="#" hidden>trace</a></header>
+<div id="announce" class="visually-hidden" role="status" aria-live="polite"></div>
+<main class="game"><section id="board" aria-label="board"></section><aside aria-label="decision and log"><div id="status"></div><div id="decision"></div><div id="controls"><button id="undo" disabled hidden aria-keyshortcuts="u">Undo</button></div><h2>Log</h2><ol id="log" tabindex="0" aria-label="log"></ol></aside></main>"##;
     page("Frontier game", body, "game.js")
 }
 
 pub async fn replay() -> Html<String> {
-    let body = r##"<header class="bar"><a href="/">Frontier</a> <span id="title">Replay a trace</span></header>
-<section id="load"><p>Paste a trace (as <code>frontier play --trace-out</code>, <code>simulate --trace-out</code> or a ruleset's <code>traces/</code> hold them) or open a file.</p>
-<textarea id="trace-text" rows="8" spellcheck="false"></textarea><br><input type="file" id="trace-file" accept=".trace,.txt"> <button id="load-trace">Replay</button> <span id="load-error" class="error"></span></section>
-<section id="player" hidden><div class="stepper"><button id="first" title="first step (Home)">«</button><button id="prev" title="previous step (←)">‹</button><input type="range" id="slider" min="0" value="0"><button id="next" title="next step (→)">›</button><button id="last" title="last step (End)">»</button> <span id="position"></span></div>
-<div id="failure" hidden></div>
-<main class="game"><div id="board"></div><aside><h3>Trace</h3><ol id="lines"></ol><h3>Log of this step</h3><ul id="log"></ul></aside></main></section>"##;
+    let body = r##"<header class="bar"><a href="/">Frontier</a> <h1 id="title">Replay a trace</h1></header>
+<main><section id="load" aria-label="load a trace"><p id="load-help">Paste a trace (as <code>frontier play --trace-out</code>, <code>simulate --trace-out</code> or a ruleset's <code>traces/</code> hold them) or open a file.</p>
+<textarea id="trace-text" rows="8" spellcheck="false" aria-label="the trace" aria-describedby="load-help"></textarea><br><label>or a file: <input type="file" id="trace-file" accept=".trace,.txt"></label> <button id="load-trace">Replay</button> <span id="load-error" class="error" role="alert"></span></section>
+<section id="player" hidden><div class="stepper"><button id="first" title="first step (Home)" aria-label="first step">«</button><button id="prev" title="previous step (←)" aria-label="previous step">‹</button><input type="range" id="slider" min="0" value="0" aria-label="step"><button id="next" title="next step (→)" aria-label="next step">›</button><button id="last" title="last step (End)" aria-label="last step">»</button> <span id="position" aria-live="polite"></span></div>
+<div id="failure" hidden role="alert"></div>
+<div class="game"><section id="board" aria-label="board"></section><aside aria-label="trace and log"><h2>Trace</h2><ol id="lines" tabindex="0" aria-label="trace lines"></ol><h2>Log of this step</h2><ul id="log"></ul></aside></div></section></main>"##;
     page("Frontier replay", body, "replay.js")
 }
 

@@ -1,20 +1,28 @@
 //! One game played through the web server: the state, the seats (people and bots), the
 //! steps taken (its trace), the log, and snapshots before each person's decision for undo.
-//! Bots and chance are played as soon as it is their turn, so a game always waits on a
-//! person or is over.
+//! The game does not play itself: its driver (`live.rs`) asks it for the next piece of
+//! work ([`WebGame::work`]): chance and a person's single option are taken at once, a
+//! bot's decision is handed out ([`Thinking`]) to be thought over without the game's lock
+//! and brought back ([`WebGame::conclude`]).
 
 use std::collections::HashSet;
 use std::sync::Arc;
 
 use frontier_engine::SharedCompiled;
+use frontier_interpreter::agent::Bot;
 use frontier_interpreter::frontier_grammar::trace::RulesetRef;
 use frontier_interpreter::model::Element;
 use frontier_interpreter::runner::Step;
 use frontier_interpreter::scene::Viewer;
-use frontier_interpreter::{Game, State, Status, Stepper};
+use frontier_interpreter::{Choice, Game, Journal, State, Status, Stepper};
 use frontier_study::Compile;
 
-use crate::table::{seats_for, Forced, Table};
+use crate::table::{seats_for, Seat, Table};
+
+/// The most steps a game of the server takes: past it the game stops with a message
+/// (parameters without an upper bound, as a wagon count of 30,000, would otherwise keep
+/// a bot game running for hundreds of thousands of steps).
+pub const MAX_STEPS: usize = 20_000;
 
 /// A log line and the number of steps taken when it was written (0: during setup).
 #[derive(Clone)]
@@ -27,7 +35,7 @@ pub struct WebGame {
     pub game: Arc<Game>,
     /// The game's compiled code (none with `--compile off`, or where the machine has no
     /// code generator): it steps the game and its bots' searches.
-    code: Option<SharedCompiled>,
+    code: Option<Arc<SharedCompiled>>,
     /// The ruleset's name in the server's list.
     pub ruleset: String,
     /// How the trace names the ruleset: an embedded name or a path.
@@ -39,10 +47,81 @@ pub struct WebGame {
     /// The game; its history holds a snapshot before each decision a person took.
     pub table: Table,
     pub log: Vec<LogLine>,
+    /// Who reads the log (see [`log_audience`]).
+    audience: Viewer,
+    /// Counts the changes of the game (a step, an undo): a bot's decision thought over
+    /// on an older version is dropped.
+    pub version: u64,
+    /// The seat whose bot is thinking now.
+    pub thinking: Option<u8>,
+    /// Why the game stopped before its end (the ruleset failed while running, or the
+    /// server's bound on steps was reached).
+    pub failure: Option<String>,
+}
+
+/// What a new game is made of.
+pub struct Setup {
+    pub game: Arc<Game>,
+    pub compile: Compile,
+    /// The ruleset's name in the server's list.
+    pub ruleset: String,
+    pub reference: RulesetRef,
+    pub params: Vec<(String, i64)>,
+    /// Who sits at each seat, as asked (`human`, `random`, `mcts:…`).
+    pub specs: Vec<String>,
+    pub seed: u64,
+    /// What each seat's bot is built from (the specs with the server's bounds).
+    pub bot_specs: Vec<String>,
+}
+
+/// A bot's decision to think over, with everything it needs and without the game.
+pub struct Thinking {
+    pub seat: u8,
+    bot: Box<dyn Bot>,
+    state: State,
+    game: Arc<Game>,
+    code: Option<Arc<SharedCompiled>>,
+    version: u64,
+}
+
+/// What a bot decided, to bring back to its game.
+pub struct Thought {
+    seat: u8,
+    /// The bot after deciding (its stream moved on).
+    bot: Box<dyn Bot>,
+    option: Result<usize, String>,
+    version: u64,
+}
+
+impl Thinking {
+    /// Thinks: as long as the bot's search takes (bounded by the server's time per move).
+    pub fn decide(mut self) -> Thought {
+        let stepper = stepper(&self.game, &self.code);
+        let option = match stepper.view(&self.state) {
+            Some(view) => self.bot.decide(&view),
+            None => Err("the game is not at a decision".into()),
+        };
+        Thought {
+            seat: self.seat,
+            bot: self.bot,
+            option,
+            version: self.version,
+        }
+    }
+}
+
+/// What [`WebGame::work`] did or hands out.
+pub enum Work {
+    /// Nothing to do: a person decides, or the game is over or stopped.
+    Waiting,
+    /// A step was taken (chance, a person's single option).
+    Stepped,
+    /// A bot decides.
+    Think(Box<Thinking>),
 }
 
 /// What steps a web game: its compiled code, or the walker alone.
-fn stepper<'a>(game: &'a Game, code: &'a Option<SharedCompiled>) -> Stepper<'a> {
+fn stepper<'a>(game: &'a Game, code: &'a Option<Arc<SharedCompiled>>) -> Stepper<'a> {
     match code {
         Some(code) => code.stepper(),
         None => Stepper::walker(game),
@@ -50,23 +129,33 @@ fn stepper<'a>(game: &'a Game, code: &'a Option<SharedCompiled>) -> Stepper<'a> 
 }
 
 impl WebGame {
-    /// A new game after its setup, played on until a person decides or it is over.
-    pub fn start(
-        game: Arc<Game>,
-        compile: Compile,
-        ruleset: String,
-        reference: RulesetRef,
-        params: Vec<(String, i64)>,
-        specs: Vec<String>,
-        seed: u64,
-    ) -> Result<WebGame, String> {
+    /// A new game after its setup; its driver plays it on.
+    pub fn start(setup: Setup) -> Result<WebGame, String> {
+        let Setup {
+            game,
+            compile,
+            ruleset,
+            reference,
+            params,
+            specs,
+            seed,
+            bot_specs,
+        } = setup;
         let code = match compile {
-            Compile::On => SharedCompiled::new(game.clone()).ok(),
+            Compile::On => SharedCompiled::new(game.clone()).ok().map(Arc::new),
             Compile::Off => None,
         };
         let names = crate::seat_names(specs.len());
-        let seats = seats_for(&specs, seed)?;
-        let (state, setup_log) = crate::table::start(&game, names.clone(), &seats)?;
+        let seats = seats_for(&bot_specs, seed)?;
+        let audience = log_audience(&seats);
+        let (mut setup_log, mut secrets) = (Vec::new(), Vec::new());
+        let state = game
+            .start_logged(
+                names.clone(),
+                &mut Journal::on_noting(&mut setup_log, &mut secrets),
+            )
+            .map_err(|e| e.to_string())?;
+        game.hide_unseen(&state, audience, &mut setup_log, &secrets);
         let log = setup_log
             .into_iter()
             .map(|text| LogLine {
@@ -74,7 +163,7 @@ impl WebGame {
                 text,
             })
             .collect();
-        let mut web = WebGame {
+        Ok(WebGame {
             game,
             code,
             ruleset,
@@ -84,9 +173,15 @@ impl WebGame {
             seed,
             table: Table::new(names, state, seed, seats),
             log,
-        };
-        web.advance()?;
-        Ok(web)
+            audience,
+            version: 0,
+            thinking: None,
+            failure: None,
+        })
+    }
+
+    pub fn is_over(&self) -> bool {
+        matches!(self.game.status(&self.table.state), Status::Over(_))
     }
 
     /// The seat that must decide now, if the game waits on a decision.
@@ -131,12 +226,7 @@ impl WebGame {
             )));
         }
         self.table.remember(seat);
-        let mut lines = Vec::new();
-        self.table
-            .apply_option(stepper(&self.game, &self.code), seat, option, &mut lines)
-            .map_err(Refusal::Game)?;
-        self.log_lines(lines);
-        self.advance().map_err(Refusal::Game)
+        self.apply_option(seat, option).map_err(Refusal::Game)
     }
 
     /// Back to `seat`'s last decision, unless something that seat could not see was shown
@@ -146,6 +236,10 @@ impl WebGame {
         let undone = self.table.back_to(at);
         let steps = self.table.steps.len();
         self.log.retain(|l| l.after_step <= steps);
+        // A bot thinking on the undone state is not listened to.
+        self.version += 1;
+        self.thinking = None;
+        self.failure = None;
         Ok(undone)
     }
 
@@ -224,23 +318,119 @@ impl WebGame {
             .unwrap_or_else(|| format!("seat {seat}"))
     }
 
-    /// Log lines written by the step just taken.
-    fn log_lines(&mut self, lines: Vec<String>) {
+    /// Applies option `option` of `player`'s decision, its log lines as the game's
+    /// audience reads them.
+    fn apply_option(&mut self, player: u8, option: usize) -> Result<(), String> {
+        let label = self
+            .game
+            .option_label(&self.table.state, option)
+            .map_err(|e| e.to_string())?;
+        self.apply(Choice::Option(option), Step::Decision { player, label })
+    }
+
+    fn apply(&mut self, choice: Choice, step: Step) -> Result<(), String> {
+        let mut lines = Vec::new();
+        let stepper = stepper(&self.game, &self.code);
+        self.game
+            .apply_narrated(
+                stepper,
+                &mut self.table.state,
+                choice,
+                self.audience,
+                &mut lines,
+            )
+            .map_err(|e| e.to_string())?;
+        self.table.steps.push(step);
+        self.version += 1;
         let after_step = self.table.steps.len();
         self.log
             .extend(lines.into_iter().map(|text| LogLine { after_step, text }));
+        Ok(())
     }
 
-    /// Plays chance and bots, and a person's single option, until a person has a choice
-    /// to make or the game is over.
-    fn advance(&mut self) -> Result<(), String> {
-        let log = &mut self.log;
-        self.table.play_until_person(
-            stepper(&self.game, &self.code),
-            Forced::Taken,
-            &mut |after_step, text| log.push(LogLine { after_step, text }),
-        )?;
-        Ok(())
+    /// The next piece of work of the game's driver: a chance step or a person's single
+    /// option is taken here; a bot's decision is handed out to be thought over.
+    pub fn work(&mut self) -> Work {
+        if self.failure.is_some() || self.thinking.is_some() {
+            return Work::Waiting;
+        }
+        if self.table.steps.len() >= MAX_STEPS
+            && !matches!(self.game.status(&self.table.state), Status::Over(_))
+        {
+            self.failure = Some(format!(
+                "the game stopped after {MAX_STEPS} steps, the most a game of this server takes (are the parameters far larger than the ruleset's defaults?)"
+            ));
+            self.version += 1;
+            return Work::Waiting;
+        }
+        let done = match self.game.status(&self.table.state) {
+            Status::Over(_) => return Work::Waiting,
+            Status::Chance(_) => match self.table.sample_chance(&self.game) {
+                Some((choice, label)) => self.apply(choice, Step::Chance { label }),
+                None => Err("the game is not at a chance point".into()),
+            },
+            Status::Decision { player, options } => match &self.table.seats[player as usize] {
+                Seat::Bot(bot) => {
+                    self.thinking = Some(player);
+                    self.version += 1;
+                    return Work::Think(Box::new(Thinking {
+                        seat: player,
+                        bot: bot.clone(),
+                        state: self.table.state.clone(),
+                        game: self.game.clone(),
+                        code: self.code.clone(),
+                        version: self.version,
+                    }));
+                }
+                Seat::Human if options == 1 => {
+                    let after_step = self.table.steps.len();
+                    let name = self.seat_name(player);
+                    self.log.push(LogLine {
+                        after_step,
+                        text: format!("{name} has a single option, taken for them:"),
+                    });
+                    self.apply_option(player, 0)
+                }
+                Seat::Human => return Work::Waiting,
+            },
+        };
+        match done {
+            Ok(()) => Work::Stepped,
+            Err(e) => {
+                self.failure = Some(format!("the ruleset failed: {e}"));
+                self.version += 1;
+                Work::Waiting
+            }
+        }
+    }
+
+    /// Takes a bot's decision, unless the game changed while it thought (an undo).
+    pub fn conclude(&mut self, thought: Thought) {
+        if thought.version != self.version {
+            return;
+        }
+        self.thinking = None;
+        let name = self.seat_name(thought.seat);
+        let applied = thought.option.and_then(|option| {
+            self.table.seats[thought.seat as usize] = Seat::Bot(thought.bot);
+            self.apply_option(thought.seat, option)
+        });
+        if let Err(e) = applied {
+            self.failure = Some(format!("the ruleset failed: {name}: {e}"));
+            self.version += 1;
+        }
+    }
+
+    /// Whether the game's driver has work: chance or a bot to play.
+    pub fn has_work(&self) -> bool {
+        if self.failure.is_some() || self.thinking.is_some() {
+            return false;
+        }
+        match self.game.status(&self.table.state) {
+            Status::Over(_) => false,
+            Status::Chance(_) => true,
+            Status::Decision { player, options } => !self.is_human(player) || options == 1,
+        }
     }
 
     /// The trace of the game so far (the final result once it is over), as `frontier
@@ -259,6 +449,17 @@ impl WebGame {
         );
         trace.header.params = self.params.clone();
         format!("# agents {}\n{}", self.specs.join(","), trace.to_text())
+    }
+}
+
+/// Who reads the log of a game with these seats: with a person at the table, what every
+/// player sees (a spectator reads the same log, and one person's hidden cards are in their
+/// hand, not in the log); with bots only, everything.
+fn log_audience(seats: &[Seat]) -> Viewer {
+    if seats.iter().any(|s| matches!(s, Seat::Human)) {
+        Viewer::Table
+    } else {
+        Viewer::Everyone
     }
 }
 

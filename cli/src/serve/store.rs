@@ -1,41 +1,39 @@
 //! The games in memory: at most a given number, each dropped once idle for a given time,
-//! so that a server left running does not grow without bound.
+//! so that a server left running does not grow without bound. Each game's id is 128
+//! random bits: one game's id says nothing of another's.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use super::session::WebGame;
+use super::guard::random_hex;
+use super::live::Slot;
+
+/// A game id's random bytes: 128 bits, 32 hex digits.
+const ID_BYTES: usize = 16;
 
 pub struct Store {
     games: Mutex<HashMap<String, Held>>,
     limit: usize,
     idle: Duration,
-    /// Makes game ids: a counter mixed with the start time.
-    counter: Mutex<u64>,
 }
 
 struct Held {
-    game: Arc<Mutex<WebGame>>,
+    game: Arc<Slot>,
     last_used: Instant,
 }
 
 impl Store {
     pub fn new(limit: usize, idle: Duration) -> Store {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos() as u64)
-            .unwrap_or(0);
         Store {
             games: Mutex::new(HashMap::new()),
             limit,
             idle,
-            counter: Mutex::new(nanos),
         }
     }
 
     /// Keeps a new game and gives its id, or says that the server holds as many as it may.
-    pub fn insert(&self, game: WebGame) -> Result<String, String> {
+    pub fn insert(&self, game: Arc<Slot>) -> Result<String, String> {
         let mut games = lock(&self.games);
         let now = Instant::now();
         games.retain(|_, held| now.duration_since(held.last_used) < self.idle);
@@ -46,11 +44,16 @@ impl Store {
                 self.idle.as_secs() / 60
             ));
         }
-        let id = self.next_id();
+        let id = loop {
+            let id = random_hex(ID_BYTES)?;
+            if !games.contains_key(&id) {
+                break id;
+            }
+        };
         games.insert(
             id.clone(),
             Held {
-                game: Arc::new(Mutex::new(game)),
+                game,
                 last_used: now,
             },
         );
@@ -58,23 +61,13 @@ impl Store {
     }
 
     /// The game with this id, if it is still held (its idle time starts again).
-    pub fn get(&self, id: &str) -> Option<Arc<Mutex<WebGame>>> {
+    pub fn get(&self, id: &str) -> Option<Arc<Slot>> {
         let mut games = lock(&self.games);
         let now = Instant::now();
         games.retain(|_, held| now.duration_since(held.last_used) < self.idle);
         let held = games.get_mut(id)?;
         held.last_used = now;
         Some(held.game.clone())
-    }
-
-    fn next_id(&self) -> String {
-        let mut counter = lock(&self.counter);
-        *counter = counter.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        // A mix of the counter (splitmix64), so that ids are not consecutive.
-        let mut z = *counter;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        format!("{:016x}", z ^ (z >> 31))
     }
 }
 

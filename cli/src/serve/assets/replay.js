@@ -1,11 +1,14 @@
-// The replay page: a trace is sent to POST /api/replay, which answers one drawn frame per
-// step; a slider and the keyboard (← → Home End) step through them. A trace that stops
-// being legal has its failing line highlighted and the legal options listed.
+// The replay page: a trace is sent to POST /api/replay, which answers every step's line
+// and log, and the boards of a page of steps (more are asked for as they are reached); a
+// slider and the keyboard (← → Home End) step through them. A trace that stops being
+// legal has its failing line highlighted, scrolled into view, and the legal options listed.
 "use strict";
 const $ = (sel) => document.querySelector(sel);
 let replay = null;
 let at = 0;
 let traceLines = [];
+let traceText = "";
+const PAGE = 25;
 
 function el(tag, text, cls) {
   const e = document.createElement(tag);
@@ -26,6 +29,7 @@ $("#load-trace").addEventListener("click", async () => {
   const data = await answer.json();
   if (!answer.ok) { $("#load-error").textContent = data.error; return; }
   replay = data;
+  traceText = text;
   traceLines = text.split("\n");
   show();
 });
@@ -47,24 +51,45 @@ function show() {
       failure.appendChild(ul);
     }
     const bad = lines.querySelector('li[data-line="' + replay.error.line + '"]');
-    if (bad) bad.classList.add("failing");
+    if (bad) { bad.classList.add("failing"); bad.scrollIntoView({ block: "center" }); }
   }
   const slider = $("#slider");
   slider.max = Math.max(0, replay.frames.length - 1);
   go(0);
 }
 
-function go(step) {
+// The boards of the page of frames holding `step`, from the server (once per page).
+const pages = new Map();
+function fetchPage(step) {
+  const from = Math.floor(step / PAGE) * PAGE;
+  if (!pages.has(from)) pages.set(from, fetchFrames(from).finally(() => pages.delete(from)));
+  return pages.get(from);
+}
+
+async function fetchFrames(from) {
+  const answer = await fetch("/api/replay", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ trace: traceText, from, count: PAGE }) });
+  const data = await answer.json();
+  if (!answer.ok) { $("#load-error").textContent = data.error; return; }
+  data.frames.forEach((f, i) => { if (f.html !== null && replay.frames[i]) replay.frames[i].html = f.html; });
+}
+
+async function go(step) {
   if (!replay || replay.frames.length === 0) return;
   at = Math.max(0, Math.min(replay.frames.length - 1, step));
+  if (replay.frames[at].html === null) {
+    const wanted = at;
+    await fetchPage(at);
+    if (wanted !== at) return;
+  }
   const frame = replay.frames[at];
   $("#slider").value = at;
   $("#position").textContent = "step " + at + " of " + (replay.frames.length - 1);
   $("#position").dataset.step = at;
-  $("#board").innerHTML = frame.html;
+  $("#board").innerHTML = frame.html ?? "";
   for (const li of document.querySelectorAll("#lines li.current")) li.classList.remove("current");
   const current = frame.line ? document.querySelector('#lines li[data-line="' + frame.line + '"]') : null;
   if (current) { current.classList.add("current"); current.scrollIntoView({ block: "nearest" }); }
+  else if (at === 0) { const bad = document.querySelector("#lines li.failing"); if (bad) bad.scrollIntoView({ block: "center" }); }
   const log = $("#log"); log.textContent = "";
   for (const line of frame.log) log.appendChild(el("li", line));
 }
