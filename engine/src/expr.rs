@@ -207,6 +207,11 @@ unsafe extern "C" fn charge_call(_cx: *const Ctx) -> i64 {
     frontier_interpreter::work::charge_work(1).is_err() as i64
 }
 
+/// Counts a search of `count` zone elements as steps of work: 1 past the budget.
+unsafe extern "C" fn charge_scan(_cx: *const Ctx, count: i64) -> i64 {
+    frontier_interpreter::work::charge_work(count as u64).is_err() as i64
+}
+
 /// The status of a finished evaluation.
 pub(crate) const DONE: i64 = 0;
 /// The walker is to evaluate the expression (it reports an error there).
@@ -1304,8 +1309,24 @@ impl Gen<'_, '_> {
         (at, count)
     }
 
-    /// How many elements of the codes at `at` (`count` of them) are `code`.
+    /// How many elements of the codes at `at` (`count` of them) are `code`; past
+    /// `work::FREE_SCAN` elements, they are steps of work, as the walker counts them (the
+    /// walker reports a budget spent).
     fn count_code(&mut self, at: Reg, count: Reg, code: Reg) -> Reg {
+        let long = self.b.ins().icmp_imm(
+            IntCC::SignedGreaterThan,
+            count,
+            frontier_interpreter::work::FREE_SCAN as i64,
+        );
+        let (charge, counted) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(long, charge, &[], counted, &[]);
+        self.b.switch_to_block(charge);
+        self.b.seal_block(charge);
+        let over = self.call_helper(charge_scan as *const u8, &[count]);
+        self.bail_if(over);
+        self.b.ins().jump(counted, &[]);
+        self.b.switch_to_block(counted);
+        self.b.seal_block(counted);
         let (head, looped, exit) = (
             self.b.create_block(),
             self.b.create_block(),
