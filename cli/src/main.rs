@@ -34,10 +34,12 @@ struct Cli {
     /// Change a bound the ruleset and its games are held to (repeatable): nesting=N and
     /// operators=N, brackets nested in one expression (64, at most 1000) and operators in
     /// one (256, at most 4000); statements=N, run between two decisions or chance points
-    /// (10000000); calls=N, procedure calls nested (10000); elements=N, in the zones of a
-    /// state (100000); cells=N, covered on one board (10000); slots=N, numbers, zones and
-    /// boards of a state (1000000); bytes=N, of a file read (16777216). docs/rulesets.md,
-    /// Limits.
+    /// (10000000); calls=N, procedure calls nested (10000, at most 1000000); elements=N, in
+    /// the zones of a state (100000); cells=N, covered on one board (10000); slots=N,
+    /// numbers, zones and boards of a state (1000000); bytes=N, of a file read (16777216);
+    /// work=N, steps of work between two decisions or chance points (10000000: elements
+    /// built-ins read, build or apply lambdas to, calls of functions and scripts, script
+    /// operations). docs/rulesets.md, Limits.
     #[arg(long = "limit", value_name = "NAME=N", global = true, value_parser = parse_limit)]
     limits: Vec<(String, u64)>,
     /// `off` runs rulesets as lowered, without the optimizer's rewrites: the games are the

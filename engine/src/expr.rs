@@ -753,7 +753,7 @@ impl Gen<'_, '_> {
             Expr::ZoneCount(z, x) => match self.zone_instance(z) {
                 Some(instance) => {
                     let code = self.code(x);
-                    let (at, count) = self.zone_elements(instance);
+                    let (at, count) = self.zone_elements_searched(instance);
                     // None is in no zone: count 0 (no code is -1).
                     self.count_code(at, count, code)
                 }
@@ -864,7 +864,7 @@ impl Gen<'_, '_> {
             Expr::ZoneContains(z, x) => match self.zone_instance(z) {
                 Some(instance) => {
                     let code = self.code(x);
-                    let (at, count) = self.zone_elements(instance);
+                    let (at, count) = self.zone_elements_searched(instance);
                     let n = self.count_code(at, count, code);
                     self.b.ins().icmp_imm(IntCC::NotEqual, n, 0)
                 }
@@ -1292,11 +1292,26 @@ impl Gen<'_, '_> {
 
     /// The elements of zone instance `instance`: their codes' address and count.
     pub fn zone_elements(&mut self, instance: Reg) -> (Reg, Reg) {
+        self.zone_elements_by(zone_at, instance)
+    }
+
+    /// [`Gen::zone_elements`] of a zone about to be searched (`count`, `in`): past
+    /// `work::FREE_SCAN` elements, they are steps of work as the walker counts them (its
+    /// helper gives no address past the budget: the walker reports it).
+    pub fn zone_elements_searched(&mut self, instance: Reg) -> (Reg, Reg) {
+        self.zone_elements_by(zone_searched, instance)
+    }
+
+    fn zone_elements_by(
+        &mut self,
+        helper: unsafe extern "C" fn(*mut Ctx, i64, i64) -> i64,
+        instance: Reg,
+    ) -> (Reg, Reg) {
         let slot =
             self.b
                 .create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 8, 3));
         let count_at = self.b.ins().stack_addr(self.ptr, slot, 0);
-        let at = self.call_helper(zone_at as *const u8, &[instance, count_at]);
+        let at = self.call_helper(helper as *const u8, &[instance, count_at]);
         // A null address: no such instance (the walker's error).
         let null = self.b.ins().icmp_imm(IntCC::Equal, at, 0);
         self.bail_if(null);
@@ -1490,6 +1505,22 @@ unsafe extern "C" fn zone_at(cx: *mut Ctx, instance: i64, count: i64) -> i64 {
         }
         None => 0,
     }
+}
+
+/// [`zone_at`] for a search: its elements past `work::FREE_SCAN` counted as steps of
+/// work, 0 (no address) past the budget.
+unsafe extern "C" fn zone_searched(cx: *mut Ctx, instance: i64, count: i64) -> i64 {
+    // SAFETY: as for `zone_at`, whose contract this is.
+    let at = unsafe { zone_at(cx, instance, count) };
+    // SAFETY: `zone_at` wrote the count to the code's stack slot.
+    let n = unsafe { *(count as *const i64) } as usize;
+    if at != 0
+        && n > frontier_interpreter::work::FREE_SCAN
+        && frontier_interpreter::work::charge_work(n as u64).is_err()
+    {
+        return 0;
+    }
+    at
 }
 
 /// Whether the compiler computes `e`'s own node (its operands may still be the walker's):

@@ -17,6 +17,12 @@
 use std::cell::Cell;
 use std::marker::PhantomData;
 
+/// How many elements a search of a zone (`count`, `in`, `index_of` over a zone) reads
+/// as part of the step that asks for it; a longer one counts its elements. Each such
+/// search stands in a counted step, so the work done is at most this many times the
+/// budget, and the searches of short zones cost nothing on the hot path.
+pub const FREE_SCAN: usize = 64;
+
 struct Budget {
     /// The steps left.
     left: Cell<u64>,

@@ -108,7 +108,8 @@ fn scripts_read_the_same_geometry() {
         ("land_groups_without(\"c\")", "[6]"),
         // No gap: all 7 land hexes.
         ("land_groups_without(\"none\")", "[7]"),
-        ("script_lines([\"r4\", \"c\", \"r1\"])", "[[r4 c r1]]"),
+        // One line, as the text of its ids.
+        ("script_lines([\"r4\", \"c\", \"r1\"])", "[r4 c r1]"),
         ("script_on_edge(\"r2\")", "yes"),
         ("script_on_edge(\"c\")", "no"),
     ];

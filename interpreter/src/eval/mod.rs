@@ -200,7 +200,7 @@ impl Expr {
             }),
             Expr::ZoneCount(z, x) => {
                 let code = x.code(env)?;
-                let items = zone(env, z)?;
+                let items = scanned(zone(env, z)?)?;
                 Ok(code.map_or(0, |c| items.iter().filter(|e| **e == c).count()) as i64)
             }
             Expr::If {
@@ -239,7 +239,7 @@ impl Expr {
             }
             Expr::ZoneIndexOf(z, x) => {
                 let code = x.code(env)?;
-                let items = zone(env, z)?;
+                let items = scanned(zone(env, z)?)?;
                 Ok(code
                     .and_then(|c| items.iter().position(|e| *e == c))
                     .map_or(-1, |i| i as i64))
@@ -318,7 +318,7 @@ impl Expr {
             Expr::UnrolledTest { op, items } => unrolled_test(*op, items, env),
             Expr::ZoneContains(z, x) => {
                 let code = x.code(env)?;
-                let items = zone(env, z)?;
+                let items = scanned(zone(env, z)?)?;
                 Ok(code.is_some_and(|c| items.contains(&c)))
             }
             _ => self.bool_other(env),
@@ -632,4 +632,14 @@ fn unrolled_total(op: Total, items: &[Expr], env: &Env) -> Result<i64> {
             Ok(n)
         }
     }
+}
+
+/// A zone's elements about to be searched, counted as steps of work past the first
+/// [`crate::work::FREE_SCAN`] (a short search is part of the step that asked for it).
+#[inline]
+fn scanned(items: &[u16]) -> Result<&[u16]> {
+    if items.len() > crate::work::FREE_SCAN {
+        charge_work(items.len() as u64)?;
+    }
+    Ok(items)
 }

@@ -41,9 +41,20 @@ impl Game {
         journal: &mut Journal,
         code: Option<&dyn CompiledCode>,
     ) -> Result<(), ApplyError> {
-        let mut steps: u64 = 0;
         // Every expression, listing and script of this run shares one work budget.
         let _work = crate::work::Work::hold(self.limits.work);
+        self.run_held(state, journal, code)
+    }
+
+    /// [`Game::run`] within its work budget: the loop itself, kept apart from the guard.
+    #[inline(never)]
+    fn run_held(
+        &self,
+        state: &mut State,
+        journal: &mut Journal,
+        code: Option<&dyn CompiledCode>,
+    ) -> Result<(), ApplyError> {
+        let mut steps: u64 = 0;
         while matches!(state.pending, Pending::Running) {
             let Some(frame) = state.stack.last_mut() else {
                 self.finish(state, None)?;
