@@ -50,6 +50,23 @@ pub fn columns_meant(ruleset: &Ruleset, file: usize, u: &Use) -> Vec<Found> {
     }
 }
 
+/// The type of a local (the use that declares it, in file number `file`) when it can be
+/// told: a row of a table, or the type word a parameter declares (`p: player`).
+pub fn local_type(ruleset: &Ruleset, file: usize, local: &Use) -> Option<String> {
+    let game = ruleset.game.as_deref()?;
+    let typer = Typer {
+        game,
+        file: &ruleset.files[file],
+    };
+    if let Some(table) = typer.bound_row(local, DEPTH) {
+        return Some(table.to_string());
+    }
+    let declared = typer.plain_value(local)?;
+    ["int", "bool", "str", "player"]
+        .contains(&declared)
+        .then(|| declared.to_string())
+}
+
 struct Typer<'a> {
     game: &'a Game,
     file: &'a crate::workspace::RulesetFile,
@@ -187,9 +204,7 @@ impl<'a> Typer<'a> {
     /// (`card: cards`), or the row (`let:`) or element (`for:`) its expression gives.
     fn bound_row(&self, local: &Use, depth: usize) -> Option<&'a str> {
         let depth = depth.checked_sub(1)?;
-        let text = &self.file.text;
-        let after = text.get(local.span.end..)?.trim_start();
-        let value = after.strip_prefix(':')?.trim_start();
+        let value = self.value_of(local)?;
         // A quoted expression, or a plain one (`deck`, a parameter's type `cards`) up to
         // the end of its flow mapping entry or line.
         let source = match value.chars().next()? {
@@ -201,7 +216,7 @@ impl<'a> Typer<'a> {
                 }
                 source
             }
-            _ => value[..value.find([',', '}', '\n', '#']).unwrap_or(value.len())].trim_end(),
+            _ => self.plain_value(local)?,
         };
         let expr = parse_expr(source, Bounds::DEFAULT).ok()?;
         // The expression's names are the locals visible where the local is declared; a
@@ -209,5 +224,20 @@ impl<'a> Typer<'a> {
         let at = local.span.start;
         self.row_of(&expr, &local.scope, at, depth)
             .or_else(|| self.elements_of(&expr, &local.scope, at, depth))
+    }
+
+    /// What follows a local's name and its `:` (none for a lambda's `=>`).
+    fn value_of(&self, local: &Use) -> Option<&'a str> {
+        let text: &'a str = &self.file.text;
+        let after = text.get(local.span.end..)?.trim_start();
+        Some(after.strip_prefix(':')?.trim_start())
+    }
+
+    /// A local's value written plain (`deck`, a parameter's type `cards`), up to the end
+    /// of its flow mapping entry or line.
+    fn plain_value(&self, local: &Use) -> Option<&'a str> {
+        let value = self.value_of(local)?;
+        let end = value.find([',', '}', '\n', '#']).unwrap_or(value.len());
+        Some(value[..end].trim_end()).filter(|v| !v.is_empty())
     }
 }

@@ -202,6 +202,39 @@ fn a_column_several_tables_have_is_the_one_of_the_row_before_the_dot() {
 }
 
 #[test]
+fn completion_gives_the_locals_above_with_their_types() {
+    const TEXT: &str = include_str!("shared_columns.yaml");
+    let (mut ws, path) = workspace(TEXT);
+    let ruleset = ws.ruleset(&path);
+    let at = offset(TEXT, "tile.cost + row.cost", 1, 0);
+    let locals: Vec<(String, String)> = crate::complete::in_ruleset(&ruleset, 0, at)
+        .into_iter()
+        .filter(|i| i.detail.as_deref().is_some_and(|d| d.starts_with("local")))
+        .map(|i| (i.label, i.detail.unwrap_or_default()))
+        .collect();
+    let wanted = [
+        ("other", "local: cards"),
+        ("row", "local: cards"),
+        ("tile", "local: tiles"),
+        ("card", "local: cards"),
+    ];
+    let wanted: Vec<(String, String)> = wanted
+        .iter()
+        .map(|(l, d)| (l.to_string(), d.to_string()))
+        .collect();
+    assert_eq!(locals, wanted);
+    // A parameter's declared type that is no table.
+    let at = offset(NAMES, "hand[p], c", 1, 5);
+    let (mut ws, path) = workspace(NAMES);
+    let ruleset = ws.ruleset(&path);
+    let p = crate::complete::in_ruleset(&ruleset, 0, at)
+        .into_iter()
+        .find(|i| i.label == "p")
+        .and_then(|i| i.detail);
+    assert_eq!(p.as_deref(), Some("local: player"));
+}
+
+#[test]
 fn hover_of_every_kind_of_name() {
     let (mut ws, path) = workspace(NAMES);
     let ruleset = ws.ruleset(&path);
