@@ -270,35 +270,39 @@ fn shipped_rulesets_variants_and_traces_open_without_diagnostics() {
 }
 
 /// Broken copies: (ruleset, what is replaced, by what, where the problem is (the start of
-/// its line, trimmed), words the message holds). Each is an unsaved edit (didChange) of a
-/// file that loads clean on disk.
-const BROKEN: &[(&str, &str, &str, &str, &[&str])] = &[
+/// its line, trimmed), the message, where the name it suggests is declared (the start of
+/// that line, trimmed)). Each is an unsaved edit (didChange) of a file that loads clean on
+/// disk.
+const BROKEN: &[(&str, &str, &str, &str, &str, &str)] = &[
     (
         "go-west",
         "card.cost and can_carry_out(card)",
         "card.csot and can_carry_out(card)",
         "if: \"tokens[active] + vp[active] >= card.csot",
-        &["csot", "cost"],
+        "procedures.action.do[0].choose.options[0].if: unknown column of cards 'csot' (did you mean 'cost'?): 'csot' in \"tokens[active] + vp[active] >= card.csot and can_carry_out(card)\"",
+        "columns: { region:",
     ),
     (
         "go-west",
         "- call: { pay: { amount: card.cost } }",
         "- call: { pya: { amount: card.cost } }",
         "- call: { pya:",
-        &["unknown procedure 'pya'"],
+        "procedures.play_card.do[1].call: unknown procedure 'pya' (did you mean 'pay'?)",
+        "pay:",
     ),
     (
         "go-west",
         "hand: { of: cards, per: players, visibility: owner, rule: \"3.4\" }",
         "hand: { of: crads, per: players, visibility: owner, rule: \"3.4\" }",
         "hand: { of: crads",
-        &["unknown table 'crads'"],
+        "zones.hand.of: unknown table 'crads' (did you mean 'cards'?): a zone holds rows of a table, or players",
+        "cards:",
     ),
 ];
 
 #[test]
 fn broken_copies_get_the_loaders_diagnostics_as_they_are_typed() {
-    for (case, &(ruleset, from, to, line_start, words)) in BROKEN.iter().enumerate() {
+    for (case, &(ruleset, from, to, line_start, expected, suggested)) in BROKEN.iter().enumerate() {
         let dir = copy_of(ruleset, &format!("broken-{case}"));
         let path = dir.join("ruleset.yaml");
         let text = std::fs::read_to_string(&path).unwrap();
@@ -321,10 +325,16 @@ fn broken_copies_get_the_loaders_diagnostics_as_they_are_typed() {
             line_of(&broken, line_start),
             "case {case}: {first}"
         );
-        let message = first["message"].as_str().unwrap();
-        for word in words {
-            assert!(message.contains(word), "case {case}: {message}");
-        }
+        assert_eq!(first["message"], expected, "case {case}: {first}");
+        let declared = line_of(&broken, suggested);
+        // That declaration alone (not a column of the same name in another table).
+        let related: Vec<&Value> = first["relatedInformation"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| &r["location"]["range"]["start"]["line"])
+            .collect();
+        assert_eq!(related, [declared], "case {case}: {first}");
         // Mended: the diagnostics are cleared.
         client.change(&path, &text);
         assert_eq!(

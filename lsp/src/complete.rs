@@ -88,11 +88,11 @@ pub fn in_ruleset(ruleset: &Ruleset, file: usize, offset: usize) -> Vec<Completi
                         && u.span.end <= offset
                         && seen.insert(u.name.clone())
                     {
-                        out.push(item(
-                            &u.name,
-                            CompletionItemKind::VARIABLE,
-                            Some("local".into()),
-                        ));
+                        let detail = match crate::receiver::local_type(ruleset, file, u) {
+                            Some(ty) => format!("local: {ty}"),
+                            None => "local".into(),
+                        };
+                        out.push(item(&u.name, CompletionItemKind::VARIABLE, Some(detail)));
                     }
                 }
                 out.extend(declared(&[

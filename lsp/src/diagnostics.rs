@@ -9,6 +9,7 @@ use lsp_types::{
     Diagnostic as LspDiagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, Location, Range,
 };
 
+use crate::index::DeclKind;
 use crate::text::Lines;
 use crate::uri::uri_of;
 use crate::workspace::{Ruleset, TraceRun};
@@ -105,6 +106,11 @@ fn suggested(ruleset: &Ruleset, message: &str) -> Vec<DiagnosticRelatedInformati
     else {
         return Vec::new();
     };
+    // "unknown column of cards 'csot' (did you mean 'cost'?)": the column of that table.
+    let table = message
+        .split("column of ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next());
     let mut out = Vec::new();
     for (kind, declared, (f, d)) in ruleset.symbols.iter() {
         if declared != name {
@@ -114,6 +120,9 @@ fn suggested(ruleset: &Ruleset, message: &str) -> Vec<DiagnosticRelatedInformati
         let (Some(path), decl) = (&file.path, &file.index.decls[d]) else {
             continue;
         };
+        if table.is_some() && (kind != DeclKind::Column || decl.owner.as_deref() != table) {
+            continue;
+        }
         let Some(uri) = uri_of(path) else { continue };
         out.push(DiagnosticRelatedInformation {
             location: Location::new(uri, Lines::new(&file.text).range(decl.span.clone())),

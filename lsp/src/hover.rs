@@ -27,8 +27,11 @@ pub fn of_ruleset(
         Target::Decl((f, d)) => {
             let here = &ruleset.files[file].index;
             let found = match here.use_at(offset) {
-                // A column several tables have: each of them.
-                Some(u) if u.role == crate::index::Role::Field => ruleset.symbols.resolve(u),
+                // A column several tables have: the one of the table of the row before
+                // the `.` when the game tells, else each of them.
+                Some(u) if matches!(u.role, crate::index::Role::Field { .. }) => {
+                    crate::receiver::columns_meant(ruleset, file, u)
+                }
                 _ => vec![(f, d)],
             };
             found

@@ -79,8 +79,9 @@ pub struct Decl {
 pub enum Role {
     /// A bare name in an expression: a local, a parameter, a variable, a zone, a table…
     Name,
-    /// `x.name`: a column (or `player.var`).
-    Field,
+    /// `x.name`: a column (or `player.var`); `base` is `x`, as parsed (its spans are in
+    /// the string it is written in).
+    Field { base: Box<Expr> },
     /// `name(…)`: a built-in, a function of the ruleset or a script function.
     Call,
     /// `@id`, `table@id`, `table["id"]`.
@@ -678,7 +679,7 @@ pub fn walk_names(expr: &Expr, source: &str, push: &mut impl FnMut(&Name, Role))
         ExprKind::Name(n) => push(n, Role::Name),
         ExprKind::Field(base, n) => {
             walk_names(base, source, push);
-            push(n, Role::Field);
+            push(n, Role::Field { base: base.clone() });
         }
         ExprKind::Index(base, index) => {
             walk_names(base, source, push);
@@ -820,7 +821,7 @@ impl Symbols {
                 .find_map(|k| self.get(*k, &u.name, None))
                 .into_iter()
                 .collect(),
-            Role::Field => {
+            Role::Field { .. } => {
                 let columns = self.all(&[DeclKind::Column], &u.name);
                 if columns.is_empty() {
                     self.get(DeclKind::State, &u.name, None)

@@ -8,7 +8,7 @@
 //!
 //! Modules: `server.rs` (the protocol loop and its tables of requests and
 //! notifications), `workspace.rs` (open documents, rulesets loaded and traces replayed),
-//! `diagnostics.rs`, `fixes.rs` (code actions), `hover.rs`, `navigate.rs` (definition, references), `complete.rs`,
+//! `diagnostics.rs`, `fixes.rs` (code actions), `hover.rs`, `navigate.rs` (definition, references), `receiver.rs` (the table of the row before a `.`), `complete.rs`,
 //! `outline.rs` (document symbols), `tokens.rs` (semantic tokens), `index.rs`, `yaml.rs`, `text.rs` (positions: bytes,
 //! the loader's line:column, LSP's UTF-16 units), `uri.rs`.
 
@@ -19,6 +19,7 @@ mod hover;
 mod index;
 mod navigate;
 mod outline;
+mod receiver;
 mod server;
 mod text;
 mod tokens;

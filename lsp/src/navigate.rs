@@ -101,8 +101,13 @@ pub fn definition(ruleset: &Ruleset, file: usize, offset: usize) -> Vec<Location
     match target {
         Target::Decl((f, d)) => {
             let all: Vec<Found> = match ruleset.files[file].index.use_at(offset) {
-                // A column or row name several tables share: each of them.
-                Some(u) if matches!(u.role, Role::Field | Role::Row { table: None }) => {
+                // A column several tables have: the one of the table of the row before
+                // the `.` when the game tells, else each of them.
+                Some(u) if matches!(u.role, Role::Field { .. }) => {
+                    crate::receiver::columns_meant(ruleset, file, u)
+                }
+                // A row id several tables have: each of them.
+                Some(u) if matches!(u.role, Role::Row { table: None }) => {
                     ruleset.symbols.resolve(u)
                 }
                 // A declaration that a variant writes again (a parameter it sets): the

@@ -61,7 +61,7 @@ pub fn of_file(ruleset: &Ruleset, file: usize) -> SemanticTokens {
     for u in &f.index.uses {
         let ty = match (&u.role, meaning(ruleset, file, u)) {
             (Role::Declares, _) | (_, Some(Target::Local(..))) => SemanticTokenType::PARAMETER,
-            (Role::Field, _) => SemanticTokenType::PROPERTY,
+            (Role::Field { .. }, _) => SemanticTokenType::PROPERTY,
             (Role::Row { .. }, _) => SemanticTokenType::ENUM_MEMBER,
             (_, Some(Target::Decl((df, dd)))) => {
                 type_of_decl(ruleset.files[df].index.decls[dd].kind)

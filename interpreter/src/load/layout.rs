@@ -61,9 +61,15 @@ impl Builder {
             Some(t) => match decls.tables.position(t) {
                 Some(i) => Element::Row(TableId::at(i)),
                 None => {
+                    let mut candidates: Vec<String> =
+                        decls.tables.iter().map(|d| d.name.clone()).collect();
+                    candidates.push("players".into());
+                    let hint = did_you_mean(t, &candidates);
                     self.error(
                         &join(path, "of"),
-                        format!("unknown table '{t}': a {what} holds rows of a table, or players"),
+                        format!(
+                            "unknown table '{t}'{hint}: a {what} holds rows of a table, or players"
+                        ),
                     );
                     Element::Player
                 }

@@ -148,6 +148,92 @@ const HOVERS: &[(&str, usize, &[&str])] = &[
     ),
 ];
 
+/// Two tables with a column `cost`: a `x.cost` is the column of the table of `x` where the
+/// game tells, each of them where it does not. (The text at the cursor, its occurrence,
+/// bytes into it, the tables of the columns found.)
+const SHARED_COLUMNS: &[(&str, usize, usize, &[&str])] = &[
+    // A parameter's declared type, in a function and in a procedure.
+    ("c.cost", 1, 2, &["cards"]),
+    ("t.cost + tiles", 1, 2, &["tiles"]),
+    // A table indexed, a function's value.
+    ("tiles[0].cost", 1, 9, &["tiles"]),
+    ("cheapest().cost", 1, 11, &["tiles"]),
+    // for_each over a keyed zone, random from an unkeyed one, let of a row, let of a let.
+    ("card.cost", 1, 5, &["cards"]),
+    ("tile.cost", 1, 5, &["tiles"]),
+    ("row.cost", 1, 4, &["cards"]),
+    ("other.cost", 1, 6, &["cards"]),
+    // A keyed state variable indexed; a column of a row-typed state variable.
+    ("marked[active].cost", 1, 15, &["tiles"]),
+    ("held.next.cost", 1, 10, &["tiles"]),
+    // A lambda's element: not known here, so both.
+    ("t.cost > 1", 1, 2, &["cards", "tiles"]),
+];
+
+#[test]
+fn a_column_several_tables_have_is_the_one_of_the_row_before_the_dot() {
+    const TEXT: &str = include_str!("shared_columns.yaml");
+    let (mut ws, path) = workspace(TEXT);
+    let ruleset = ws.ruleset(&path);
+    assert!(ruleset.game.is_some(), "{:?}", ruleset.problems);
+    let columns_line = |table: &str| {
+        let at = TEXT.find(&format!("  {table}:\n")).unwrap();
+        TEXT[at..].lines().nth(1).unwrap().trim_start()
+    };
+    for &(needle, nth, past, tables) in SHARED_COLUMNS {
+        let at = offset(TEXT, needle, nth, past);
+        let found: Vec<&str> = navigate::definition(&ruleset, 0, at)
+            .iter()
+            .map(|l| line_at(TEXT, l.range.start.line))
+            .collect();
+        let wanted: Vec<&str> = tables.iter().map(|t| columns_line(t)).collect();
+        assert_eq!(found, wanted, "{needle:?}");
+        let (hover, _) =
+            hover::of_ruleset(&ruleset, 0, at).unwrap_or_else(|| panic!("{needle:?}: no hover"));
+        for table in ["cards", "tiles"] {
+            let column = format!("column of {table}: int");
+            assert_eq!(
+                hover.contains(&column),
+                tables.contains(&table),
+                "{needle:?}: {hover:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn completion_gives_the_locals_above_with_their_types() {
+    const TEXT: &str = include_str!("shared_columns.yaml");
+    let (mut ws, path) = workspace(TEXT);
+    let ruleset = ws.ruleset(&path);
+    let at = offset(TEXT, "tile.cost + row.cost", 1, 0);
+    let locals: Vec<(String, String)> = crate::complete::in_ruleset(&ruleset, 0, at)
+        .into_iter()
+        .filter(|i| i.detail.as_deref().is_some_and(|d| d.starts_with("local")))
+        .map(|i| (i.label, i.detail.unwrap_or_default()))
+        .collect();
+    let wanted = [
+        ("other", "local: cards"),
+        ("row", "local: cards"),
+        ("tile", "local: tiles"),
+        ("card", "local: cards"),
+    ];
+    let wanted: Vec<(String, String)> = wanted
+        .iter()
+        .map(|(l, d)| (l.to_string(), d.to_string()))
+        .collect();
+    assert_eq!(locals, wanted);
+    // A parameter's declared type that is no table.
+    let at = offset(NAMES, "hand[p], c", 1, 5);
+    let (mut ws, path) = workspace(NAMES);
+    let ruleset = ws.ruleset(&path);
+    let p = crate::complete::in_ruleset(&ruleset, 0, at)
+        .into_iter()
+        .find(|i| i.label == "p")
+        .and_then(|i| i.detail);
+    assert_eq!(p.as_deref(), Some("local: player"));
+}
+
 #[test]
 fn hover_of_every_kind_of_name() {
     let (mut ws, path) = workspace(NAMES);

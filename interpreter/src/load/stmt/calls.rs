@@ -41,7 +41,14 @@ impl Procedures {
             }
         };
         let Some(proc) = self.signatures.position(&name) else {
-            let names: Vec<String> = self.signatures.iter().map(|s| s.name.clone()).collect();
+            // The procedures of `procedures:` first: a call names one of them far more
+            // often than setup or play, which win ties otherwise ("pya": pay, not play).
+            let (sections, mut names): (Vec<String>, Vec<String>) = self
+                .signatures
+                .iter()
+                .map(|s| s.name.clone())
+                .partition(|n| n == "setup" || n == "play");
+            names.extend(sections);
             let hint = did_you_mean(&name, &names);
             b.error(vpath, format!("unknown procedure '{name}'{hint}"));
             return;
