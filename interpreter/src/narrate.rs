@@ -25,49 +25,76 @@ impl Game {
         viewer: Viewer,
         log: &mut Vec<String>,
     ) -> Result<(), ApplyError> {
-        let before = self.scores_seen(state, viewer);
+        self.apply_narrated_to(stepper, state, choice, &mut [(viewer, log)])
+    }
+
+    /// [`Game::apply_narrated`] for several readers at once, each with their log: the step
+    /// is applied once, then told to each as they may read it (a table with a spectator
+    /// and one log per person).
+    pub fn apply_narrated_to(
+        &self,
+        stepper: Stepper,
+        state: &mut State,
+        choice: Choice,
+        readers: &mut [(Viewer, &mut Vec<String>)],
+    ) -> Result<(), ApplyError> {
+        let before: Vec<Vec<Option<i64>>> = readers
+            .iter()
+            .map(|(viewer, _)| self.scores_seen(state, *viewer))
+            .collect();
+        // The rows the decision names (with who had seen each), when it is a decision.
         let decision = match (&state.pending, &choice) {
-            (Pending::Decision { player, .. }, Choice::Option(i)) => {
-                let others = viewer != Viewer::Seat(*player);
+            (Pending::Decision { player, .. }, Choice::Option(i))
+                if readers.iter().any(|(v, _)| *v != Viewer::Seat(*player)) =>
+            {
                 let shown = self.option_rows_shown(state, *i);
                 let seen: Vec<u64> = shown
                     .iter()
                     .map(|(row, _)| self.seen_by(state, row))
                     .collect();
-                others.then_some((shown, seen))
+                Some((*player, shown, seen))
             }
             _ => None,
         };
-        let first = log.len();
         let mut secrets = Vec::new();
-        let mut lines = Vec::new();
+        let mut written = Vec::new();
         stepper.apply(
             state,
             choice,
-            &mut Journal::on_noting(&mut lines, &mut secrets),
+            &mut Journal::on_noting(&mut written, &mut secrets),
         )?;
-        self.hide_unseen(state, viewer, &mut lines, &secrets);
-        log.extend(lines);
-        // The decision's line is the step's first: told with what it names.
-        if let (Some((shown, seen)), Some(line)) = (decision, log.get_mut(first)) {
-            let seats = state.names.len();
-            let saw = |bits: u64| viewer.within(bits, seats);
-            let told: Vec<String> = shown
-                .into_iter()
-                .zip(seen)
-                .filter(|((row, _), bits)| saw(*bits) || self.may_know(state, viewer, row))
-                .map(|((row, text), _)| format!("{}: {text}", self.value_text(&row, &state.names)))
-                .collect();
-            if !told.is_empty() {
-                line.push_str(&format!(" — {}", told.join("; ")));
+        let seats = state.names.len();
+        for ((viewer, log), before) in readers.iter_mut().zip(before) {
+            let viewer = *viewer;
+            let mut lines = written.clone();
+            self.hide_unseen(state, viewer, &mut lines, &secrets);
+            // The decision's line is the step's first: told, to the others, with what it
+            // names.
+            if let (Some((player, shown, seen)), Some(line)) = (&decision, lines.first_mut()) {
+                if viewer != Viewer::Seat(*player) {
+                    let told: Vec<String> = shown
+                        .iter()
+                        .zip(seen)
+                        .filter(|((row, _), bits)| {
+                            viewer.within(**bits, seats) || self.may_know(state, viewer, row)
+                        })
+                        .map(|((row, text), _)| {
+                            format!("{}: {text}", self.value_text(row, &state.names))
+                        })
+                        .collect();
+                    if !told.is_empty() {
+                        line.push_str(&format!(" — {}", told.join("; ")));
+                    }
+                }
             }
-        }
-        let after = self.scores_seen(state, viewer);
-        for (p, (b, a)) in before.iter().zip(&after).enumerate() {
-            if let (Some(b), Some(a)) = (b, a) {
-                if a != b {
-                    let name = &state.names[p];
-                    log.push(format!("{name}'s score: {b} → {a} ({:+})", a - b));
+            log.extend(lines);
+            let after = self.scores_seen(state, viewer);
+            for (p, (b, a)) in before.iter().zip(&after).enumerate() {
+                if let (Some(b), Some(a)) = (b, a) {
+                    if a != b {
+                        let name = &state.names[p];
+                        log.push(format!("{name}'s score: {b} → {a} ({:+})", a - b));
+                    }
                 }
             }
         }

@@ -368,3 +368,31 @@ fn a_score_that_reads_a_hidden_hand_is_told_only_to_who_may_know_it() {
     assert_eq!(for_p2, ["p1: show kilo — kilo: rank 1"]);
     assert_eq!(for_p1, ["p1: show kilo", "p1's score: 1 → 0 (-1)"]);
 }
+
+#[test]
+fn a_step_narrated_to_several_readers_tells_each_what_they_may_know() {
+    // One step, told at once to p1 (who chose it), p2 and a spectator of the table.
+    let (game, mut state) = dealt_hands();
+    let stepper = frontier_interpreter::Stepper::walker(&game);
+    let (mut for_p1, mut for_p2, mut for_table) = (Vec::new(), Vec::new(), Vec::new());
+    game.apply_narrated_to(
+        stepper,
+        &mut state,
+        frontier_interpreter::Choice::Option(0),
+        &mut [
+            (Viewer::Seat(0), &mut for_p1),
+            (Viewer::Seat(1), &mut for_p2),
+            (Viewer::Table, &mut for_table),
+        ],
+    )
+    .unwrap();
+    assert_eq!(for_p1, ["p1: show kilo", "p1's score: 1 → 0 (-1)"]);
+    assert_eq!(
+        for_p2,
+        ["p1: show kilo — kilo: rank 1", "p1's score: 1 → 0 (-1)"]
+    );
+    assert_eq!(
+        for_table,
+        ["p1: show kilo — kilo: rank 1", "p1's score: 1 → 0 (-1)"]
+    );
+}

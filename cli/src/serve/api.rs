@@ -590,7 +590,8 @@ const LOG_LINES: usize = 500;
 
 pub fn view_of(id: &str, game: &WebGame, seat: Option<u8>) -> GameView {
     let g = &game.game;
-    let log_from = game.log.len().saturating_sub(LOG_LINES);
+    let log = game.log_for(seat);
+    let log_from = log.len().saturating_sub(LOG_LINES);
     let scene = g.scene(&game.table.state, game.viewer(seat));
     let decision = seat.and_then(|s| decision_of(game, s));
     let targets: Vec<String> = decision
@@ -640,10 +641,7 @@ pub fn view_of(id: &str, game: &WebGame, seat: Option<u8>) -> GameView {
         outcome,
         scene,
         html,
-        log: game.log[log_from..]
-            .iter()
-            .map(|l| l.text.clone())
-            .collect(),
+        log: log[log_from..].iter().map(|l| l.text.clone()).collect(),
         log_from,
         undo,
     }

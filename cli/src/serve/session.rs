@@ -46,9 +46,8 @@ pub struct WebGame {
     pub seed: u64,
     /// The game; its history holds a snapshot before each decision a person took.
     pub table: Table,
-    pub log: Vec<LogLine>,
-    /// Who reads the log (see [`log_audience`]).
-    audience: Viewer,
+    /// The log as each of its readers reads it (see [`readers`]).
+    logs: Vec<(Viewer, Vec<LogLine>)>,
     /// Counts the changes of the game (a step, an undo): a bot's decision thought over
     /// on an older version is dropped.
     pub version: u64,
@@ -147,7 +146,6 @@ impl WebGame {
         };
         let names = crate::seat_names(specs.len());
         let seats = seats_for(&bot_specs, seed)?;
-        let audience = log_audience(&seats);
         let (mut setup_log, mut secrets) = (Vec::new(), Vec::new());
         let state = game
             .start_logged(
@@ -155,12 +153,19 @@ impl WebGame {
                 &mut Journal::on_noting(&mut setup_log, &mut secrets),
             )
             .map_err(|e| e.to_string())?;
-        game.hide_unseen(&state, audience, &mut setup_log, &secrets);
-        let log = setup_log
+        let logs = readers(&seats)
             .into_iter()
-            .map(|text| LogLine {
-                after_step: 0,
-                text,
+            .map(|viewer| {
+                let mut lines = setup_log.clone();
+                game.hide_unseen(&state, viewer, &mut lines, &secrets);
+                let log = lines
+                    .into_iter()
+                    .map(|text| LogLine {
+                        after_step: 0,
+                        text,
+                    })
+                    .collect();
+                (viewer, log)
             })
             .collect();
         Ok(WebGame {
@@ -172,8 +177,7 @@ impl WebGame {
             specs,
             seed,
             table: Table::new(names, state, seed, seats),
-            log,
-            audience,
+            logs,
             version: 0,
             thinking: None,
             failure: None,
@@ -235,7 +239,9 @@ impl WebGame {
         let at = self.undo_point(seat)?;
         let undone = self.table.back_to(at);
         let steps = self.table.steps.len();
-        self.log.retain(|l| l.after_step <= steps);
+        for (_, log) in &mut self.logs {
+            log.retain(|l| l.after_step <= steps);
+        }
         // A bot thinking on the undone state is not listened to.
         self.version += 1;
         self.thinking = None;
@@ -329,23 +335,34 @@ impl WebGame {
     }
 
     fn apply(&mut self, choice: Choice, step: Step) -> Result<(), String> {
-        let mut lines = Vec::new();
+        let mut lines: Vec<Vec<String>> = vec![Vec::new(); self.logs.len()];
+        let mut readers: Vec<(Viewer, &mut Vec<String>)> = self
+            .logs
+            .iter()
+            .map(|(viewer, _)| *viewer)
+            .zip(lines.iter_mut())
+            .collect();
         let stepper = stepper(&self.game, &self.code);
         self.game
-            .apply_narrated(
-                stepper,
-                &mut self.table.state,
-                choice,
-                self.audience,
-                &mut lines,
-            )
+            .apply_narrated_to(stepper, &mut self.table.state, choice, &mut readers)
             .map_err(|e| e.to_string())?;
         self.table.steps.push(step);
         self.version += 1;
         let after_step = self.table.steps.len();
-        self.log
-            .extend(lines.into_iter().map(|text| LogLine { after_step, text }));
+        for ((_, log), lines) in self.logs.iter_mut().zip(lines) {
+            log.extend(lines.into_iter().map(|text| LogLine { after_step, text }));
+        }
         Ok(())
+    }
+
+    /// The log as `seat` reads it (their own private lines in it), or without a seat as
+    /// every player reads it.
+    pub fn log_for(&self, seat: Option<u8>) -> &[LogLine] {
+        let own = seat.and_then(|s| self.logs.iter().find(|(v, _)| *v == Viewer::Seat(s)));
+        match own.or(self.logs.first()) {
+            Some((_, log)) => log,
+            None => &[],
+        }
     }
 
     /// The next piece of work of the game's driver: a chance step or a person's single
@@ -384,11 +401,16 @@ impl WebGame {
                 }
                 Seat::Human if options == 1 => {
                     let after_step = self.table.steps.len();
-                    let name = self.seat_name(player);
-                    self.log.push(LogLine {
-                        after_step,
-                        text: format!("{name} has a single option, taken for them:"),
-                    });
+                    let text = format!(
+                        "{} has a single option, taken for them:",
+                        self.seat_name(player)
+                    );
+                    for (_, log) in &mut self.logs {
+                        log.push(LogLine {
+                            after_step,
+                            text: text.clone(),
+                        });
+                    }
                     self.apply_option(player, 0)
                 }
                 Seat::Human => return Work::Waiting,
@@ -452,15 +474,20 @@ impl WebGame {
     }
 }
 
-/// Who reads the log of a game with these seats: with a person at the table, what every
-/// player sees (a spectator reads the same log, and one person's hidden cards are in their
-/// hand, not in the log); with bots only, everything.
-fn log_audience(seats: &[Seat]) -> Viewer {
-    if seats.iter().any(|s| matches!(s, Seat::Human)) {
-        Viewer::Table
-    } else {
-        Viewer::Everyone
+/// Who reads the log of a game with these seats, each with their own: with a person at
+/// the table, a spectator (what every player sees) first, then each person (their own
+/// private lines too: "p1 draws c13"); with bots only, one log of everything.
+fn readers(seats: &[Seat]) -> Vec<Viewer> {
+    let people = seats
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| matches!(s, Seat::Human))
+        .map(|(seat, _)| Viewer::Seat(seat as u8));
+    let mut readers: Vec<Viewer> = std::iter::once(Viewer::Table).chain(people).collect();
+    if readers.len() == 1 {
+        readers[0] = Viewer::Everyone;
     }
+    readers
 }
 
 /// Why a request on a game was refused.

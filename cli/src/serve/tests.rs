@@ -818,7 +818,44 @@ fn a_spectator_sees_only_what_every_player_sees() {
             "the spectator's log names {card} of p1's hand: {log}"
         );
     }
-    assert_eq!(own["log"], table["log"], "one log, read by all");
+}
+
+/// A person reads their own private lines in the log (the card dealt to them), which the
+/// spectator's log and the other person's hide: each reader has their log.
+#[test]
+fn each_person_reads_their_own_private_lines_in_the_log() {
+    let at = server(4);
+    let lines = |view: &Value| -> Vec<String> {
+        view["log"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l.as_str().unwrap().to_string())
+            .collect()
+    };
+    let face_down = "chance: drawn face down";
+    // Kuhn poker deals p1 then p2 a card (0, 1 or 2) by chance.
+    let game = new_game(at, "kuhn-poker", &["human", "random"], 5);
+    let own = lines(&game.read(Some(0)));
+    let table = lines(&game.read(None));
+    assert_eq!(table[..2], [face_down, face_down], "{table:?}");
+    assert!(
+        ["chance: 0", "chance: 1", "chance: 2"].contains(&own[0].as_str()),
+        "p1 reads the card dealt to them: {own:?}"
+    );
+    assert_eq!(own[1], face_down, "{own:?}");
+    // Two people: each reads their own card, not the other's.
+    let game = new_game(at, "kuhn-poker", &["human", "human"], 5);
+    let p1 = lines(&game.read(Some(0)));
+    let p2 = lines(&game.read(Some(1)));
+    assert_eq!(p1[1], face_down, "{p1:?}");
+    assert_ne!(p1[0], face_down, "{p1:?}");
+    assert_eq!(p2[0], face_down, "{p2:?}");
+    assert_ne!(p2[1], face_down, "{p2:?}");
+    assert_eq!(lines(&game.read(None))[..2], [face_down, face_down]);
+    // Bots only: one log of everything.
+    let game = new_game(at, "kuhn-poker", &["random", "random"], 5);
+    assert!(!lines(&game.read(None)).iter().any(|l| l == face_down));
 }
 
 /// Bots think on the server's own time: a game of four search bots is created at once,
