@@ -68,7 +68,7 @@ pub struct Memo(pub(super) std::cell::RefCell<Vec<Option<Value>>>);
 
 impl<'a> Env<'a> {
     /// The root environment of an evaluation: outside a run of the machine, its work
-    /// budget starts again from the `work` limit (see [`super::work`]).
+    /// budget starts again from the `work` limit (see [`crate::work`]).
     pub fn new(game: &'a Game, state: &'a State, locals: &'a [Value]) -> Env<'a> {
         crate::work::restart_unless_held(game.limits.work);
         Env {
